@@ -1,0 +1,89 @@
+// The envelope every transport carries (SPEC §3) and the few frames a viewer may send.
+
+export const PROTOCOL_VERSION = 1;
+
+/** Largest client frame a viewer may send; bigger ones close with 1009 (SPEC §3). */
+export const MAX_CLIENT_FRAME_BYTES = 4096;
+
+/** WebSocket close codes used by Tutti. */
+export const CloseCode = Object.freeze({
+  NORMAL: 1000,
+  GOING_AWAY: 1001,
+  POLICY_VIOLATION: 1008,
+  MESSAGE_TOO_BIG: 1009,
+  TRY_AGAIN_LATER: 1013,
+});
+
+/**
+ * @typedef {'snapshot' | 'delta'} EnvelopeType
+ * @typedef {{ v: number, type: EnvelopeType, epoch: string, seq: number, t: number, data: unknown }} Envelope
+ */
+
+/**
+ * Build an envelope object (SPEC §3).
+ * @param {EnvelopeType} type
+ * @param {string} epoch
+ * @param {number} seq
+ * @param {number} t server wall-clock ms at creation
+ * @param {unknown} data whole state (snapshot) or merge patch (delta)
+ * @returns {Envelope}
+ */
+export function createEnvelope(type, epoch, seq, t, data) {
+  return { v: PROTOCOL_VERSION, type, epoch, seq, t, data };
+}
+
+/**
+ * Check that an unknown value is a well-formed envelope; returns a reason when it is not.
+ * Used by clients, the edge worker (publisher frames) and tests.
+ * @param {unknown} value
+ * @returns {string | null} null when valid, else what is wrong
+ */
+export function envelopeProblem(value) {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'envelope must be a JSON object';
+  const e = /** @type {Record<string, unknown>} */ (value);
+  if (e.v !== PROTOCOL_VERSION) return `v must be ${PROTOCOL_VERSION}`;
+  if (e.type !== 'snapshot' && e.type !== 'delta') return 'type must be "snapshot" or "delta"';
+  if (typeof e.epoch !== 'string' || e.epoch.length === 0 || e.epoch.length > 64) return 'epoch must be a non-empty string of at most 64 characters';
+  if (!Number.isSafeInteger(e.seq) || /** @type {number} */ (e.seq) < 0) return 'seq must be a non-negative integer';
+  if (typeof e.t !== 'number' || !Number.isFinite(e.t)) return 't must be a finite number';
+  if (!('data' in e)) return 'data is missing';
+  if (e.type === 'snapshot' && (typeof e.data !== 'object' || e.data === null || Array.isArray(e.data))) return 'snapshot data must be an object';
+  return null;
+}
+
+/**
+ * @typedef {{ type: 'ping', id: number, c: number } | { type: 'resync' }} ClientFrame
+ * @typedef {{ ok: true, frame: ClientFrame } | { ok: false, reason: string }} ParsedClientFrame
+ */
+
+/**
+ * Parse a frame a viewer sent. Never throws.
+ * @param {string} text
+ * @returns {ParsedClientFrame}
+ */
+export function parseClientFrame(text) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: 'frame is not JSON' };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, reason: 'frame must be a JSON object' };
+  if (value.type === 'resync') return { ok: true, frame: { type: 'resync' } };
+  if (value.type === 'ping') {
+    if (!Number.isFinite(value.id) || !Number.isFinite(value.c)) return { ok: false, reason: 'ping needs numeric id and c' };
+    return { ok: true, frame: { type: 'ping', id: value.id, c: value.c } };
+  }
+  return { ok: false, reason: 'unknown frame type' };
+}
+
+/**
+ * The answer to a clock-sync ping (not part of the state stream: no seq).
+ * @param {number} id
+ * @param {number} clientMs
+ * @param {number} serverMs
+ * @returns {string}
+ */
+export function encodePong(id, clientMs, serverMs) {
+  return `{"type":"pong","id":${id},"c":${clientMs},"s":${serverMs}}`;
+}

@@ -1,0 +1,320 @@
+// The show engine: transport (play/pause/stop/seek), tempo override, and lookahead.
+// Time comes from an injected monotonic-ish clock (`now`) and one injected timer; beat times are
+// computed from an anchor and the timeline, never accumulated, so they cannot drift. Every beat
+// is published `lookaheadMs` before it sounds, carrying the exact time it sounds (`position.at`).
+
+import { createTimeline } from './timeline.js';
+import { viewPatch, mergeView, mediaUrl } from './audience-view.js';
+
+/**
+ * @typedef {'stopped' | 'playing' | 'paused'} Transport
+ * @typedef {{ bar: number, beat: number, beats: number, at: number, index: number }} AudiencePosition
+ * @typedef {{ bar: number, beat: number, beats: number, bpm: number, at: number, index: number }} BeatEvent
+ * @typedef {{ address: string, args: Array<number | string | boolean>, at: number, cue: number }} OscCueEvent
+ *
+ * @typedef {object} EngineOptions
+ * @property {any} score validated, normalized score (core/score/validate.js)
+ * @property {() => number} now clock in ms (server wall clock; must not jump backwards in practice)
+ * @property {(fn: () => void, ms: number) => unknown} setTimer
+ * @property {(handle: unknown) => void} clearTimer
+ * @property {number} [lookaheadMs] how long before a beat sounds it is published (default 300)
+ * @property {(state: Record<string, unknown>) => void} [onState] every audience state change
+ * @property {(beat: BeatEvent) => void} [onBeat] every beat, ahead of time
+ * @property {(cue: OscCueEvent) => void} [onOscCue] OSC cues, ahead of time
+ * @property {(transport: Transport) => void} [onTransport] every transport change
+ */
+
+export const DEFAULT_LOOKAHEAD_MS = 300;
+export const MIN_BPM = 10;
+export const MAX_BPM = 400;
+
+/**
+ * Error with a code a caller (control API, OSC-in) can map to a response.
+ */
+export class EngineError extends Error {
+  /**
+   * @param {string} code
+   * @param {string} message
+   */
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+const round3 = (x) => Math.round(x * 1000) / 1000;
+
+/**
+ * Create a show engine for one score. Call `dispose()` before dropping it.
+ * @param {EngineOptions} options
+ */
+export function createShowEngine(options) {
+  const { now, setTimer, clearTimer } = options;
+  const lookaheadMs = options.lookaheadMs ?? DEFAULT_LOOKAHEAD_MS;
+  const noop = () => {};
+  const onState = options.onState ?? noop;
+  const onBeat = options.onBeat ?? noop;
+  const onOscCue = options.onOscCue ?? noop;
+  const onTransport = options.onTransport ?? noop;
+
+  let score;
+  let timeline;
+  /** @type {Map<string, any>} */
+  let assets;
+  /** @type {Map<string, string>} */
+  let partPrefix;
+  /** @type {Array<any & { index: number, n: number }>} cues sorted by beat index */
+  let cues;
+  /** @type {Array<{ index: number, mark: string, name?: string, bar: number }>} */
+  let sections;
+
+  /** @type {Transport} */
+  let transport = 'stopped';
+  let tempoFactor = 1;
+  let current = 0; // beat index shown in the state
+  let currentAt = 0; // when it sounds (or sounded)
+  let resumeFrom = 0; // beat index to play next from stopped/paused
+  let nextBeat = 0; // next beat index to publish while playing
+  let anchor = { index: 0, time: 0 }; // while playing: beat `index` sounds at `time`
+  /** @type {Record<string, unknown>} */
+  let view = {};
+  /** @type {Record<string, unknown> | undefined} */
+  let audio;
+  let timer = null;
+
+  function load(nextScore) {
+    cancelTimer();
+    score = nextScore;
+    timeline = createTimeline(score);
+    assets = new Map((score.assets ?? []).map((a) => [a.id, a]));
+    partPrefix = new Map((score.parts ?? []).map((p) => [p.id, p.osc ?? '']));
+    cues = (score.cues ?? [])
+      .map((cue, n) => ({ ...cue, n, index: timeline.indexOf(cue.at.bar, cue.at.beat) }))
+      .sort((a, b) => a.index - b.index || a.n - b.n);
+    sections = (score.sections ?? [])
+      .map((s) => ({ index: timeline.indexOf(s.at.bar, s.at.beat), mark: s.mark, name: s.name, bar: s.at.bar }))
+      .sort((a, b) => a.index - b.index);
+    transport = 'stopped';
+    tempoFactor = 1;
+    current = 0;
+    resumeFrom = 0;
+    currentAt = now();
+    audio = undefined;
+    view = viewAt(0);
+  }
+
+  /** The view after every view cue up to and including beat `index`. */
+  function viewAt(index) {
+    let v = score.view ? mergeView({}, viewPatch(score.view, assets)) : {};
+    for (const cue of cues) {
+      if (cue.index > index) break;
+      if (cue.view) v = mergeView(v, viewPatch(cue.view, assets));
+    }
+    return v;
+  }
+
+  function sectionAt(index) {
+    let found;
+    for (const s of sections) {
+      if (s.index > index) break;
+      found = s;
+    }
+    return found;
+  }
+
+  const tempo = () => round3(timeline.bpmAt(current) * tempoFactor);
+
+  /** Time a beat sounds while playing, from the anchor (no accumulation). */
+  function timeOfBeat(index) {
+    return anchor.time + (timeline.msAt(index) - timeline.msAt(anchor.index)) / tempoFactor;
+  }
+
+  function state() {
+    const pos = timeline.positionOf(current);
+    const section = sectionAt(current);
+    /** @type {Record<string, unknown>} */
+    const s = {
+      score: { id: score.id, title: score.title, ...(score.composer ? { composer: score.composer } : {}), bars: score.bars },
+      transport,
+      tempo: tempo(),
+      position: { bar: pos.bar, beat: pos.beat, beats: pos.beats, at: Math.round(currentAt), index: current },
+      view,
+    };
+    if (section) s.section = { mark: section.mark, ...(section.name ? { name: section.name } : {}), bar: section.bar };
+    if (audio) s.audio = audio;
+    return s;
+  }
+
+  const emitState = () => onState(state());
+
+  function cancelTimer() {
+    if (timer !== null) clearTimer(timer);
+    timer = null;
+  }
+
+  function setTransport(next) {
+    if (transport === next) return;
+    transport = next;
+    onTransport(next);
+  }
+
+  /** Publish beat `index` (sounding at `at`) and the cues on it. */
+  function publishBeat(index, at) {
+    current = index;
+    currentAt = at;
+    const pos = timeline.positionOf(index);
+    for (const cue of cues) {
+      if (cue.index < index) continue;
+      if (cue.index > index) break;
+      if (cue.view) view = { ...mergeView(view, viewPatch(cue.view, assets)), at: Math.round(at) };
+      if (cue.audio) {
+        const asset = assets.get(cue.audio.asset);
+        if (asset) audio = { cue: cue.n, src: mediaUrl(asset), gain: cue.audio.gain ?? 1, at: Math.round(at) };
+      }
+      if (cue.osc) {
+        const prefix = cue.osc.part ? (partPrefix.get(cue.osc.part) ?? '') : '';
+        onOscCue({ address: prefix + cue.osc.address, args: cue.osc.args ?? [], at, cue: cue.n });
+      }
+    }
+    onBeat({ bar: pos.bar, beat: pos.beat, beats: pos.beats, bpm: tempo(), at, index });
+    emitState();
+  }
+
+  /** Publish every beat due within the lookahead window, then sleep until the next one is. */
+  function tick() {
+    timer = null;
+    if (transport !== 'playing') return;
+    const horizon = now() + lookaheadMs;
+    while (nextBeat < timeline.totalBeats && timeOfBeat(nextBeat) <= horizon) {
+      publishBeat(nextBeat, timeOfBeat(nextBeat));
+      nextBeat += 1;
+    }
+    if (nextBeat >= timeline.totalBeats) {
+      // The piece ends when the last beat has finished sounding.
+      const end = timeOfBeat(timeline.totalBeats);
+      if (now() >= end) {
+        resumeFrom = 0;
+        currentAt = end;
+        setTransport('stopped');
+        emitState();
+        return;
+      }
+      timer = setTimer(tick, Math.max(0, end - now()));
+      return;
+    }
+    timer = setTimer(tick, Math.max(0, timeOfBeat(nextBeat) - lookaheadMs - now()));
+  }
+
+  /** Start playing from beat `index`, which sounds one lookahead from now. */
+  function startAt(index) {
+    cancelTimer();
+    anchor = { index, time: now() + lookaheadMs };
+    nextBeat = index;
+    setTransport('playing');
+    tick();
+  }
+
+  function checkPosition(bar, beat) {
+    if (!Number.isInteger(bar) || bar < 1 || bar > timeline.bars) {
+      throw new EngineError('BAD_POSITION', `bar must be an integer from 1 to ${timeline.bars}`);
+    }
+    const beats = timeline.beatsInBar(bar);
+    if (!Number.isInteger(beat) || beat < 1 || beat > beats) {
+      throw new EngineError('BAD_POSITION', `beat must be an integer from 1 to ${beats} in bar ${bar}`);
+    }
+    return timeline.indexOf(bar, beat);
+  }
+
+  load(options.score);
+
+  return {
+    /** Start or resume playing. */
+    play() {
+      if (transport === 'playing') return;
+      if (resumeFrom >= timeline.totalBeats) resumeFrom = 0;
+      startAt(resumeFrom);
+    },
+    /** Hold the position; play resumes with the next beat. */
+    pause() {
+      if (transport !== 'playing') return;
+      cancelTimer();
+      resumeFrom = current + 1;
+      setTransport('paused');
+      emitState();
+    },
+    /** Stop and return to the start of the piece. */
+    stop() {
+      cancelTimer();
+      const wasStopped = transport === 'stopped' && current === 0;
+      resumeFrom = 0;
+      current = 0;
+      currentAt = now();
+      audio = undefined;
+      view = viewAt(0);
+      setTransport('stopped');
+      if (!wasStopped) emitState();
+    },
+    /**
+     * Jump to a bar/beat. While playing, that beat sounds one lookahead from now.
+     * @param {number} bar
+     * @param {number} [beat]
+     */
+    seek(bar, beat = 1) {
+      const index = checkPosition(bar, beat);
+      view = viewAt(index);
+      audio = undefined;
+      if (transport === 'playing') {
+        startAt(index);
+      } else {
+        current = index;
+        currentAt = now();
+        resumeFrom = index;
+        emitState();
+      }
+    },
+    /**
+     * Override the tempo: the written tempo map is scaled so the current beat plays at `bpm`
+     * (ramps keep their shape). `null` returns to the written tempo.
+     * @param {number | null} bpm
+     */
+    setTempo(bpm) {
+      if (bpm !== null && (typeof bpm !== 'number' || !Number.isFinite(bpm) || bpm < MIN_BPM || bpm > MAX_BPM)) {
+        throw new EngineError('BAD_TEMPO', `bpm must be a number from ${MIN_BPM} to ${MAX_BPM}`);
+      }
+      const factor = bpm === null ? 1 : bpm / timeline.bpmAt(current);
+      if (transport === 'playing') {
+        // Re-anchor on the last published beat so no later beat can land before it.
+        anchor = { index: current, time: currentAt };
+        tempoFactor = factor;
+        cancelTimer();
+        tick();
+      } else {
+        tempoFactor = factor;
+      }
+      emitState();
+    },
+    /** Replace the score; the transport stops. */
+    load(nextScore) {
+      load(nextScore);
+      onTransport('stopped');
+      emitState();
+    },
+    state,
+    status() {
+      const pos = timeline.positionOf(current);
+      return {
+        transport,
+        position: { bar: pos.bar, beat: pos.beat, beats: pos.beats, at: Math.round(currentAt), index: current },
+        tempo: tempo(),
+        tempoOverride: tempoFactor !== 1,
+      };
+    },
+    /** The timeline of the loaded score (for seeking by section, progress, tests). */
+    timeline: () => timeline,
+    /** The loaded score. */
+    score: () => score,
+    dispose() {
+      cancelTimer();
+    },
+  };
+}

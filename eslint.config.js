@@ -1,0 +1,20 @@
+import js from '@eslint/js';
+import globals from 'globals';
+
+export default [
+  { ignores: ['node_modules/**', 'dist/**', 'artifacts/**', 'bench-results/**', '.wrangler/**', 'edge-worker/.wrangler/**', 'coverage/**'] },
+  js.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2024, sourceType: 'module', globals: { ...globals.node } },
+    rules: {
+      'no-unused-vars': ['error', { argsIgnorePattern: '^_', caughtErrors: 'none' }],
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      'no-var': 'error',
+      'prefer-const': 'error',
+    },
+  },
+  { files: ['test/**'], languageOptions: { globals: { ...globals.node, ...globals.jest } } },
+  { files: ['local-server/audience/src/**', 'app/renderer/**'], languageOptions: { globals: { ...globals.browser } } },
+  { files: ['edge-worker/src/**'], languageOptions: { globals: { ...globals.serviceworker, WebSocketPair: 'readonly' } } },
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
+];

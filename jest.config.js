@@ -1,0 +1,11 @@
+// Jest runs on the pinned Node from node_modules (npm scripts put it first on PATH), as ESM.
+export default {
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/test/**/*.test.js'],
+  transform: {},
+  testTimeout: 60_000,
+  maxWorkers: 2,
+  globalSetup: '<rootDir>/test/global-setup.js',
+  // Browser and workerd suites start real processes; give them time to stop cleanly.
+  openHandlesTimeout: 5_000,
+};
