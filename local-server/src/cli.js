@@ -1,0 +1,110 @@
+// `tutti` command line: serve, validate, help. Every failure is one clear message and a
+// non-zero exit code, never a bare stack trace.
+
+import { loadScoreFile } from './score-file.js';
+import { formatProblems } from '#core/score/validate.js';
+import { createTimeline } from '#core/score/timeline.js';
+import { parseServeArgs, serveUsage } from './config.js';
+import { startShowServer, StartupError, DEFAULT_SCORE } from './server.js';
+import { createLog } from './log.js';
+import { lanAddress } from './lan-address.js';
+
+const USAGE = `Tutti — live networked scores
+
+Usage:
+  tutti serve [flags]        run the show server (audience + control + OSC); see tutti serve --help
+  tutti validate FILE...     check score files; prints every problem with its JSON path
+  tutti help                 this text
+
+Docs: README.md (set-up, console, serve), scores/README.md (score format),
+      edge-worker/README.md (edge mirror), artillery/README.md (load tests).`;
+
+/**
+ * @param {string[]} argv
+ * @param {{ out?: (s: string) => void, err?: (s: string) => void, env?: Record<string, string | undefined> }} [io]
+ * @returns {Promise<number | { server: any }>} exit code, or the running server for `serve`
+ */
+export async function runCli(argv, io = {}) {
+  const out = io.out ?? ((s) => process.stdout.write(`${s}\n`));
+  const err = io.err ?? ((s) => process.stderr.write(`${s}\n`));
+  const [command, ...rest] = argv;
+
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    out(USAGE);
+    return 0;
+  }
+  if (command === 'validate') return validate(rest, out, err);
+  if (command === 'serve') return serve(rest, out, err, io.env ?? process.env);
+  err(`tutti: unknown command "${command}"\n\n${USAGE}`);
+  return 2;
+}
+
+async function validate(files, out, err) {
+  if (files.length === 0) {
+    err('tutti validate: give one or more score files, e.g. tutti validate scores/demo.score.json');
+    return 2;
+  }
+  let failed = 0;
+  for (const file of files) {
+    const result = await loadScoreFile(file);
+    if (result.ok) {
+      const s = result.score;
+      const timeline = createTimeline(s);
+      const seconds = Math.round(timeline.msAt(timeline.totalBeats) / 1000);
+      out(`✓ ${file}: "${s.title}" (${s.id}) — ${s.bars} bars, ${timeline.totalBeats} beats, ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')} at the written tempo, ${(s.cues ?? []).length} cues`);
+    } else {
+      failed += 1;
+      err(`✗ ${file}: ${result.problems.length} problem(s)\n${formatProblems(result.problems).split('\n').map((l) => `  ${l}`).join('\n')}`);
+    }
+  }
+  return failed ? 1 : 0;
+}
+
+async function serve(argv, out, err, env) {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    out(serveUsage());
+    return 0;
+  }
+  const { options, errors } = parseServeArgs(argv, env);
+  if (errors.length) {
+    err(`tutti serve: ${errors.join('; ')}\nRun "tutti serve --help" for the flags.`);
+    return 2;
+  }
+  const tokenGenerated = !options.token;
+  const log = createLog({
+    redact: [options.token, options.edgeToken].filter(Boolean),
+    print: (level, msg) => (level === 'info' ? out : err)(`[${new Date().toISOString().slice(11, 19)}] ${level === 'info' ? '' : `${level}: `}${msg}`),
+  });
+  let server;
+  try {
+    server = await startShowServer({ ...options, log });
+  } catch (e) {
+    if (e instanceof StartupError) {
+      const details = e.problems.length ? `\n${formatProblems(e.problems).split('\n').map((l) => `  ${l}`).join('\n')}` : '';
+      err(`tutti serve: ${e.message}${details}`);
+      return 1;
+    }
+    err(`tutti serve: could not start: ${e.message}`);
+    return 1;
+  }
+  const s = server.status();
+  const lan = lanAddress();
+  out(`Tutti is serving "${s.score.title}" (${options.scorePath ?? DEFAULT_SCORE})`);
+  if (lan && (!options.host || options.host === '0.0.0.0')) out(`  Audience (phones on the venue Wi-Fi): http://${lan}:${server.audiencePort}/`);
+  out(`  Audience on this machine:            ${server.audienceUrl}/`);
+  out(`  Control API (127.0.0.1 only):        ${server.controlUrl}/api/status`);
+  if (tokenGenerated) out(`  Control token:                       ${server.token}`);
+  if (options.oscTargets.length) out(`  OSC out: ${options.oscTargets.map((t) => `${t.host}:${t.port}`).join(', ')}`);
+  if (s.osc.in) out(`  OSC in:  udp port ${s.osc.in}`);
+  if (options.edgeUrl) out(`  Edge mirror: ${options.edgeUrl}`);
+  out(options.autoplay ? '  Playing.' : '  Stopped: start it with POST /api/transport {"action":"play"} or the console.');
+
+  const shutdown = async (signal) => {
+    out(`\n${signal}: stopping…`);
+    await server.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  return { server };
+}

@@ -1,0 +1,162 @@
+// `tutti serve` flags (SPEC §1). Each flag can also come from TUTTI_<NAME> (e.g.
+// TUTTI_CONTROL_PORT); flags win. Problems are collected and reported in one clear message.
+
+import { parseOscTarget } from './osc.js';
+
+/** @typedef {{ name: string, kind: 'string' | 'port' | 'int' | 'bool' | 'osc' | 'url', repeat?: boolean, help: string, arg?: string }} FlagSpec */
+
+/** @type {FlagSpec[]} */
+export const SERVE_FLAGS = [
+  { name: 'score', kind: 'string', arg: 'FILE', help: 'score to load (default: the demo score in scores/)' },
+  { name: 'host', kind: 'string', arg: 'ADDR', help: 'audience listener address (default 0.0.0.0)' },
+  { name: 'port', kind: 'port', arg: 'N', help: 'audience listener port (default 8080; 0 = any free port)' },
+  { name: 'control-port', kind: 'port', arg: 'N', help: 'control listener port, always on 127.0.0.1 (default 8081)' },
+  { name: 'token', kind: 'string', arg: 'T', help: 'bearer token for the control API (default: random, printed)' },
+  { name: 'autoplay', kind: 'bool', help: 'start playing as soon as the score is loaded' },
+  { name: 'osc', kind: 'osc', repeat: true, arg: 'HOST:PORT', help: "musicians' OSC target (repeatable)" },
+  { name: 'osc-in', kind: 'port', arg: 'PORT', help: 'UDP port accepting OSC remote control' },
+  { name: 'edge', kind: 'url', arg: 'URL', help: 'mirror the state stream to an edge worker (its public URL)' },
+  { name: 'edge-token', kind: 'string', arg: 'T', help: "the edge worker's publish token" },
+  { name: 'max-clients', kind: 'int', arg: 'N', help: 'local audience cap; beyond it viewers go to the edge (or get 503)' },
+];
+
+const envName = (flag) => `TUTTI_${flag.toUpperCase().replace(/-/g, '_')}`;
+
+function editDistance(a, b) {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i += 1) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j += 1) {
+      const tmp = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length];
+}
+
+function convert(spec, raw, source) {
+  const where = source === 'env' ? envName(spec.name) : `--${spec.name}`;
+  switch (spec.kind) {
+    case 'port': {
+      if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) return { error: `${where} must be a port number from 0 to 65535, not "${raw}"` };
+      return { value: Number(raw) };
+    }
+    case 'int': {
+      if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) return { error: `${where} must be a positive whole number, not "${raw}"` };
+      return { value: Number(raw) };
+    }
+    case 'bool': {
+      if (['1', 'true', 'yes', 'on', ''].includes(raw.toLowerCase())) return { value: true };
+      if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return { value: false };
+      return { error: `${where} must be true or false, not "${raw}"` };
+    }
+    case 'osc': {
+      const target = parseOscTarget(raw);
+      return target ? { value: target } : { error: `${where} must be HOST:PORT (e.g. 192.168.1.20:9000), not "${raw}"` };
+    }
+    case 'url': {
+      try {
+        const url = new URL(raw);
+        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
+        return { value: url.href.replace(/\/+$/, '') };
+      } catch {
+        return { error: `${where} must be an http(s) URL, not "${raw}"` };
+      }
+    }
+    default:
+      if (raw === '') return { error: `${where} needs a value` };
+      return { value: raw };
+  }
+}
+
+/**
+ * Parse `tutti serve` arguments and environment into server options.
+ * @param {string[]} argv arguments after "serve"
+ * @param {Record<string, string | undefined>} env
+ * @returns {{ options: Record<string, any>, errors: string[] }}
+ */
+export function parseServeArgs(argv, env = {}) {
+  /** @type {Record<string, any>} */
+  const values = {};
+  const errors = [];
+  const byName = new Map(SERVE_FLAGS.map((f) => [f.name, f]));
+
+  for (const spec of SERVE_FLAGS) {
+    const raw = env[envName(spec.name)];
+    if (raw === undefined) continue;
+    const parts = spec.repeat ? raw.split(',').map((s) => s.trim()).filter(Boolean) : [raw];
+    for (const part of parts) {
+      const result = convert(spec, part, 'env');
+      if (result.error) errors.push(result.error);
+      else if (spec.repeat) (values[spec.name] ??= []).push(result.value);
+      else values[spec.name] = result.value;
+    }
+  }
+
+  /** Flags replace what the environment said (repeatable ones start over). */
+  const fromFlags = new Set();
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) {
+      errors.push(`unexpected argument "${arg}" (flags start with --; see tutti serve --help)`);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq === -1 ? undefined : eq);
+    const spec = byName.get(name);
+    if (!spec) {
+      const guess = SERVE_FLAGS.map((f) => f.name).find((n) => editDistance(n, name) <= 2);
+      errors.push(`unknown flag --${name}${guess ? ` (did you mean --${guess}?)` : ''}`);
+      continue;
+    }
+    let raw;
+    if (eq !== -1) raw = arg.slice(eq + 1);
+    else if (spec.kind === 'bool') raw = 'true';
+    else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) raw = argv[++i];
+    else {
+      errors.push(`--${name} needs a value (${spec.arg ?? 'VALUE'})`);
+      continue;
+    }
+    const result = convert(spec, raw, 'flag');
+    if (result.error) {
+      errors.push(result.error);
+      continue;
+    }
+    if (spec.repeat) {
+      if (!fromFlags.has(name)) values[name] = [];
+      values[name].push(result.value);
+    } else values[name] = result.value;
+    fromFlags.add(name);
+  }
+
+  if (values['edge-token'] && !values.edge) errors.push('--edge-token needs --edge URL as well');
+  if (values.edge && !values['edge-token']) errors.push('--edge needs --edge-token T as well (the worker refuses unauthenticated publishers)');
+
+  return {
+    errors,
+    options: {
+      scorePath: values.score,
+      host: values.host,
+      port: values.port,
+      controlPort: values['control-port'],
+      token: values.token,
+      autoplay: values.autoplay ?? false,
+      oscTargets: values.osc ?? [],
+      oscInPort: values['osc-in'] ?? null,
+      edgeUrl: values.edge ?? null,
+      edgeToken: values['edge-token'] ?? null,
+      maxClients: values['max-clients'] ?? null,
+    },
+  };
+}
+
+/** Usage text of `tutti serve`. */
+export function serveUsage() {
+  const rows = SERVE_FLAGS.map((f) => {
+    const left = `  --${f.name}${f.arg ? ` ${f.arg}` : ''}`;
+    return `${left.padEnd(26)}${f.help}  [${envName(f.name)}]`;
+  });
+  return ['Usage: tutti serve [flags]', '', 'Runs the show server without a GUI (venue server, QA, CI).', '', ...rows].join('\n');
+}

@@ -1,0 +1,268 @@
+// Fan-out of the state stream to every connected viewer. Each update is encoded once per
+// transport (a pre-built WebSocket frame, an SSE event) and the same bytes are written to every
+// socket. A client whose socket stops draining is marked stale: its deltas are skipped (counted
+// as dropped) and it receives one fresh snapshot when it drains, or it is closed after a timeout.
+// Nothing a client does can block or slow the loop for the others.
+
+import { performance } from 'node:perf_hooks';
+import { WebSocket } from 'ws';
+import { formatSseEvent, SSE_HEARTBEAT } from '#core/protocol/sse.js';
+import { encodeTextFrame } from './ws-frame.js';
+
+/**
+ * @typedef {'ws' | 'sse'} StreamTransport
+ * @typedef {object} Sink one connected streaming client
+ * @property {StreamTransport} transport
+ * @property {{ writableLength: number, write: (b: Buffer) => unknown, once: Function, destroyed?: boolean }} out where bytes go
+ * @property {() => void} close
+ * @property {boolean} stale
+ * @property {number} staleSince
+ * @property {boolean} alive for WS liveness pings
+ * @property {any} [ws]
+ */
+
+/**
+ * @param {object} options
+ * @param {import('#core/fanout/state-stream.js').StateStream} options.stream
+ * @param {import('../metrics.js').Metrics} options.metrics
+ * @param {() => number} options.now
+ * @param {number} [options.maxBufferedBytes] unsent bytes beyond which a client counts as slow
+ * @param {number} [options.staleTimeoutMs] how long a slow client may stay stuck before it is closed
+ * @param {number} [options.sweepMs] liveness/heartbeat period
+ */
+export function createHub({ stream, metrics, now, maxBufferedBytes = 256 * 1024, staleTimeoutMs = 30_000, sweepMs = 15_000 }) {
+  /** @type {Set<Sink>} */
+  const sinks = new Set();
+  const counts = { ws: 0, sse: 0 };
+  /** @type {Set<{ since: number, finish: (jsons: string[]) => void }>} */
+  const pollWaiters = new Set();
+  /** Recent pollers (address → last seen), so status can report polling viewers. */
+  const pollers = new Map();
+
+  const encoders = {
+    ws: (seq, json) => encodeTextFrame(json),
+    sse: (seq, json) => Buffer.from(formatSseEvent(seq, json)),
+  };
+
+  function count(transport, delta) {
+    counts[transport] += delta;
+    metrics.clients.set({ transport }, counts[transport]);
+  }
+
+  /** Write bytes unless the client is slow; returns whether they were written. */
+  function deliver(sink, bytes) {
+    if (sink.out.destroyed) return false;
+    if (sink.stale) return false;
+    if (sink.out.writableLength > maxBufferedBytes) {
+      sink.stale = true;
+      sink.staleSince = now();
+      sink.out.once('drain', () => catchUp(sink));
+      return false;
+    }
+    sink.out.write(bytes);
+    return true;
+  }
+
+  /** A slow client drained: send it the current snapshot instead of the deltas it missed. */
+  function catchUp(sink) {
+    if (!sinks.has(sink)) return;
+    sink.stale = false;
+    const snap = stream.snapshot();
+    metrics.resyncs.inc({ transport: sink.transport, reason: 'slow' });
+    sendOne(sink, snap.seq, snap.json);
+  }
+
+  function sendOne(sink, seq, json) {
+    const bytes = encoders[sink.transport](seq, json);
+    if (deliver(sink, bytes)) {
+      metrics.messages.inc({ transport: sink.transport });
+      metrics.bytes.inc({ transport: sink.transport }, bytes.length);
+    }
+  }
+
+  function add(sink) {
+    sinks.add(sink);
+    count(sink.transport, +1);
+    metrics.joins.inc({ transport: sink.transport });
+  }
+
+  function remove(sink) {
+    if (sinks.delete(sink)) count(sink.transport, -1);
+  }
+
+  /** Close a client that stopped reading; it leaves the set at once, not when the close completes. */
+  function evict(sink) {
+    metrics.slowClosed.inc({ transport: sink.transport });
+    remove(sink);
+    sink.close();
+  }
+
+  /** Send the same envelope bytes to every streaming client and answer waiting polls. */
+  function broadcast(seq, json) {
+    const started = performance.now();
+    const frames = { ws: null, sse: null };
+    const sent = { ws: 0, sse: 0 };
+    const dropped = { ws: 0, sse: 0 };
+    const t = now();
+    for (const sink of sinks) {
+      const bytes = (frames[sink.transport] ??= encoders[sink.transport](seq, json));
+      if (deliver(sink, bytes)) sent[sink.transport] += 1;
+      else if (sink.stale && t - sink.staleSince > staleTimeoutMs) evict(sink);
+      else dropped[sink.transport] += 1;
+    }
+    for (const transport of /** @type {StreamTransport[]} */ (['ws', 'sse'])) {
+      if (sent[transport]) {
+        metrics.messages.inc({ transport }, sent[transport]);
+        metrics.bytes.inc({ transport }, sent[transport] * frames[transport].length);
+      }
+      if (dropped[transport]) metrics.dropped.inc({ transport }, dropped[transport]);
+    }
+    for (const waiter of pollWaiters) {
+      const jsons = stream.deltasSince(waiter.since);
+      waiter.finish(jsons ?? [stream.snapshot().json]);
+    }
+    metrics.seq.set(seq);
+    metrics.fanout.observe((performance.now() - started) / 1000);
+  }
+
+  /** Periodic liveness: WS pings (half-open sockets get closed), SSE comments, stuck clients. */
+  const sweep = setInterval(() => {
+    const t = now();
+    for (const sink of sinks) {
+      if (sink.stale && t - sink.staleSince > staleTimeoutMs) evict(sink);
+      else if (sink.transport === 'ws') {
+        if (!sink.alive) sink.close();
+        else {
+          sink.alive = false;
+          sink.ws.ping();
+        }
+      } else deliver(sink, Buffer.from(SSE_HEARTBEAT));
+    }
+    for (const [address, seen] of pollers) if (t - seen > 10_000) pollers.delete(address);
+  }, sweepMs);
+  sweep.unref();
+
+  return {
+    /**
+     * Register an open WebSocket; sends the snapshot first.
+     * @param {import('ws').WebSocket} ws
+     * @returns {Sink}
+     */
+    addWebSocket(ws) {
+      const socket = /** @type {any} */ (ws)._socket;
+      /** @type {Sink} */
+      const sink = {
+        transport: 'ws', out: socket, stale: false, staleSince: 0, alive: true, ws,
+        close: () => ws.terminate(),
+      };
+      ws.on('pong', () => { sink.alive = true; });
+      ws.once('close', () => remove(sink));
+      add(sink);
+      const snap = stream.snapshot();
+      sendOne(sink, snap.seq, snap.json);
+      return sink;
+    },
+
+    /** A viewer asked for a fresh snapshot (it saw a gap or a new epoch). */
+    resync(sink, reason = 'request') {
+      metrics.resyncs.inc({ transport: sink.transport, reason });
+      const snap = stream.snapshot();
+      sendOne(sink, snap.seq, snap.json);
+    },
+
+    /**
+     * Register an SSE response (headers already written). Resumes after `since` when the replay
+     * window still holds it, otherwise starts with a snapshot.
+     * @param {import('node:http').ServerResponse} res
+     * @param {number | null} since
+     */
+    addEventStream(res, since) {
+      /** @type {Sink} */
+      const sink = {
+        transport: 'sse', out: /** @type {any} */ (res), stale: false, staleSince: 0, alive: true,
+        close: () => res.destroy(),
+      };
+      res.once('close', () => remove(sink));
+      add(sink);
+      const missed = since === null ? null : stream.deltasSince(since);
+      if (missed) {
+        const base = /** @type {number} */ (since);
+        missed.forEach((json, i) => sendOne(sink, base + i + 1, json));
+      } else {
+        if (since !== null) metrics.resyncs.inc({ transport: 'sse', reason: 'resume_outside_window' });
+        const snap = stream.snapshot();
+        sendOne(sink, snap.seq, snap.json);
+      }
+      return sink;
+    },
+
+    /**
+     * Envelopes for a poll: deltas after `since`, a snapshot when needed, or — with `waitMs` —
+     * the next update once it exists ([] when the wait ends first).
+     * @param {number | null} since
+     * @param {number} waitMs
+     * @param {string} address who polls (for the viewer count)
+     * @param {AbortSignal} signal aborts the wait when the request closes
+     * @returns {Promise<string[]>} serialized envelopes
+     */
+    poll(since, waitMs, address, signal) {
+      pollers.set(address, now());
+      if (since === null) return Promise.resolve([stream.snapshot().json]);
+      const jsons = stream.deltasSince(since);
+      if (jsons === null) {
+        metrics.resyncs.inc({ transport: 'poll', reason: 'resume_outside_window' });
+        return Promise.resolve([stream.snapshot().json]);
+      }
+      if (jsons.length > 0 || waitMs <= 0) return Promise.resolve(jsons);
+      return new Promise((resolve) => {
+        const waiter = {
+          since,
+          finish(result) {
+            clearTimeout(timer);
+            pollWaiters.delete(waiter);
+            signal.removeEventListener('abort', onAbort);
+            resolve(result);
+          },
+        };
+        const onAbort = () => waiter.finish([]);
+        const timer = setTimeout(() => waiter.finish([]), waitMs);
+        signal.addEventListener('abort', onAbort);
+        pollWaiters.add(waiter);
+      });
+    },
+
+    broadcast,
+
+    /** Everyone gets the current snapshot (new score / new epoch). */
+    broadcastSnapshot() {
+      const snap = stream.snapshot();
+      broadcast(snap.seq, snap.json);
+    },
+
+    counts() {
+      const poll = pollers.size;
+      return { ws: counts.ws, sse: counts.sse, poll, total: counts.ws + counts.sse + poll };
+    },
+
+    /** The most bytes any one client has waiting in the server (bounded by the slow-client rule). */
+    maxBuffered() {
+      let max = 0;
+      for (const sink of sinks) max = Math.max(max, sink.out.writableLength ?? 0);
+      return max;
+    },
+
+    /** Streaming viewers only (polls come and go): what --max-clients limits. */
+    streaming: () => counts.ws + counts.sse,
+
+    close() {
+      clearInterval(sweep);
+      for (const waiter of pollWaiters) waiter.finish([]);
+      for (const sink of sinks) {
+        if (sink.transport === 'ws') sink.ws.close(1001, 'server shutting down');
+        else sink.close();
+      }
+    },
+
+    isOpen: (ws) => ws.readyState === WebSocket.OPEN,
+  };
+}

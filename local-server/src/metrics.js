@@ -1,0 +1,49 @@
+// Prometheus metrics of one show server. Each server has its own registry (tests run several
+// servers in one process); hot paths increment once per fan-out, never once per client.
+
+import client from 'prom-client';
+
+/**
+ * @typedef {ReturnType<typeof createMetrics>} Metrics
+ */
+
+/** Sources of bad input counted in tutti_bad_input_total{source}. */
+export const BadInput = Object.freeze({
+  WS_FRAME: 'ws_frame',
+  WS_OVERSIZE: 'ws_oversize',
+  WS_BINARY: 'ws_binary',
+  WS_FLOOD: 'ws_flood',
+  QUERY: 'query',
+  HTTP_BODY: 'http_body',
+  AUTH: 'auth',
+  OSC: 'osc',
+  SCORE: 'score',
+});
+
+export function createMetrics() {
+  const registry = new client.Registry();
+  const labelled = (Type, name, help, labelNames, extra = {}) =>
+    new Type({ name, help, labelNames, registers: [registry], ...extra });
+
+  return {
+    registry,
+    clients: labelled(client.Gauge, 'tutti_clients', 'Connected audience clients by transport', ['transport']),
+    joins: labelled(client.Counter, 'tutti_joins_total', 'Audience connections accepted', ['transport']),
+    messages: labelled(client.Counter, 'tutti_messages_sent_total', 'Envelopes sent to audience clients', ['transport']),
+    bytes: labelled(client.Counter, 'tutti_bytes_sent_total', 'Envelope bytes sent to audience clients', ['transport']),
+    fanout: labelled(client.Histogram, 'tutti_fanout_duration_seconds', 'Time to hand one update to every connected client', [], {
+      buckets: [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25],
+    }),
+    dropped: labelled(client.Counter, 'tutti_frames_dropped_total', 'Deltas skipped for slow clients (coalesced into a later snapshot)', ['transport']),
+    slowClosed: labelled(client.Counter, 'tutti_slow_clients_closed_total', 'Clients closed because they stopped reading', ['transport']),
+    resyncs: labelled(client.Counter, 'tutti_resyncs_total', 'Snapshots sent to resync a client (request, gap, slow client)', ['transport', 'reason']),
+    badInput: labelled(client.Counter, 'tutti_bad_input_total', 'Rejected input by source', ['source']),
+    overflow: labelled(client.Counter, 'tutti_overflow_total', 'Viewers turned away or redirected by --max-clients', ['transport']),
+    seq: labelled(client.Gauge, 'tutti_state_seq', 'Sequence number of the current state', []),
+    oscSent: labelled(client.Counter, 'tutti_osc_sent_total', 'OSC packets sent to musicians', ['kind']),
+    oscErrors: labelled(client.Counter, 'tutti_osc_send_errors_total', 'OSC send failures', []),
+    oscIn: labelled(client.Counter, 'tutti_osc_in_total', 'OSC remote-control messages accepted', ['address']),
+    edgeConnected: labelled(client.Gauge, 'tutti_edge_connected', '1 while the edge uplink is connected', []),
+    edgeLag: labelled(client.Gauge, 'tutti_edge_lag', 'Updates the edge has not acknowledged yet', []),
+  };
+}

@@ -1,0 +1,139 @@
+// OSC to the musicians (SPEC §5). Every beat and cue is encoded once (node-osc) as a bundle
+// whose timetag is the time it sounds, and the same bytes go to every target from one UDP
+// socket: a target that is down (ICMP unreachable) only produces a counted error, never blocks
+// the others, and is reached again as soon as it is back — nobody re-registers it.
+
+import dgram from 'node:dgram';
+import { Bundle, Message, Server, encode } from 'node-osc';
+import { BadInput } from './metrics.js';
+
+/**
+ * Parse "host:port" (IPv6 as "[::1]:port").
+ * @param {string} text
+ * @returns {{ host: string, port: number } | null}
+ */
+export function parseOscTarget(text) {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:\s/]+)):(\d{1,5})$/.exec(String(text).trim());
+  if (!match) return null;
+  const port = Number(match[3]);
+  if (port < 1 || port > 65535) return null;
+  return { host: match[1] ?? match[2], port };
+}
+
+const float = (value) => ({ type: 'f', value });
+
+/**
+ * @param {object} options
+ * @param {Array<{ host: string, port: number }>} options.targets
+ * @param {any} options.show
+ * @param {import('./metrics.js').Metrics} options.metrics
+ * @param {{ warn: Function, info: Function }} options.log
+ */
+export function createOscOut({ targets, show, metrics, log }) {
+  const socket4 = dgram.createSocket('udp4');
+  const socket6 = dgram.createSocket('udp6');
+  // Asynchronous ICMP errors surface here; count them and carry on.
+  for (const s of [socket4, socket6]) s.on('error', (err) => { metrics.oscErrors.inc(); log.warn(`OSC socket: ${err.message}`); });
+  /** @type {Map<string, { host: string, port: number, sent: number, errors: number, lastError: string | null }>} */
+  const list = new Map();
+  const key = (t) => `${t.host}:${t.port}`;
+
+  function sendBytes(bytes, kind) {
+    for (const target of list.values()) {
+      const sock = target.host.includes(':') ? socket6 : socket4;
+      sock.send(bytes, target.port, target.host, (err) => {
+        if (err) {
+          target.errors += 1;
+          target.lastError = err.message;
+          metrics.oscErrors.inc();
+        } else target.sent += 1;
+      });
+    }
+    metrics.oscSent.inc({ kind }, list.size);
+  }
+
+  const onBeat = (beat) => sendBytes(encode(new Bundle(beat.at / 1000, ['/tutti/beat', beat.bar, beat.beat, float(beat.bpm)])), 'beat');
+  const onCue = (cue) => sendBytes(encode(new Bundle(cue.at / 1000, [cue.address, ...cue.args])), 'cue');
+  const onTransport = (state) => sendBytes(encode(new Message('/tutti/transport', state)), 'transport');
+  show.events.on('beat', onBeat);
+  show.events.on('osc-cue', onCue);
+  show.events.on('transport', onTransport);
+
+  const api = {
+    /** @param {{ host: string, port: number }} target */
+    add(target) {
+      if (!list.has(key(target))) list.set(key(target), { ...target, sent: 0, errors: 0, lastError: null });
+    },
+    /** @param {{ host: string, port: number }} target */
+    remove: (target) => list.delete(key(target)),
+    /** Send `/tutti/ping` to one target (the console's "test" button). */
+    ping(target) {
+      const bytes = encode(new Message('/tutti/ping', Date.now() % 2147483647));
+      const sock = target.host.includes(':') ? socket6 : socket4;
+      return new Promise((resolve) => sock.send(bytes, target.port, target.host, (err) => resolve(!err)));
+    },
+    list: () => [...list.values()].map((t) => ({ ...t })),
+    close() {
+      show.events.off('beat', onBeat);
+      show.events.off('osc-cue', onCue);
+      show.events.off('transport', onTransport);
+      socket4.close();
+      socket6.close();
+    },
+  };
+  for (const target of targets) api.add(target);
+  return api;
+}
+
+/**
+ * OSC remote control on a UDP port: /tutti/play, /pause, /stop, /seek bar [beat], /tempo bpm.
+ * Anything malformed or unknown is counted and ignored.
+ * @param {object} options
+ * @param {number} options.port
+ * @param {string} [options.host]
+ * @param {any} options.show
+ * @param {import('./metrics.js').Metrics} options.metrics
+ * @param {{ warn: Function, info: Function }} options.log
+ * @returns {Promise<{ port: number, close: () => Promise<void> }>}
+ */
+export function startOscIn({ port, host = '0.0.0.0', show, metrics, log }) {
+  const bad = () => metrics.badInput.inc({ source: BadInput.OSC });
+  const commands = {
+    '/tutti/play': () => show.engine.play(),
+    '/tutti/pause': () => show.engine.pause(),
+    '/tutti/stop': () => show.engine.stop(),
+    '/tutti/seek': (bar, beat = 1) => show.engine.seek(bar, beat),
+    '/tutti/tempo': (bpm) => show.engine.setTempo(bpm),
+  };
+  const handle = (message) => {
+    if (!Array.isArray(message) || typeof message[0] !== 'string') return bad();
+    const [address, ...args] = message;
+    const command = commands[address];
+    if (!command) return bad();
+    try {
+      command(...args);
+      metrics.oscIn.inc({ address });
+    } catch (err) {
+      bad();
+      log.warn(`OSC-in ${address}: ${err.message}`);
+    }
+  };
+  const visit = (bundle, depth = 0) => {
+    for (const element of bundle.elements ?? []) {
+      if (element && element.elements) {
+        if (depth < 8) visit(element, depth + 1);
+      } else handle(element);
+    }
+  };
+  return new Promise((resolve, reject) => {
+    const server = new Server(port, host);
+    server.once('listening', () => {
+      server.removeListener('error', reject);
+      server.on('error', bad);
+      resolve({ port: server.port, close: () => new Promise((done) => server.close(() => done())) });
+    });
+    server.once('error', reject);
+    server.on('message', handle);
+    server.on('bundle', (bundle) => visit(bundle));
+  });
+}

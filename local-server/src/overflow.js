@@ -1,0 +1,30 @@
+// --max-clients: beyond the cap, new viewers go to the edge's public URL when one is set
+// (page 307, socket close 1013 with the URL as reason), otherwise 503 + Retry-After.
+
+/**
+ * @typedef {ReturnType<typeof createOverflow>} Overflow
+ */
+
+/**
+ * @param {{ maxClients: number | null, edgeUrl: string | null, streaming: () => number, metrics: import('./metrics.js').Metrics }} options
+ */
+export function createOverflow({ maxClients, edgeUrl, streaming, metrics }) {
+  const publicUrl = edgeUrl ? edgeUrl.replace(/\/+$/, '') : null;
+  return {
+    full: () => maxClients !== null && streaming() >= maxClients,
+    count: (transport) => metrics.overflow.inc({ transport }),
+    /** Close reason for a WebSocket (≤ 123 bytes). */
+    reason: () => (publicUrl ? `${publicUrl}/`.slice(0, 123) : 'server full, try again later'),
+    /**
+     * Answer an HTTP request that cannot be served here.
+     * @param {import('fastify').FastifyReply} reply
+     * @param {string} transport
+     * @param {string} [path] path to keep on the edge
+     */
+    reject(reply, transport, path = '/') {
+      metrics.overflow.inc({ transport });
+      if (publicUrl) return reply.code(307).header('location', `${publicUrl}${path}`).send();
+      return reply.code(503).header('retry-after', '10').send({ error: 'FULL', message: 'This venue server is full; try again shortly.' });
+    },
+  };
+}

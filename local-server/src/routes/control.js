@@ -1,0 +1,84 @@
+// Control API (SPEC §4), on the loopback control listener only. Every route needs the bearer
+// token; bodies are checked before anything is touched; errors are JSON with a code.
+
+import { EngineError } from '#core/score/engine.js';
+import { loadScoreFile } from '../score-file.js';
+import { BadInput } from '../metrics.js';
+
+const transportBody = {
+  type: 'object',
+  required: ['action'],
+  additionalProperties: false,
+  properties: {
+    action: { enum: ['play', 'pause', 'stop', 'seek'] },
+    bar: { type: 'integer', minimum: 1 },
+    beat: { type: 'integer', minimum: 1 },
+  },
+};
+const tempoBody = {
+  type: 'object',
+  required: ['bpm'],
+  additionalProperties: false,
+  properties: { bpm: { type: ['number', 'null'] } },
+};
+const scoreBody = {
+  type: 'object',
+  required: ['path'],
+  additionalProperties: false,
+  properties: { path: { type: 'string', minLength: 1, maxLength: 4096 } },
+};
+
+/**
+ * @param {import('fastify').FastifyInstance} app
+ * @param {{ show: any, metrics: import('../metrics.js').Metrics, status: () => object, log: any }} options
+ */
+export default async function controlRoutes(app, { show, metrics, status, log }) {
+  app.get('/api/status', async () => status());
+
+  app.post('/api/transport', { schema: { body: transportBody } }, async (request, reply) => {
+    const { action, bar, beat } = /** @type {any} */ (request.body);
+    const { engine } = show;
+    if (action === 'seek') {
+      if (bar === undefined) return reply.code(400).send({ error: 'BAD_BODY', message: 'seek needs "bar" (and optionally "beat")' });
+      engine.seek(bar, beat ?? 1);
+    } else engine[action]();
+    return status();
+  });
+
+  app.post('/api/tempo', { schema: { body: tempoBody } }, async (request) => {
+    show.engine.setTempo(/** @type {any} */ (request.body).bpm);
+    return status();
+  });
+
+  app.post('/api/score', { schema: { body: scoreBody } }, async (request, reply) => {
+    const { path } = /** @type {any} */ (request.body);
+    const loaded = await loadScoreFile(path);
+    if (!loaded.ok) {
+      metrics.badInput.inc({ source: BadInput.SCORE });
+      return reply.code(400).send({ error: 'INVALID_SCORE', message: `The score ${path} has ${loaded.problems.length} problem(s).`, problems: loaded.problems });
+    }
+    show.load({ score: loaded.score, dir: loaded.dir, path });
+    log.info(`loaded score ${loaded.score.id} from ${path}`);
+    return status();
+  });
+
+  app.get('/metrics', async (request, reply) => {
+    reply.type(metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+}
+
+/**
+ * Errors as JSON with a code, never a crash: bad JSON/schema → 400, engine refusals → 400.
+ * @param {import('../metrics.js').Metrics} metrics
+ */
+export function controlErrorHandler(metrics) {
+  return (error, request, reply) => {
+    if (error instanceof EngineError) return reply.code(400).send({ error: error.code, message: error.message });
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 400 || status === 415 || status === 413) metrics.badInput.inc({ source: BadInput.HTTP_BODY });
+    if (status === 500) request.log.error(error);
+    const message = error.validation ? `invalid body: ${error.message.replace(/^body\/?/, '')}` : error.message;
+    return reply.code(status).send({ error: error.code ?? 'ERROR', message: status === 500 ? 'internal error' : message });
+  };
+}

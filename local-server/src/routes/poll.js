@@ -1,0 +1,31 @@
+// GET /poll?since=SEQ[&wait=MS]: envelopes as a JSON array (SPEC §2). The array is joined from
+// the stored serialized envelopes: nothing is re-serialized per request.
+
+import { parseSeq } from '#core/protocol/sse.js';
+import { BadInput } from '../metrics.js';
+
+export const MAX_WAIT_MS = 30_000;
+
+/**
+ * @param {import('fastify').FastifyInstance} app
+ * @param {{ show: any, metrics: import('../metrics.js').Metrics }} options
+ */
+export default async function pollRoutes(app, { show, metrics }) {
+  app.get('/poll', async (request, reply) => {
+    const query = /** @type {Record<string, string | undefined>} */ (request.query);
+    const since = query.since === undefined ? null : parseSeq(query.since);
+    const wait = query.wait === undefined ? 0 : parseSeq(query.wait);
+    if ((query.since !== undefined && since === null) || wait === null) {
+      metrics.badInput.inc({ source: BadInput.QUERY });
+      return reply.code(400).send({ error: 'BAD_QUERY', message: 'since and wait must be non-negative integers' });
+    }
+    const sameEpoch = !query.epoch || query.epoch === show.stream.epoch();
+    const controller = new AbortController();
+    request.raw.once('close', () => controller.abort());
+    const jsons = await show.hub.poll(sameEpoch ? since : null, Math.min(wait, MAX_WAIT_MS), request.ip, controller.signal);
+    const body = `[${jsons.join(',')}]`;
+    metrics.messages.inc({ transport: 'poll' }, jsons.length);
+    metrics.bytes.inc({ transport: 'poll' }, Buffer.byteLength(body));
+    return reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(body);
+  });
+}

@@ -1,0 +1,93 @@
+// One running show: the engine playing a score, the state stream it feeds (epoch, seq, deltas)
+// and the hub that fans the stream out. Loading a score starts a new epoch; every viewer gets
+// the new snapshot and resyncs.
+
+import { EventEmitter } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import { createShowEngine } from '#core/score/engine.js';
+import { createStateStream } from '#core/fanout/state-stream.js';
+import { createHub } from './hub/hub.js';
+
+/** A new epoch id: changes on every restart and every score load (SPEC §3). */
+export const newEpoch = () => randomBytes(6).toString('base64url');
+
+/**
+ * @param {object} options
+ * @param {{ score: any, dir: string, path: string }} options.loaded a validated score and where it came from
+ * @param {() => number} options.now server clock (ms)
+ * @param {import('./metrics.js').Metrics} options.metrics
+ * @param {number} [options.lookaheadMs]
+ * @param {number} [options.replayLimit]
+ * @param {object} [options.hubOptions]
+ */
+export function createShow({ loaded, now, metrics, lookaheadMs, replayLimit = 512, hubOptions = {} }) {
+  const events = new EventEmitter();
+  let source = loaded;
+  /** @type {((json: string) => void)[]} */
+  const listeners = [];
+
+  // The stream is created with a placeholder; the engine's first state replaces it below.
+  const stream = createStateStream({ epoch: newEpoch(), state: {}, now, replayLimit });
+  const hub = createHub({ stream, metrics, now, ...hubOptions });
+
+  let loading = false;
+  const publish = (state) => {
+    if (loading) return; // a score load publishes one snapshot in the new epoch instead
+    const update = stream.update(state);
+    if (!update) return;
+    hub.broadcast(update.seq, update.json);
+    for (const listener of listeners) listener(update.json);
+  };
+
+  const engine = createShowEngine({
+    score: loaded.score,
+    now,
+    lookaheadMs,
+    setTimer: (fn, ms) => setTimeout(fn, ms),
+    clearTimer: (handle) => clearTimeout(/** @type {any} */ (handle)),
+    onState: publish,
+    onBeat: (beat) => events.emit('beat', beat),
+    onOscCue: (cue) => events.emit('osc-cue', cue),
+    onTransport: (transport) => events.emit('transport', transport),
+  });
+  stream.reset(stream.epoch(), engine.state());
+  metrics.seq.set(0);
+
+  return {
+    engine,
+    stream,
+    hub,
+    events,
+    /** Where the current score came from. */
+    source: () => source,
+    /**
+     * Swap in another validated score: new epoch, everyone resyncs.
+     * @param {{ score: any, dir: string, path: string }} next
+     */
+    load(next) {
+      source = next;
+      loading = true;
+      try {
+        engine.load(next.score);
+      } finally {
+        loading = false;
+      }
+      stream.reset(newEpoch(), engine.state());
+      metrics.seq.set(0);
+      hub.broadcastSnapshot();
+      for (const listener of listeners) listener(stream.snapshot().json);
+      events.emit('score', next);
+    },
+    /**
+     * Listen to every envelope published (deltas, and the snapshot after a score load).
+     * @param {(json: string) => void} listener
+     */
+    onEnvelope(listener) {
+      listeners.push(listener);
+    },
+    close() {
+      engine.dispose();
+      hub.close();
+    },
+  };
+}

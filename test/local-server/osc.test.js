@@ -1,0 +1,99 @@
+// OSC over real UDP (SPEC §5): beats as timetagged bundles sent ahead of time, transport
+// messages, score cues, a dead target never blocking the others, and OSC-in remote control.
+import dgram from 'node:dgram';
+import { fileURLToPath } from 'node:url';
+import { Server, Client, Message } from 'node-osc';
+import { startShowServer } from '../../local-server/src/server.js';
+import { waitFor } from '../support/clients.js';
+import { parseOscTarget } from '../../local-server/src/osc.js';
+
+function listen() {
+  return new Promise((resolve) => {
+    const received = [];
+    const server = new Server(0, '127.0.0.1', () => resolve({ server, received, port: server.port }));
+    server.on('bundle', (b) => received.push({ kind: 'bundle', timetag: b.timetag, elements: b.elements, arrived: Date.now() }));
+    server.on('message', (m) => received.push({ kind: 'message', message: m, arrived: Date.now() }));
+  });
+}
+
+/** A UDP port nobody listens on (bound then closed). */
+async function deadPort() {
+  const s = dgram.createSocket('udp4');
+  await new Promise((r) => s.bind(0, '127.0.0.1', r));
+  const { port } = s.address();
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+test('parseOscTarget accepts host:port and [v6]:port only', () => {
+  expect(parseOscTarget('127.0.0.1:9000')).toEqual({ host: '127.0.0.1', port: 9000 });
+  expect(parseOscTarget('[::1]:9000')).toEqual({ host: '::1', port: 9000 });
+  for (const bad of ['127.0.0.1', ':9000', 'host:0', 'host:70000', 'a b:1', '']) expect(parseOscTarget(bad)).toBeNull();
+});
+
+test('beats arrive as bundles timetagged with the beat time, ahead of it; cues and transport too; a dead target blocks nobody', async () => {
+  const a = await listen();
+  const b = await listen();
+  const dead = await deadPort();
+  const score = fileURLToPath(new URL('../../scores/tidal-lines.score.json', import.meta.url));
+  const server = await startShowServer({
+    scorePath: score, host: '127.0.0.1', port: 0, controlPort: 0, token: 't',
+    oscTargets: [{ host: '127.0.0.1', port: dead }, { host: '127.0.0.1', port: a.port }, { host: '127.0.0.1', port: b.port }],
+  });
+  try {
+    const firstCue = server.show.engine.score().cues.find((c) => c.osc);
+    server.show.engine.seek(firstCue.at.bar, firstCue.at.beat);
+    server.show.engine.play();
+    await waitFor(() => a.received.filter((r) => r.kind === 'bundle').length >= 4, 8000, 'beats at target a');
+    await waitFor(() => b.received.filter((r) => r.kind === 'bundle').length >= 4, 8000, 'beats at target b');
+    const transport = a.received.find((r) => r.kind === 'message');
+    expect(transport.message).toEqual(['/tutti/transport', 'playing']);
+    const beats = a.received.filter((r) => r.kind === 'bundle' && r.elements[0][0] === '/tutti/beat');
+    for (const beat of beats) {
+      const [, bar, beatNo, bpm] = beat.elements[0];
+      expect(Number.isInteger(bar) && Number.isInteger(beatNo)).toBe(true);
+      expect(bpm).toBeGreaterThan(0);
+      expect(beat.timetag * 1000).toBeGreaterThan(beat.arrived); // ahead of time
+      expect(beat.timetag * 1000 - beat.arrived).toBeLessThan(1000);
+    }
+    const cue = a.received.find((r) => r.kind === 'bundle' && r.elements[0][0] !== '/tutti/beat');
+    expect(cue).toBeDefined();
+    const part = server.show.engine.score().parts.find((p) => p.id === firstCue.osc.part);
+    expect(cue.elements[0][0]).toBe((part ? part.osc : '') + firstCue.osc.address);
+    const status = server.status();
+    expect(status.osc.targets).toHaveLength(3);
+  } finally {
+    await server.close();
+    a.server.close();
+    b.server.close();
+  }
+});
+
+test('OSC-in controls the transport; garbage and unknown addresses are counted and ignored', async () => {
+  const server = await startShowServer({ host: '127.0.0.1', port: 0, controlPort: 0, token: 't', oscInPort: 0 });
+  const port = server.status().osc.in;
+  const client = new Client('127.0.0.1', port);
+  const raw = dgram.createSocket('udp4');
+  try {
+    await client.send(new Message('/tutti/play'));
+    await waitFor(() => server.show.engine.status().transport === 'playing');
+    await client.send(new Message('/tutti/seek', 5, 2));
+    await waitFor(() => server.show.engine.status().position.bar >= 5);
+    await client.send(new Message('/tutti/tempo', { type: 'f', value: 133 }));
+    await waitFor(() => server.show.engine.status().tempo === 133);
+    for (const junk of [Buffer.from('garbage'), Buffer.alloc(0), Buffer.from([0x2f, 0, 0, 0, 0x2c, 0x69]), Buffer.alloc(60000, 0xff)]) {
+      raw.send(junk, port, '127.0.0.1');
+    }
+    await client.send(new Message('/tutti/explode', 1));
+    await client.send(new Message('/tutti/seek', 'x'));
+    await client.send(new Message('/tutti/pause'));
+    await waitFor(() => server.show.engine.status().transport === 'paused');
+    const text = await server.metrics.registry.getSingleMetricAsString('tutti_bad_input_total');
+    const count = Number(/source="osc"\} (\d+)/.exec(text)?.[1] ?? 0);
+    expect(count).toBeGreaterThanOrEqual(5);
+  } finally {
+    raw.close();
+    await client.close();
+    await server.close();
+  }
+});
