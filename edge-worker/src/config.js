@@ -1,0 +1,40 @@
+// Numeric settings come from wrangler `vars` (strings); a bad or missing value falls back to
+// the default instead of breaking the show.
+
+const DEFAULTS = Object.freeze({
+  SHARD_CAPACITY: 5000,
+  SHARD_COUNT: 32,
+  REPLAY_LIMIT: 512,
+  FEED_TTL_MS: 200,
+  SSE_MAX_MS: 10 * 60_000,
+});
+
+/** Largest publisher frame the root accepts (bytes of UTF-8). */
+export const MAX_PUBLISH_FRAME_BYTES = 256 * 1024;
+
+/** The show every route serves (one show per deployment). */
+export const SHOW_NAME = 'main';
+
+/**
+ * @param {Record<string, unknown>} env
+ * @param {keyof typeof DEFAULTS} name
+ * @param {number} min
+ * @param {number} max
+ */
+function intVar(env, name, min, max) {
+  const n = Number(env?.[name]);
+  return Number.isInteger(n) && n >= min && n <= max ? n : DEFAULTS[name];
+}
+
+/**
+ * @param {Record<string, unknown>} env the Worker/DO env
+ */
+export function readConfig(env) {
+  return {
+    shardCapacity: intVar(env, 'SHARD_CAPACITY', 1, 32_768),
+    shardCount: intVar(env, 'SHARD_COUNT', 1, 1024),
+    replayLimit: intVar(env, 'REPLAY_LIMIT', 1, 4096),
+    feedTtlMs: intVar(env, 'FEED_TTL_MS', 10, 5000),
+    sseMaxMs: intVar(env, 'SSE_MAX_MS', 1000, 3_600_000),
+  };
+}

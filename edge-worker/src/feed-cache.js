@@ -1,0 +1,71 @@
+// The Worker's per-isolate copy of the root's snapshot and replay window, refreshed at most
+// every FEED_TTL_MS. SSE streams and long polls read it, so thousands of them in one isolate
+// cost the root a few RPCs per second, and no shard is kept awake for them.
+//
+// Only plain strings and numbers are shared between requests: a promise or stream created by
+// one request must not be awaited or written by another (workerd forbids cross-request I/O).
+
+/**
+ * @typedef {{ epoch: string | null, seq: number | null, rev: number, snapshot: string | null,
+ *   deltas: { seq: number, json: string }[] }} Feed
+ */
+
+/** A refresh that has not finished after this long is presumed abandoned (its request went away). */
+const REFRESH_TIMEOUT_MS = 2000;
+
+/**
+ * @param {object} options
+ * @param {number} options.ttlMs
+ * @param {number} options.limit deltas kept
+ */
+export function createFeedCache({ ttlMs, limit }) {
+  /** @type {Feed} */
+  let feed = { epoch: null, seq: null, rev: -1, snapshot: null, deltas: [] };
+  let fetchedAt = 0;
+  let refreshingSince = 0;
+
+  /** @param {any} root */
+  async function refresh(root) {
+    refreshingSince = Date.now();
+    try {
+      const reply = await root.feed(feed.epoch, feed.seq);
+      if (reply.rev < feed.rev) return; // an older answer raced a newer one
+      const deltas = reply.full ? reply.deltas : feed.deltas.concat(reply.deltas);
+      feed = { epoch: reply.epoch, seq: reply.seq, rev: reply.rev, snapshot: reply.snapshot, deltas: deltas.slice(-limit) };
+      fetchedAt = Date.now();
+    } finally {
+      refreshingSince = 0;
+    }
+  }
+
+  return {
+    /**
+     * The feed, refreshed first when stale and nobody else is refreshing it.
+     * @param {any} root the root object's stub
+     * @returns {Promise<Feed>}
+     */
+    async current(root) {
+      const now = Date.now();
+      const busy = refreshingSince !== 0 && now - refreshingSince < REFRESH_TIMEOUT_MS;
+      if (now - fetchedAt >= ttlMs && !busy) await refresh(root);
+      return feed;
+    },
+    /**
+     * Envelopes a client at `since` needs: [] when current, deltas when in the window, else the snapshot.
+     * @param {Feed} f
+     * @param {number | null} since
+     * @returns {{ seq: number, json: string }[]}
+     */
+    after(f, since) {
+      if (f.snapshot === null || f.seq === null) return [];
+      if (since === f.seq) return [];
+      if (since !== null && since < f.seq) {
+        const first = f.deltas[0];
+        if (first && since >= first.seq - 1 && f.deltas.at(-1)?.seq === f.seq) {
+          return f.deltas.filter((d) => d.seq > since);
+        }
+      }
+      return [{ seq: f.seq, json: f.snapshot }];
+    },
+  };
+}

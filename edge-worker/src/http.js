@@ -1,0 +1,39 @@
+// Small response helpers shared by the router and the objects.
+
+const NO_STORE = { 'cache-control': 'no-store' };
+
+/**
+ * @param {unknown} body
+ * @param {number} [status]
+ * @param {Record<string, string>} [headers]
+ */
+export function json(body, status = 200, headers = {}) {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...NO_STORE, ...headers },
+  });
+}
+
+/**
+ * A JSON error every client (and person) can act on: `{ error: { code, message } }`.
+ * @param {number} status
+ * @param {string} code
+ * @param {string} message
+ * @param {Record<string, string>} [headers]
+ */
+export function jsonError(status, code, message, headers = {}) {
+  return json({ error: { code, message } }, status, headers);
+}
+
+/** CORS for the read-only audience routes, so a page served elsewhere (the venue) can fall back to the edge. */
+export const CORS = Object.freeze({ 'access-control-allow-origin': '*' });
+
+/** @param {Request} request */
+export function isWebSocketUpgrade(request) {
+  return (request.headers.get('upgrade') ?? '').toLowerCase() === 'websocket';
+}
+
+/** @param {number} ms */
+export function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

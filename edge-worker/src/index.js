@@ -1,0 +1,67 @@
+// The Worker: a tiny router. Static files (the audience app) never reach it (see
+// `run_worker_first` in wrangler.jsonc); live routes go to the show's objects.
+
+import { isPublisher } from './auth.js';
+import { readConfig } from './config.js';
+import { createFeedCache } from './feed-cache.js';
+import { CORS, isWebSocketUpgrade, json, jsonError } from './http.js';
+import { servePoll } from './poll.js';
+import { serveSse } from './sse.js';
+import { rootStub } from './stubs.js';
+import { connectViewer } from './viewers.js';
+
+export { Show } from './show.js';
+export { Shard } from './shard.js';
+
+/** @type {ReturnType<typeof createFeedCache> | null} one per isolate, created on first use */
+let feedCache = null;
+
+/** @param {ReturnType<typeof readConfig>} config */
+function cacheFor(config) {
+  feedCache ??= createFeedCache({ ttlMs: config.feedTtlMs, limit: config.replayLimit });
+  return feedCache;
+}
+
+const AUDIENCE_ROUTES = new Set(['/ws', '/sse', '/poll', '/time', '/healthz']);
+
+export default {
+  /**
+   * @param {Request} request
+   * @param {any} env
+   */
+  async fetch(request, env) {
+    const url = new URL(request.url);
+    const config = readConfig(env);
+
+    if (url.pathname === '/publish') {
+      if (!(await isPublisher(request, env))) {
+        return jsonError(401, 'UNAUTHORIZED', 'publishing needs Authorization: Bearer <PUBLISH_TOKEN>');
+      }
+      return rootStub(env).fetch(request);
+    }
+
+    if (!AUDIENCE_ROUTES.has(url.pathname)) return env.ASSETS.fetch(request);
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return jsonError(405, 'METHOD_NOT_ALLOWED', `${url.pathname} only answers GET`, { allow: 'GET' });
+    }
+
+    try {
+      switch (url.pathname) {
+        case '/ws':
+          if (!isWebSocketUpgrade(request)) return jsonError(426, 'UPGRADE_REQUIRED', '/ws needs a WebSocket upgrade');
+          return await connectViewer(request, env, config);
+        case '/sse':
+          return serveSse(request, { cache: cacheFor(config), root: rootStub(env), tickMs: config.feedTtlMs, maxMs: config.sseMaxMs });
+        case '/poll':
+          return await servePoll(url, { cache: cacheFor(config), root: rootStub(env), tickMs: config.feedTtlMs });
+        case '/time':
+          return json({ s: Date.now() }, 200, CORS);
+        default: // /healthz; ?deep=1 also asks the root (epoch, seq, viewers per shard)
+          if (url.searchParams.get('deep') === '1') return json({ ok: true, show: await rootStub(env).stats() }, 200, CORS);
+          return json({ ok: true, service: 'tutti-edge' }, 200, CORS);
+      }
+    } catch (err) {
+      return jsonError(503, 'UNAVAILABLE', `the show is not reachable right now: ${err instanceof Error ? err.message : String(err)}`, { 'retry-after': '2', ...CORS });
+    }
+  },
+};

@@ -1,0 +1,154 @@
+// A shard holds up to SHARD_CAPACITY viewer WebSockets with the Hibernation API: between
+// updates it can leave memory while the sockets stay open. The root pushes each update once
+// per shard; the shard forwards the publisher's bytes unchanged to every viewer.
+
+/* global WebSocketRequestResponsePair */
+import { DurableObject } from 'cloudflare:workers';
+import { CloseCode, MAX_CLIENT_FRAME_BYTES, encodePong, parseClientFrame } from '../../core/protocol/envelope.js';
+import { readConfig } from './config.js';
+import { isWebSocketUpgrade, jsonError } from './http.js';
+import { exceedsBytes } from './publish-rules.js';
+import { rootStub } from './stubs.js';
+
+const VIEWER_TAG = 'viewer';
+const INDEX_TAG_PREFIX = 'shard:';
+/** Header the Worker uses to tell a shard its index, and the shard echoes on the 101. */
+export const SHARD_HEADER = 'x-tutti-shard';
+/** Marks a 503 that means "this shard is full, try another". */
+export const FULL_HEADER = 'x-tutti-shard-full';
+
+/** @param {string[]} tags */
+function indexFromTags(tags) {
+  const tag = tags.find((t) => t.startsWith(INDEX_TAG_PREFIX));
+  return tag ? Number(tag.slice(INDEX_TAG_PREFIX.length)) : null;
+}
+
+export class Shard extends DurableObject {
+  /**
+   * @param {DurableObjectState} ctx
+   * @param {any} env
+   */
+  constructor(ctx, env) {
+    super(ctx, env);
+    this.config = readConfig(env);
+    /** @type {number | null} */
+    this.index = null;
+    this.attached = false;
+    /** @type {{ rev: number, json: string } | null} the latest snapshot envelope, for joiners and resyncs */
+    this.latest = null;
+    // A plain-text keepalive answered by the runtime without waking the object. SPEC pings
+    // carry the server time, so they go through webSocketMessage below.
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
+  }
+
+  viewers() {
+    return this.ctx.getWebSockets(VIEWER_TAG);
+  }
+
+  full() {
+    return this.viewers().length >= this.config.shardCapacity;
+  }
+
+  /** @param {Request} request */
+  async fetch(request) {
+    if (!isWebSocketUpgrade(request)) return jsonError(426, 'UPGRADE_REQUIRED', 'connect with a WebSocket');
+    const index = Number(request.headers.get(SHARD_HEADER));
+    if (Number.isInteger(index)) this.index = index;
+    const fullResponse = () => jsonError(503, 'SHARD_FULL', 'this shard is full', { [FULL_HEADER]: '1', 'retry-after': '2' });
+    if (this.full()) return fullResponse();
+    if (!this.attached || !this.latest) {
+      try {
+        await this.attach();
+      } catch (err) {
+        return jsonError(503, 'ROOT_UNAVAILABLE', `the show is not reachable right now: ${err instanceof Error ? err.message : err}`, { 'retry-after': '2' });
+      }
+      if (this.full()) return fullResponse(); // others joined while we waited
+    }
+    const pair = new WebSocketPair();
+    const [client, server] = Object.values(pair);
+    // The index rides along as a tag: after hibernation the object has forgotten everything else.
+    this.ctx.acceptWebSocket(server, [VIEWER_TAG, `${INDEX_TAG_PREFIX}${this.index}`]);
+    // Same turn as the accept: no push can slip in between, so the joiner sees snapshot → deltas.
+    if (this.latest) server.send(this.latest.json);
+    return new Response(null, { status: 101, webSocket: client, headers: { [SHARD_HEADER]: String(this.index) } });
+  }
+
+  async attach() {
+    const reply = await rootStub(this.env).attach(this.index, this.viewers().length);
+    this.attached = true;
+    this.adopt(reply.rev, reply.snapshot);
+  }
+
+  /**
+   * @param {number} rev
+   * @param {string | null} snapshot
+   */
+  adopt(rev, snapshot) {
+    if (snapshot && (!this.latest || rev >= this.latest.rev)) this.latest = { rev, json: snapshot };
+  }
+
+  /**
+   * RPC from the root: forward a batch of updates to every viewer.
+   * @param {import('./fanout.js').PushBatch} batch
+   * @returns {import('./fanout.js').PushResult}
+   */
+  push(batch) {
+    this.index = batch.index;
+    this.attached = true;
+    this.adopt(batch.rev, batch.snapshot);
+    const frames = batch.gap ? (this.latest ? [this.latest.json] : []) : batch.items;
+    const sockets = this.viewers();
+    for (const ws of sockets) {
+      for (const frame of frames) {
+        try {
+          ws.send(frame);
+        } catch {
+          break; // this viewer is gone; the others still get the update
+        }
+      }
+    }
+    // With no viewers the root drops us; the next joiner attaches again.
+    if (sockets.length === 0) this.attached = false;
+    return { viewers: sockets.length };
+  }
+
+  /**
+   * @param {WebSocket} ws
+   * @param {string | ArrayBuffer} message
+   */
+  async webSocketMessage(ws, message) {
+    const tooBig = typeof message === 'string' ? exceedsBytes(message, MAX_CLIENT_FRAME_BYTES) : message.byteLength > MAX_CLIENT_FRAME_BYTES;
+    if (tooBig) return ws.close(CloseCode.MESSAGE_TOO_BIG, 'frame over 4 KiB');
+    if (typeof message !== 'string') return ws.close(CloseCode.POLICY_VIOLATION, 'binary frames are not accepted');
+    const parsed = parseClientFrame(message);
+    if (!parsed.ok) return ws.close(CloseCode.POLICY_VIOLATION, parsed.reason);
+    const frame = parsed.frame;
+    if (frame.type === 'ping') {
+      ws.send(encodePong(frame.id, frame.c, Date.now()));
+      return;
+    }
+    // resync: after hibernation the snapshot is no longer in memory; fetch it from the root.
+    if (!this.latest) {
+      if (this.index === null) this.index = indexFromTags(this.ctx.getTags(ws));
+      try {
+        await this.attach();
+      } catch {
+        return ws.close(CloseCode.TRY_AGAIN_LATER, 'the show is not reachable right now');
+      }
+    }
+    if (this.latest) ws.send(this.latest.json);
+  }
+
+  /**
+   * @param {WebSocket} ws
+   * @param {number} code
+   * @param {string} reason
+   */
+  webSocketClose(ws, code, reason) {
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
+    } catch {
+      // the runtime already completed the close handshake
+    }
+  }
+}

@@ -1,0 +1,247 @@
+// The root object of a show: the single writer. It accepts the publisher (the venue's local
+// server), checks that every frame continues the stream, keeps the latest state and a replay
+// window in storage (so it survives eviction, restarts and deploys), and hands each accepted
+// update to the shard lanes. Viewers never talk to it directly.
+
+import { DurableObject } from 'cloudflare:workers';
+import { createEnvelope } from '../../core/protocol/envelope.js';
+import { applyMergePatch } from '../../core/protocol/merge-patch.js';
+import { MAX_PUBLISH_FRAME_BYTES, readConfig } from './config.js';
+import { createFanout } from './fanout.js';
+import { isWebSocketUpgrade, json, jsonError } from './http.js';
+import { judgeFrame } from './publish-rules.js';
+import { shardStub } from './stubs.js';
+
+const PUBLISHER_TAG = 'publisher';
+const DELTA_PREFIX = 'd:';
+/** Close code sent to a publisher connection replaced by a newer one. */
+const REPLACED = 4001;
+
+/** @param {number} seq */
+const deltaKey = (seq) => `${DELTA_PREFIX}${String(seq).padStart(16, '0')}`;
+
+export class Show extends DurableObject {
+  /**
+   * @param {DurableObjectState} ctx
+   * @param {any} env
+   */
+  constructor(ctx, env) {
+    super(ctx, env);
+    this.config = readConfig(env);
+    /** @type {{ epoch: string | null, seq: number | null, rev: number }} */
+    this.head = { epoch: null, seq: null, rev: 0 };
+    /** @type {Record<string, unknown> | null} */
+    this.state = null;
+    /** @type {{ seq: number, json: string }[]} serialized deltas, oldest first */
+    this.replay = [];
+    /** @type {string | null} */
+    this.snapshotJson = null;
+    /** @type {Map<number, number>} shard index → attach generation (persisted) */
+    this.shards = new Map();
+    this.nextGen = 1;
+    this.counters = { accepted: 0, noop: 0, resync: 0, badFrame: 0, tooBig: 0, stale: 0 };
+    this.fanout = createFanout({
+      send: (index, batch) => shardStub(env, index).push(batch),
+      latest: () => ({ rev: this.head.rev, snapshot: this.snapshotJson }),
+      onEmpty: (index, gen) => {
+        if (this.shards.get(index) === gen) {
+          this.shards.delete(index);
+          this.saveShards();
+        }
+      },
+      warn: (message) => console.warn(message),
+    });
+    ctx.blockConcurrencyWhile(() => this.load());
+  }
+
+  async load() {
+    const storage = this.ctx.storage;
+    const meta = await storage.get('meta');
+    if (meta && typeof meta.epoch === 'string') {
+      this.head = { epoch: meta.epoch, seq: meta.seq, rev: meta.rev ?? 0 };
+      this.state = (await storage.get('state')) ?? {};
+      const deltas = await storage.list({ prefix: DELTA_PREFIX });
+      this.replay = [...deltas.values()];
+      // Keep only a window that really chains up to the head.
+      const last = this.replay.at(-1);
+      if (!last || last.seq !== this.head.seq) this.replay = [];
+      this.snapshotJson = this.makeSnapshot();
+    }
+    const shards = await storage.get('shards');
+    if (shards) {
+      this.nextGen = shards.nextGen;
+      for (const [index, gen] of shards.list) {
+        this.shards.set(index, gen);
+        this.fanout.attach(index, gen);
+      }
+    }
+  }
+
+  makeSnapshot() {
+    if (this.head.epoch === null || this.head.seq === null) return null;
+    return JSON.stringify(createEnvelope('snapshot', this.head.epoch, this.head.seq, Date.now(), this.state ?? {}));
+  }
+
+  saveShards() {
+    void this.ctx.storage.put('shards', { nextGen: this.nextGen, list: [...this.shards] });
+  }
+
+  /**
+   * Check and apply one publisher frame; returns the reply for the publisher.
+   * Synchronous on purpose: storage writes are queued, and the output gate holds the reply and
+   * the pushes to shards until they are durable.
+   * @param {string} text
+   */
+  handleFrame(text) {
+    const verdict = judgeFrame(this.head, text, MAX_PUBLISH_FRAME_BYTES);
+    switch (verdict.kind) {
+      case 'error':
+        if (verdict.code === 'TOO_BIG') this.counters.tooBig += 1;
+        else if (verdict.code === 'STALE') this.counters.stale += 1;
+        else this.counters.badFrame += 1;
+        return { type: 'error', code: verdict.code, message: verdict.message };
+      case 'resync':
+        this.counters.resync += 1;
+        return { type: 'resync', reason: verdict.reason, epoch: this.head.epoch, seq: this.head.seq };
+      case 'noop':
+        this.counters.noop += 1;
+        return this.ack();
+      default:
+        this.apply(verdict.envelope, text);
+        return this.ack();
+    }
+  }
+
+  ack() {
+    return { type: 'ack', epoch: this.head.epoch, seq: this.head.seq, viewers: this.fanout.viewers() };
+  }
+
+  /**
+   * @param {import('../../core/protocol/envelope.js').Envelope} envelope a frame judged 'apply'
+   * @param {string} text its bytes, forwarded to viewers unchanged
+   */
+  apply(envelope, text) {
+    const storage = this.ctx.storage;
+    this.counters.accepted += 1;
+    this.head = { epoch: envelope.epoch, seq: envelope.seq, rev: this.head.rev + 1 };
+    if (envelope.type === 'snapshot') {
+      const stale = this.replay.map((entry) => deltaKey(entry.seq));
+      this.replay = [];
+      this.state = /** @type {Record<string, unknown>} */ (envelope.data);
+      this.snapshotJson = text;
+      void storage.put({ meta: this.head, state: this.state });
+      for (let i = 0; i < stale.length; i += 128) void storage.delete(stale.slice(i, i + 128));
+    } else {
+      this.state = /** @type {Record<string, unknown>} */ (applyMergePatch(this.state ?? {}, envelope.data));
+      this.replay.push({ seq: envelope.seq, json: text });
+      const dropped = this.replay.length > this.config.replayLimit ? this.replay.shift() : null;
+      this.snapshotJson = this.makeSnapshot();
+      void storage.put({ meta: this.head, state: this.state, [deltaKey(envelope.seq)]: { seq: envelope.seq, json: text } });
+      if (dropped) void storage.delete(deltaKey(dropped.seq));
+    }
+    this.fanout.publish(text);
+  }
+
+  /** @param {Request} request */
+  async fetch(request) {
+    if (isWebSocketUpgrade(request)) return this.acceptPublisher();
+    if (request.method === 'POST') return this.publishOnce(request);
+    return jsonError(426, 'UPGRADE_REQUIRED', 'publish with a WebSocket upgrade or a POST of one envelope');
+  }
+
+  acceptPublisher() {
+    // One publisher at a time; the newest wins (the older socket is usually a dead connection).
+    for (const old of this.ctx.getWebSockets(PUBLISHER_TAG)) {
+      try {
+        old.close(REPLACED, 'replaced by a newer publisher connection');
+      } catch {
+        // already closing
+      }
+    }
+    const pair = new WebSocketPair();
+    const [client, server] = Object.values(pair);
+    this.ctx.acceptWebSocket(server, [PUBLISHER_TAG]);
+    server.send(JSON.stringify({ type: 'hello', epoch: this.head.epoch, seq: this.head.seq }));
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** @param {Request} request */
+  async publishOnce(request) {
+    const declared = Number(request.headers.get('content-length') ?? 0);
+    if (declared > MAX_PUBLISH_FRAME_BYTES) {
+      this.counters.tooBig += 1;
+      return json({ type: 'error', code: 'TOO_BIG', message: `frame exceeds ${MAX_PUBLISH_FRAME_BYTES} bytes` }, 413);
+    }
+    const reply = this.handleFrame(await request.text());
+    const status = reply.type === 'ack' ? 200 : reply.type === 'resync' ? 409 : reply.code === 'TOO_BIG' ? 413 : reply.code === 'STALE' ? 409 : 400;
+    return json(reply, status);
+  }
+
+  /**
+   * @param {WebSocket} ws
+   * @param {string | ArrayBuffer} message
+   */
+  webSocketMessage(ws, message) {
+    const reply =
+      typeof message === 'string'
+        ? this.handleFrame(message)
+        : (this.counters.badFrame++, { type: 'error', code: 'BAD_FRAME', message: 'send text frames (JSON envelopes), not binary' });
+    ws.send(JSON.stringify(reply));
+  }
+
+  /**
+   * @param {WebSocket} ws
+   * @param {number} code
+   * @param {string} reason
+   */
+  webSocketClose(ws, code, reason) {
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
+    } catch {
+      // the runtime already completed the close handshake
+    }
+  }
+
+  // ---- RPC for shards and the Worker ----
+
+  /**
+   * A shard that got its first viewer registers for pushes and gets the current snapshot.
+   * @param {number} index
+   * @param {number} viewers
+   */
+  attach(index, viewers = 0) {
+    const gen = this.nextGen++;
+    this.shards.set(index, gen);
+    this.fanout.attach(index, gen);
+    this.fanout.report(index, viewers);
+    this.saveShards();
+    return { gen, rev: this.head.rev, snapshot: this.snapshotJson };
+  }
+
+  /**
+   * What the Worker's SSE/poll cache needs: the snapshot and the deltas after (epoch, seq).
+   * `full` means `deltas` is the whole replay window (the caller's position was not in it).
+   * @param {string | null} epoch
+   * @param {number | null} seq
+   */
+  feed(epoch, seq) {
+    const { epoch: headEpoch, seq: headSeq, rev } = this.head;
+    const first = this.replay[0];
+    const chains = epoch === headEpoch && seq !== null && headSeq !== null && seq <= headSeq && (seq === headSeq || (first !== undefined && seq >= first.seq - 1));
+    const deltas = chains ? this.replay.filter((entry) => entry.seq > seq) : this.replay.slice();
+    return { epoch: headEpoch, seq: headSeq, rev, snapshot: this.snapshotJson, deltas, full: !chains };
+  }
+
+  stats() {
+    return {
+      epoch: this.head.epoch,
+      seq: this.head.seq,
+      rev: this.head.rev,
+      replay: this.replay.length,
+      publishers: this.ctx.getWebSockets(PUBLISHER_TAG).length,
+      viewers: this.fanout.viewers(),
+      shards: this.fanout.perShard(),
+      frames: { ...this.counters },
+    };
+  }
+}

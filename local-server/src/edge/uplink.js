@@ -1,0 +1,325 @@
+// The venue server's side of the edge mirror (`tutti serve --edge URL --edge-token T`): one
+// authenticated WebSocket to the edge's /publish. It never queues: on (re)connect the edge's
+// hello says where it stands and the uplink sends exactly the deltas it missed from the state
+// stream's replay window, or a snapshot, so memory stays bounded while the edge is away and the
+// remote state always converges.
+
+import WebSocket from 'ws';
+
+const BACKOFF_BASE_MS = 250;
+const BACKOFF_CAP_MS = 5000;
+/** Above this much unsent data the uplink stops writing; the next check catches up (deltas or a snapshot). */
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+/** How often the uplink compares the stream with what the edge has, whatever publish() was told. */
+const CHECK_INTERVAL_MS = 1000;
+const HEARTBEAT_MS = 15_000;
+const HANDSHAKE_TIMEOUT_MS = 10_000;
+
+/**
+ * @typedef {object} UplinkStatus
+ * @property {string} url the edge's publish endpoint
+ * @property {boolean} connected authenticated and greeted by the edge
+ * @property {string | null} ackedEpoch
+ * @property {number | null} ackedSeq last seq the edge confirmed
+ * @property {number | null} lag stream seq − acked seq; null while the edge is not on the stream's epoch
+ * @property {number | null} remoteViewers viewers connected to the edge, as it last reported
+ * @property {number} reconnects
+ * @property {string | null} lastError
+ *
+ * @typedef {object} EdgeUplink
+ * @property {(json?: string) => void} publish tell the uplink the stream changed (pass the new envelope JSON)
+ * @property {() => UplinkStatus} status
+ * @property {() => Promise<void>} close
+ *
+ * @typedef {object} UplinkStream the parts of a core/fanout/state-stream.js StateStream the uplink reads
+ * @property {() => { seq: number, json: string }} snapshot
+ * @property {(seq: number) => string[] | null} deltasSince
+ * @property {() => string} epoch
+ * @property {() => number} seq
+ */
+
+/**
+ * Turn what a person typed (`https://edge.example.com`, `http://127.0.0.1:8787/`, `wss://…/publish`)
+ * into the publish WebSocket URL.
+ * @param {string} raw
+ * @returns {{ url: string | null, reason: string | null }} url, or the reason it is not usable
+ */
+export function edgePublishUrl(raw) {
+  let parsed;
+  try {
+    parsed = new URL(String(raw));
+  } catch {
+    return { url: null, reason: `--edge must be a URL such as https://edge.example.com (got "${raw}")` };
+  }
+  const schemes = { 'http:': 'ws:', 'https:': 'wss:', 'ws:': 'ws:', 'wss:': 'wss:' };
+  const scheme = schemes[parsed.protocol];
+  if (!scheme) return { url: null, reason: `--edge must start with https://, http://, wss:// or ws:// (got "${parsed.protocol}")` };
+  parsed.protocol = scheme;
+  const path = parsed.pathname.replace(/\/+$/, '');
+  parsed.pathname = path.endsWith('/publish') ? path : `${path}/publish`;
+  parsed.hash = '';
+  return { url: parsed.href, reason: null };
+}
+
+/** @param {unknown} err */
+function messageOf(err) {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * @param {object} options
+ * @param {string} options.url the edge's base URL
+ * @param {string} options.token the edge's PUBLISH_TOKEN
+ * @param {UplinkStream} options.stream
+ * @param {{ info?: (...args: any[]) => void, warn?: (...args: any[]) => void }} [options.log]
+ * @param {(status: UplinkStatus) => void} [options.onStatus] called on connect, disconnect, errors and acks
+ * @returns {EdgeUplink}
+ */
+export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () => {} }) {
+  const info = (/** @type {string} */ message) => log.info?.(`edge: ${message}`);
+  const warn = (/** @type {string} */ message) => log.warn?.(`edge: ${message}`);
+  const target = edgePublishUrl(url);
+
+  /** @type {WebSocket | null} */
+  let ws = null;
+  let connected = false;
+  let closed = false;
+  let attempt = 0;
+  let reconnects = 0;
+  let everConnected = false;
+  /** @type {string | null} */
+  let lastError = null;
+  /** @type {string | null} */
+  let ackedEpoch = null;
+  /** @type {number | null} */
+  let ackedSeq = null;
+  /** @type {number | null} */
+  let remoteViewers = null;
+  // What the edge has, or will have once the frames already written arrive.
+  /** @type {string | null} */
+  let sentEpoch = null;
+  /** @type {number | null} */
+  let sentSeq = null;
+  // A snapshot is on its way: resyncs for deltas that raced it are already answered.
+  let snapshotInFlight = false;
+  let alive = true;
+  /** @type {NodeJS.Timeout | null} */
+  let reconnectTimer = null;
+
+  function status() {
+    /** @type {number | null} */
+    let lag = null;
+    try {
+      if (ackedEpoch !== null && ackedSeq !== null && ackedEpoch === stream.epoch()) lag = Math.max(0, stream.seq() - ackedSeq);
+    } catch {
+      // a broken stream must not break status()
+    }
+    return { url: target.url ?? String(url), connected, ackedEpoch, ackedSeq, lag, remoteViewers, reconnects, lastError };
+  }
+
+  function notify() {
+    try {
+      onStatus(status());
+    } catch (err) {
+      warn(`onStatus threw: ${messageOf(err)}`);
+    }
+  }
+
+  /** @param {string} text */
+  function send(text) {
+    if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+    ws.send(text);
+    return true;
+  }
+
+  function sendSnapshot() {
+    const snapshot = stream.snapshot();
+    if (!send(snapshot.json)) return;
+    sentEpoch = stream.epoch();
+    sentSeq = snapshot.seq;
+    snapshotInFlight = true;
+  }
+
+  // Bring the edge up to the stream's head: the missing deltas when the replay window still has
+  // them, else one snapshot. Called on hello, on publish() and by the periodic check.
+  function pump() {
+    if (!connected || !ws || ws.readyState !== WebSocket.OPEN) return;
+    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return;
+    const epoch = stream.epoch();
+    const seq = stream.seq();
+    if (sentEpoch !== epoch || sentSeq === null || sentSeq > seq) return sendSnapshot();
+    if (sentSeq === seq) return;
+    const deltas = stream.deltasSince(sentSeq);
+    if (!deltas) return sendSnapshot();
+    for (const json of deltas) send(json);
+    sentSeq = seq;
+  }
+
+  function safePump() {
+    try {
+      pump();
+    } catch (err) {
+      lastError = `SEND: ${messageOf(err)}`;
+      warn(`could not send to the edge: ${messageOf(err)}`);
+    }
+  }
+
+  /** @param {string} text */
+  function onMessage(text) {
+    let message;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      warn('ignored a frame from the edge that is not JSON');
+      return;
+    }
+    switch (message?.type) {
+      case 'hello':
+        connected = true;
+        everConnected = true;
+        attempt = 0;
+        lastError = null;
+        sentEpoch = typeof message.epoch === 'string' ? message.epoch : null;
+        sentSeq = Number.isSafeInteger(message.seq) ? message.seq : null;
+        ackedEpoch = sentEpoch;
+        ackedSeq = sentSeq;
+        snapshotInFlight = false;
+        info(`connected to ${target.url ?? url} (edge at ${sentEpoch ?? 'no state'}${sentSeq === null ? '' : `#${sentSeq}`})`);
+        safePump();
+        notify();
+        return;
+      case 'ack':
+        ackedEpoch = message.epoch ?? null;
+        ackedSeq = Number.isSafeInteger(message.seq) ? message.seq : null;
+        if (Number.isFinite(message.viewers)) remoteViewers = message.viewers;
+        if (snapshotInFlight && ackedEpoch === sentEpoch && ackedSeq !== null && sentSeq !== null && ackedSeq >= sentSeq) snapshotInFlight = false;
+        notify();
+        return;
+      case 'resync':
+        if (snapshotInFlight) return;
+        info(`edge asked for a snapshot: ${message.reason ?? 'no reason given'}`);
+        try {
+          sendSnapshot();
+        } catch (err) {
+          lastError = `SEND: ${messageOf(err)}`;
+        }
+        return;
+      case 'error':
+        snapshotInFlight = false;
+        lastError = `${message.code ?? 'ERROR'}: ${message.message ?? ''}`;
+        warn(`edge refused a frame: ${lastError}`);
+        notify();
+        return;
+      default:
+        // Newer edges may send more; ignore what we do not know.
+    }
+  }
+
+  function scheduleReconnect() {
+    if (closed || reconnectTimer) return;
+    // Equal jitter: half fixed, half random, so a venue's restarts do not reconnect in lockstep.
+    const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
+    const delay = ceiling / 2 + Math.random() * (ceiling / 2);
+    attempt = Math.min(attempt + 1, 16);
+    reconnectTimer = setTimeout(() => {
+      reconnectTimer = null;
+      if (everConnected) reconnects += 1;
+      connect();
+    }, delay);
+    reconnectTimer.unref?.();
+  }
+
+  function connect() {
+    if (closed || !target.url) return;
+    let socket;
+    try {
+      socket = new WebSocket(target.url, {
+        headers: { authorization: `Bearer ${token}` },
+        handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
+        maxPayload: 1024 * 1024,
+        perMessageDeflate: false,
+      });
+    } catch (err) {
+      lastError = `CONNECT: ${messageOf(err)}`;
+      scheduleReconnect();
+      return;
+    }
+    ws = socket;
+    alive = true;
+    socket.on('message', (data, isBinary) => {
+      if (!isBinary) onMessage(String(data));
+    });
+    socket.on('pong', () => {
+      alive = true;
+    });
+    socket.on('error', (err) => {
+      const text = messageOf(err);
+      const code = /Unexpected server response: (\d+)/.exec(text)?.[1];
+      lastError = code === '401' ? 'UNAUTHORIZED: the edge refused the token (check --edge-token)' : `CONNECT: ${text}`;
+    });
+    socket.on('close', (code) => {
+      if (ws === socket) ws = null;
+      const wasConnected = connected;
+      connected = false;
+      if (code === 4001) lastError = 'REPLACED: another publisher connected to this edge';
+      if (wasConnected) warn(`disconnected (${lastError ?? `code ${code}`}); reconnecting`);
+      else if (lastError && attempt === 0) warn(`cannot connect: ${lastError}`);
+      notify();
+      scheduleReconnect();
+    });
+  }
+
+  const checkTimer = setInterval(safePump, CHECK_INTERVAL_MS);
+  checkTimer.unref?.();
+  const heartbeatTimer = setInterval(() => {
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    if (!alive) {
+      lastError = 'TIMEOUT: the edge stopped answering pings';
+      ws.terminate();
+      return;
+    }
+    alive = false;
+    try {
+      ws.ping();
+    } catch {
+      // the close handler reconnects
+    }
+  }, HEARTBEAT_MS);
+  heartbeatTimer.unref?.();
+
+  if (target.url) connect();
+  else {
+    lastError = `BAD_URL: ${target.reason}`;
+    warn(target.reason);
+  }
+
+  return {
+    publish() {
+      safePump();
+    },
+    status,
+    close() {
+      closed = true;
+      clearInterval(checkTimer);
+      clearInterval(heartbeatTimer);
+      if (reconnectTimer) clearTimeout(reconnectTimer);
+      reconnectTimer = null;
+      const socket = ws;
+      ws = null;
+      connected = false;
+      if (!socket || socket.readyState === WebSocket.CLOSED) return Promise.resolve();
+      return new Promise((resolve) => {
+        const force = setTimeout(() => socket.terminate(), 2000);
+        socket.once('close', () => {
+          clearTimeout(force);
+          resolve();
+        });
+        try {
+          socket.close(1000, 'publisher closing');
+        } catch {
+          socket.terminate();
+        }
+      });
+    },
+  };
+}

@@ -1,0 +1,218 @@
+// Shared by the edge suites: a real worker on local workerd, and small clients that record
+// every frame so tests can wait for exactly what they expect (always with a deadline).
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import WebSocket from 'ws';
+import { startLocalEdge } from '../../edge-worker/scripts/local-edge.js';
+import { createEnvelope } from '../../core/protocol/envelope.js';
+
+/**
+ * Start the worker with a fresh persistence folder (reused by restart()).
+ * @param {{ vars?: Record<string, string | number>, persistDir?: string }} [options]
+ */
+export async function startEdge({ vars = {}, persistDir } = {}) {
+  const dir = persistDir ?? mkdtempSync(join(tmpdir(), 'tutti-edge-'));
+  const token = randomBytes(16).toString('hex');
+  const logs = [];
+  const log = (line) => {
+    logs.push(line);
+    if (logs.length > 500) logs.shift();
+  };
+  let edge = await startLocalEdge({ token, persistDir: dir, vars, log });
+  return {
+    get url() {
+      return edge.url;
+    },
+    get wsUrl() {
+      return edge.url.replace(/^http/, 'ws');
+    },
+    token,
+    dir,
+    logs,
+    /** Stop workerd and start it again on the same storage (same token). */
+    async restart() {
+      await edge.stop();
+      edge = await startLocalEdge({ token, persistDir: dir, vars, log });
+    },
+    async stop({ keepDir = false } = {}) {
+      await edge.stop();
+      if (!keepDir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A WebSocket that records frames; `next(pred)` resolves with the first unread frame matching.
+ * @param {string} url
+ * @param {import('ws').ClientOptions} [options]
+ */
+export function openSocket(url, options = {}) {
+  const ws = new WebSocket(url, { perMessageDeflate: false, ...options });
+  const frames = [];
+  const waiters = new Set();
+  let read = 0;
+  const state = { shard: null, status: null, closeCode: null, closeReason: null };
+  ws.on('upgrade', (res) => {
+    state.shard = res.headers['x-tutti-shard'] ?? null;
+  });
+  ws.on('unexpected-response', (_req, res) => {
+    state.status = res.statusCode;
+    res.resume();
+    ws.terminate();
+  });
+  ws.on('message', (data) => {
+    frames.push(JSON.parse(String(data)));
+    for (const w of waiters) w();
+  });
+  const closed = new Promise((resolve) => {
+    ws.on('close', (code, reason) => {
+      state.closeCode = code;
+      state.closeReason = String(reason);
+      for (const w of waiters) w();
+      resolve(code);
+    });
+  });
+  ws.on('error', () => {});
+  const opened = new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('close', () => reject(new Error(`socket closed before opening (HTTP ${state.status ?? '?'})`)));
+  });
+  opened.catch(() => {});
+
+  /**
+   * @param {(frame: any) => boolean} [predicate]
+   * @param {number} [timeoutMs]
+   */
+  function next(predicate = () => true, timeoutMs = 10_000) {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        while (read < frames.length) {
+          const frame = frames[read];
+          read += 1;
+          if (predicate(frame)) {
+            cleanup();
+            resolve(frame);
+            return;
+          }
+        }
+        if (state.closeCode !== null) {
+          cleanup();
+          reject(new Error(`socket closed (${state.closeCode} ${state.closeReason}) while waiting`));
+        }
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`no matching frame within ${timeoutMs} ms; got ${JSON.stringify(frames.slice(-5))}`));
+      }, timeoutMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        waiters.delete(check);
+      };
+      waiters.add(check);
+      check();
+    });
+  }
+
+  return {
+    ws,
+    frames,
+    state,
+    opened,
+    closed,
+    next,
+    send: (value) => ws.send(typeof value === 'string' ? value : JSON.stringify(value)),
+    close() {
+      if (ws.readyState === WebSocket.CLOSED) return Promise.resolve();
+      ws.close();
+      return closed;
+    },
+  };
+}
+
+/** A viewer on /ws; resolves once open. */
+export async function openViewer(edge) {
+  const viewer = openSocket(`${edge.wsUrl}/ws`);
+  await viewer.opened;
+  return viewer;
+}
+
+/** A raw publisher on /publish; resolves with the socket and the hello frame. */
+export async function openPublisher(edge, token = edge.token) {
+  const publisher = openSocket(`${edge.wsUrl}/publish`, { headers: { authorization: `Bearer ${token}` } });
+  await publisher.opened;
+  const hello = await publisher.next((f) => f.type === 'hello');
+  return { publisher, hello };
+}
+
+export const snapshot = (epoch, seq, data) => createEnvelope('snapshot', epoch, seq, Date.now(), data);
+export const delta = (epoch, seq, data) => createEnvelope('delta', epoch, seq, Date.now(), data);
+
+/**
+ * Send one frame and wait for the edge's reply to it.
+ * @param {ReturnType<typeof openSocket>} publisher
+ * @param {unknown} frame
+ */
+export async function publish(publisher, frame) {
+  publisher.send(frame);
+  return publisher.next((f) => f.type !== 'hello');
+}
+
+/**
+ * Read an SSE stream until `count` events arrived (or the deadline), then abort it.
+ * @param {string} url
+ * @param {{ count: number, headers?: Record<string, string>, timeoutMs?: number, onOpen?: () => void }} options
+ */
+export async function readSse(url, { count, headers = {}, timeoutMs = 10_000, onOpen }) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const events = [];
+  let contentType = null;
+  try {
+    const res = await fetch(url, { headers, signal: controller.signal });
+    contentType = res.headers.get('content-type');
+    onOpen?.();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for await (const chunk of res.body) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let end;
+      while ((end = buffer.indexOf('\n\n')) !== -1) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const id = /^id: (.*)$/m.exec(block)?.[1];
+        const data = /^data: (.*)$/m.exec(block)?.[1];
+        if (data !== undefined) events.push({ id, data: JSON.parse(data) });
+      }
+      if (events.length >= count) break;
+    }
+  } catch (err) {
+    if (err.name !== 'AbortError') throw err;
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+  return { events, contentType };
+}
+
+/**
+ * Poll a condition until it holds (bounded).
+ * @param {() => Promise<boolean> | boolean} condition
+ * @param {{ timeoutMs?: number, intervalMs?: number, what?: string }} [options]
+ */
+export async function waitFor(condition, { timeoutMs = 10_000, intervalMs = 50, what = 'condition' } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await condition()) return;
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The root's view of the show (GET /healthz?deep=1). */
+export async function showStats(edge) {
+  const res = await fetch(`${edge.url}/healthz?deep=1`);
+  return (await res.json()).show;
+}
