@@ -6,15 +6,14 @@
  */
 
 /**
- * @param {{ maxClients: number | null, edgeUrl: string | null, streaming: () => number, metrics: import('./metrics.js').Metrics }} options
+ * @param {{ maxClients: number | null, edgeUrl: () => string | null, streaming: () => number, metrics: import('./metrics.js').Metrics }} options
  */
 export function createOverflow({ maxClients, edgeUrl, streaming, metrics }) {
-  const publicUrl = edgeUrl ? edgeUrl.replace(/\/+$/, '') : null;
   return {
     full: () => maxClients !== null && streaming() >= maxClients,
     count: (transport) => metrics.overflow.inc({ transport }),
     /** Close reason for a WebSocket (≤ 123 bytes). */
-    reason: () => (publicUrl ? `${publicUrl}/`.slice(0, 123) : 'server full, try again later'),
+    reason: () => (edgeUrl() ? `${edgeUrl()}/`.slice(0, 123) : 'server full, try again later'),
     /**
      * Answer an HTTP request that cannot be served here.
      * @param {import('fastify').FastifyReply} reply
@@ -23,6 +22,7 @@ export function createOverflow({ maxClients, edgeUrl, streaming, metrics }) {
      */
     reject(reply, transport, path = '/') {
       metrics.overflow.inc({ transport });
+      const publicUrl = edgeUrl();
       if (publicUrl) return reply.code(307).header('location', `${publicUrl}${path}`).send();
       return reply.code(503).header('retry-after', '10').send({ error: 'FULL', message: 'This venue server is full; try again shortly.' });
     },

@@ -16,6 +16,7 @@ import { createOverflow } from './overflow.js';
 import { bearerMatches } from './auth.js';
 import { createLog } from './log.js';
 import { createOscOut, startOscIn } from './osc.js';
+import { createEdgeMirror } from './edge-mirror.js';
 import wsRoutes from './routes/ws.js';
 import sseRoutes from './routes/sse.js';
 import pollRoutes from './routes/poll.js';
@@ -33,6 +34,9 @@ export function createServerClock() {
   const base = Date.now() - performance.now();
   return () => base + performance.now();
 }
+
+/** Console UI files served without the token (the page reads the token from its URL). */
+const isConsoleFile = (url) => url === '/' || url.startsWith('/?') || url.startsWith('/console/') || url === '/favicon.ico';
 
 /** Raised for problems a user must fix (bad score, port in use); carries a code. */
 export class StartupError extends Error {
@@ -81,16 +85,12 @@ export async function startShowServer(options = {}) {
     throw new StartupError('INVALID_SCORE', `The score ${scorePath} has ${loaded.problems.length} problem(s).`, loaded.problems);
   }
   const show = createShow({ loaded: { score: loaded.score, dir: loaded.dir, path: scorePath }, now, metrics, lookaheadMs, hubOptions });
-  const overflow = createOverflow({ maxClients, edgeUrl, streaming: () => show.hub.streaming(), metrics });
   const osc = createOscOut({ targets: oscTargets, show, metrics, log });
 
-  /** @type {any} */
-  let edge = null;
-  if (edgeUrl) {
-    const { createEdgeUplink } = await import('./edge/uplink.js');
-    edge = createEdgeUplink({ url: edgeUrl, token: edgeToken ?? '', stream: show.stream, log });
-    show.onEnvelope((json) => edge.publish(json));
-  }
+  const edge = createEdgeMirror({ stream: show.stream, log, metrics });
+  show.onEnvelope((json) => edge.publish(json));
+  if (edgeUrl) await edge.enable(edgeUrl, edgeToken ?? '');
+  const overflow = createOverflow({ maxClients, edgeUrl: () => edge.publicUrl(), streaming: () => show.hub.streaming(), metrics });
 
   const status = () => ({
     transport: show.engine.status().transport,
@@ -102,7 +102,7 @@ export async function startShowServer(options = {}) {
     clients: show.hub.counts(),
     score: { id: show.engine.score().id, title: show.engine.score().title, path: show.source().path, bars: show.engine.score().bars },
     osc: { targets: osc.list(), in: oscIn ? oscIn.port : null },
-    edge: edge ? { enabled: true, ...edge.status() } : { enabled: false },
+    edge: edge.status(),
     maxClients,
   });
 
@@ -136,6 +136,8 @@ export async function startShowServer(options = {}) {
   // Strict bodies: an unknown field is a mistake to report, not to drop silently.
   const control = Fastify({ logger: false, bodyLimit: 64 * 1024, forceCloseConnections: true, ajv: { customOptions: { removeAdditional: false, coerceTypes: false } } });
   control.addHook('onRequest', async (request, reply) => {
+    // The console page and its files are public (they hold no data); every API call needs the token.
+    if (request.method === 'GET' && isConsoleFile(request.url)) return;
     if (!bearerMatches(request.headers.authorization, token)) {
       metrics.badInput.inc({ source: BadInput.AUTH });
       return reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'UNAUTHORIZED', message: 'missing or wrong bearer token' });
@@ -143,8 +145,14 @@ export async function startShowServer(options = {}) {
   });
   control.setErrorHandler(controlErrorHandler(metrics));
   await control.register(controlRoutes, { show, metrics, status, log });
+  const consoleContext = { show, metrics, status, log, osc, edge, audiencePort: () => audiencePort };
+  for (const name of ['console-api.js', 'console-ui.js']) {
+    const file = new URL(`./routes/${name}`, import.meta.url);
+    if (existsSync(file)) await control.register((await import(file.href)).default, consoleContext);
+  }
 
   let oscIn = null;
+  let audiencePort = 0;
   try {
     await audience.listen({ host, port });
     await control.listen({ host: '127.0.0.1', port: controlPort });
@@ -152,7 +160,7 @@ export async function startShowServer(options = {}) {
   } catch (err) {
     show.close();
     osc.close();
-    edge?.close();
+    edge.close();
     await Promise.allSettled([audience.close(), control.close()]);
     throw new StartupError(err.code ?? 'LISTEN_FAILED', `Cannot listen: ${err.message}`);
   }
@@ -162,7 +170,7 @@ export async function startShowServer(options = {}) {
     const h = fallbackHost ?? (addr.family === 'IPv6' ? `[${addr.address}]` : addr.address);
     return `http://${h}:${addr.port}`;
   };
-  const audiencePort = /** @type {import('node:net').AddressInfo} */ (audience.server.address()).port;
+  audiencePort = /** @type {import('node:net').AddressInfo} */ (audience.server.address()).port;
   const loopbackHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   if (autoplay) show.engine.play();
 
@@ -176,6 +184,7 @@ export async function startShowServer(options = {}) {
     metrics,
     log,
     osc,
+    edge,
     status,
     /** Stop everything; viewers are told the server is going away. */
     async close() {
@@ -183,7 +192,7 @@ export async function startShowServer(options = {}) {
       closed = true;
       show.close();
       osc.close();
-      edge?.close();
+      edge.close();
       await oscIn?.close();
       await Promise.allSettled([audience.close(), control.close()]);
     },
