@@ -1,0 +1,127 @@
+import fc from 'fast-check';
+import { createClockSync } from '../../../core/client/clock-sync.js';
+
+/** A seeded PRNG so the simulated networks are reproducible. */
+function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Simulate exchanges: viewer clock = true time; server clock = true time + offset (+ drift),
+ * stamped as integer ms like Date.now(). Delays per leg from `delay()`.
+ */
+function simulate(sync, { offset, n, delay, spacing = 100, start = 1_000_000, driftPpm = 0 }) {
+  let t = start;
+  for (let i = 0; i < n; i += 1) {
+    const { id, c } = sync.ping(t);
+    const atServer = t + delay();
+    const s = Math.floor(atServer + offset + (atServer - start) * driftPpm * 1e-6);
+    const r = atServer + delay();
+    expect(sync.pong({ type: 'pong', id, c, s }, r)).toBe(true);
+    t += spacing;
+  }
+  return t;
+}
+
+describe('clock sync', () => {
+  test('no estimate before the first sample; toServer/toLocal are identity', () => {
+    const sync = createClockSync();
+    expect(sync.estimate()).toBeNull();
+    expect(sync.toServer(5)).toBe(5);
+    expect(sync.toLocal(5)).toBe(5);
+  });
+
+  test('one symmetric exchange gives the classic NTP offset and its bound', () => {
+    const sync = createClockSync({ serverResolutionMs: 0, driftPpm: 0 });
+    const { id } = sync.ping(1000);
+    sync.pong({ type: 'pong', id, c: 1000, s: 5050 }, 1100); // 50 ms each way, server 4000 ahead
+    const e = sync.estimate();
+    expect(e.offset).toBe(4000);
+    expect(e.ntpOffset).toBe(4000);
+    expect(e.uncertainty).toBe(50);
+    expect(e.quality).toBe('poor');
+    expect(e.rtt).toBe(100);
+    expect(sync.toLocal(sync.toServer(1234))).toBe(1234);
+  });
+
+  test('rejects unknown ids, replays, forged echoes and answers from before the ping', () => {
+    const sync = createClockSync();
+    const { id, c } = sync.ping(1000);
+    expect(sync.pong({ type: 'pong', id: id + 1, c, s: 1 }, 1010)).toBe(false);
+    expect(sync.pong({ type: 'pong', id, c: c + 1, s: 1 }, 1010)).toBe(false); // consumed: wrong echo
+    expect(sync.pong({ type: 'pong', id, c, s: 1 }, 1010)).toBe(false); // already consumed
+    expect(sync.pong(null, 1)).toBe(false);
+    expect(sync.addSample({ c: 10, s: 1, r: 5 })).toBe(false);
+    expect(sync.addSample({ c: 10, s: NaN, r: 15 })).toBe(false);
+    expect(sync.estimate()).toBeNull();
+  });
+
+  test('on a 0–150 ms jittery network it converges to a few ms, better than the best round trip alone', () => {
+    const rand = mulberry32(42);
+    const sync = createClockSync();
+    simulate(sync, { offset: -123_456.25, n: 64, delay: () => rand() * 150 });
+    const e = sync.estimate();
+    expect(Math.abs(e.offset - -123_456.25)).toBeLessThan(5);
+    expect(e.uncertainty).toBeLessThan(8);
+    // The true offset is always inside the reported bound.
+    expect(Math.abs(e.offset - -123_456.25)).toBeLessThanOrEqual(e.uncertainty + 1e-9);
+    expect(e.minRtt).toBeGreaterThan(0);
+  });
+
+  test('property: the true offset always lies within offset ± uncertainty (no drift, any delays)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 }), fc.double({ min: -1e7, max: 1e7, noNaN: true }), fc.integer({ min: 1, max: 80 }), fc.integer({ min: 0, max: 400 }), (seed, offset, n, maxDelay) => {
+        const rand = mulberry32(seed);
+        const sync = createClockSync();
+        simulate(sync, { offset, n, delay: () => rand() * maxDelay });
+        const e = sync.estimate();
+        expect(Math.abs(e.offset - offset)).toBeLessThanOrEqual(e.uncertainty + 1e-6);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  test('follows a drifting clock: the widened window stays consistent and close', () => {
+    const rand = mulberry32(7);
+    const sync = createClockSync({ steadyEvery: 3000 });
+    // 50 ppm drift over 400 exchanges 3 s apart (20 minutes): 60 ms total.
+    const end = simulate(sync, { offset: 500, n: 400, delay: () => 2 + rand() * 20, spacing: 3000, driftPpm: 50 });
+    const trueNow = 500 + (end - 1_000_000) * 50e-6;
+    expect(Math.abs(sync.estimate().offset - trueNow)).toBeLessThan(6);
+  });
+
+  test('a clock step drops contradicting samples and recovers from the new ones', () => {
+    const rand = mulberry32(3);
+    const sync = createClockSync();
+    const t = simulate(sync, { offset: 0, n: 40, delay: () => rand() * 20 });
+    simulate(sync, { offset: 10_000, n: 5, delay: () => rand() * 20, start: t });
+    const e = sync.estimate();
+    expect(Math.abs(e.offset - 10_000)).toBeLessThanOrEqual(e.uncertainty + 1);
+    expect(e.samples).toBeLessThanOrEqual(5);
+  });
+
+  test('invalidate starts a fresh window with the next sample and pings fast again', () => {
+    const sync = createClockSync({ schedule: [{ until: 4, every: 50 }], steadyEvery: 3000 });
+    simulate(sync, { offset: 0, n: 6, delay: () => 1 });
+    expect(sync.nextDelay()).toBe(3000);
+    sync.invalidate();
+    expect(sync.nextDelay()).toBe(50);
+    sync.addSample({ c: 0, s: 777, r: 10 });
+    expect(sync.estimate().samples).toBe(1);
+    expect(sync.count()).toBe(7);
+  });
+
+  test('in-flight pings are bounded', () => {
+    const sync = createClockSync();
+    const first = sync.ping(0);
+    for (let i = 0; i < 40; i += 1) sync.ping(i);
+    expect(sync.pong({ type: 'pong', id: first.id, c: 0, s: 0 }, 1)).toBe(false);
+  });
+});
