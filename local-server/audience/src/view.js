@@ -1,0 +1,166 @@
+// Everything the viewer sees. Only textContent and style properties are written (never HTML), so
+// nothing in the state can inject markup; image URLs must be http(s) or relative.
+
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const MAX_TILES = 400;
+const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/** Black or white, whichever reads better on a background colour. */
+function textOn(color) {
+  const probe = $('color-probe');
+  probe.style.color = '';
+  probe.style.color = color;
+  const m = getComputedStyle(probe).color.match(/\d+(\.\d+)?/g);
+  if (!m || probe.style.color === '') return null;
+  const [r, g, b] = m.map(Number);
+  return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? '#000' : '#fff';
+}
+
+export function createView({ base }) {
+  const el = {
+    title: $('title'),
+    composer: $('composer'),
+    section: $('section'),
+    counter: $('counter'),
+    bar: $('bar'),
+    beat: $('beat'),
+    beats: $('beats'),
+    transport: $('transport'),
+    stage: $('stage'),
+    image: /** @type {HTMLImageElement} */ ($('image')),
+    instruction: $('instruction'),
+    text: $('text'),
+    tiles: $('tiles'),
+    progress: $('progress'),
+    fill: $('progress-fill'),
+    progressLabel: $('progress-label'),
+    conn: $('conn'),
+    connText: $('conn-text'),
+  };
+  /** @type {Map<string, HTMLElement>} */
+  const tileEls = new Map();
+  let lastTitle = '';
+  let lastBeats = 0;
+
+  function setText(node, text) {
+    const t = text ?? '';
+    if (node.textContent !== t) node.textContent = t;
+    node.hidden = t === '';
+  }
+
+  function renderScore(score) {
+    const title = score?.title ?? 'Tutti';
+    if (title !== lastTitle) {
+      lastTitle = title;
+      setText(el.title, title);
+      document.title = `${title} · Tutti`;
+    }
+    setText(el.composer, score?.composer ?? '');
+  }
+
+  function renderBeats(beats, beat) {
+    const n = Math.max(0, Math.min(16, beats | 0));
+    if (n !== lastBeats) {
+      el.beats.replaceChildren(...Array.from({ length: n }, () => document.createElement('i')));
+      lastBeats = n;
+    }
+    el.beats.querySelectorAll('i').forEach((dot, i) => dot.classList.toggle('on', i === beat - 1));
+  }
+
+  function renderTiles(tiles) {
+    if (!tiles || typeof tiles !== 'object') {
+      el.tiles.hidden = true;
+      return;
+    }
+    const ids = Object.keys(tiles)
+      .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
+      .slice(0, MAX_TILES);
+    const keep = new Set(ids);
+    for (const [id, node] of tileEls) {
+      if (!keep.has(id)) {
+        node.remove();
+        tileEls.delete(id);
+      }
+    }
+    for (const id of ids) {
+      let node = tileEls.get(id);
+      if (!node) {
+        node = document.createElement('span');
+        node.setAttribute('role', 'img');
+        tileEls.set(id, node);
+      }
+      const tile = tiles[id] ?? {};
+      node.style.background = typeof tile.c === 'string' ? tile.c : '';
+      node.textContent = tile.s == null ? '' : String(tile.s);
+      node.setAttribute('aria-label', `tile ${id}${tile.s == null ? '' : ` ${tile.s}`}`);
+      el.tiles.append(node); // keeps DOM order = sorted order
+    }
+    el.tiles.hidden = ids.length === 0;
+  }
+
+  return {
+    /** @param {{ position: any, section?: any, transport?: string, tempo?: number, score?: any }} frame */
+    frame(frame) {
+      const { position, section, transport, tempo, score } = frame;
+      renderScore(score);
+      setText(el.section, section ? [section.mark, section.name].filter(Boolean).join(' — ') : '');
+      const bar = position?.bar ?? '–';
+      const beat = position?.beat ?? '–';
+      el.bar.textContent = String(bar);
+      el.beat.textContent = String(beat);
+      el.counter.setAttribute('aria-label', `Bar ${bar}, beat ${beat}`);
+      renderBeats(position?.beats ?? 0, position?.beat ?? 0);
+      const label = transport === 'playing' ? `▶ playing · ♩ = ${tempo}` : transport === 'paused' ? '❚❚ paused' : '■ stopped';
+      setText(el.transport, transport ? label : '');
+      const bars = score?.bars;
+      if (bars && position) {
+        const fraction = Math.min(1, Math.max(0, (position.bar - 1 + (position.beat - 1) / (position.beats || 1)) / bars));
+        el.fill.style.transform = `scaleX(${fraction})`;
+        el.progress.setAttribute('aria-valuemax', String(bars));
+        el.progress.setAttribute('aria-valuenow', String(position.bar));
+        setText(el.progressLabel, `bar ${position.bar} of ${bars}`);
+      }
+      if (transport === 'playing' && !reducedMotion) {
+        el.counter.animate([{ transform: 'scale(1.06)', opacity: 1 }, { transform: 'scale(1)', opacity: 0.86 }], {
+          duration: 180,
+          easing: 'ease-out',
+        });
+      }
+      el.counter.classList.toggle('downbeat', position?.beat === 1);
+    },
+    /** @param {Record<string, any>} view */
+    view(view) {
+      const v = view ?? {};
+      setText(el.instruction, typeof v.instruction === 'string' ? v.instruction : '');
+      setText(el.text, typeof v.text === 'string' ? v.text : '');
+      const ink = typeof v.color === 'string' ? textOn(v.color) : null;
+      el.stage.style.background = ink ? v.color : '';
+      el.stage.style.color = ink ?? '';
+      el.stage.classList.toggle('lit', Boolean(ink));
+      let src = '';
+      if (typeof v.image === 'string') {
+        const url = new URL(v.image, base);
+        if (url.protocol === 'http:' || url.protocol === 'https:') src = url.href;
+      }
+      if (src) {
+        if (el.image.src !== src) el.image.src = src;
+        el.image.alt = typeof v.alt === 'string' ? v.alt : 'Image from the score';
+      }
+      el.image.hidden = !src;
+      renderTiles(v.data?.tiles);
+      el.stage.hidden = !(el.instruction.textContent || el.text.textContent || src || ink || !el.tiles.hidden);
+    },
+    /** @param {{ transport: string | null, live: boolean, estimate: any, error: string }} s */
+    connection(s) {
+      const e = s.estimate;
+      const names = { ws: 'WebSocket', sse: 'SSE', poll: 'polling' };
+      const parts = [s.transport ? names[s.transport] : 'offline'];
+      if (e) parts.push(`${Math.round(e.rtt)} ms`, `sync ±${e.uncertainty < 10 ? e.uncertainty.toFixed(1) : Math.round(e.uncertainty)} ms`);
+      setText(el.connText, s.live ? parts.join(' · ') : s.transport ? 'connecting…' : 'reconnecting…');
+      const level = !s.live ? 'bad' : s.transport === 'ws' && e && e.quality === 'good' ? 'good' : 'fair';
+      el.conn.dataset.level = level;
+      el.conn.setAttribute('aria-label', `Connection: ${el.connText.textContent}`);
+      el.conn.title = s.error || '';
+    },
+  };
+}

@@ -1,0 +1,212 @@
+// GET / and the built audience app (dist/audience), plus the score's media under /media/.
+//
+// The app is small, so every file and its .br/.gz siblings are read into memory once, at
+// registration: serving a phone never touches the disk. Only the files listed in the build's
+// manifest.json exist here; any other path (including every traversal trick, encoded or not)
+// is a 404 because nothing is looked up on disk by request path. Media paths are looked up in the
+// map the score provides (relative path → file), never joined to a directory.
+
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { join, extname } from 'node:path';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const MEDIA_MAX_AGE = 'public, max-age=3600';
+const MEDIA_TYPES = {
+  '.wav': 'audio/wav',
+  '.mp3': 'audio/mpeg',
+  '.ogg': 'audio/ogg',
+  '.oga': 'audio/ogg',
+  '.opus': 'audio/ogg',
+  '.m4a': 'audio/mp4',
+  '.aac': 'audio/aac',
+  '.flac': 'audio/flac',
+  '.webm': 'audio/webm',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** Raised when the app was never built; carries a code and says what to run. */
+export class StaticAppError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/**
+ * Which encoding to send, from an Accept-Encoding header (q-values honoured; br preferred).
+ * @param {string | undefined} header
+ * @param {{ br: boolean, gzip: boolean }} available
+ * @returns {'br' | 'gzip' | null}
+ */
+export function pickEncoding(header, available) {
+  if (!header) return null;
+  /** @type {Map<string, number>} */
+  const q = new Map();
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    let weight = 1;
+    for (const p of params) {
+      const m = /^\s*q=([0-9.]+)\s*$/.exec(p);
+      if (m) weight = Number(m[1]);
+    }
+    q.set(name, Number.isFinite(weight) ? weight : 0);
+  }
+  const weightOf = (name) => q.get(name) ?? q.get('*') ?? 0;
+  const candidates = /** @type {Array<'br' | 'gzip'>} */ (['br', 'gzip']).filter((e) => available[e] && weightOf(e) > 0);
+  candidates.sort((a, b) => weightOf(b) - weightOf(a)); // stable: br wins ties
+  return candidates[0] ?? null;
+}
+
+/** Does an If-None-Match header name this ETag (or *)? Weak comparison, as RFC 9110 asks for GET. */
+function matches(ifNoneMatch, etags) {
+  if (typeof ifNoneMatch !== 'string') return false;
+  const strip = (t) => t.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((t) => strip(t) === '*' || etags.includes(strip(t)));
+}
+
+/**
+ * Read the built app into memory.
+ * @param {string} dir
+ */
+async function loadApp(dir) {
+  let manifest;
+  try {
+    manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+  } catch (err) {
+    throw new StaticAppError(
+      'AUDIENCE_NOT_BUILT',
+      `The audience app is not built in ${dir} (${err.code ?? err.message}): run \`node local-server/audience/build.js\`.`,
+    );
+  }
+  /** @type {Map<string, any>} url path → file */
+  const files = new Map();
+  for (const [path, info] of Object.entries(manifest.files ?? {})) {
+    const raw = await readFile(join(dir, path));
+    const variants = { identity: raw, br: await readFile(join(dir, `${path}.br`)).catch(() => null), gzip: await readFile(join(dir, `${path}.gz`)).catch(() => null) };
+    const hash = createHash('sha256').update(raw).digest('base64url').slice(0, 16);
+    const file = {
+      type: info.type,
+      immutable: Boolean(info.immutable),
+      variants,
+      etag: { identity: `"${hash}"`, br: `"${hash}-br"`, gzip: `"${hash}-gz"` },
+    };
+    files.set(`/${path}`, file);
+    if (path === 'index.html') files.set('/', file);
+  }
+  return files;
+}
+
+/**
+ * Fastify plugin serving the built audience app and the score's media.
+ * @param {import('fastify').FastifyInstance} app
+ * @param {{ dir: string, media?: () => Map<string, string> }} options dir: the build output; media: allowed relative path → absolute file
+ */
+export default async function staticRoutes(app, { dir, media = () => new Map() }) {
+  const files = await loadApp(dir);
+
+  const serveFile = (file) => (request, reply) => {
+    const encoding = pickEncoding(request.headers['accept-encoding'], { br: Boolean(file.variants.br), gzip: Boolean(file.variants.gzip) });
+    const body = file.variants[encoding ?? 'identity'];
+    const etag = file.etag[encoding ?? 'identity'];
+    reply
+      .header('content-type', file.type)
+      .header('cache-control', file.immutable ? IMMUTABLE : 'no-cache')
+      .header('etag', etag)
+      .header('vary', 'Accept-Encoding')
+      .header('x-content-type-options', 'nosniff');
+    if (matches(request.headers['if-none-match'], Object.values(file.etag))) return reply.code(304).send();
+    if (encoding) reply.header('content-encoding', encoding === 'gzip' ? 'gzip' : 'br');
+    return reply.header('content-length', body.length).send(body);
+  };
+
+  // One route per file: anything else is Fastify's 404, whatever the path spells.
+  for (const [path, file] of files) {
+    if (path === '/manifest.json') continue;
+    app.get(path, serveFile(file));
+  }
+
+  app.get('/media/*', async (request, reply) => {
+    const raw = request.url.slice('/media/'.length).split('?')[0];
+    const rel = decodeMediaPath(raw);
+    const file = rel === null ? undefined : media().get(rel);
+    if (!file) return reply.code(404).send({ error: 'NOT_FOUND', message: 'no such media file in this score' });
+    let info;
+    try {
+      info = await stat(file);
+    } catch {
+      return reply.code(404).send({ error: 'NOT_FOUND', message: 'media file missing on the server' });
+    }
+    if (!info.isFile()) return reply.code(404).send({ error: 'NOT_FOUND', message: 'no such media file in this score' });
+    const etag = `"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`;
+    reply
+      .header('content-type', MEDIA_TYPES[extname(rel).toLowerCase()] ?? 'application/octet-stream')
+      .header('cache-control', MEDIA_MAX_AGE)
+      .header('etag', etag)
+      .header('accept-ranges', 'bytes')
+      .header('x-content-type-options', 'nosniff');
+    if (matches(request.headers['if-none-match'], [etag])) return reply.code(304).send();
+    const range = parseRange(request.headers.range, info.size);
+    if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${info.size}`).send();
+    if (range) {
+      return reply
+        .code(206)
+        .header('content-range', `bytes ${range.start}-${range.end}/${info.size}`)
+        .header('content-length', range.end - range.start + 1)
+        .send(createReadStream(file, range));
+    }
+    return reply.header('content-length', info.size).send(createReadStream(file));
+  });
+}
+
+/**
+ * The relative media path a request names, or null when it is not a plain relative path.
+ * @param {string} raw still percent-encoded
+ * @returns {string | null}
+ */
+export function decodeMediaPath(raw) {
+  let path;
+  try {
+    path = decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+  if (path === '' || path.includes('\0') || path.includes('\\') || path.startsWith('/')) return null;
+  if (path.split('/').some((seg) => seg === '' || seg === '.' || seg === '..')) return null;
+  return path;
+}
+
+/**
+ * A single `bytes=a-b` range (the only kind audio elements send); multiple ranges are ignored.
+ * @param {string | undefined} header
+ * @param {number} size
+ * @returns {{ start: number, end: number } | null | 'unsatisfiable'}
+ */
+export function parseRange(header, size) {
+  if (typeof header !== 'string') return null;
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  let start;
+  let end;
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    if (suffix === 0) return 'unsatisfiable';
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  }
+  if (start >= size || start > end) return 'unsatisfiable';
+  return { start, end };
+}

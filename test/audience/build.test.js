@@ -1,0 +1,62 @@
+// The audience build: hashed assets, precompressed siblings, a manifest, idempotent output.
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { buildAudienceApp } from '../../local-server/audience/build.js';
+
+let outDir;
+beforeAll(async () => {
+  outDir = await mkdtemp(join(tmpdir(), 'tutti-audience-build-'));
+});
+afterAll(async () => {
+  await rm(outDir, { recursive: true, force: true });
+});
+
+test('writes index.html, hashed assets, sw.js with its precache list, .br/.gz siblings and a manifest', async () => {
+  const result = await buildAudienceApp({ quiet: true, outDir });
+  const manifest = JSON.parse(await readFile(join(outDir, 'manifest.json'), 'utf8'));
+  const paths = Object.keys(manifest.files);
+  const cssPath = paths.find((p) => /^assets\/app-[A-Za-z0-9]{12}\.css$/.test(p));
+  const jsPath = paths.find((p) => /^assets\/app-[A-Za-z0-9]{12}\.js$/.test(p));
+  expect(paths.sort()).toEqual([cssPath, jsPath, 'index.html', 'sw.js'].sort());
+  const html = await readFile(join(outDir, 'index.html'), 'utf8');
+  // index.html references the hashed files with relative URLs (works under any origin/prefix).
+  expect(html).toContain(`href="${cssPath}"`);
+  expect(html).toContain(`src="${jsPath}"`);
+  expect(html).not.toMatch(/(src|href)="\/[^/]/);
+  const sw = await readFile(join(outDir, 'sw.js'), 'utf8');
+  expect(sw).toContain(JSON.stringify(['./', cssPath, jsPath]));
+  expect(sw).toContain(manifest.version);
+  for (const path of paths) {
+    const info = manifest.files[path];
+    const raw = await readFile(join(outDir, path));
+    expect(info.bytes).toBe(raw.length);
+    expect(info.immutable).toBe(path.startsWith('assets/'));
+    expect(brotliDecompressSync(await readFile(join(outDir, `${path}.br`))).equals(raw)).toBe(true);
+    expect(gunzipSync(await readFile(join(outDir, `${path}.gz`))).equals(raw)).toBe(true);
+  }
+  expect(manifest.files['index.html'].type).toBe('text/html; charset=utf-8');
+  expect(manifest.files[jsPath].type).toBe('text/javascript; charset=utf-8');
+  // The whole first visit, compressed, is far under the 150 KB budget.
+  expect(result.firstVisitBytes.br).toBeLessThan(150 * 1024);
+  expect(result.firstVisitBytes.br).toBeLessThan(result.firstVisitBytes.raw);
+});
+
+test('is idempotent: a second build rewrites nothing and gives identical bytes', async () => {
+  await buildAudienceApp({ quiet: true, outDir });
+  const before = new Map();
+  const list = async () => [...(await readdir(outDir)), ...(await readdir(join(outDir, 'assets'))).map((n) => `assets/${n}`)].filter((n) => n !== 'assets');
+  for (const name of await list()) before.set(name, (await stat(join(outDir, name))).mtimeMs);
+  const again = await buildAudienceApp({ quiet: true, outDir });
+  expect(new Set(await list())).toEqual(new Set(before.keys()));
+  for (const [name, mtime] of before) expect((await stat(join(outDir, name))).mtimeMs).toBe(mtime);
+  expect(again.files).toEqual(JSON.parse(await readFile(join(outDir, 'manifest.json'), 'utf8')).files);
+});
+
+test('the bundle is runtime-code only: no Node built-ins or leftover imports reach the browser', async () => {
+  const manifest = JSON.parse(await readFile(join(outDir, 'manifest.json'), 'utf8'));
+  const jsPath = Object.keys(manifest.files).find((p) => p.endsWith('.js') && p.startsWith('assets/'));
+  const js = await readFile(join(outDir, jsPath), 'utf8');
+  expect(js).not.toMatch(/\bimport\s*[{("'*]|\brequire\(|node:/);
+});
