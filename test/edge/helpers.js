@@ -52,18 +52,25 @@ export async function startEdge({ vars = {}, persistDir } = {}) {
 export function openSocket(url, options = {}) {
   const ws = new WebSocket(url, { perMessageDeflate: false, ...options });
   const frames = [];
+  const raw = [];
   const waiters = new Set();
   let read = 0;
-  const state = { shard: null, status: null, closeCode: null, closeReason: null };
+  const state = { shard: null, status: null, headers: null, body: '', closeCode: null, closeReason: null };
   ws.on('upgrade', (res) => {
     state.shard = res.headers['x-tutti-shard'] ?? null;
   });
   ws.on('unexpected-response', (_req, res) => {
     state.status = res.statusCode;
-    res.resume();
-    ws.terminate();
+    state.headers = res.headers;
+    res.setEncoding('utf8');
+    res.on('data', (chunk) => {
+      state.body += chunk;
+    });
+    res.on('end', () => ws.terminate());
+    res.on('error', () => ws.terminate());
   });
   ws.on('message', (data) => {
+    raw.push(String(data));
     frames.push(JSON.parse(String(data)));
     for (const w of waiters) w();
   });
@@ -119,6 +126,7 @@ export function openSocket(url, options = {}) {
   return {
     ws,
     frames,
+    raw,
     state,
     opened,
     closed,
