@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 describe('fan-out', () => {
-  let viewers = [];
+  const viewers = [];
 
   afterAll(async () => {
     await Promise.all(viewers.map((v) => v.close()));
