@@ -1,0 +1,109 @@
+// `tutti` as a user runs it: a real process, its exit code and what it prints.
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { measureScore } from '../../scripts/state-sizes.js';
+import { loadScoreFile } from '../../local-server/src/score-file.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = `${root}local-server/bin/tutti.js`;
+
+function run(args, { env = {}, untilOutput, timeoutMs = 15000 } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      if (untilOutput && untilOutput.test(stdout)) resolve({ child, stdout, stderr, running: true });
+    });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, running: false });
+    });
+  });
+}
+
+test('no arguments prints usage and exits 0', async () => {
+  const r = await run([]);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/tutti serve/);
+  expect(r.stdout).toMatch(/tutti validate/);
+});
+
+test('validate passes every sample score', async () => {
+  const r = await run(['validate', 'scores/demo.score.json', 'scores/tidal-lines.score.json', 'scores/union-rose-load.score.json']);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  expect(r.stdout.match(/^✓ /gm)).toHaveLength(3);
+});
+
+test('validate on a broken score prints path-and-sentence problems and exits 1', async () => {
+  const r = await run(['validate', 'scores/broken/bad-bar.score.json']);
+  expect(r.code).toBe(1);
+  expect(r.stderr).toMatch(/cues\[1\]\.at\.bar: bar 20 is past the last bar \(16\)/);
+  expect(r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
+});
+
+test.each([
+  [['serve', '--prot', '9000'], /unknown flag --prot \(did you mean --port\?\)/],
+  [['serve', '--port', 'abc'], /--port must be a port number/],
+  [['serve', '--osc', 'nohost'], /--osc must be HOST:PORT/],
+  [['serve', '--edge', 'ftp://x'], /--edge must be an http\(s\) URL/],
+  [['serve', '--max-clients', '0'], /--max-clients must be a positive whole number/],
+  [['serve', '--port'], /--port needs a value/],
+  [['frobnicate'], /unknown command "frobnicate"/],
+])('bad input %j: one clear message, exit ≠ 0', async (args, message) => {
+  const r = await run(args);
+  expect(r.code).not.toBe(0);
+  expect(r.stderr).toMatch(message);
+  expect(r.stderr).not.toMatch(/\n\s+at /);
+});
+
+test('an env var is a flag too (TUTTI_PORT), and a bad one is named', async () => {
+  const r = await run(['serve'], { env: { TUTTI_PORT: 'eighty' } });
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(/TUTTI_PORT must be a port number/);
+});
+
+test('serve with a broken score exits 1 and lists its problems', async () => {
+  const r = await run(['serve', '--score', 'scores/broken/five-problems.score.json', '--port', '0', '--control-port', '0']);
+  expect(r.code).toBe(1);
+  expect(r.stderr).toMatch(/has 6 problem\(s\)/);
+  expect(r.stderr).toMatch(/cues\[0\]\.at\.bar: bar 99 is past the last bar \(32\)/);
+});
+
+test('serve prints both URLs and the token, serves, and stops cleanly on SIGTERM', async () => {
+  const r = await run(['serve', '--host', '127.0.0.1', '--port', '0', '--control-port', '0', '--autoplay'], { untilOutput: /Control token:\s+\S+/ });
+  expect(r.running).toBe(true);
+  const audience = /Audience on this machine:\s+(http:\/\/\S+?)\/?\s/.exec(r.stdout)[1];
+  const control = /Control API \(127\.0\.0\.1 only\):\s+(http:\/\/\S+?)\/api\/status/.exec(r.stdout)[1];
+  const token = /Control token:\s+(\S+)/.exec(r.stdout)[1];
+  expect((await fetch(`${audience}/healthz`)).status).toBe(200);
+  const status = await (await fetch(`${control}/api/status`, { headers: { authorization: `Bearer ${token}` } })).json();
+  expect(status.transport).toBe('playing');
+  const exited = new Promise((resolve) => r.child.on('close', resolve));
+  r.child.kill('SIGTERM');
+  expect(await exited).toBe(0);
+});
+
+test('a port already in use is a clear error', async () => {
+  const blocker = net.createServer();
+  await new Promise((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  const { port } = blocker.address();
+  const r = await run(['serve', '--host', '127.0.0.1', '--port', String(port), '--control-port', '0']);
+  blocker.close();
+  expect(r.code).toBe(1);
+  expect(r.stderr).toMatch(/Cannot listen: .*EADDRINUSE|address already in use/i);
+});
+
+test('state sizes: the load-test snapshot is about 18 KB and its deltas stay small', async () => {
+  const loaded = await loadScoreFile(`${root}scores/union-rose-load.score.json`);
+  const sizes = measureScore(loaded.score);
+  expect(sizes.snapshotBytes).toBeGreaterThan(15_000);
+  expect(sizes.snapshotBytes).toBeLessThan(21_000);
+  expect(sizes.deltaMedianBytes).toBeLessThan(1000);
+  expect(sizes.deltaMaxBytes).toBeLessThan(2000);
+});
