@@ -112,13 +112,28 @@ function createContext() {
     },
     count: () => problems.length + hidden,
     finish() {
-      const rank = (p) => (p.path === '(root)' ? -1 : ROOT_KEYS.indexOf(p.path.split(/[.[]/, 1)[0]));
-      // Rules run in dependency order (bars before positions, assets before references); report in file order.
-      const sorted = problems.map((p, i) => ({ p, i })).sort((a, b) => rank(a.p) - rank(b.p) || a.i - b.i).map((e) => e.p);
+      // Rules run in dependency order (bars before positions, assets before references, a tempo
+      // mark checked against the next one); report in file order.
+      const sorted = sortProblems(problems);
       if (hidden > 0) sorted.push({ path: '(root)', message: `${hidden} more problem${hidden === 1 ? '' : 's'} not shown; fix the ones above first` });
       return sorted;
     },
   };
+}
+
+/**
+ * Problems in file order (stable): `(root)` first, then by top-level key in the order the format
+ * lists them, then by entry index (`cues[3]` before `cues[12]`). Returns a new array.
+ * @param {ReadonlyArray<ScoreProblem>} problems
+ * @returns {ScoreProblem[]}
+ */
+export function sortProblems(problems) {
+  const key = (p) => (p.path === '(root)' ? -1 : ROOT_KEYS.indexOf(p.path.split(/[.[]/, 1)[0]));
+  const entry = (p) => Number(/^[^.[]*\[(\d+)\]/.exec(p.path)?.[1] ?? -1);
+  return problems
+    .map((p, i) => ({ p, i, key: key(p), entry: entry(p) }))
+    .sort((a, b) => a.key - b.key || a.entry - b.entry || a.i - b.i)
+    .map((e) => e.p);
 }
 
 // ---------------------------------------------------------------- helpers

@@ -4,7 +4,7 @@
 
 import { stat, readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { validateScore } from '#core/score/validate.js';
+import { SCORE_LIMITS, sortProblems, validateScore } from '#core/score/validate.js';
 
 /** Score files larger than this are refused before reading (a score is text; media are separate). */
 export const MAX_SCORE_FILE_BYTES = 16 * 1024 * 1024;
@@ -40,11 +40,15 @@ export async function loadScoreFile(path) {
       return fail(jsonErrorMessage(text, error));
     }
     const result = validateScore(value);
-    const problems = [...result.problems];
-    const sizes = await checkAssetFiles(value, dir, problems, result.problems);
-    if (!result.ok || problems.length > 0) return { ok: false, problems, dir, file };
+    const { found, sizes } = await checkAssetFiles(value, dir, result.problems);
+    if (!result.ok || found.length > 0) {
+      // Merge in file order, unless the validator already capped its list (its last line says so).
+      const capped = result.problems.length > SCORE_LIMITS.problems;
+      const problems = capped ? [...result.problems, ...found] : sortProblems([...result.problems, ...found]);
+      return { ok: false, problems, dir, file };
+    }
     for (const asset of result.score.assets) asset.bytes ??= sizes.get(asset.id);
-    return { ok: true, problems, score: result.score, dir, file };
+    return { ok: true, problems: [], score: result.score, dir, file };
   } catch (error) {
     return fail(`could not load ${file}: ${error?.message ?? String(error)}`);
   }
@@ -72,16 +76,18 @@ async function readText(file) {
 
 /**
  * Check each asset whose `src` the validator accepted: the file must exist inside `dir` and, when
- * the score gives `bytes`, have that size. Returns the sizes found, by asset id.
+ * the score gives `bytes`, have that size. Returns the problems and the sizes found, by asset id.
+ * @returns {Promise<{ found: ScoreProblem[], sizes: Map<string, number> }>}
  */
-async function checkAssetFiles(value, dir, problems, validation) {
+async function checkAssetFiles(value, dir, validation) {
   /** @type {Map<string, number>} */
   const sizes = new Map();
-  const assets = value && typeof value === 'object' && Array.isArray(value.assets) ? value.assets : [];
-  if (assets.length > 256) return sizes; // the validator has already said so; do not stat thousands of paths
-  const rejected = new Set(validation.map((p) => p.path));
   /** @type {Array<ScoreProblem & { index: number }>} */
   const found = [];
+  const assets = value && typeof value === 'object' && Array.isArray(value.assets) ? value.assets : [];
+  // Past the limit the validator has already said so; do not stat thousands of paths.
+  if (assets.length > SCORE_LIMITS.assets) return { found, sizes };
+  const rejected = new Set(validation.map((p) => p.path));
   await Promise.all(assets.map(async (asset, i) => {
     const path = `assets[${i}]`;
     const src = asset?.src;
@@ -108,8 +114,7 @@ async function checkAssetFiles(value, dir, problems, validation) {
   }));
   // The checks finish in any order; report in file order.
   found.sort((a, b) => a.index - b.index);
-  for (const { path, message } of found) problems.push({ path, message });
-  return sizes;
+  return { found: found.map(({ path, message }) => ({ path, message })), sizes };
 }
 
 /**
@@ -117,6 +122,7 @@ async function checkAssetFiles(value, dir, problems, validation) {
  * position; when it does not ("Unexpected token ..."), a small scanner finds it.
  */
 function jsonErrorMessage(text, error) {
+  if (text.trim() === '') return 'the file is empty; a score is a JSON object { "format": "tutti-score/1", ... }';
   const raw = String(error?.message ?? error);
   let line;
   let column;
@@ -129,11 +135,10 @@ function jsonErrorMessage(text, error) {
     const offset = position ? Number(position[1]) : findJsonError(text);
     if (offset >= 0) ({ line, column } = lineAndColumn(text, offset));
   }
-  let what = raw
+  const what = raw
     .replace(/,? ?".*" is not valid JSON$/s, '')
     .replace(/ in JSON at position \d+.*$/s, '')
     .replace(/ at position \d+.*$/s, '');
-  if (text.trim() === '') what = 'the file is empty';
   const where = line ? ` at line ${line}, column ${column}` : '';
   return `invalid JSON${where}: ${what}`;
 }
