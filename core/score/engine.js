@@ -299,6 +299,54 @@ export function createShowEngine(options) {
       onTransport('stopped');
       emitState();
     },
+    /**
+     * What a restarted server needs to carry on where this one was: the transport, the anchor
+     * (which beat sounds when) and the tempo override. Enough to compute the position at any
+     * later time, so it only changes on transport, seek and tempo changes — not every beat.
+     */
+    resumePoint() {
+      return {
+        scoreId: score.id,
+        transport,
+        // While playing, the anchor says everything; leaving the moving beat out keeps the
+        // point unchanged from beat to beat, so callers persist it only when it really changes.
+        index: transport === 'playing' ? null : resumeFrom,
+        shown: transport === 'playing' ? null : current,
+        anchor: transport === 'playing' ? { ...anchor } : null,
+        tempoFactor,
+      };
+    },
+    /**
+     * Carry on from a resume point saved by another process. While it was playing, the show
+     * continues at the beat that should be sounding now, as if it had never stopped.
+     * @param {any} point a value from resumePoint(), possibly read back from disk
+     * @returns {boolean} whether the point applied to this score
+     */
+    resumeFrom(point) {
+      if (!point || point.scoreId !== score.id) return false;
+      const factor = Number.isFinite(point.tempoFactor) && point.tempoFactor > 0 ? point.tempoFactor : 1;
+      const clampIndex = (i) => (Number.isInteger(i) && i >= 0 && i < timeline.totalBeats ? i : 0);
+      tempoFactor = factor;
+      if (point.transport === 'playing' && point.anchor && Number.isFinite(point.anchor.time)) {
+        anchor = { index: clampIndex(point.anchor.index), time: point.anchor.time };
+        const elapsedIndex = timeline.indexAtMs(timeline.msAt(anchor.index) + (now() - anchor.time) * tempoFactor);
+        const next = Math.ceil(elapsedIndex);
+        if (next >= timeline.totalBeats) return true; // the piece would have ended: stay stopped
+        view = viewAt(next);
+        nextBeat = next;
+        setTransport('playing');
+        tick();
+        return true;
+      }
+      const index = clampIndex(point.index);
+      current = clampIndex(point.shown ?? index);
+      resumeFrom = index;
+      currentAt = now();
+      view = viewAt(current);
+      if (point.transport === 'paused') setTransport('paused');
+      emitState();
+      return true;
+    },
     state,
     status() {
       const pos = timeline.positionOf(current);

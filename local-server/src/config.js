@@ -18,6 +18,7 @@ export const SERVE_FLAGS = [
   { name: 'edge', kind: 'url', arg: 'URL', help: 'mirror the state stream to an edge worker (its public URL)' },
   { name: 'edge-token', kind: 'string', arg: 'T', help: "the edge worker's publish token" },
   { name: 'max-clients', kind: 'int', arg: 'N', help: 'local audience cap; beyond it viewers go to the edge (or get 503)' },
+  { name: 'state-file', kind: 'string', arg: 'FILE', help: 'save the show position here; after a crash the same command resumes the show' },
 ];
 
 const envName = (flag) => `TUTTI_${flag.toUpperCase().replace(/-/g, '_')}`;
@@ -148,6 +149,7 @@ export function parseServeArgs(argv, env = {}) {
       edgeUrl: values.edge ?? null,
       edgeToken: values['edge-token'] ?? null,
       maxClients: values['max-clients'] ?? null,
+      stateFile: values['state-file'] ?? null,
     },
   };
 }

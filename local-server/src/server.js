@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import Fastify from 'fastify';
 import websocket from '@fastify/websocket';
 import { MAX_CLIENT_FRAME_BYTES } from '#core/protocol/envelope.js';
@@ -17,11 +18,14 @@ import { bearerMatches } from './auth.js';
 import { createLog } from './log.js';
 import { createOscOut, startOscIn } from './osc.js';
 import { createEdgeMirror } from './edge-mirror.js';
+import { readResumeFile, persistResumePoint } from './resume-file.js';
 import wsRoutes from './routes/ws.js';
 import sseRoutes from './routes/sse.js';
 import pollRoutes from './routes/poll.js';
 import timeRoutes from './routes/time.js';
 import controlRoutes, { controlErrorHandler } from './routes/control.js';
+import staticRoutes from './routes/static.js';
+import { buildAudienceApp } from '../audience/build.js';
 
 export const DEFAULT_SCORE = fileURLToPath(new URL('../../scores/demo.score.json', import.meta.url));
 export const AUDIENCE_DIST = fileURLToPath(new URL('../../dist/audience', import.meta.url));
@@ -60,6 +64,7 @@ export class StartupError extends Error {
  * @property {string | null} [edgeUrl]
  * @property {string | null} [edgeToken]
  * @property {number | null} [maxClients]
+ * @property {string | null} [stateFile] persist the show position here and resume from it after a crash
  * @property {number} [lookaheadMs]
  * @property {object} [hubOptions] fan-out tuning (tests)
  * @property {import('./log.js').Log} [log]
@@ -70,8 +75,10 @@ export class StartupError extends Error {
  * @param {ShowServerOptions} [options]
  */
 export async function startShowServer(options = {}) {
+  const stateFile = options.stateFile ?? null;
+  const saved = stateFile ? await readResumeFile(stateFile) : null;
   const {
-    scorePath = DEFAULT_SCORE, host = '0.0.0.0', port = 8080, controlPort = 8081,
+    scorePath = saved?.scorePath ?? DEFAULT_SCORE, host = '0.0.0.0', port = 8080, controlPort = 8081,
     autoplay = false, oscTargets = [], oscInPort = null, edgeUrl = null, edgeToken = null,
     maxClients = null, lookaheadMs, hubOptions,
   } = options;
@@ -124,13 +131,10 @@ export async function startShowServer(options = {}) {
   await audience.register(sseRoutes, routeOptions);
   await audience.register(pollRoutes, routeOptions);
   await audience.register(timeRoutes, routeOptions);
-  if (existsSync(AUDIENCE_DIST) && existsSync(new URL('./routes/static.js', import.meta.url))) {
-    const { default: staticRoutes } = await import('./routes/static.js');
-    const media = () => new Map((show.engine.score().assets ?? []).map((a) => [a.src, `${show.source().dir}/${a.src}`]));
-    await audience.register(staticRoutes, { dir: AUDIENCE_DIST, media });
-  } else {
-    log.warn('The audience app is not built (dist/audience missing): run `npm run build`. Streams still work.');
-  }
+  // A fresh checkout without a build (npm install runs it; this covers a deleted dist/).
+  if (!existsSync(AUDIENCE_DIST)) await buildAudienceApp({ quiet: true });
+  const media = () => new Map((show.engine.score().assets ?? []).map((a) => [a.src, path.join(show.source().dir, a.src)]));
+  await audience.register(staticRoutes, { dir: AUDIENCE_DIST, media });
 
   // ---- control listener: loopback only, token everywhere ----
   // Strict bodies: an unknown field is a mistake to report, not to drop silently.
@@ -172,7 +176,10 @@ export async function startShowServer(options = {}) {
   };
   audiencePort = /** @type {import('node:net').AddressInfo} */ (audience.server.address()).port;
   const loopbackHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  if (autoplay) show.engine.play();
+  const resumed = saved && path.resolve(saved.scorePath) === path.resolve(scorePath) && show.engine.resumeFrom(saved.point);
+  if (resumed) log.info(`resumed the show from ${stateFile}: ${show.engine.status().transport} at bar ${show.engine.status().position.bar}`);
+  else if (autoplay) show.engine.play();
+  if (stateFile) persistResumePoint({ file: stateFile, show, log });
 
   let closed = false;
   return {

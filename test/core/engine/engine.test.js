@@ -144,3 +144,49 @@ describe('show engine', () => {
     expect(engine.state().section).toBeUndefined();
   });
 });
+
+describe('resume after a crash', () => {
+  test('a playing show carries on at the beat that should be sounding now, on the old grid', () => {
+    const score = fourFourScore({ bars: 40, bpm: 120 });
+    const first = setup(score);
+    first.engine.play();
+    first.clock.advance(3000);
+    first.engine.setTempo(150);
+    first.clock.advance(2000);
+    const point = JSON.parse(JSON.stringify(first.engine.resumePoint()));
+    const lastBeat = first.beats.at(-1);
+
+    // A new process, 2.5 s later, with its own clock reading the same wall time.
+    const second = setup(score);
+    second.clock.advance(first.clock.now() - second.clock.now() + 2500);
+    expect(second.engine.resumeFrom(point)).toBe(true);
+    expect(second.engine.status().transport).toBe('playing');
+    second.clock.advance(1000);
+    const resumed = second.beats[0];
+    const beatMs = 60000 / 150;
+    // Same grid: the resumed beat's time is a whole number of beats after the last one heard.
+    const gap = (resumed.at - lastBeat.at) / beatMs;
+    expect(Math.abs(gap - Math.round(gap))).toBeLessThan(1e-6);
+    expect(resumed.index - lastBeat.index).toBe(Math.round(gap));
+    expect(resumed.at).toBeGreaterThanOrEqual(second.clock.now() - 1000);
+    expect(second.engine.status().tempo).toBe(150);
+  });
+
+  test('a paused show comes back paused at the same place; another score is refused', () => {
+    const score = fourFourScore({ bars: 40 });
+    const first = setup(score);
+    first.engine.seek(12, 3);
+    first.engine.play();
+    first.clock.advance(400);
+    first.engine.pause();
+    const point = first.engine.resumePoint();
+    const second = setup(score);
+    expect(second.engine.resumeFrom(point)).toBe(true);
+    expect(second.engine.status().transport).toBe('paused');
+    expect(second.engine.status().position.index).toBe(first.engine.status().position.index);
+    second.engine.play();
+    expect(second.engine.status().position.index).toBe(first.engine.status().position.index + 1);
+    const other = setup({ ...score, id: 'other' });
+    expect(other.engine.resumeFrom(point)).toBe(false);
+  });
+});
