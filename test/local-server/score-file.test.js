@@ -87,6 +87,11 @@ describe('loadScoreFile', () => {
     }
   });
 
+  test('every problem at once: five mistakes, five problems', async () => {
+    const result = await loadScoreFile(join(scoresDir, 'broken', 'five-problems.score.json'));
+    expect(result.problems.map((p) => p.path)).toEqual(['(root)', 'meter[1].unit', 'tempo[1]', 'cues[0].at.bar', 'cues[2]']);
+  });
+
   test('validation problems come back as they are', async () => {
     const result = await loadScoreFile(join(scoresDir, 'broken', 'bad-bar.score.json'));
     expect(result.ok).toBe(false);

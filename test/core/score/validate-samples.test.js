@@ -121,7 +121,7 @@ describe('broken scores', () => {
       'meter[1].unit: the note value of a beat must be one of 1, 2, 4, 8, 16, 32, got 3',
       'tempo[1]: has \'to\' but no \'until\': a gradual tempo change needs both, e.g. "to": 132, "until": { "bar": 13 }',
       'cues[0].at.bar: bar 99 is past the last bar (32)',
-      'cues[2]: a cue carries exactly one of view, audio or osc, this one has view and audio; split it into separate cues at the same position',
+      'cues[2]: a cue carries exactly one of view, audio or osc, this one has view and osc; split it into separate cues at the same position',
     ]);
   });
 
