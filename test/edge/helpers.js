@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import WebSocket from 'ws';
 import { startLocalEdge } from '../../edge-worker/scripts/local-edge.js';
 import { createEnvelope } from '../../core/protocol/envelope.js';
@@ -13,7 +14,7 @@ import { createEnvelope } from '../../core/protocol/envelope.js';
  * Start the worker with a fresh persistence folder (reused by restart()).
  * @param {{ vars?: Record<string, string | number>, persistDir?: string }} [options]
  */
-export async function startEdge({ vars = {}, persistDir } = {}) {
+export async function startEdge({ vars = {}, persistDir, port = 0 } = {}) {
   const dir = persistDir ?? mkdtempSync(join(tmpdir(), 'tutti-edge-'));
   const token = randomBytes(16).toString('hex');
   const logs = [];
@@ -21,7 +22,7 @@ export async function startEdge({ vars = {}, persistDir } = {}) {
     logs.push(line);
     if (logs.length > 500) logs.shift();
   };
-  let edge = await startLocalEdge({ token, persistDir: dir, vars, log });
+  let edge = await startLocalEdge({ token, persistDir: dir, vars, log, port });
   return {
     get url() {
       return edge.url;
@@ -35,7 +36,14 @@ export async function startEdge({ vars = {}, persistDir } = {}) {
     /** Stop workerd and start it again on the same storage (same token). */
     async restart() {
       await edge.stop();
-      edge = await startLocalEdge({ token, persistDir: dir, vars, log });
+      edge = await startLocalEdge({ token, persistDir: dir, vars, log, port });
+    },
+    /** Stop workerd; start() brings it back on the same port and storage. */
+    async pause() {
+      await edge.stop();
+    },
+    async resume() {
+      edge = await startLocalEdge({ token, persistDir: dir, vars, log, port });
     },
     async stop({ keepDir = false } = {}) {
       await edge.stop();
@@ -223,4 +231,13 @@ export async function waitFor(condition, { timeoutMs = 10_000, intervalMs = 50, 
 export async function showStats(edge) {
   const res = await fetch(`${edge.url}/healthz?deep=1`);
   return (await res.json()).show;
+}
+
+/** A port that was free a moment ago (for tests that must restart on the same URL). */
+export async function freePort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

@@ -262,6 +262,7 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
       const wasConnected = connected;
       connected = false;
       if (code === 4001) lastError = 'REPLACED: another publisher connected to this edge';
+      else if (wasConnected && !closed) lastError ??= `CLOSED: the edge closed the connection (code ${code})`;
       if (wasConnected) warn(`disconnected (${lastError ?? `code ${code}`}); reconnecting`);
       else if (lastError && attempt === 0) warn(`cannot connect: ${lastError}`);
       notify();
