@@ -3,7 +3,7 @@
 
 import { parseOscTarget } from './osc.js';
 
-/** @typedef {{ name: string, kind: 'string' | 'port' | 'int' | 'bool' | 'osc' | 'url', repeat?: boolean, help: string, arg?: string }} FlagSpec */
+/** @typedef {{ name: string, kind: 'string' | 'port' | 'int' | 'count' | 'bool' | 'osc' | 'url', repeat?: boolean, help: string, arg?: string }} FlagSpec */
 
 /** @type {FlagSpec[]} */
 export const SERVE_FLAGS = [
@@ -18,6 +18,7 @@ export const SERVE_FLAGS = [
   { name: 'edge', kind: 'url', arg: 'URL', help: 'mirror the state stream to an edge worker (its public URL)' },
   { name: 'edge-token', kind: 'string', arg: 'T', help: "the edge worker's publish token" },
   { name: 'max-clients', kind: 'int', arg: 'N', help: 'local audience cap; beyond it viewers go to the edge (or get 503)' },
+  { name: 'rate-limit', kind: 'count', arg: 'N', help: 'audience requests per second per address (burst 3×N; 0 = off; loopback is exempt; default 20)' },
   { name: 'state-file', kind: 'string', arg: 'FILE', help: 'save the show position here; after a crash the same command resumes the show' },
 ];
 
@@ -42,6 +43,10 @@ function convert(spec, raw, source) {
   switch (spec.kind) {
     case 'port': {
       if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) return { error: `${where} must be a port number from 0 to 65535, not "${raw}"` };
+      return { value: Number(raw) };
+    }
+    case 'count': {
+      if (!/^\d{1,6}$/.test(raw)) return { error: `${where} must be a whole number (0 or more), not "${raw}"` };
       return { value: Number(raw) };
     }
     case 'int': {
@@ -150,6 +155,7 @@ export function parseServeArgs(argv, env = {}) {
       edgeToken: values['edge-token'] ?? null,
       maxClients: values['max-clients'] ?? null,
       stateFile: values['state-file'] ?? null,
+      rateLimit: values['rate-limit'] === undefined ? undefined : { ratePerSecond: values['rate-limit'], burst: values['rate-limit'] * 3 },
     },
   };
 }

@@ -16,6 +16,7 @@ export const BadInput = Object.freeze({
   QUERY: 'query',
   HTTP_BODY: 'http_body',
   AUTH: 'auth',
+  RATE: 'rate',
   OSC: 'osc',
   SCORE: 'score',
 });

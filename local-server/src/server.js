@@ -16,6 +16,7 @@ import { loadScoreFile } from './score-file.js';
 import { createOverflow } from './overflow.js';
 import { bearerMatches } from './auth.js';
 import { createLog } from './log.js';
+import { createRateLimiter } from './rate-limit.js';
 import { createOscOut, startOscIn } from './osc.js';
 import { createEdgeMirror } from './edge-mirror.js';
 import { readResumeFile, persistResumePoint } from './resume-file.js';
@@ -67,6 +68,7 @@ export class StartupError extends Error {
  * @property {string | null} [stateFile] persist the show position here and resume from it after a crash
  * @property {number} [lookaheadMs]
  * @property {object} [hubOptions] fan-out tuning (tests)
+ * @property {{ ratePerSecond?: number, burst?: number }} [rateLimit] per-address audience request limit
  * @property {import('./log.js').Log} [log]
  */
 
@@ -80,7 +82,7 @@ export async function startShowServer(options = {}) {
   const {
     scorePath = saved?.scorePath ?? DEFAULT_SCORE, host = '0.0.0.0', port = 8080, controlPort = 8081,
     autoplay = false, oscTargets = [], oscInPort = null, edgeUrl = null, edgeToken = null,
-    maxClients = null, lookaheadMs, hubOptions,
+    maxClients = null, lookaheadMs, hubOptions, rateLimit,
   } = options;
   const token = options.token ?? randomBytes(18).toString('base64url');
   const log = options.log ?? createLog({ redact: [token, edgeToken] });
@@ -116,7 +118,14 @@ export async function startShowServer(options = {}) {
   // ---- audience listener: audience routes only ----
   const audience = Fastify({ logger: false, bodyLimit: 1024, return503OnClosing: true, forceCloseConnections: true });
   await audience.register(websocket, { options: { maxPayload: MAX_CLIENT_FRAME_BYTES, perMessageDeflate: false, clientTracking: false } });
+  const limiter = createRateLimiter(rateLimit);
+  const sweepLimiter = setInterval(() => limiter.sweep(), 10_000);
+  sweepLimiter.unref();
   audience.addHook('onRequest', async (request, reply) => {
+    if (!limiter.take(request.ip)) {
+      metrics.badInput.inc({ source: BadInput.RATE });
+      return reply.code(429).header('retry-after', '1').send({ error: 'RATE_LIMITED', message: 'too many requests from this address; slow down' });
+    }
     if (request.method === 'GET' && (request.url === '/' || request.url.startsWith('/?')) && overflow.full()) {
       return overflow.reject(reply, 'page', request.url);
     }
@@ -197,6 +206,7 @@ export async function startShowServer(options = {}) {
     async close() {
       if (closed) return;
       closed = true;
+      clearInterval(sweepLimiter);
       show.close();
       osc.close();
       edge.close();

@@ -1,0 +1,50 @@
+// Per-address token buckets for the audience listener: generous enough that a phone loading
+// the page, polling twice a second and reconnecting never notices, tight enough that one
+// address flooding requests gets 429s instead of starving everyone else.
+
+/** The server's own machine: QA load tests and the console's probes come from here. */
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/**
+ * @param {object} [options]
+ * @param {number} [options.ratePerSecond] sustained requests per second per address (0 = no limit).
+ *   127.0.0.1 and ::1 are never limited, so load tests run on the server's own machine measure
+ *   the server rather than the limiter.
+ * @param {number} [options.burst] requests an address may make at once
+ * @param {() => number} [options.now]
+ * @param {number} [options.maxAddresses] bound on the table (oldest forgotten first)
+ */
+export function createRateLimiter({ ratePerSecond = 20, burst = 60, now = () => performance.now(), maxAddresses = 100_000 } = {}) {
+  /** @type {Map<string, { tokens: number, at: number }>} */
+  const buckets = new Map();
+
+  return {
+    /**
+     * Take one token for `address`; false when it has none left.
+     * @param {string} address
+     */
+    take(address) {
+      if (ratePerSecond <= 0 || LOOPBACK.has(address)) return true;
+      const t = now();
+      let bucket = buckets.get(address);
+      if (!bucket) {
+        if (buckets.size >= maxAddresses) buckets.delete(buckets.keys().next().value);
+        bucket = { tokens: burst, at: t };
+        buckets.set(address, bucket);
+      } else {
+        bucket.tokens = Math.min(burst, bucket.tokens + ((t - bucket.at) / 1000) * ratePerSecond);
+        bucket.at = t;
+      }
+      if (bucket.tokens < 1) return false;
+      bucket.tokens -= 1;
+      return true;
+    },
+    /** Forget addresses whose bucket has refilled (they are indistinguishable from new ones). */
+    sweep() {
+      const t = now();
+      const full = (burst / ratePerSecond) * 1000;
+      for (const [address, bucket] of buckets) if (t - bucket.at > full) buckets.delete(address);
+    },
+    size: () => buckets.size,
+  };
+}
