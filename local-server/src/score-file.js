@@ -63,6 +63,8 @@ async function readText(file) {
     return { message: error?.code === 'ENOENT' ? `${file} does not exist` : `cannot read ${file}: ${error?.message}` };
   }
   if (info.isDirectory()) return { message: `${file} is a folder; give the path of a .score.json file` };
+  // Devices and pipes (/dev/zero, a FIFO) report size 0 and never end: read only regular files.
+  if (!info.isFile()) return { message: `${file} is not a regular file; give the path of a .score.json file` };
   if (info.size > MAX_SCORE_FILE_BYTES) {
     return { message: `${file} is ${(info.size / 1048576).toFixed(1)} MB; a score file may be at most ${MAX_SCORE_FILE_BYTES / 1048576} MB (media go in separate files)` };
   }

@@ -166,3 +166,9 @@ describe('findJsonError', () => {
     }
   });
 });
+
+test('a device or pipe is refused instead of read forever (found by fuzzing the control API)', async () => {
+  const result = await loadScoreFile('/dev/zero');
+  expect(result.ok).toBe(false);
+  expect(result.problems[0].message).toMatch(/not a regular file/);
+});
