@@ -1,0 +1,136 @@
+// Command line of the fan-out benchmark → a plan of cases. Every problem is reported at once,
+// in words a developer can act on.
+
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const DEFAULT_SCORE = `${ROOT}scores/union-rose-load.score.json`;
+export const DEFAULT_OUT = `${ROOT}bench-results/fanout.json`;
+export const FULL_CASES = 'ws:1000,ws:5000,ws:10000,sse:2000,poll:2000,longpoll:2000,hold:10000';
+export const QUICK_CASES = 'ws:200,sse:200,poll:200,longpoll:200';
+export const IMPLS = ['ours', 'naive', 'naive-delta'];
+const TRANSPORTS = ['ws', 'sse', 'poll', 'longpoll', 'hold'];
+
+export const USAGE = `Usage: node bench/fanout/run.js [flags]
+
+Fan-out benchmark: the real show server (and a naive ws baseline) pushing the load-test score
+to N viewers in separate client processes, all on 127.0.0.1.
+
+  --cases LIST        comma-separated TRANSPORT:N (default ${FULL_CASES})
+                      ws = WebSocket (ours and the baselines in --impls), sse = Server-Sent Events,
+                      poll = GET /poll every --poll-interval ms (like ZScore), longpoll = /poll?wait=,
+                      hold = WebSocket held for --hold seconds, one run, ours only
+  --impls LIST        implementations for ws cases: ours,naive,naive-delta (default ours,naive)
+  --duration S        measurement window per run, seconds (default 30; quick 5)
+  --runs N            runs per case and implementation; the table shows medians (default 3; quick 1)
+  --hold S            length of the hold case, seconds (default 120); adds hold:10000 when no
+                      hold case is listed; --hold 0 drops hold cases
+  --quick             smoke run: ${QUICK_CASES}, 5 s, 1 run, no hold
+  --per-process N     viewers per client process, at most 9000 (default 5000)
+  --batch N           connections each client process opens at once while ramping (default 250)
+  --poll-interval MS  interval of the poll case (default 500)
+  --long-poll-wait MS wait= of the longpoll case (default 20000)
+  --max-rss-mb MB     abort a run whose server RSS exceeds this (default 4096)
+  --score FILE        score to play (default scores/union-rose-load.score.json)
+  --out FILE          JSON results (default bench-results/fanout.json)
+  --help
+`;
+
+/**
+ * @typedef {{ label: string, transport: 'ws' | 'sse' | 'poll' | 'longpoll', clients: number, impls: string[], duration: number, runs: number, hold: boolean }} Case
+ * @typedef {{ cases: Case[], score: string, out: string, perProcess: number, batch: number, pollIntervalMs: number,
+ *   longPollWaitMs: number, maxRssBytes: number, quick: boolean, duration: number, runs: number, help: boolean }} Plan
+ */
+
+/**
+ * @param {string[]} argv
+ * @returns {{ plan: Plan | null, problems: string[] }}
+ */
+export function parsePlan(argv) {
+  const problems = [];
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        cases: { type: 'string' },
+        impls: { type: 'string' },
+        duration: { type: 'string' },
+        runs: { type: 'string' },
+        hold: { type: 'string' },
+        quick: { type: 'boolean', default: false },
+        'per-process': { type: 'string' },
+        batch: { type: 'string' },
+        'poll-interval': { type: 'string' },
+        'long-poll-wait': { type: 'string' },
+        'max-rss-mb': { type: 'string' },
+        score: { type: 'string' },
+        out: { type: 'string' },
+        help: { type: 'boolean', default: false },
+      },
+    }));
+  } catch (error) {
+    return { plan: null, problems: [error.message] };
+  }
+  const quick = values.quick;
+  const number = (name, raw, fallback, { min = 0, integer = true, max = Infinity } = {}) => {
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n))) {
+      problems.push(`--${name} must be ${integer ? 'an integer' : 'a number'} from ${min}${max < Infinity ? ` to ${max}` : ''} (got "${raw}")`);
+      return fallback;
+    }
+    return n;
+  };
+  const duration = number('duration', values.duration, quick ? 5 : 30, { min: 1, integer: false });
+  const runs = number('runs', values.runs, quick ? 1 : 3, { min: 1 });
+  const hold = number('hold', values.hold, 120, { min: 0, integer: false });
+  const perProcess = number('per-process', values['per-process'], 5000, { min: 1, max: 9000 });
+  const batch = number('batch', values.batch, 250, { min: 1, max: 5000 });
+  const pollIntervalMs = number('poll-interval', values['poll-interval'], 500, { min: 10 });
+  const longPollWaitMs = number('long-poll-wait', values['long-poll-wait'], 20_000, { min: 100, max: 30_000 });
+  const maxRssMb = number('max-rss-mb', values['max-rss-mb'], 4096, { min: 64 });
+
+  const impls = (values.impls ?? 'ours,naive').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const impl of impls) if (!IMPLS.includes(impl)) problems.push(`--impls: unknown implementation "${impl}" (use ${IMPLS.join(', ')})`);
+
+  let specs = (values.cases ?? (quick ? QUICK_CASES : FULL_CASES)).split(',').map((s) => s.trim()).filter(Boolean);
+  if (values.hold !== undefined) {
+    if (hold === 0) specs = specs.filter((s) => !s.startsWith('hold:'));
+    else if (!specs.some((s) => s.startsWith('hold:'))) specs.push('hold:10000');
+  }
+  /** @type {Case[]} */
+  const cases = [];
+  for (const spec of specs) {
+    const m = /^([a-z]+):(\d+)$/.exec(spec);
+    if (!m || !TRANSPORTS.includes(m[1]) || Number(m[2]) < 1) {
+      problems.push(`--cases: "${spec}" is not TRANSPORT:N with TRANSPORT one of ${TRANSPORTS.join(', ')} and N ≥ 1`);
+      continue;
+    }
+    const transport = m[1];
+    const clients = Number(m[2]);
+    if (transport === 'hold') {
+      cases.push({ label: spec, transport: 'ws', clients, impls: ['ours'], duration: hold || 120, runs: 1, hold: true });
+    } else {
+      cases.push({
+        label: spec,
+        transport: /** @type {Case['transport']} */ (transport),
+        clients,
+        impls: transport === 'ws' ? impls : ['ours'],
+        duration,
+        runs,
+        hold: false,
+      });
+    }
+  }
+  if (cases.length === 0 && problems.length === 0) problems.push('--cases: nothing to run');
+  return {
+    plan: {
+      cases, score: values.score ?? DEFAULT_SCORE, out: values.out ?? DEFAULT_OUT, perProcess, batch, pollIntervalMs,
+      longPollWaitMs, maxRssBytes: maxRssMb * 1024 * 1024, quick, duration, runs, help: values.help,
+    },
+    problems,
+  };
+}
