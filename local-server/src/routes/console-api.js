@@ -1,0 +1,567 @@
+// The console's API, beyond SPEC §4 (which lives in control.js): one snapshot of everything the
+// composer's console shows (GET /api/console), a live feed (GET /api/events, SSE), score checks
+// before anything plays, OSC targets, the edge mirror switch, a count-in, and the server's log.
+// Every route sits behind the control listener's bearer token; bodies are checked by JSON
+// schemas; errors are JSON with a code. Nothing here can crash the show.
+
+import dgram from 'node:dgram';
+import { performance } from 'node:perf_hooks';
+import WebSocket from 'ws';
+import QRCode from 'qrcode';
+import { Bundle, encode } from 'node-osc';
+import { createTimeline } from '#core/score/timeline.js';
+import { DEFAULT_LOOKAHEAD_MS } from '#core/score/engine.js';
+import { loadScoreFile } from '../score-file.js';
+import { lanAddress } from '../lan-address.js';
+import { edgePublishUrl } from '../edge/uplink.js';
+
+/**
+ * What the program hosting the server (`npm start`, the desktop app) tells the console: where
+ * settings live and the recent scores. `onChange` receives what the console changed
+ * ({ oscTargets } | { edgeUrl } | { scorePath }) so the host can persist it.
+ * @typedef {object} ConsoleHost
+ * @property {'browser' | 'electron' | 'serve'} mode
+ * @property {() => string[]} [recentScores]
+ * @property {(change: Record<string, unknown>) => void} [onChange]
+ * @property {string} [audienceHost] the audience listener's bind address
+ * @property {string} [settingsPath] where settings are kept (shown, never the token)
+ * @property {string} [scoresDir] where the bundled scores are
+ */
+
+/** @type {WeakMap<object, ConsoleHost>} */
+const hosts = new WeakMap();
+
+/**
+ * Tell the console API of a running show who hosts it (keyed by the show object, so several
+ * servers in one process stay apart).
+ * @param {object} show the `show` of a running server (startShowServer(...).show)
+ * @param {ConsoleHost} host
+ */
+export function attachConsoleHost(show, host) {
+  hosts.set(show, host);
+}
+
+const HISTORY_POINTS = 120; // one per second: two minutes of chart
+const LATENCY_WINDOW_MS = 60_000;
+const MAX_SAMPLES = 20_000;
+const MAX_EVENT_STREAMS = 16;
+const STREAM_BUFFER_LIMIT = 1024 * 1024;
+const HEARTBEAT_MS = 15_000;
+const PING_TIMEOUT_MS = 3000;
+const MAX_RECENT = 10;
+
+const hostPattern = '^[^\\s/\\\\?#@]+$';
+const oscTargetBody = {
+  type: 'object',
+  required: ['host', 'port'],
+  additionalProperties: false,
+  properties: {
+    host: { type: 'string', minLength: 1, maxLength: 253, pattern: hostPattern },
+    port: { type: 'integer', minimum: 1, maximum: 65535 },
+  },
+};
+const edgeBody = {
+  type: 'object',
+  required: ['url', 'token'],
+  additionalProperties: false,
+  properties: {
+    url: { type: 'string', minLength: 1, maxLength: 2048 },
+    token: { type: 'string', minLength: 1, maxLength: 4096 },
+  },
+};
+const pathBody = {
+  type: 'object',
+  required: ['path'],
+  additionalProperties: false,
+  properties: { path: { type: 'string', minLength: 1, maxLength: 4096 } },
+};
+const countInBody = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: { beats: { type: 'integer', minimum: 1, maximum: 16 } },
+};
+
+const clock = () => performance.timeOrigin + performance.now();
+const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : null);
+const round1 = (x) => (x === null ? null : Math.round(x * 10) / 10);
+
+/** Summary of a validated score for the console: metadata, sections, length. */
+export function scoreSummary(score, path) {
+  const timeline = createTimeline(score);
+  return {
+    id: score.id,
+    title: score.title,
+    composer: score.composer ?? null,
+    bars: score.bars,
+    path: path ?? null,
+    totalBeats: timeline.totalBeats,
+    durationMs: Math.round(timeline.msAt(timeline.totalBeats)),
+    tempo: score.tempo[0]?.bpm ?? null,
+    meter: score.meter.map((m) => ({ bar: m.bar, beats: m.beats, unit: m.unit })),
+    sections: (score.sections ?? []).map((s) => ({
+      mark: s.mark, name: s.name ?? null, bar: s.at.bar, beat: s.at.beat ?? 1,
+      atMs: Math.round(timeline.msAt(timeline.indexOf(s.at.bar, s.at.beat ?? 1))),
+    })),
+    cues: (score.cues ?? []).length,
+    parts: (score.parts ?? []).map((p) => p.name ?? p.id),
+  };
+}
+
+/**
+ * A viewer inside the server: a loopback WebSocket on the audience port that records
+ * receive time − envelope `t` for every envelope (the "server-side push latency": encode,
+ * fan-out and socket write, not the Wi-Fi). It syncs its clock with the server like a phone
+ * does (ping/pong), so a wall-clock step on this machine cannot fake a latency.
+ */
+function createLatencyProbe({ port }) {
+  /** @type {Array<{ at: number, ms: number }>} */
+  let samples = [];
+  let ws = null;
+  let state = 'idle';
+  let error = null;
+  let offset = null; // server clock − local clock, from the best (lowest round trip) pong
+  let bestRtt = Infinity;
+  let joins = 0;
+  let closed = false;
+  let retry = null;
+  let pinger = null;
+  let failures = 0;
+  let pingId = 0;
+
+  function connect(hostIndex = 0) {
+    if (closed) return;
+    const host = ['127.0.0.1', '[::1]'][hostIndex];
+    state = 'connecting';
+    ws = new WebSocket(`ws://${host}:${port()}/ws`, { perMessageDeflate: false, handshakeTimeout: 5000 });
+    ws.on('open', () => {
+      state = 'open';
+      error = null;
+      failures = 0;
+      joins += 1;
+      ping();
+      pinger = setInterval(ping, 5000);
+      pinger.unref();
+    });
+    ws.on('message', (data) => {
+      const received = clock();
+      let msg;
+      try {
+        msg = JSON.parse(data.toString());
+      } catch {
+        return;
+      }
+      if (msg.type === 'pong' && typeof msg.s === 'number' && typeof msg.c === 'number') {
+        const rtt = received - msg.c;
+        // Prefer the tightest round trip; let old estimates age out slowly.
+        bestRtt = Math.min(bestRtt * 1.05, bestRtt + 1);
+        if (rtt <= bestRtt) {
+          bestRtt = rtt;
+          offset = msg.s - (msg.c + received) / 2;
+        }
+        return;
+      }
+      if (msg.v !== 1 || typeof msg.t !== 'number' || offset === null) return;
+      samples.push({ at: received, ms: Math.max(0, received + offset - msg.t) });
+      if (samples.length > MAX_SAMPLES) samples = samples.slice(-MAX_SAMPLES / 2);
+    });
+    ws.on('unexpected-response', () => {
+      error = 'the audience listener refused the probe (full?)';
+    });
+    ws.on('error', (err) => {
+      error = err.message;
+    });
+    ws.on('close', (code, reason) => {
+      clearInterval(pinger);
+      ws = null;
+      if (closed) return;
+      state = 'closed';
+      if (code === 1013) error = 'audience listener full (--max-clients): latency probe turned away';
+      else if (!error && code !== 1000) error = `probe closed (${code}${reason.length ? ` ${reason}` : ''})`;
+      failures += 1;
+      const tryV6 = failures === 1 && hostIndex === 0 && code === 1006;
+      retry = setTimeout(() => connect(tryV6 ? 1 : 0), Math.min(30_000, 1000 * 2 ** Math.min(failures, 5)));
+      retry.unref();
+    });
+  }
+
+  function ping() {
+    if (ws?.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'ping', id: (pingId += 1), c: clock() }));
+  }
+
+  return {
+    start() {
+      if (state === 'idle') connect();
+    },
+    /** Samples received since `since` (local clock ms). */
+    since(since) {
+      const out = [];
+      for (let i = samples.length - 1; i >= 0 && samples[i].at >= since; i -= 1) out.push(samples[i].ms);
+      return out;
+    },
+    prune(before) {
+      const keep = samples.findIndex((s) => s.at >= before);
+      samples = keep === -1 ? [] : samples.slice(keep);
+    },
+    connected: () => state === 'open',
+    joins: () => joins,
+    /** Server clock − this module's clock (0 until the first pong). */
+    offset: () => offset ?? 0,
+    state: () => ({ state, error }),
+    close() {
+      closed = true;
+      clearTimeout(retry);
+      clearInterval(pinger);
+      ws?.terminate();
+    },
+  };
+}
+
+/**
+ * @param {import('fastify').FastifyInstance} app
+ * @param {{ show: any, metrics: import('../metrics.js').Metrics, status: () => any, log: any, osc: any, edge: any, audiencePort: () => number }} options
+ */
+export default async function consoleApi(app, { show, metrics, status, log, osc, edge, audiencePort }) {
+  const startedAt = Date.now();
+  /** The server's clock (the one `t` and `position.at` use), as measured by the probe's pings. */
+  const serverNow = () => clock() + probe.offset();
+  const host = () => hosts.get(show) ?? { mode: 'serve' };
+  /** Secrets typed into the console (edge tokens) never leave it again, not even via the log. */
+  const secrets = new Set();
+  const redact = (text) => {
+    let out = String(text);
+    for (const s of secrets) out = out.split(s).join('***');
+    return out;
+  };
+  const tell = (change) => {
+    try {
+      host().onChange?.(change);
+    } catch (err) {
+      log.warn(`could not save console settings: ${err.message}`);
+    }
+  };
+
+  // Scores loaded while no host keeps a list (plain `tutti serve`): remembered for this run.
+  /** @type {string[]} */
+  let sessionRecent = [];
+  /** @type {{ path: string, file: string, ok: boolean, problems: any[], at: number } | null} */
+  let lastAttempt = null;
+  const recentScores = () => {
+    const h = host();
+    return h.recentScores ? h.recentScores() : sessionRecent;
+  };
+  const onScore = (next) => {
+    sessionRecent = [next.path, ...sessionRecent.filter((p) => p !== next.path)].slice(0, MAX_RECENT);
+    tell({ scorePath: next.path });
+    cancelCountIn('a new score was loaded');
+    broadcast('score', { score: currentScore(), lastAttempt, recentScores: recentScores() });
+  };
+  show.events.on('score', onScore);
+
+  // ---- audience numbers, sampled once a second while a console looks ----
+  const probe = createLatencyProbe({ port: audiencePort });
+  /** @type {Array<{ t: number, p50: number | null, p99: number | null, viewers: number, joinsPerSecond: number }>} */
+  const history = [];
+  let lastTotals = null;
+  let latest = null;
+  let sampler = null;
+  let lastLook = 0;
+
+  const total = async (metric) => (await metric.get()).values.reduce((sum, v) => sum + v.value, 0);
+
+  async function sample() {
+    const t = clock();
+    const [joins, resyncs, dropped, slowClosed] = await Promise.all([metrics.joins, metrics.resyncs, metrics.dropped, metrics.slowClosed].map(total));
+    const localJoins = joins - probe.joins();
+    const joinsPerSecond = lastTotals ? Math.max(0, (localJoins - lastTotals.joins) / ((t - lastTotals.t) / 1000)) : 0;
+    lastTotals = { t, joins: localJoins };
+    probe.prune(t - LATENCY_WINDOW_MS);
+    const windowed = probe.since(t - LATENCY_WINDOW_MS).sort((a, b) => a - b);
+    const lastSecond = probe.since(t - 1000).sort((a, b) => a - b);
+    const viewers = viewerCounts();
+    history.push({ t: Math.round(t), p50: round1(percentile(lastSecond, 0.5)), p99: round1(percentile(lastSecond, 0.99)), viewers: viewers.total, joinsPerSecond: round1(joinsPerSecond) });
+    if (history.length > HISTORY_POINTS) history.shift();
+    latest = {
+      joinsPerSecond: round1(joinsPerSecond),
+      joinsTotal: localJoins,
+      latency: {
+        label: 'server-side push latency',
+        about: 'envelope created → received by a loopback WebSocket viewer inside the server (fan-out and socket writes; not the Wi-Fi)',
+        p50: round1(percentile(windowed, 0.5)),
+        p99: round1(percentile(windowed, 0.99)),
+        samples: windowed.length,
+        windowMs: LATENCY_WINDOW_MS,
+        probe: probe.state(),
+      },
+      resyncs,
+      framesCoalesced: dropped,
+      slowClientsClosed: slowClosed,
+      history: history.slice(),
+    };
+    return latest;
+  }
+
+  /** Start sampling when a console first looks; stop after a minute nobody looked. */
+  function looked() {
+    lastLook = Date.now();
+    probe.start();
+    if (sampler) return;
+    sampler = setInterval(async () => {
+      if (streams.size === 0 && Date.now() - lastLook > 60_000) {
+        clearInterval(sampler);
+        sampler = null;
+        return;
+      }
+      try {
+        const stats = await sample();
+        broadcast('stats', { stats, viewers: viewerCounts(), edge: edgeStatus(), osc: oscStatus(), transport: transportStatus() });
+        const fresh = newLogEntries();
+        if (fresh.length) broadcast('log', { entries: fresh });
+      } catch (err) {
+        log.warn(`console stats: ${err.message}`);
+      }
+    }, 1000);
+    sampler.unref();
+  }
+
+  function viewerCounts() {
+    const counts = show.hub.counts();
+    const own = probe.connected() ? 1 : 0;
+    const local = { ws: Math.max(0, counts.ws - own), sse: counts.sse, poll: counts.poll, total: Math.max(0, counts.total - own) };
+    const remote = edge.status().remoteViewers ?? null;
+    return { local, edge: remote, total: local.total + (remote ?? 0) };
+  }
+
+  // ---- OSC ----
+  /** @type {Map<string, { ok: boolean, at: number, error: string | null }>} */
+  const pings = new Map();
+  const targetKey = (t) => `${t.host}:${t.port}`;
+  const oscStatus = () => ({
+    targets: osc.list().map((t) => ({ ...t, lastPing: pings.get(targetKey(t)) ?? null })),
+    in: status().osc?.in ?? null,
+  });
+
+  // ---- edge ----
+  const edgeStatus = () => ({ ...edge.status(), publicUrl: edge.publicUrl(), maxClients: status().maxClients ?? null });
+
+  // ---- transport and score ----
+  const transportStatus = () => {
+    const s = status();
+    return { transport: s.transport, position: s.position, tempo: s.tempo, tempoOverride: s.tempoOverride, epoch: s.epoch, seq: s.seq, countIn: countIn ? { beats: countIn.beats, startsAt: countIn.startsAt } : null };
+  };
+  const currentScore = () => scoreSummary(show.engine.score(), show.source().path);
+
+  // ---- audience URL and QR code ----
+  let qrCache = { url: '', svg: '' };
+  async function audienceInfo() {
+    const port = audiencePort();
+    const bound = host().audienceHost ?? null;
+    const loopbackOnly = bound !== null && /^(127\.|::1$|localhost$|\[::1\]$)/.test(bound);
+    const lan = loopbackOnly ? null : lanAddress();
+    const localUrl = `http://127.0.0.1:${port}/`;
+    const url = lan ? `http://${lan}:${port}/` : localUrl;
+    if (qrCache.url !== url) qrCache = { url, svg: await QRCode.toString(url, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' }) };
+    let warning = null;
+    if (loopbackOnly) warning = `The audience listener is bound to ${bound}: phones cannot reach it. Start with --host 0.0.0.0.`;
+    else if (!lan) warning = 'No network address found: connect this machine to the venue Wi-Fi so phones can reach it.';
+    return { url, localUrl, lanAddress: lan, port, qrSvg: qrCache.svg, warning };
+  }
+
+  // ---- log ----
+  // log.recent() hands out the same entry objects each time: the last one seen marks the cursor.
+  let lastSeen = null;
+  const redacted = (entries) => entries.map((e) => ({ t: e.t, level: e.level, msg: redact(e.msg) }));
+  function newLogEntries() {
+    const entries = log.recent();
+    const at = lastSeen ? entries.lastIndexOf(lastSeen) : -1;
+    const fresh = at >= 0 ? entries.slice(at + 1) : entries.filter((e) => !lastSeen || e.t >= lastSeen.t);
+    if (entries.length) lastSeen = entries[entries.length - 1];
+    return redacted(fresh);
+  }
+
+  async function snapshot() {
+    looked();
+    const h = host();
+    return {
+      now: serverNow(),
+      startedAt,
+      mode: h.mode,
+      settingsPath: h.settingsPath ?? null,
+      scoresDir: h.scoresDir ?? null,
+      score: currentScore(),
+      lastAttempt,
+      recentScores: recentScores(),
+      transport: transportStatus(),
+      audience: await audienceInfo(),
+      viewers: viewerCounts(),
+      stats: latest ?? (await sample()),
+      osc: oscStatus(),
+      edge: edgeStatus(),
+      log: redacted(log.recent()),
+    };
+  }
+
+  // ---- count-in: one bar (or N beats) of clicks to the console and the musicians, then play ----
+  /** @type {{ beats: number, startsAt: number, timers: NodeJS.Timeout[] } | null} */
+  let countIn = null;
+  const oscSocket4 = dgram.createSocket('udp4');
+  const oscSocket6 = dgram.createSocket('udp6');
+  for (const s of [oscSocket4, oscSocket6]) s.on('error', () => metrics.oscErrors.inc());
+  function sendOsc(bytes) {
+    for (const t of osc.list()) (t.host.includes(':') ? oscSocket6 : oscSocket4).send(bytes, t.port, t.host, (err) => err && metrics.oscErrors.inc());
+  }
+  function cancelCountIn(reason) {
+    if (!countIn) return false;
+    for (const timer of countIn.timers) clearTimeout(timer);
+    countIn = null;
+    broadcast('countin', { cancelled: true, reason });
+    return true;
+  }
+  function startCountIn(beats) {
+    const st = show.engine.status();
+    const beatMs = 60000 / st.tempo;
+    const lead = DEFAULT_LOOKAHEAD_MS;
+    const first = serverNow() + lead; // the first click sounds one lookahead from now, like a beat
+    const startsAt = first + beats * beatMs;
+    const timers = [];
+    for (let k = 0; k < beats; k += 1) {
+      const at = first + k * beatMs;
+      timers.push(setTimeout(() => {
+        sendOsc(encode(new Bundle(at / 1000, ['/tutti/countin', k + 1, beats])));
+        broadcast('countin', { n: k + 1, of: beats, at });
+      }, Math.max(0, at - lead - serverNow())));
+    }
+    // engine.play() makes the next beat sound one lookahead after the call.
+    timers.push(setTimeout(() => {
+      countIn = null;
+      show.engine.play();
+    }, Math.max(0, startsAt - lead - serverNow())));
+    countIn = { beats, startsAt, timers };
+  }
+  const onTransport = (state) => {
+    if (countIn && state !== 'stopped') cancelCountIn(`transport changed to ${state}`);
+    broadcast('transport', transportStatus());
+  };
+  show.events.on('transport', onTransport);
+
+  // ---- live feed: Server-Sent Events over the authenticated control listener ----
+  /** @type {Set<import('node:http').ServerResponse>} */
+  const streams = new Set();
+  function broadcast(event, data) {
+    if (streams.size === 0) return;
+    const frame = `event: ${event}\ndata: ${JSON.stringify({ ...data, s: serverNow() })}\n\n`;
+    for (const res of streams) {
+      if (res.writableLength > STREAM_BUFFER_LIMIT) res.destroy(); // a stuck console tab is dropped, never waited for
+      else res.write(frame);
+    }
+  }
+  const onBeat = (beat) => broadcast('beat', beat);
+  show.events.on('beat', onBeat);
+  const heartbeat = setInterval(() => {
+    for (const res of streams) res.write(':\n\n');
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+
+  app.addHook('onClose', async () => {
+    show.events.off('score', onScore);
+    show.events.off('transport', onTransport);
+    show.events.off('beat', onBeat);
+    clearInterval(heartbeat);
+    clearInterval(sampler);
+    cancelCountIn('server closing');
+    probe.close();
+    oscSocket4.close();
+    oscSocket6.close();
+    for (const res of streams) res.end();
+  });
+
+  // ---- routes ----
+  app.get('/api/console', async () => snapshot());
+
+  app.get('/api/events', async (request, reply) => {
+    if (streams.size >= MAX_EVENT_STREAMS) {
+      return reply.code(429).send({ error: 'TOO_MANY_STREAMS', message: `at most ${MAX_EVENT_STREAMS} consoles may follow the live feed at once` });
+    }
+    const first = await snapshot();
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no', connection: 'keep-alive' });
+    res.write(`retry: 2000\nevent: hello\ndata: ${JSON.stringify({ ...first, s: serverNow() })}\n\n`);
+    streams.add(res);
+    newLogEntries(); // the hello carried the log so far
+    const drop = () => streams.delete(res);
+    res.once('close', drop);
+    res.once('error', drop);
+  });
+
+  app.get('/api/log', async () => ({ entries: redacted(log.recent()) }));
+
+  app.post('/api/score/validate', { schema: { body: pathBody } }, async (request) => {
+    const { path } = /** @type {any} */ (request.body);
+    const result = await loadScoreFile(path);
+    lastAttempt = { path, file: result.file, ok: result.ok, problems: result.problems, at: Date.now() };
+    return {
+      ok: result.ok,
+      file: result.file,
+      problems: result.problems,
+      score: result.ok ? scoreSummary(result.score, result.file) : null,
+    };
+  });
+
+  app.post('/api/osc/targets', { schema: { body: oscTargetBody } }, async (request) => {
+    const { host: address, port } = /** @type {any} */ (request.body);
+    osc.add({ host: address, port });
+    log.info(`OSC target added: ${address}:${port}`);
+    tell({ oscTargets: osc.list().map((t) => ({ host: t.host, port: t.port })) });
+    return oscStatus();
+  });
+
+  app.delete('/api/osc/targets', { schema: { body: oscTargetBody } }, async (request, reply) => {
+    const { host: address, port } = /** @type {any} */ (request.body);
+    if (!osc.remove({ host: address, port })) return reply.code(404).send({ error: 'NO_SUCH_TARGET', message: `${address}:${port} is not an OSC target` });
+    pings.delete(targetKey({ host: address, port }));
+    log.info(`OSC target removed: ${address}:${port}`);
+    tell({ oscTargets: osc.list().map((t) => ({ host: t.host, port: t.port })) });
+    return oscStatus();
+  });
+
+  app.post('/api/osc/ping', { schema: { body: oscTargetBody } }, async (request) => {
+    const target = /** @type {any} */ (request.body);
+    let timer;
+    const timeout = new Promise((resolve) => { timer = setTimeout(() => resolve('timeout'), PING_TIMEOUT_MS); });
+    const outcome = await Promise.race([osc.ping(target).catch(() => false), timeout]);
+    clearTimeout(timer);
+    const ok = outcome === true;
+    const result = { ok, at: Date.now(), error: ok ? null : outcome === 'timeout' ? 'no answer from the network stack within 3 s (name lookup?)' : `could not send to ${target.host}:${target.port}` };
+    pings.set(targetKey(target), result);
+    return { target, ...result };
+  });
+
+  app.post('/api/edge', { schema: { body: edgeBody } }, async (request, reply) => {
+    const { url, token } = /** @type {any} */ (request.body);
+    const checked = edgePublishUrl(url);
+    if (!checked.url) return reply.code(400).send({ error: 'BAD_EDGE_URL', message: checked.reason.replace('--edge', 'the edge URL') });
+    secrets.add(token);
+    await edge.enable(url, token);
+    tell({ edgeUrl: edge.publicUrl() });
+    return edgeStatus();
+  });
+
+  app.delete('/api/edge', async () => {
+    edge.disable();
+    tell({ edgeUrl: null });
+    return edgeStatus();
+  });
+
+  app.post('/api/console/count-in', { schema: { body: countInBody } }, async (request, reply) => {
+    const st = show.engine.status();
+    if (st.transport === 'playing') return reply.code(409).send({ error: 'ALREADY_PLAYING', message: 'the show is already playing; a count-in starts a stopped or paused show' });
+    if (countIn) return reply.code(409).send({ error: 'COUNTING_IN', message: 'a count-in is already running' });
+    startCountIn(/** @type {any} */ (request.body)?.beats ?? st.position.beats);
+    return transportStatus();
+  });
+
+  app.delete('/api/console/count-in', async () => {
+    cancelCountIn('cancelled from the console');
+    return transportStatus();
+  });
+}

@@ -1,0 +1,89 @@
+// The console's page on the control listener: GET / (index.html) and GET /console/<file> from
+// app/renderer. The page holds no data and needs no token to load (the auth hook lets these
+// paths through); it reads the token from its own URL and sends it with every API call.
+//
+// Files are read into memory once, at registration: a request path is looked up in that map,
+// never joined to a directory, so no path trick reaches the disk. A strict CSP (no inline
+// script or style, nothing from elsewhere) is sent with every file, in the browser and in the
+// desktop app alike.
+
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, extname, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const RENDERER_DIR = fileURLToPath(new URL('../../../app/renderer/', import.meta.url));
+
+/** The console's Content-Security-Policy: only its own files; data: only for images (the QR code). */
+export const CONSOLE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "manifest-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json; charset=utf-8',
+  '.woff2': 'font/woff2',
+};
+
+async function listFiles(dir) {
+  /** @type {string[]} */
+  const out = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await listFiles(full)));
+    else if (entry.isFile() && TYPES[extname(entry.name)]) out.push(full);
+  }
+  return out;
+}
+
+/**
+ * @param {import('fastify').FastifyInstance} app
+ * @param {{ dir?: string }} [options]
+ */
+export default async function consoleUi(app, options = {}) {
+  const dir = options.dir ?? RENDERER_DIR;
+  /** @type {Map<string, { body: Buffer, type: string }>} */
+  const files = new Map();
+  try {
+    for (const file of await listFiles(dir)) {
+      files.set(relative(dir, file).split(sep).join('/'), { body: await readFile(file), type: TYPES[extname(file)] });
+    }
+  } catch (err) {
+    app.log.warn(`console UI not available: ${err.message}`);
+  }
+
+  const send = (reply, name) => {
+    const file = files.get(name);
+    if (!file) return reply.code(404).type('application/json; charset=utf-8').send({ error: 'NOT_FOUND', message: 'no such console file' });
+    return reply
+      .header('content-security-policy', CONSOLE_CSP)
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'no-referrer') // the page URL may still hold the token for a moment
+      .header('cross-origin-opener-policy', 'same-origin')
+      .header('cross-origin-resource-policy', 'same-origin')
+      .header('x-frame-options', 'DENY')
+      .header('cache-control', 'no-cache')
+      .type(file.type)
+      .send(file.body);
+  };
+
+  app.get('/', async (request, reply) => send(reply, 'index.html'));
+  app.get('/console/*', async (request, reply) => send(reply, /** @type {any} */ (request.params)['*']));
+  app.get('/favicon.ico', async (request, reply) => {
+    const icon = files.get('favicon.svg');
+    if (!icon) return reply.code(204).send();
+    return reply.header('cache-control', 'public, max-age=86400').type(icon.type).send(icon.body);
+  });
+}
