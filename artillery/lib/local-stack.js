@@ -1,0 +1,123 @@
+// What `--start-local` starts: a real `tutti serve` child (the same command QA would type) and,
+// for edge scenarios without --target, the edge worker on local workerd. Only on 127.0.0.1,
+// only what was asked for, and always stopped again.
+
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const TUTTI_BIN = `${ROOT}local-server/bin/tutti.js`;
+export const LOAD_SCORE = `${ROOT}scores/union-rose-load.score.json`;
+const LOCAL_EDGE = `${ROOT}edge-worker/scripts/local-edge.js`;
+const DEV_VARS = `${ROOT}edge-worker/.dev.vars`;
+
+/**
+ * Start `tutti serve` on 127.0.0.1 with ports chosen by the system, playing at once.
+ * @param {{ score?: string, edgeUrl?: string | null, edgeToken?: string | null, log?: (line: string) => void, timeoutMs?: number }} [options]
+ * @returns {Promise<{ url: string, controlUrl: string | null, token: string, pid: number, output: string[], stop: () => Promise<void> }>}
+ */
+export async function startTuttiServe({ score = LOAD_SCORE, edgeUrl = null, edgeToken = null, log = () => {}, timeoutMs = 30_000 } = {}) {
+  const token = randomBytes(18).toString('base64url');
+  const args = [TUTTI_BIN, 'serve', '--host', '127.0.0.1', '--port', '0', '--control-port', '0', '--autoplay', '--score', score, '--token', token];
+  if (edgeUrl) args.push('--edge', edgeUrl, '--edge-token', edgeToken ?? '');
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  const output = [];
+  const keep = (line) => {
+    output.push(line);
+    if (output.length > 200) output.shift();
+  };
+  createInterface({ input: child.stderr }).on('line', (line) => {
+    keep(line);
+    log(line);
+  });
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+
+  let controlUrl = null;
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`tutti serve did not print its URL within ${timeoutMs / 1000} s:\n${output.join('\n')}`)), timeoutMs);
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      keep(line);
+      const control = /Control API[^:]*:\s+(http\S+?)\/api\/status/.exec(line);
+      if (control) controlUrl = control[1];
+      const audience = /Audience on this machine:\s+(http\S+)/.exec(line);
+      if (audience) {
+        clearTimeout(timer);
+        resolve(audience[1].replace(/\/+$/, ''));
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`tutti serve exited (${code}) before it was ready:\n${output.join('\n')}`));
+    });
+  });
+
+  let stopping = null;
+  return {
+    url,
+    get controlUrl() {
+      return controlUrl;
+    },
+    token,
+    pid: child.pid ?? -1,
+    output,
+    stop() {
+      stopping ??= stopChild(child, exited);
+      return stopping;
+    },
+  };
+}
+
+/**
+ * The edge worker on local workerd (edge-worker/scripts/local-edge.js), with a fresh token.
+ * @param {{ log?: (line: string) => void }} [options]
+ */
+export async function startLocalEdgeWorker({ log = () => {} } = {}) {
+  if (!existsSync(LOCAL_EDGE)) {
+    throw new Error('edge-worker/scripts/local-edge.js is missing, so the edge cannot be started here; start it yourself (npm run edge:dev) and pass --target');
+  }
+  const { startLocalEdge } = await import(LOCAL_EDGE);
+  const token = randomBytes(16).toString('hex');
+  const edge = await startLocalEdge({ token, persistDir: false, log });
+  return { url: edge.url, token, pid: edge.pid, stop: () => edge.stop() };
+}
+
+/** PUBLISH_TOKEN from edge-worker/.dev.vars (what `npm run edge:dev` uses), or null. */
+export function devPublishToken() {
+  if (!existsSync(DEV_VARS)) return null;
+  const m = /^\s*PUBLISH_TOKEN\s*=\s*"?([^"\n]+)"?\s*$/m.exec(readFileSync(DEV_VARS, 'utf8'));
+  return m ? m[1].trim() : null;
+}
+
+/**
+ * Wait until `base`/poll answers with a snapshot: the server is up and (through an edge) the
+ * show's state has arrived.
+ * @param {string} base
+ * @param {{ timeoutMs?: number }} [options]
+ */
+export async function waitForShow(base, { timeoutMs = 30_000 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`${base}/poll`, { signal: AbortSignal.timeout(5000) });
+      const body = res.ok ? await res.json() : null;
+      if (Array.isArray(body) && body.length > 0) return body[0];
+      last = res.ok ? 'no state yet (is a show publishing to it?)' : `HTTP ${res.status}`;
+    } catch (err) {
+      last = err.cause?.code ?? err.message;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${base}/poll did not answer with the show's state within ${timeoutMs / 1000} s (${last})`);
+}
+
+async function stopChild(child, exited) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(killer);
+}
