@@ -31,7 +31,11 @@ to N viewers in separate client processes, all on 127.0.0.1.
   --batch N           connections each client process opens at once while ramping (default 250)
   --poll-interval MS  interval of the poll case (default 500)
   --long-poll-wait MS wait= of the longpoll case (default 20000)
+  --quiet-wait S      before each run, wait up to S seconds for the machine to be quiet (other
+                      processes below --quiet-cpu % of a core); default 120, quick 0
+  --quiet-cpu PCT     what counts as quiet (default 25)
   --max-rss-mb MB     abort a run whose server RSS exceeds this (default 4096)
+  --profile DIR       write a V8 CPU profile of every server worker to DIR (see where time goes)
   --score FILE        score to play (default scores/union-rose-load.score.json)
   --out FILE          JSON results (default bench-results/fanout.json)
   --help
@@ -40,7 +44,7 @@ to N viewers in separate client processes, all on 127.0.0.1.
 /**
  * @typedef {{ label: string, transport: 'ws' | 'sse' | 'poll' | 'longpoll', clients: number, impls: string[], duration: number, runs: number, hold: boolean }} Case
  * @typedef {{ cases: Case[], score: string, out: string, perProcess: number, batch: number, pollIntervalMs: number,
- *   longPollWaitMs: number, maxRssBytes: number, quick: boolean, duration: number, runs: number, help: boolean }} Plan
+ *   longPollWaitMs: number, maxRssBytes: number, quietWaitMs: number, quietCpuPct: number, profileDir: string | null, quick: boolean, duration: number, runs: number, help: boolean }} Plan
  */
 
 /**
@@ -66,7 +70,10 @@ export function parsePlan(argv) {
         'poll-interval': { type: 'string' },
         'long-poll-wait': { type: 'string' },
         'max-rss-mb': { type: 'string' },
+        'quiet-wait': { type: 'string' },
+        'quiet-cpu': { type: 'string' },
         score: { type: 'string' },
+        profile: { type: 'string' },
         out: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
@@ -91,6 +98,8 @@ export function parsePlan(argv) {
   const batch = number('batch', values.batch, 250, { min: 1, max: 5000 });
   const pollIntervalMs = number('poll-interval', values['poll-interval'], 500, { min: 10 });
   const longPollWaitMs = number('long-poll-wait', values['long-poll-wait'], 20_000, { min: 100, max: 30_000 });
+  const quietWait = number('quiet-wait', values['quiet-wait'], quick ? 0 : 120, { min: 0, integer: false });
+  const quietCpuPct = number('quiet-cpu', values['quiet-cpu'], 25, { min: 1, integer: false });
   const maxRssMb = number('max-rss-mb', values['max-rss-mb'], 4096, { min: 64 });
 
   const impls = (values.impls ?? 'ours,naive').split(',').map((s) => s.trim()).filter(Boolean);
@@ -129,7 +138,8 @@ export function parsePlan(argv) {
   return {
     plan: {
       cases, score: values.score ?? DEFAULT_SCORE, out: values.out ?? DEFAULT_OUT, perProcess, batch, pollIntervalMs,
-      longPollWaitMs, maxRssBytes: maxRssMb * 1024 * 1024, quick, duration, runs, help: values.help,
+      longPollWaitMs, maxRssBytes: maxRssMb * 1024 * 1024, quietWaitMs: quietWait * 1000, quietCpuPct,
+      profileDir: values.profile ?? null, quick, duration, runs, help: values.help,
     },
     problems,
   };

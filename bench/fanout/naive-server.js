@@ -105,6 +105,7 @@ serveParent({
     return { seq, clients: { ws: wss.clients.size } };
   },
   'window-end': () => ({ seq, durations, clients: { ws: wss.clients.size } }),
+  memory: () => process.memoryUsage(),
   seq: () => ({ seq }),
 }, {
   onExit: () => {

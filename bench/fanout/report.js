@@ -54,6 +54,7 @@ export function summarizeRuns(results) {
       kbPerClientMin: med(runs, (r) => r.bytes.kbPerClientPerMin),
       serverCpuPct: med(runs, (r) => r.cpu.serverPct),
       clientsCpuPct: med(runs, (r) => r.cpu.clientsPct),
+      otherCpuPct: med(runs, (r) => r.cpu.otherProcessesPct),
     };
   });
 }
@@ -127,6 +128,7 @@ const COLUMNS = [
   { key: 'mbPer1k', label: 'MB/1k', format: ms },
   { key: 'kbPerClientMin', label: 'KB/client/min', format: ms },
   { key: 'serverCpuPct', label: 'srv CPU%', format: ms },
+  { key: 'otherCpuPct', label: 'other CPU%', format: ms },
   { key: 'runs', label: 'runs', format: (v, row) => (row.failedRuns ? `${v - row.failedRuns}/${v}` : String(v)) },
 ];
 
@@ -139,7 +141,8 @@ const COLUMNS = [
 export function formatReport(summary, ratioList, targets) {
   const lines = [formatTable(COLUMNS, summary), ''];
   lines.push('Medians over runs; lost / ooo (out-of-order) are totals over runs. ms = push latency (receive − envelope t);');
-  lines.push('fan-out = server time to hand one update to every socket; MB = 2^20 bytes; KB = 1024 bytes of TCP payload received.');
+  lines.push('fan-out = server time to hand one update to every socket; MB = 2^20 bytes; KB = 1024 bytes of TCP payload received;');
+  lines.push('CPU% = percent of one core during the window; other = CPU used by processes outside this benchmark (shared machine).');
   if (ratioList.length) {
     lines.push('', 'p99 ours / baseline:');
     for (const r of ratioList) lines.push(`  ${r.case}: ${r.oursP99} / ${r.baselineP99} ms (${r.baseline}) = ${r.ratio}×`);

@@ -10,6 +10,7 @@ import { createHistogram } from '../lib/histogram.js';
 import { summarize, round } from '../lib/stats.js';
 import { readRssBytes, readCpuSeconds, createRssSampler } from '../lib/proc-stats.js';
 import { parsePromText, histogramDelta, bucketPercentile, counterTotal } from '../lib/prom-text.js';
+import { readSystemBusySeconds, waitForQuiet } from '../lib/system-cpu.js';
 
 const SHOW_SERVER = fileURLToPath(new URL('./show-server.js', import.meta.url));
 const NAIVE_SERVER = fileURLToPath(new URL('./naive-server.js', import.meta.url));
@@ -44,10 +45,16 @@ async function scrapeMetrics(controlUrl, token) {
 export async function runCase({ kase, impl, run, plan, log }) {
   const tag = `${kase.label} ${impl} #${run}`;
   const say = (msg) => log(`${tag}: ${msg}`);
+  // The machine is shared: start on a quiet moment when there is one, and record what others used.
+  const quiet = plan.quietWaitMs > 0
+    ? await waitForQuiet({ maxMs: plan.quietWaitMs, thresholdPct: plan.quietCpuPct, log: say })
+    : { quiet: true, waitedMs: 0, busyPct: null };
+  if (!quiet.quiet) say(`machine still busy after ${Math.round(quiet.waitedMs / 1000)} s (${quiet.busyPct?.toFixed(0)}% of a core used by other processes); measuring anyway`);
   const token = randomBytes(12).toString('base64url');
+  const execArgv = plan.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${plan.profileDir}`, `--cpu-prof-name=${kase.label.replace(':', '-')}-${impl}-${run}.cpuprofile`] : [];
   const server = impl === 'ours'
-    ? forkWorker(SHOW_SERVER, { name: 'show server', args: ['--score', plan.score, '--token', token] })
-    : forkWorker(NAIVE_SERVER, { name: `${impl} server`, args: ['--score', plan.score, '--mode', impl === 'naive' ? 'state' : 'delta'] });
+    ? forkWorker(SHOW_SERVER, { name: 'show server', args: ['--score', plan.score, '--token', token], execArgv })
+    : forkWorker(NAIVE_SERVER, { name: `${impl} server`, args: ['--score', plan.score, '--mode', impl === 'naive' ? 'state' : 'delta'], execArgv });
   /** @type {import('../lib/children.js').Worker[]} */
   const clients = [];
   let aborted = null;
@@ -88,6 +95,8 @@ export async function runCase({ kase, impl, run, plan, log }) {
     const metrics0 = impl === 'ours' ? await scrapeMetrics(ready.controlUrl, token) : null;
     const cpu0 = readCpuSeconds(server.pid) ?? 0;
     const clientCpu0 = sum(clients, (c) => readCpuSeconds(c.pid) ?? 0);
+    const system0 = readSystemBusySeconds();
+    const runner0 = process.cpuUsage();
     rss.reset();
     const windowStart = await server.request('window-start');
     await Promise.all(clients.map((c) => c.request('start', { fromSeq: windowStart.seq })));
@@ -105,6 +114,12 @@ export async function runCase({ kase, impl, run, plan, log }) {
     const windowSeconds = (performance.now() - t0) / 1000;
     const serverCpu = (readCpuSeconds(server.pid) ?? 0) - cpu0;
     const clientCpu = sum(clients, (c) => readCpuSeconds(c.pid) ?? 0) - clientCpu0;
+    const runnerUsage = process.cpuUsage(runner0);
+    const system1 = readSystemBusySeconds();
+    // CPU the rest of the machine used during the window (other people's processes).
+    const foreignCpu = system0 === null || system1 === null ? NaN
+      : system1 - system0 - serverCpu - clientCpu - (runnerUsage.user + runnerUsage.system) / 1e6;
+    const memory = await server.request('memory');
     const metrics1 = impl === 'ours' ? await scrapeMetrics(ready.controlUrl, token) : null;
     const windowPeakRss = rss.peak();
 
@@ -155,7 +170,7 @@ export async function runCase({ kase, impl, run, plan, log }) {
     const result = {
       ok: true,
       case: kase.label, transport: kase.transport, impl, run, clients: kase.clients, connected, openAtEnd: open,
-      clientProcesses: clients.length, rampSeconds: round(rampSeconds, 2),
+      clientProcesses: clients.length, pids: { server: server.pid, clients: clients.map((c) => c.pid) }, rampSeconds: round(rampSeconds, 2),
       window: { seconds: round(windowSeconds, 2), updates, fromSeq: windowStart.seq, toSeq: windowEnd.seq, drained },
       serverSawClients: windowStart.clients,
       latencyMs: {
@@ -196,7 +211,10 @@ export async function runCase({ kase, impl, run, plan, log }) {
         serverPct: round((serverCpu / windowSeconds) * 100, 1),
         clientsPct: round((clientCpu / windowSeconds) * 100, 1),
         clientLoopDelayP99Ms: round(Math.max(...reports.map((r) => r.eventLoopDelayMs.p99)), 1),
+        otherProcessesPct: round(Math.max(0, (foreignCpu / windowSeconds) * 100), 1),
+        quietBeforeRun: { ...quiet, busyPct: round(quiet.busyPct, 1) },
       },
+      serverMemoryMb: Object.fromEntries(Object.entries(memory).map(([k, v]) => [k, round(Number(v) / MB, 1)])),
       bytes: {
         total: bytes,
         kbPerClientPerMin: round(open ? bytes / 1024 / open / (Math.max(...reports.map((r) => r.seconds)) / 60) : NaN, 1),
@@ -207,12 +225,15 @@ export async function runCase({ kase, impl, run, plan, log }) {
     };
     say(`window ${windowSeconds.toFixed(0)} s, ${updates} updates: p50 ${fmt(result.latencyMs.p50)} p99 ${fmt(result.latencyMs.p99)} max ${fmt(result.latencyMs.max)} ms, `
       + `lost ${result.messages.lost}, out-of-order ${result.messages.outOfOrder}, fan-out p99 ${fmt(result.fanoutMs.p99)} ms, `
-      + `RSS ${result.rss.peakMb} MB, server CPU ${result.cpu.serverPct}%`);
+      + `RSS ${result.rss.peakMb} MB, server CPU ${result.cpu.serverPct}%, other processes ${result.cpu.otherProcessesPct}%`);
     return result;
   } catch (error) {
     const message = aborted ?? error?.message ?? String(error);
     say(`FAILED: ${message}`);
-    return { ok: false, case: kase.label, transport: kase.transport, impl, run, clients: kase.clients, error: message };
+    return {
+      ok: false, case: kase.label, transport: kase.transport, impl, run, clients: kase.clients, error: message,
+      pids: { server: server.pid, clients: clients.map((c) => c.pid) },
+    };
   } finally {
     rss.stop();
     await Promise.all(clients.map((c) => c.stop(2000)));

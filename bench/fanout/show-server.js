@@ -43,6 +43,7 @@ serveParent({
   },
   /** Close the window: the current seq is its upper bound. */
   'window-end': () => ({ seq: show.stream.seq(), durations, clients: show.hub.counts() }),
+  memory: () => process.memoryUsage(),
   seq: () => ({ seq: show.stream.seq() }),
 }, { onExit: () => server.close() });
 

@@ -47,13 +47,13 @@ function installExitHandlers() {
 /**
  * Fork a worker module. Its stdout/stderr go to ours (workers print only problems).
  * @param {string} modulePath
- * @param {{ name?: string, args?: string[], env?: Record<string, string> }} [options]
+ * @param {{ name?: string, args?: string[], env?: Record<string, string>, execArgv?: string[] }} [options]
  * @returns {Worker}
  */
-export function forkWorker(modulePath, { name = modulePath, args = [], env } = {}) {
+export function forkWorker(modulePath, { name = modulePath, args = [], env, execArgv = [] } = {}) {
   installExitHandlers();
   const child = fork(modulePath, args, {
-    execArgv: [], // no inherited --inspect / vm-modules flags: a worker is a plain process
+    execArgv, // never the runner's own flags (--inspect, vm-modules): a worker is a plain process
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: env ? { ...process.env, ...env } : process.env,
   });
