@@ -25,6 +25,9 @@ const SELF = fileURLToPath(import.meta.url);
  * @property {number} [port] 0 (default) picks a free port
  * @property {(line: string) => void} [log] receives the child's stderr lines
  * @property {number} [startTimeoutMs]
+ * @property {boolean} [direct] talk straight to the worker's own workerd instead of wrangler's dev
+ *   proxy (which costs four extra sockets per WebSocket: benchmarks with thousands of viewers
+ *   need this to stay under the open-files limit)
  */
 
 /**
@@ -32,7 +35,7 @@ const SELF = fileURLToPath(import.meta.url);
  * @param {LocalEdgeOptions} options
  * @returns {Promise<{ url: string, token: string, pid: number, stop: () => Promise<void> }>}
  */
-export async function startLocalEdge({ token, persistDir = false, vars = {}, port = 0, log = () => {}, startTimeoutMs = 60_000 }) {
+export async function startLocalEdge({ token, persistDir = false, vars = {}, port = 0, log = () => {}, startTimeoutMs = 60_000, direct = false }) {
   await ensureAudienceAssets({ build: false, log });
   const options = JSON.stringify({ token, persistDir, vars, port });
   const child = spawn(process.execPath, [SELF, options], {
@@ -48,7 +51,8 @@ export async function startLocalEdge({ token, persistDir = false, vars = {}, por
     lines.on('line', (line) => {
       if (!line.startsWith('{"url"')) return log(line);
       clearTimeout(timer);
-      resolve(JSON.parse(line).url);
+      const ready = JSON.parse(line);
+      resolve(direct && ready.directUrl ? ready.directUrl : ready.url);
     });
     void exited.then((code) => {
       clearTimeout(timer);
@@ -76,18 +80,29 @@ export async function startLocalEdge({ token, persistDir = false, vars = {}, por
 
 async function runChild(json) {
   const { token, persistDir, vars, port } = JSON.parse(json);
-  const { unstable_startWorker } = await import('wrangler');
+  const { unstable_DevEnv } = await import('wrangler');
   /** @type {Record<string, { type: string, value: string }>} */
   const bindings = { PUBLISH_TOKEN: { type: 'secret_text', value: token } };
   for (const [name, value] of Object.entries(vars)) bindings[name] = { type: 'plain_text', value: String(value) };
-  const worker = await unstable_startWorker({
+  // unstable_startWorker() is `new DevEnv().startWorker()`; building the DevEnv ourselves lets us
+  // hear where the worker itself listens (behind wrangler's dev proxy).
+  const devEnv = new unstable_DevEnv();
+  /** @type {string | null} */
+  let directUrl = null;
+  devEnv.on('reloadComplete', (event) => {
+    const u = event?.proxyData?.userWorkerUrl;
+    if (u?.hostname && u?.port) directUrl = `${u.protocol}//${u.hostname}:${u.port}/`;
+  });
+  const worker = await devEnv.startWorker({
     config: CONFIG_PATH,
     bindings,
     dev: { server: { hostname: '127.0.0.1', port }, inspector: false, persist: persistDir, watch: false, logLevel: 'warn' },
   });
   await worker.ready;
   const url = await worker.url;
-  process.stdout.write(`${JSON.stringify({ url: url.href })}\n`);
+  // reloadComplete can land just after `ready`; wait a little for it (bounded).
+  for (let i = 0; i < 100 && directUrl === null; i += 1) await new Promise((r) => setTimeout(r, 50));
+  process.stdout.write(`${JSON.stringify({ url: url.href, directUrl })}\n`);
   let disposing = false;
   const shutdown = async () => {
     if (disposing) return;
