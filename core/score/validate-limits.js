@@ -1,0 +1,70 @@
+// What a "tutti-score/1" score is, as far as the validator's rules are concerned: the format id,
+// the size limits every rule checks against, and the normalized shape the rules produce.
+// Kept apart from the rules so each rule module can read them without importing validate.js.
+
+/** The only format this validator understands. */
+export const SCORE_FORMAT = 'tutti-score/1';
+
+/** Size limits: a score beyond them is almost certainly a mistake, and they bound the work done here. */
+export const SCORE_LIMITS = Object.freeze({
+  bars: 10_000,
+  beatsPerBar: 32,
+  bpmMin: 10,
+  bpmMax: 400,
+  meterEntries: 10_000,
+  tempoEntries: 10_000,
+  sections: 1_000,
+  parts: 64,
+  assets: 256,
+  cues: 100_000,
+  titleChars: 200,
+  textChars: 2_000,
+  instructionChars: 500,
+  labelChars: 200,
+  markChars: 8,
+  srcChars: 500,
+  oscArgs: 32,
+  oscStringChars: 1_000,
+  dataDepth: 32,
+  dataNodes: 20_000,
+  dataChars: 65_536,
+  problems: 100,
+});
+
+/**
+ * @typedef {import('./format-problems.js').ScoreProblem} ScoreProblem
+ * @typedef {{ bar: number, beat: number }} Position
+ * @typedef {{ bar: number, beats: number, unit: number }} MeterEntry
+ * @typedef {{ at: Position, bpm: number, to?: number, until?: Position }} TempoEntry
+ * @typedef {{ at: Position, mark: string, name?: string }} Section
+ * @typedef {{ id: string, name?: string, osc: string }} Part
+ * @typedef {{ id: string, kind: 'audio' | 'image', src: string, bytes?: number }} Asset
+ * @typedef {{ text?: string, instruction?: string, color?: string, image?: string, data?: Record<string, unknown> }} View
+ * @typedef {{ at: Position, label?: string, view?: View, audio?: { asset: string, gain: number },
+ *   osc?: { part?: string, address: string, args: Array<number | string | boolean> } }} Cue
+ * @typedef {object} Score a validated, normalized score
+ * @property {'tutti-score/1'} format
+ * @property {string} id
+ * @property {string} title
+ * @property {string} [composer]
+ * @property {number} bars
+ * @property {MeterEntry[]} meter
+ * @property {TempoEntry[]} tempo
+ * @property {Section[]} sections  always present (empty when the score has none)
+ * @property {Part[]} parts        always present
+ * @property {Asset[]} assets      always present
+ * @property {View} view           always present (`{}` when the score has none)
+ * @property {Cue[]} cues          always present, sorted stably by position
+ * @typedef {{ ok: boolean, problems: ScoreProblem[], score?: Score }} ValidationResult
+ */
+
+/**
+ * What earlier rules learned that later ones check against (rules run in dependency order):
+ * the last bar, the meter at a bar (only once the whole meter is valid), and the ids declared
+ * so far with where they were declared.
+ * @typedef {object} ScoreEnv
+ * @property {number} [lastBar]
+ * @property {(bar: number) => MeterEntry} [beatsAt]
+ * @property {Map<string, { path: string, kind?: 'audio' | 'image' }>} assets
+ * @property {Map<string, { path: string }>} parts
+ */
