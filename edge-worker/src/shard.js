@@ -36,6 +36,8 @@ export class Shard extends DurableObject {
     this.attached = false;
     /** @type {{ rev: number, json: string } | null} the latest snapshot envelope, for joiners and resyncs */
     this.latest = null;
+    /** @type {Promise<void> | null} */
+    this.attaching = null;
     // A plain-text keepalive answered by the runtime without waking the object. SPEC pings
     // carry the server time, so they go through webSocketMessage below.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
@@ -73,10 +75,18 @@ export class Shard extends DurableObject {
     return new Response(null, { status: 101, webSocket: client, headers: { [SHARD_HEADER]: String(this.index) } });
   }
 
-  async attach() {
-    const reply = await rootStub(this.env).attach(this.index, this.viewers().length);
-    this.attached = true;
-    this.adopt(reply.rev, reply.snapshot);
+  /** Register with the root and fetch the snapshot; joiners arriving together share one RPC. */
+  attach() {
+    this.attaching ??= (async () => {
+      try {
+        const reply = await rootStub(this.env).attach(this.index, this.viewers().length);
+        this.attached = true;
+        this.adopt(reply.rev, reply.snapshot);
+      } finally {
+        this.attaching = null;
+      }
+    })();
+    return this.attaching;
   }
 
   /**
