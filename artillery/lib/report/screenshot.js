@@ -1,0 +1,51 @@
+// Render a report in Chromium (playwright-core, the system browser) and save a PNG: how the
+// report is checked by eye, and how the tests check that it renders.
+//
+//   node artillery/lib/report/screenshot.js <report.html> <out.png> [width]
+
+import { resolve } from 'node:path';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
+
+/**
+ * @param {string} htmlFile
+ * @param {string} pngFile
+ * @param {{ width?: number, fullPage?: boolean }} [options]
+ * @returns {Promise<{ title: string, requests: string[], comparisonRows: number, svgCount: number }>} what the page showed
+ */
+export async function screenshotReport(htmlFile, pngFile, { width = 1200, fullPage = true } = {}) {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage({ viewport: { width, height: 900 }, deviceScaleFactor: 1 });
+    // A self-contained report asks for nothing but itself.
+    const requests = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith('file:')) requests.push(r.url());
+    });
+    await page.goto(pathToFileURL(resolve(htmlFile)).href, { waitUntil: 'load' });
+    mkdirSync(dirname(resolve(pngFile)), { recursive: true });
+    await page.screenshot({ path: pngFile, fullPage });
+    const facts = await page.evaluate(() => ({
+      title: document.title,
+      comparisonRows: document.querySelectorAll('table.comparison tbody tr').length,
+      svgCount: document.querySelectorAll('svg.chart').length,
+    }));
+    return { ...facts, requests };
+  } finally {
+    await browser.close();
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const [html, png, width] = process.argv.slice(2);
+  if (!html || !png) {
+    process.stderr.write('Usage: node artillery/lib/report/screenshot.js <report.html> <out.png> [width]\n');
+    process.exit(2);
+  }
+  screenshotReport(html, png, { width: Number(width) || 1200 }).then((facts) => process.stdout.write(`${JSON.stringify(facts)}\n`));
+}
