@@ -30,11 +30,11 @@ export async function screenshotReport(htmlFile, pngFile, { width = 1200, fullPa
     await page.goto(pathToFileURL(resolve(htmlFile)).href, { waitUntil: 'load' });
     mkdirSync(dirname(resolve(pngFile)), { recursive: true });
     await page.screenshot({ path: pngFile, fullPage });
-    const facts = await page.evaluate(() => ({
-      title: document.title,
-      comparisonRows: document.querySelectorAll('table.comparison tbody tr').length,
-      svgCount: document.querySelectorAll('svg.chart').length,
-    }));
+    const facts = {
+      title: await page.title(),
+      comparisonRows: await page.locator('table.comparison tbody tr').count(),
+      svgCount: await page.locator('svg.chart').count(),
+    };
     return { ...facts, requests };
   } finally {
     await browser.close();
