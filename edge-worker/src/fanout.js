@@ -4,9 +4,9 @@
 
 /**
  * @typedef {{ index: number, gen: number, rev: number, snapshot: string | null, items: string[], gap: boolean }} PushBatch
- * @typedef {{ viewers: number }} PushResult
+ * @typedef {{ viewers: number, startedAt?: number }} PushResult
  * @typedef {{ index: number, gen: number, pending: string[], inflight: boolean, gap: boolean,
- *   viewers: number, retries: number, retryTimer: unknown }} Lane
+ *   viewers: number, startedAt: number | null, retries: number, retryTimer: unknown }} Lane
  */
 
 /**
@@ -36,6 +36,7 @@ export function createFanout({ send, latest, onEmpty, warn = () => {}, maxPendin
     try {
       const result = await send(lane.index, { index: lane.index, gen, rev, snapshot, items, gap });
       lane.viewers = result.viewers;
+      lane.startedAt = result.startedAt ?? null;
       lane.retries = 0;
       // Drop an empty shard, unless it re-attached (new gen) while the push was in flight.
       if (result.viewers === 0 && lanes.get(lane.index) === lane && lane.gen === gen && lane.pending.length === 0) {
@@ -67,7 +68,7 @@ export function createFanout({ send, latest, onEmpty, warn = () => {}, maxPendin
     attach(index, gen) {
       const lane = lanes.get(index);
       if (lane) lane.gen = gen;
-      else lanes.set(index, { index, gen, pending: [], inflight: false, gap: false, viewers: 0, retries: 0, retryTimer: null });
+      else lanes.set(index, { index, gen, pending: [], inflight: false, gap: false, viewers: 0, startedAt: null, retries: 0, retryTimer: null });
     },
     /**
      * Queue one serialized envelope for every shard and start pushing.
@@ -92,6 +93,10 @@ export function createFanout({ send, latest, onEmpty, warn = () => {}, maxPendin
     /** @returns {Record<string, number>} viewers per shard index */
     perShard() {
       return Object.fromEntries([...lanes.values()].map((lane) => [String(lane.index), lane.viewers]));
+    },
+    /** @returns {Record<string, number | null>} when each shard's current instance started, as of its last push */
+    startedAt() {
+      return Object.fromEntries([...lanes.values()].map((lane) => [String(lane.index), lane.startedAt]));
     },
     /**
      * Record a viewer count a shard reported outside a push (on attach).

@@ -31,6 +31,8 @@ export class Shard extends DurableObject {
   constructor(ctx, env) {
     super(ctx, env);
     this.config = readConfig(env);
+    /** When this instance started: a new value after hibernation or eviction (ops, tests). */
+    this.startedAt = Date.now();
     /** @type {number | null} */
     this.index = null;
     this.attached = false;
@@ -119,7 +121,7 @@ export class Shard extends DurableObject {
     }
     // With no viewers the root drops us; the next joiner attaches again.
     if (sockets.length === 0) this.attached = false;
-    return { viewers: sockets.length };
+    return { viewers: sockets.length, startedAt: this.startedAt };
   }
 
   /**

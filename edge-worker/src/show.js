@@ -241,6 +241,7 @@ export class Show extends DurableObject {
       publishers: this.ctx.getWebSockets(PUBLISHER_TAG).length,
       viewers: this.fanout.viewers(),
       shards: this.fanout.perShard(),
+      shardStartedAt: this.fanout.startedAt(),
       frames: { ...this.counters },
     };
   }
