@@ -182,11 +182,12 @@ export class Show extends DurableObject {
    * @param {string | ArrayBuffer} message
    */
   webSocketMessage(ws, message) {
-    const reply =
-      typeof message === 'string'
-        ? this.handleFrame(message)
-        : (this.counters.badFrame++, { type: 'error', code: 'BAD_FRAME', message: 'send text frames (JSON envelopes), not binary' });
-    ws.send(JSON.stringify(reply));
+    if (typeof message !== 'string') {
+      this.counters.badFrame += 1;
+      ws.send(JSON.stringify({ type: 'error', code: 'BAD_FRAME', message: 'send text frames (JSON envelopes), not binary' }));
+      return;
+    }
+    ws.send(JSON.stringify(this.handleFrame(message)));
   }
 
   /**

@@ -150,10 +150,12 @@ describe('publisher frames', () => {
       expect(reply).toMatchObject({ type: 'error', code: 'BAD_FRAME' });
       expect(reply.message.length).toBeGreaterThan(0);
     }
+    publisher.ws.send(Buffer.from(JSON.stringify(delta('bad', 2, { binary: true }))));
+    expect(await publisher.next()).toMatchObject({ type: 'error', code: 'BAD_FRAME', message: expect.stringMatching(/binary/) });
     const big = await publish(publisher, delta('bad', 2, { blob: 'x'.repeat(300 * 1024) }));
     expect(big).toMatchObject({ type: 'error', code: 'TOO_BIG' });
     const after = await showStats(edge);
-    expect(after.frames.badFrame - before.badFrame).toBe(cases.length);
+    expect(after.frames.badFrame - before.badFrame).toBe(cases.length + 1);
     expect(after.frames.tooBig - before.tooBig).toBe(1);
     expect(after).toMatchObject({ epoch: 'bad', seq: 1 });
     // The connection is still usable and the stream still chains.
