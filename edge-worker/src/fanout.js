@@ -4,7 +4,7 @@
 
 /**
  * @typedef {{ index: number, gen: number, rev: number, snapshot: string | null, items: string[], gap: boolean }} PushBatch
- * @typedef {{ viewers: number, startedAt?: number }} PushResult
+ * @typedef {{ viewers: number, joining?: boolean, startedAt?: number }} PushResult
  * @typedef {{ index: number, gen: number, pending: string[], inflight: boolean, gap: boolean,
  *   viewers: number, startedAt: number | null, retries: number, retryTimer: unknown }} Lane
  */
@@ -39,7 +39,7 @@ export function createFanout({ send, latest, onEmpty, warn = () => {}, maxPendin
       lane.startedAt = result.startedAt ?? null;
       lane.retries = 0;
       // Drop an empty shard, unless it re-attached (new gen) while the push was in flight.
-      if (result.viewers === 0 && lanes.get(lane.index) === lane && lane.gen === gen && lane.pending.length === 0) {
+      if (result.viewers === 0 && !result.joining && lanes.get(lane.index) === lane && lane.gen === gen && lane.pending.length === 0) {
         lanes.delete(lane.index);
         onEmpty(lane.index, gen);
       }

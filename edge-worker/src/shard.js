@@ -60,7 +60,7 @@ export class Shard extends DurableObject {
     if (Number.isInteger(index)) this.index = index;
     const fullResponse = () => jsonError(503, 'SHARD_FULL', 'this shard is full', { [FULL_HEADER]: '1', 'retry-after': '2' });
     if (this.full()) return fullResponse();
-    if (!this.attached || !this.latest) {
+    if (!this.attached) {
       try {
         await this.attach();
       } catch (err) {
@@ -119,9 +119,11 @@ export class Shard extends DurableObject {
         }
       }
     }
-    // With no viewers the root drops us; the next joiner attaches again.
-    if (sockets.length === 0) this.attached = false;
-    return { viewers: sockets.length, startedAt: this.startedAt };
+    // With no viewers the root drops us and the next joiner attaches again. A joiner waiting for
+    // its attach reply counts as a viewer: dropping us now would leave it without updates.
+    const joining = this.attaching !== null;
+    if (sockets.length === 0 && !joining) this.attached = false;
+    return { viewers: sockets.length, joining, startedAt: this.startedAt };
   }
 
   /**
