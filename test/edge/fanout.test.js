@@ -147,3 +147,48 @@ describe('a single viewer', () => {
     await viewer.close();
   });
 });
+
+describe('joining while updates stream in', () => {
+  test('every viewer sees snapshot first, then an unbroken run of deltas up to the last one', async () => {
+    const epoch = `busy-${Date.now()}`;
+    await publish(publisher, snapshot(epoch, 0, { n: 0 }));
+    let seq = 0;
+    let streaming = true;
+    const pump = (async () => {
+      // Bounded: stops when the joins are done (at most 400 updates).
+      while (streaming && seq < 400) {
+        seq += 1;
+        await publish(publisher, delta(epoch, seq, { n: seq }));
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+    const joined = [];
+    // Capacity 3 × 3 shards = 9 places: join, leave, join again, so shards attach and detach under load.
+    for (let round = 0; round < 4; round += 1) {
+      const batch = [];
+      for (let i = 0; i < 9; i += 1) batch.push(openViewer(edge));
+      const opened = await Promise.all(batch);
+      joined.push(...opened);
+      await new Promise((r) => setTimeout(r, 60));
+      if (round < 3) await Promise.all(opened.map((v) => v.close()));
+    }
+    streaming = false;
+    await pump;
+    await publish(publisher, delta(epoch, ++seq, { n: 'last' }));
+    const last = joined.slice(-9);
+    for (const v of last) await v.next((f) => f.seq === seq, 10_000);
+    for (const v of joined) {
+      const frames = v.frames.filter((f) => f.epoch === epoch);
+      expect(frames[0].type).toBe('snapshot');
+      let at = frames[0].seq;
+      for (const f of frames.slice(1)) {
+        // A snapshot may stand in for missed deltas; a delta must always be the next one.
+        if (f.type === 'delta') expect(f.seq).toBe(at + 1);
+        else expect(f.seq).toBeGreaterThanOrEqual(at);
+        at = f.seq;
+      }
+    }
+    for (const v of last) expect(v.frames.at(-1)).toMatchObject({ seq, data: { n: 'last' } });
+    await Promise.all(last.map((v) => v.close()));
+  });
+});
