@@ -10,7 +10,8 @@
 // alone, and it comes with an honest error bound (half the intersection's width).
 //
 // Clocks drift (phones: tens of ppm), so each sample's interval widens with its age; a sample
-// that contradicts newer ones (clock step, sleep) is dropped. The estimator only does arithmetic:
+// that contradicts newer ones (clock step, sleep) is dropped. The window evicts its oldest
+// samples except the two that hold up the interval's edges, so a rare fast leg keeps helping. The estimator only does arithmetic:
 // the caller owns the clock, the timers and the transport.
 
 /**
@@ -43,21 +44,25 @@
 /**
  * @param {object} [options]
  * @param {number} [options.window] samples kept (default 64)
- * @param {number} [options.driftPpm] assumed worst relative drift of the two clocks (default 100 ppm)
- * @param {number} [options.serverResolutionMs] granularity of the server stamp (default 1: integer ms)
- * @param {Array<{ until: number, every: number }>} [options.schedule] ping spacing while fewer than `until` samples
- * @param {number} [options.steadyEvery] ping spacing afterwards (ms)
+ * @param {number} [options.driftPpm] assumed worst relative drift of the two clocks (default 50 ppm)
+ * @param {number} [options.serverResolutionMs] granularity of the server stamp (default: 1 ms for integer stamps, 0 for fractional ones)
+ * @param {Array<{ until: number, every: number }>} [options.schedule] ping spacing while fewer than `until` samples were taken (since creation or invalidate)
+ * @param {number} [options.steadyEvery] ping spacing afterwards while the bound is tight (ms)
+ * @param {number} [options.targetUncertainty] bound (ms) above which pinging speeds up to `refineEvery` (default 3)
+ * @param {number} [options.refineEvery] ping spacing while the bound is wider than the target (default 500 ms)
  * @returns {ClockSync}
  */
 export function createClockSync(options = {}) {
   const windowSize = options.window ?? 64;
-  const drift = (options.driftPpm ?? 100) / 1e6;
-  const resolution = options.serverResolutionMs ?? 1;
+  const drift = (options.driftPpm ?? 50) / 1e6;
+  const resolution = options.serverResolutionMs;
   const schedule = options.schedule ?? [
     { until: 24, every: 50 },
     { until: 64, every: 250 },
   ];
   const steadyEvery = options.steadyEvery ?? 3000;
+  const target = options.targetUncertainty ?? 3;
+  const refineEvery = options.refineEvery ?? 500;
 
   /** @type {ClockSample[]} */
   let samples = [];
@@ -65,9 +70,13 @@ export function createClockSync(options = {}) {
   const pending = new Map();
   let nextId = 1;
   let total = 0;
+  let learned = 0; // samples since creation or the last invalidate: drives the learning schedule
   let stale = false;
   /** @type {ClockEstimate | null} */
   let current = null;
+
+  /** A whole-ms stamp (Date.now) was truncated: the reading lies in [s, s + 1). Fractional stamps are exact enough. */
+  const resOf = (s) => resolution ?? (Number.isInteger(s) ? 1 : 0);
 
   /** The intersection of the samples' intervals, widened for drift since each was taken. */
   function bounds(list, ref) {
@@ -75,9 +84,28 @@ export function createClockSync(options = {}) {
     let hi = Infinity;
     for (const x of list) {
       lo = Math.max(lo, x.s - x.r - drift * (ref - x.r));
-      hi = Math.min(hi, x.s + resolution - x.c + drift * (ref - x.c));
+      hi = Math.min(hi, x.s + resOf(x.s) - x.c + drift * (ref - x.c));
     }
     return { lo, hi };
+  }
+
+  /**
+   * Drop the oldest sample that does not hold up either edge of the interval: a lucky fast leg
+   * stays useful (widening with age) until a fresher one beats it, instead of falling out of a
+   * plain first-in-first-out window after a fixed number of pings.
+   */
+  function evictOne(ref) {
+    let loAt = 0;
+    let hiAt = 0;
+    let lo = -Infinity;
+    let hi = Infinity;
+    samples.forEach((x, i) => {
+      const b = bounds([x], ref);
+      if (b.lo > lo) [lo, loAt] = [b.lo, i];
+      if (b.hi < hi) [hi, hiAt] = [b.hi, i];
+    });
+    const victim = samples.findIndex((_, i) => i !== loAt && i !== hiAt);
+    samples.splice(victim, 1);
   }
 
   function recompute() {
@@ -101,7 +129,7 @@ export function createClockSync(options = {}) {
       lo = l;
       hi = h;
     }
-    const byRtt = samples.map((x) => ({ rtt: x.r - x.c, off: x.s + resolution / 2 - (x.c + x.r) / 2 })).sort((a, b) => a.rtt - b.rtt);
+    const byRtt = samples.map((x) => ({ rtt: x.r - x.c, off: x.s + resOf(x.s) / 2 - (x.c + x.r) / 2 })).sort((a, b) => a.rtt - b.rtt);
     const best = byRtt.slice(0, Math.max(1, Math.ceil(byRtt.length / 4)));
     const recent = samples.slice(-8).map((x) => x.r - x.c);
     const uncertainty = (hi - lo) / 2;
@@ -122,11 +150,13 @@ export function createClockSync(options = {}) {
     if (![c, s, r].every(Number.isFinite) || r < c) return false;
     if (stale) {
       samples = [];
+      learned = 0;
       stale = false;
     }
     samples.push({ c, s, r });
-    if (samples.length > windowSize) samples.shift();
+    if (samples.length > windowSize) evictOne(r);
     total += 1;
+    learned += 1;
     recompute();
     return true;
   }
@@ -155,9 +185,11 @@ export function createClockSync(options = {}) {
     toServer: (viewerMs) => viewerMs + (current ? current.offset : 0),
     toLocal: (serverMs) => serverMs - (current ? current.offset : 0),
     nextDelay() {
-      const n = stale ? 0 : samples.length;
+      const n = stale ? 0 : learned;
       for (const step of schedule) if (n < step.until) return step.every;
-      return steadyEvery;
+      // Keep refining: ping faster while the bound is wider than wanted (a jittery network needs
+      // more exchanges to catch fast legs; old samples widen with drift), slowly once it is tight.
+      return current && current.uncertainty > target ? Math.min(refineEvery, steadyEvery) : steadyEvery;
     },
     invalidate() {
       stale = true;

@@ -17,11 +17,11 @@ const base = document.baseURI;
 const params = new URLSearchParams(location.search);
 const tracker = createStreamTracker();
 const clock = createClockSync({
-  // The server accepts up to 20 frames/s per socket: stay well under while learning.
-  schedule: [
-    { until: 64, every: 100 },
-    { until: 96, every: 500 },
-  ],
+  // Learn fast after joining (or waking): ~9 s of pings, under the server's 20 frames/s per socket.
+  // Afterwards ping every 3 s while the bound is within 2 ms (a LAN), 4/s while it is wider (jitter).
+  schedule: [{ until: 128, every: 70 }],
+  targetUncertainty: 2,
+  refineEvery: 250,
   steadyEvery: 3000,
 });
 const schedule = createBeatSchedule();
@@ -31,11 +31,12 @@ const wakeLock = createWakeLock();
 
 /** Measurements kept for the connection indicator and the browser tests (window.__tutti). */
 const displays = [];
+const viewChanges = [];
 let timer = null;
 let lastAudioKey = '';
 
 /** Queue what the new state announces; each item is released at its `at`. */
-function onApplied(envelope, outcome) {
+function onApplied(envelope, outcome, receivedAt) {
   const state = tracker.state();
   if (!state) return;
   if (outcome.epochChanged) {
@@ -45,7 +46,7 @@ function onApplied(envelope, outcome) {
   const serverNow = clock.toServer(pageNow());
   const p = state.position;
   // Section, transport and tempo change with the beat they belong to, so they travel with it.
-  const frame = { position: p, section: state.section, transport: state.transport, tempo: state.tempo, score: state.score };
+  const frame = { position: p, section: state.section, transport: state.transport, tempo: state.tempo, score: state.score, receivedAt };
   const at = typeof p?.at === 'number' ? p.at : serverNow;
   schedule.add('position', at, `${tracker.epoch()}|${p?.index}|${at}|${state.transport}|${state.tempo}|${state.score?.title}`, frame);
   const v = state.view ?? {};
@@ -62,24 +63,38 @@ function onApplied(envelope, outcome) {
   plan();
 }
 
+/** Timers may wake up to a millisecond early (whole-ms rounding); a re-arm that short would be
+ * clamped to 4 ms by the browser (nested timers), so the last stretch is waited out in place. */
+const SPIN_MS = 2;
+
 /** Release what is due now and sleep until the next item's time on the page clock. */
 function plan() {
   clearTimeout(timer);
+  const first = schedule.nextAt();
+  if (first !== null) {
+    const target = clock.toLocal(first);
+    // Bounded: at most SPIN_MS of busy waiting per released item.
+    if (target - pageNow() <= SPIN_MS) while (pageNow() < target);
+  }
   const local = pageNow();
   for (const item of schedule.due(clock.toServer(local))) {
     if (item.kind === 'position') {
       const p = item.payload.position;
       if (p) {
-        displays.push({ index: p.index, bar: p.bar, beat: p.beat, at: item.at, local, server: clock.toServer(local), epoch: tracker.epoch() });
+        // lead: how long before its time the beat arrived (server ms); shows when the network, not the page, was late.
+        const lead = item.at - clock.toServer(item.payload.receivedAt);
+        displays.push({ index: p.index, bar: p.bar, beat: p.beat, at: item.at, local, server: clock.toServer(local), lead, epoch: tracker.epoch() });
         if (displays.length > 4000) displays.shift();
       }
       view.frame(item.payload);
     } else if (item.kind === 'view') {
+      viewChanges.push({ at: item.at, local, server: clock.toServer(local), text: item.payload.text, color: item.payload.color });
+      if (viewChanges.length > 200) viewChanges.shift();
       view.view(item.payload);
     }
   }
   const next = schedule.nextAt();
-  if (next !== null) timer = setTimeout(plan, Math.max(0, clock.toLocal(next) - pageNow()));
+  if (next !== null) timer = setTimeout(plan, Math.max(0, clock.toLocal(next) - pageNow() - SPIN_MS / 2));
 }
 
 const connection = createConnection({
@@ -126,6 +141,8 @@ document.addEventListener('visibilitychange', () => {
     wakeLock.reacquire();
   }
 });
+// A frozen page (Page Lifecycle: phone asleep, tab discarded-to-be) gets `resume`, not visibilitychange.
+document.addEventListener('resume', () => connection.resume('unfrozen'));
 addEventListener('pageshow', (e) => e.persisted && connection.resume('restored'));
 addEventListener('online', () => connection.resume('online'));
 
@@ -139,11 +156,12 @@ status();
   seq: () => tracker.seq(),
   epoch: () => tracker.epoch(),
   counts: () => tracker.counts(),
-  clock: () => clock.estimate(),
+  clock: () => (clock.estimate() ? { ...clock.estimate(), total: clock.count() } : null),
   toServer: (local) => clock.toServer(local),
   connection: () => connection.status(),
   log: () => connection.log(),
   displays: () => displays.slice(),
+  viewChanges: () => viewChanges.slice(),
   audio: () => audio.played(),
   wakeLock: () => wakeLock.active(),
 };

@@ -75,26 +75,30 @@ export function createView({ base }) {
     const ids = Object.keys(tiles)
       .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
       .slice(0, MAX_TILES);
-    const keep = new Set(ids);
-    for (const [id, node] of tileEls) {
-      if (!keep.has(id)) {
-        node.remove();
-        tileEls.delete(id);
-      }
+    const sameSet = ids.length === tileEls.size && ids.every((id) => tileEls.has(id));
+    if (!sameSet) {
+      // Rare (score load): rebuild in sorted order. Per-cue updates only restyle existing cells.
+      tileEls.clear();
+      el.tiles.replaceChildren(
+        ...ids.map((id) => {
+          const node = document.createElement('span');
+          tileEls.set(id, node);
+          return node;
+        }),
+      );
     }
     for (const id of ids) {
-      let node = tileEls.get(id);
-      if (!node) {
-        node = document.createElement('span');
-        node.setAttribute('role', 'img');
-        tileEls.set(id, node);
-      }
+      const node = /** @type {HTMLElement} */ (tileEls.get(id));
       const tile = tiles[id] ?? {};
-      node.style.background = typeof tile.c === 'string' ? tile.c : '';
-      node.textContent = tile.s == null ? '' : String(tile.s);
-      node.setAttribute('aria-label', `tile ${id}${tile.s == null ? '' : ` ${tile.s}`}`);
-      el.tiles.append(node); // keeps DOM order = sorted order
+      const color = typeof tile.c === 'string' ? tile.c : '';
+      if (node.style.background !== color) node.style.background = color;
+      const label = tile.s == null ? '' : String(tile.s);
+      if (node.textContent !== label) node.textContent = label;
     }
+    // Many tiles: small cells, colour only.
+    el.tiles.classList.toggle('dense', ids.length > 48);
+    // One summary for screen readers instead of hundreds of cells.
+    el.tiles.setAttribute('aria-label', `${ids.length} coloured tiles`);
     el.tiles.hidden = ids.length === 0;
   }
 
@@ -135,6 +139,7 @@ export function createView({ base }) {
       setText(el.text, typeof v.text === 'string' ? v.text : '');
       const ink = typeof v.color === 'string' ? textOn(v.color) : null;
       el.stage.style.background = ink ? v.color : '';
+      el.stage.style.setProperty('--glow', ink ? v.color : 'transparent');
       el.stage.style.color = ink ?? '';
       el.stage.classList.toggle('lit', Boolean(ink));
       let src = '';
@@ -153,13 +158,14 @@ export function createView({ base }) {
     /** @param {{ transport: string | null, live: boolean, estimate: any, error: string }} s */
     connection(s) {
       const e = s.estimate;
-      const names = { ws: 'WebSocket', sse: 'SSE', poll: 'polling' };
+      const names = { ws: 'WS', sse: 'SSE', poll: 'Poll' };
       const parts = [s.transport ? names[s.transport] : 'offline'];
-      if (e) parts.push(`${Math.round(e.rtt)} ms`, `sync ±${e.uncertainty < 10 ? e.uncertainty.toFixed(1) : Math.round(e.uncertainty)} ms`);
+      if (e) parts.push(`${Math.round(e.rtt)} ms`, `±${e.uncertainty < 10 ? e.uncertainty.toFixed(1) : Math.round(e.uncertainty)} ms`);
       setText(el.connText, s.live ? parts.join(' · ') : s.transport ? 'connecting…' : 'reconnecting…');
       const level = !s.live ? 'bad' : s.transport === 'ws' && e && e.quality === 'good' ? 'good' : 'fair';
       el.conn.dataset.level = level;
-      el.conn.setAttribute('aria-label', `Connection: ${el.connText.textContent}`);
+      const spoken = s.live && e ? `${{ ws: 'WebSocket', sse: 'event stream', poll: 'polling' }[s.transport]}, round trip ${Math.round(e.rtt)} milliseconds, clock sync within ${Math.round(e.uncertainty)} milliseconds` : el.connText.textContent;
+      el.conn.setAttribute('aria-label', `Connection: ${spoken}`);
       el.conn.title = s.error || '';
     },
   };

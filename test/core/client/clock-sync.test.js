@@ -118,6 +118,25 @@ describe('clock sync', () => {
     expect(sync.count()).toBe(7);
   });
 
+  test('keeps refining: pings faster while the bound is wider than the target, slowly once tight', () => {
+    const sync = createClockSync({ schedule: [{ until: 2, every: 50 }], steadyEvery: 3000, targetUncertainty: 3, refineEvery: 500 });
+    simulate(sync, { offset: 0, n: 2, delay: () => 40 });
+    expect(sync.estimate().uncertainty).toBeGreaterThan(3);
+    expect(sync.nextDelay()).toBe(500);
+    simulate(sync, { offset: 0, n: 1, delay: () => 0.5, start: 2_000_000 });
+    expect(sync.estimate().uncertainty).toBeLessThanOrEqual(3);
+    expect(sync.nextDelay()).toBe(3000);
+  });
+
+  test('integer server stamps (Date.now) widen the bound by their 1 ms truncation; fractional ones do not', () => {
+    const int = createClockSync({ driftPpm: 0 });
+    int.addSample({ c: 0, s: 100, r: 10 });
+    expect(int.estimate()).toMatchObject({ offset: 95.5, uncertainty: 5.5 });
+    const frac = createClockSync({ driftPpm: 0 });
+    frac.addSample({ c: 0, s: 100.25, r: 10 });
+    expect(frac.estimate()).toMatchObject({ offset: 95.25, uncertainty: 5 });
+  });
+
   test('in-flight pings are bounded', () => {
     const sync = createClockSync();
     const first = sync.ping(0);

@@ -1,0 +1,78 @@
+// Real Chromium (Debian's /usr/bin/chromium) driven by playwright-core, plus the show-server
+// helpers the audience browser tests share. One browser per test file.
+
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startShowServer } from '../../../local-server/src/server.js';
+import { createLog } from '../../../local-server/src/log.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const ARTIFACTS = fileURLToPath(new URL('../../../artifacts/audience/', import.meta.url));
+export const SCORES = fileURLToPath(new URL('../../../scores/', import.meta.url));
+export const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+
+export async function launchBrowser() {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  await mkdir(ARTIFACTS, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+  });
+}
+
+/**
+ * A page that records console errors and uncaught exceptions, so a test can assert there were none.
+ * @param {import('playwright-core').Browser} browser
+ */
+export async function openPage(browser, options = {}) {
+  const context = await browser.newContext({ ...PHONE, ...options });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  return { context, page, problems };
+}
+
+/** Start a show server on 127.0.0.1 with the given score (default: the demo score). */
+export function startShow(options = {}) {
+  return startShowServer({
+    host: '127.0.0.1',
+    port: 0,
+    controlPort: 0,
+    token: 'test-token',
+    autoplay: true,
+    oscTargets: [],
+    log: createLog(),
+    ...options,
+  });
+}
+
+/** Call the control API (SPEC §4). */
+export async function control(show, method, path, body) {
+  const res = await fetch(`${show.controlUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${show.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/**
+ * Poll `fn` in the page until it returns a truthy value (bounded by `timeout`).
+ * @param {import('playwright-core').Page} page
+ */
+export async function waitInPage(page, fn, arg, timeout = 15_000) {
+  const handle = await page.waitForFunction(fn, arg, { timeout, polling: 50 });
+  return handle.jsonValue();
+}
+
+/** Quantile of a list of numbers (nearest rank). */
+export function quantile(values, q) {
+  const v = [...values].sort((a, b) => a - b);
+  return v[Math.min(v.length - 1, Math.max(0, Math.ceil(q * v.length) - 1))];
+}

@@ -1,0 +1,110 @@
+// A user-space TCP proxy on 127.0.0.1 that delays every chunk, in each direction, by a random
+// 0–maxDelayMs (there is no tc netem on these machines). Chunks of one direction keep their order
+// (a chunk never overtakes the previous one), as on a real network path: TCP cannot reorder.
+//
+// It can also act as a middlebox for the fallback tests: refuse requests to some paths (it reads
+// the request heads of each connection; the audience page only sends GETs) and cut every open
+// connection at once. It counts the bytes it forwards, so a test can report wire bytes.
+
+import net from 'node:net';
+
+/**
+ * @param {object} options
+ * @param {number} options.targetPort
+ * @param {string} [options.targetHost]
+ * @param {number} [options.maxDelayMs] per-chunk delay is uniform in [0, maxDelayMs]
+ * @param {() => number} [options.random]
+ */
+export async function startJitterProxy({ targetPort, targetHost = '127.0.0.1', maxDelayMs = 0, random = Math.random }) {
+  /** @type {Set<net.Socket>} */
+  const sockets = new Set();
+  /** @type {Set<string>} */
+  const blocked = new Set();
+  const stats = { up: 0, down: 0, connections: 0, refused: 0 };
+  let delay = maxDelayMs;
+
+  /** Forward `from` → `to` chunk by chunk, each delayed but never before its predecessor. */
+  function pipeDelayed(from, to, count, inspect) {
+    let last = 0;
+    from.on('data', (chunk) => {
+      if (inspect && !inspect(chunk)) return;
+      stats[count] += chunk.length;
+      const now = performance.now();
+      const at = Math.max(now + (delay > 0 ? random() * delay : 0), last);
+      last = at;
+      const write = () => {
+        if (!to.destroyed) to.write(chunk);
+      };
+      if (at - now < 0.5) write();
+      else setTimeout(write, at - now);
+    });
+  }
+
+  const server = net.createServer((client) => {
+    stats.connections += 1;
+    client.setNoDelay(true);
+    const upstream = net.connect({ host: targetHost, port: targetPort });
+    upstream.setNoDelay(true);
+    sockets.add(client).add(upstream);
+    let head = '';
+    let upgraded = false;
+    // Reads request heads (GET only: no bodies) so blocked paths can be refused, like a middlebox.
+    const inspect = (chunk) => {
+      if (upgraded) return true;
+      head += chunk.toString('latin1');
+      if (head.length > 65_536) head = ''; // not HTTP heads: stop buffering
+      for (let end = head.indexOf('\r\n\r\n'); end >= 0; end = head.indexOf('\r\n\r\n')) {
+        const request = head.slice(0, end);
+        head = head.slice(end + 4);
+        const path = (/^[A-Z]+ (\S+)/.exec(request)?.[1] ?? '').split('?')[0];
+        if (blocked.has(path)) {
+          stats.refused += 1;
+          client.destroy();
+          upstream.destroy();
+          return false;
+        }
+        if (/^upgrade:/im.test(request)) upgraded = true;
+      }
+      return true;
+    };
+    pipeDelayed(client, upstream, 'up', inspect);
+    pipeDelayed(upstream, client, 'down');
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    client.on('close', end).on('error', end);
+    upstream.on('close', end).on('error', end);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = /** @type {net.AddressInfo} */ (server.address());
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    stats,
+    /** @param {number} ms */
+    setDelay(ms) {
+      delay = ms;
+    },
+    /** Refuse requests to these paths from now on (e.g. '/ws', '/sse'); [] to allow all again. */
+    block(paths) {
+      blocked.clear();
+      for (const p of paths) blocked.add(p);
+    },
+    /** Cut every open connection (a Wi-Fi hop, a middlebox reset). */
+    destroyAll() {
+      for (const s of sockets) s.destroy();
+      sockets.clear();
+    },
+    resetStats() {
+      Object.assign(stats, { up: 0, down: 0, connections: 0, refused: 0 });
+    },
+    close() {
+      for (const s of sockets) s.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}

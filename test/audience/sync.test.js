@@ -1,0 +1,146 @@
+// Sync accuracy: four pages behind a jittery network (every chunk, each way, delayed by a random
+// 0–150 ms) must show each beat change at the same moment. Measured from the pages' own
+// timestamps: the page-clock time at which each page put beat N on screen, (a) converted to
+// server time with that page's own offset estimate and (b) raw, since all pages share one
+// machine clock, and (c) corrected with each page's true offset measured outside the jittery
+// path (a CDP round trip). The figures are written to artifacts/audience/sync-report.json.
+
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { launchBrowser, openPage, startShow, control, waitInPage, quantile, ARTIFACTS } from './support/browser.js';
+import { startJitterProxy } from './support/jitter-proxy.js';
+
+const PAGES = 4;
+const BEATS = 48;
+const BPM = 240; // 250 ms per beat: many beat changes in little time
+const MAX_DELAY_MS = 150;
+
+/**
+ * Ground truth for one page's offset (server clock − page clock), measured outside the jittery
+ * path: GET /time straight to the server, and a CDP round trip to the page, both against this
+ * process's clock; the pair with the fastest round trips wins (error ≤ half of both round trips).
+ */
+async function trueOffset(page) {
+  let best = null;
+  for (let i = 0; i < 20; i += 1) {
+    const a = performance.now();
+    const res = await fetch(`${show.audienceUrl}/time`);
+    const b = performance.now();
+    const { s } = await res.json();
+    const c = performance.now();
+    const p = await page.evaluate(() => performance.timeOrigin + performance.now());
+    const d = performance.now();
+    const error = (b - a) / 2 + (d - c) / 2;
+    const offset = s - (a + b) / 2 - (p - (c + d) / 2);
+    if (!best || error < best.error) best = { offset, error };
+  }
+  return best;
+}
+
+let browser;
+let show;
+let proxy;
+beforeAll(async () => {
+  [browser, show] = await Promise.all([launchBrowser(), startShow()]);
+  proxy = await startJitterProxy({ targetPort: new URL(show.audienceUrl).port, maxDelayMs: MAX_DELAY_MS });
+});
+afterAll(async () => {
+  await browser?.close();
+  await proxy?.close();
+  await show?.close();
+});
+
+test(`${PAGES} pages behind a 0–${MAX_DELAY_MS} ms jitter proxy show every beat change within 10 ms of each other (p99)`, async () => {
+  await control(show, 'POST', '/api/tempo', { bpm: BPM });
+  // Four renderers share this machine's two cores with the server and the proxy (and often other
+  // test suites): small screens and no beat-pulse animation keep the CPU for the timing itself.
+  const pages = [];
+  for (let i = 0; i < PAGES; i += 1) pages.push(await openPage(browser, { viewport: { width: 360, height: 640 }, deviceScaleFactor: 1, reducedMotion: 'reduce' }));
+  await Promise.all(pages.map(({ page }) => page.goto(`${proxy.url}/`)));
+  expect(await Promise.all(pages.map(({ page }) => page.evaluate(() => document.visibilityState)))).toEqual(Array(PAGES).fill('visible'));
+
+  // Let every page's clock estimate settle: its reported bound (the true offset is inside it).
+  // (the true offset is guaranteed inside offset ± uncertainty, so this bounds the clock part of the skew).
+  await Promise.all(pages.map(({ page }) => waitInPage(page, () => window.__tutti.connection().live && window.__tutti.clock()?.total >= 128 && window.__tutti.clock().uncertainty <= 5, undefined, 30_000)));
+  const startIndex = Math.max(...(await Promise.all(pages.map(({ page }) => page.evaluate(() => window.__tutti.displays().at(-1)?.index ?? 0))))) + 1;
+  // Sleep rather than poll the pages while they are being measured.
+  await new Promise((r) => setTimeout(r, (BEATS + 2) * (60_000 / BPM)));
+  await Promise.all(pages.map(({ page }) => waitInPage(page, (n) => window.__tutti.displays().some((d) => d.index >= n), startIndex + BEATS, 10_000)));
+
+  const all = await Promise.all(
+    pages.map(({ page }) =>
+      page.evaluate(() => ({ displays: window.__tutti.displays(), clock: window.__tutti.clock(), transport: window.__tutti.connection().transport })),
+    ),
+  );
+  const truths = [];
+  for (const { page } of pages) truths.push(await trueOffset(page));
+  /** @type {Array<{ index: number, serverSkew: number, localSkew: number, trueSkew: number, late: number[], lead: number[] }>} */
+  const beats = [];
+  for (let index = startIndex; index < startIndex + BEATS; index += 1) {
+    const shown = all.map((p) => p.displays.find((d) => d.index === index));
+    if (shown.some((d) => !d)) continue; // a page that missed this beat is counted below
+    const server = shown.map((d) => d.server);
+    const local = shown.map((d) => d.local);
+    const truth = shown.map((d, i) => d.local + truths[i].offset);
+    beats.push({
+      index,
+      serverSkew: Math.max(...server) - Math.min(...server),
+      localSkew: Math.max(...local) - Math.min(...local),
+      trueSkew: Math.max(...truth) - Math.min(...truth),
+      server,
+      local,
+      late: shown.map((d) => d.server - d.at),
+      lead: shown.map((d) => d.lead),
+    });
+  }
+  const serverSkews = beats.map((b) => b.serverSkew);
+  const localSkews = beats.map((b) => b.localSkew);
+  const trueSkews = beats.map((b) => b.trueSkew);
+  // Every pair of pages, every beat: |difference| of the moments they showed it.
+  const pairs = (key) =>
+    beats.flatMap((b) => b[key].flatMap((x, i) => b[key].slice(i + 1).map((y) => Math.abs(x - y))));
+  const lateness = beats.flatMap((b) => b.late);
+  const report = {
+    pages: PAGES,
+    jitterMs: [0, MAX_DELAY_MS],
+    beatsCompared: beats.length,
+    pairsCompared: pairs('local').length,
+    // Pairwise: how far apart two phones show the same beat change.
+    serverTimePairMs: { p50: quantile(pairs('server'), 0.5), p99: quantile(pairs('server'), 0.99), max: Math.max(...pairs('server')) },
+    rawLocalPairMs: { p50: quantile(pairs('local'), 0.5), p99: quantile(pairs('local'), 0.99), max: Math.max(...pairs('local')) },
+    // Per beat: earliest to latest of all four pages.
+    serverTimeSkewMs: { p50: quantile(serverSkews, 0.5), p99: quantile(serverSkews, 0.99), max: Math.max(...serverSkews) },
+    rawLocalSkewMs: { p50: quantile(localSkews, 0.5), p99: quantile(localSkews, 0.99), max: Math.max(...localSkews) },
+    groundTruthSkewMs: { p50: quantile(trueSkews, 0.5), p99: quantile(trueSkews, 0.99), max: Math.max(...trueSkews) },
+    displayVsAtMs: { p50: quantile(lateness, 0.5), p99: quantile(lateness.map(Math.abs), 0.99) },
+    clocks: all.map((p, i) => ({
+      transport: p.transport,
+      offset: p.clock.offset,
+      uncertainty: p.clock.uncertainty,
+      trueOffset: truths[i].offset,
+      trueOffsetError: truths[i].error,
+      estimateError: p.clock.offset - truths[i].offset,
+      samples: p.clock.samples,
+      rtt: p.clock.rtt,
+      minRtt: p.clock.minRtt,
+    })),
+    proxy: { ...proxy.stats },
+    beats,
+  };
+  await writeFile(join(ARTIFACTS, 'sync-report.json'), `${JSON.stringify(report, null, 2)}\n`);
+  const f = (x) => x.toFixed(2);
+  console.log(
+    `sync over ${beats.length} beats × ${PAGES} pages, 0–${MAX_DELAY_MS} ms jitter: pairwise p99 ${f(report.rawLocalPairMs.p99)} ms raw local / ` +
+      `${f(report.serverTimePairMs.p99)} ms server time (p50 ${f(report.rawLocalPairMs.p50)}); all-4 spread p99 ${f(report.rawLocalSkewMs.p99)} ms raw local ` +
+      `(p50 ${f(report.rawLocalSkewMs.p50)}), ${f(report.serverTimeSkewMs.p99)} ms server time, ` +
+      `ground-truth p99 ${report.groundTruthSkewMs.p99.toFixed(2)} ms; offset estimate errors ${report.clocks.map((c) => c.estimateError.toFixed(1)).join('/')} ms ` +
+      `(bounds ±${report.clocks.map((c) => c.uncertainty.toFixed(1)).join('/')})`,
+  );
+
+  expect(beats.length).toBe(BEATS); // every page showed every beat
+  expect(all.every((p) => p.transport === 'ws')).toBe(true);
+  expect(report.serverTimePairMs.p99).toBeLessThanOrEqual(10);
+  expect(report.rawLocalPairMs.p99).toBeLessThanOrEqual(10);
+  await Promise.all(pages.map(({ context }) => context.close()));
+  for (const { problems } of pages) expect(problems).toEqual([]);
+});
