@@ -1,0 +1,70 @@
+// Entry of the show server's utility process (Electron `utilityProcess.fork`). The main process
+// sends { type: 'start', … }; this starts the server and answers { type: 'ready', URLs and
+// ports } or { type: 'failed' } (then exits, and main restarts it with backoff).
+// Console changes worth saving travel back as { type: 'settings', change }; main owns the file.
+// Nothing here touches Electron APIs: `process.parentPort` is the only link, so tests drive
+// runServerChild with a fake port object.
+
+import { launchShow } from './launch-show.js';
+import { applySettingsChange } from './settings-store.js';
+import { createLog } from '../../local-server/src/log.js';
+
+/**
+ * @param {{ port: { on: (event: 'message', fn: (e: { data: any }) => void) => void, postMessage: (msg: any) => void }, exit?: (code: number) => void, launch?: typeof launchShow }} deps
+ */
+export function runServerChild({ port, exit = (code) => process.exit(code), launch = launchShow }) {
+  let server = null;
+  let settings = null;
+  let starting = false;
+
+  port.on('message', async ({ data }) => {
+    if (!data || typeof data !== 'object') return;
+    if (data.type === 'start' && !server && !starting) {
+      starting = true;
+      settings = data.settings;
+      const log = createLog({
+        redact: [data.overrides?.token, data.overrides?.edgeToken],
+        print: (level, msg) => port.postMessage({ type: 'log', level, msg }),
+      });
+      try {
+        const launched = await launch({
+          settings,
+          overrides: data.overrides ?? {},
+          scoresDir: data.scoresDir,
+          settingsPath: data.settingsPath,
+          mode: 'electron',
+          log,
+          recentScores: () => settings.recentScores,
+          onChange: (change) => {
+            settings = applySettingsChange(settings, change);
+            port.postMessage({ type: 'settings', change });
+          },
+        });
+        server = launched.server;
+        port.postMessage({
+          type: 'ready',
+          audienceUrl: server.audienceUrl,
+          controlUrl: server.controlUrl,
+          audiencePort: server.audiencePort,
+          controlPort: Number(new URL(server.controlUrl).port),
+          scorePath: launched.scorePath,
+          notices: launched.notices,
+        });
+      } catch (err) {
+        const problems = (err.problems ?? []).slice(0, 20);
+        port.postMessage({ type: 'failed', code: err.code ?? 'START_FAILED', message: err.message, problems });
+        exit(1);
+      } finally {
+        starting = false;
+      }
+    } else if (data.type === 'stop') {
+      await server?.close();
+      server = null;
+      exit(0);
+    }
+  });
+}
+
+// Inside Electron's utility process only; importing this file anywhere else does nothing.
+const parentPort = /** @type {any} */ (process).parentPort;
+if (parentPort) runServerChild({ port: parentPort });

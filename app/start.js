@@ -1,0 +1,122 @@
+// `npm start`: the desktop console when an Electron binary can run here; otherwise (no binary,
+// as on machines that cannot download it) one line saying so, then the same console served in
+// the browser on the loopback control listener, with its URL and token printed.
+//
+// Flags are those of `tutti serve` (and TUTTI_* variables); saved settings fill in the rest.
+
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseServeArgs } from '../local-server/src/config.js';
+import { StartupError } from '../local-server/src/server.js';
+import { createLog } from '../local-server/src/log.js';
+import { formatProblems } from '../core/score/validate.js';
+import { createSettingsStore, browserConfigDir } from './main/settings-store.js';
+import { launchShow } from './main/launch-show.js';
+
+const APP_ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** If Electron exits this soon with an error (no display, missing libraries), fall back. */
+const EARLY_EXIT_MS = 4000;
+
+const out = (line) => process.stdout.write(`${line}\n`);
+const err = (line) => process.stderr.write(`${line}\n`);
+
+/**
+ * The Electron binary to run, or the reason there is none. Under plain Node the `electron`
+ * package exports the binary's path (and throws when the binary was never downloaded).
+ * @returns {Promise<{ binary: string | null, reason: string }>}
+ */
+async function findElectron() {
+  if (process.env.TUTTI_NO_ELECTRON === '1') return { binary: null, reason: 'TUTTI_NO_ELECTRON=1' };
+  try {
+    const mod = await import('electron');
+    const binary = typeof mod.default === 'string' ? mod.default : null;
+    if (!binary) return { binary: null, reason: 'the electron package did not give a binary path' };
+    if (!existsSync(binary)) return { binary: null, reason: `the Electron binary is missing (${binary})` };
+    return { binary, reason: '' };
+  } catch (e) {
+    return { binary: null, reason: e?.code === 'ERR_MODULE_NOT_FOUND' ? 'the electron package is not installed' : `it cannot load (${String(e?.message ?? e).split('\n')[0]})` };
+  }
+}
+
+/** Run the desktop app; resolves false when it died at once (so the browser console takes over). */
+function runElectron(binary, args) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(binary, [APP_ROOT, ...args], { stdio: 'inherit' });
+    child.once('error', () => resolve(false));
+    child.once('exit', (code) => {
+      if (code !== 0 && Date.now() - started < EARLY_EXIT_MS) resolve(false);
+      else process.exit(code ?? 0);
+    });
+    for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.once(signal, () => child.kill(signal));
+  });
+}
+
+async function serveInBrowser(argv, reason) {
+  out(`Electron cannot run here (${reason}): serving the same console in your browser instead.`);
+  const { options, errors } = parseServeArgs(argv, process.env);
+  if (errors.length) {
+    err(`npm start: ${errors.join('; ')}\nThe flags are those of "tutti serve" (see: npx tutti serve --help).`);
+    return 2;
+  }
+  const store = createSettingsStore({ dir: browserConfigDir(), warn: (msg) => err(`warning: ${msg}`) });
+  const settings = store.load();
+  const log = createLog({
+    redact: [options.token, options.edgeToken].filter(Boolean),
+    print: (level, msg) => {
+      if (level !== 'info') err(`[${new Date().toISOString().slice(11, 19)}] ${level}: ${msg}`);
+    },
+  });
+  const overrides = Object.fromEntries(Object.entries({
+    scorePath: options.scorePath, host: options.host, port: options.port, controlPort: options.controlPort,
+    token: options.token, autoplay: options.autoplay, oscTargets: options.oscTargets, oscInPort: options.oscInPort,
+    edgeUrl: options.edgeUrl, edgeToken: options.edgeToken, maxClients: options.maxClients,
+  }).filter(([, v]) => v !== undefined && v !== null));
+
+  let launched;
+  try {
+    launched = await launchShow({
+      settings,
+      overrides,
+      mode: 'browser',
+      settingsPath: store.path,
+      log,
+      recentScores: () => store.get().recentScores,
+      onChange: (change) => store.update(change),
+    });
+  } catch (e) {
+    if (e instanceof StartupError) {
+      const details = e.problems?.length ? `\n${formatProblems(e.problems).split('\n').map((l) => `  ${l}`).join('\n')}` : '';
+      err(`npm start: ${e.message}${details}`);
+    } else err(`npm start: could not start the show server: ${e.message}`);
+    return 1;
+  }
+  const { server, notices } = launched;
+  for (const notice of notices) out(`  Note: ${notice}`);
+  out(`  Console (open in a browser on this machine): ${server.controlUrl}/?token=${encodeURIComponent(server.token)}`);
+  out(`  Audience on this machine: ${server.audienceUrl}/   (the console shows the Wi-Fi address and a QR code)`);
+  out(`  Settings: ${store.path}`);
+  out('  Stop with Ctrl+C.');
+
+  const shutdown = async () => {
+    await server.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+  return null;
+}
+
+async function main() {
+  const argv = process.argv.slice(2);
+  const { binary, reason } = await findElectron();
+  if (binary && (await runElectron(binary, argv))) return;
+  const code = await serveInBrowser(argv, binary ? 'the Electron binary exited at once — no display?' : reason);
+  if (code !== null) process.exit(code);
+}
+
+main().catch((e) => {
+  err(`npm start: ${e?.message ?? e}`);
+  process.exit(1);
+});
