@@ -29,6 +29,10 @@ to N viewers in separate client processes, all on 127.0.0.1.
   --quick             smoke run: ${QUICK_CASES}, 5 s, 1 run, no hold
   --per-process N     viewers per client process, at most 9000 (default 5000)
   --batch N           connections each client process opens at once while ramping (default 250)
+  --ramp-timeout S    stop opening connections after S seconds and measure those open (default 120)
+  --max-other-cpu PCT a run during which other processes used more than PCT % of a core is
+                      repeated (default 50)
+  --busy-retries N    how many times such a run is repeated at most (default 2; quick 0)
   --poll-interval MS  interval of the poll case (default 500)
   --long-poll-wait MS wait= of the longpoll case (default 20000)
   --quiet-wait S      before each run, wait up to S seconds for the machine to be quiet (other
@@ -44,7 +48,7 @@ to N viewers in separate client processes, all on 127.0.0.1.
 /**
  * @typedef {{ label: string, transport: 'ws' | 'sse' | 'poll' | 'longpoll', clients: number, impls: string[], duration: number, runs: number, hold: boolean }} Case
  * @typedef {{ cases: Case[], score: string, out: string, perProcess: number, batch: number, pollIntervalMs: number,
- *   longPollWaitMs: number, maxRssBytes: number, quietWaitMs: number, quietCpuPct: number, profileDir: string | null, quick: boolean, duration: number, runs: number, help: boolean }} Plan
+ *   longPollWaitMs: number, maxRssBytes: number, quietWaitMs: number, quietCpuPct: number, profileDir: string | null, rampTimeoutMs: number, maxOtherCpuPct: number, busyRetries: number, quick: boolean, duration: number, runs: number, help: boolean }} Plan
  */
 
 /**
@@ -68,6 +72,9 @@ export function parsePlan(argv) {
         'per-process': { type: 'string' },
         batch: { type: 'string' },
         'poll-interval': { type: 'string' },
+        'ramp-timeout': { type: 'string' },
+        'max-other-cpu': { type: 'string' },
+        'busy-retries': { type: 'string' },
         'long-poll-wait': { type: 'string' },
         'max-rss-mb': { type: 'string' },
         'quiet-wait': { type: 'string' },
@@ -100,6 +107,9 @@ export function parsePlan(argv) {
   const longPollWaitMs = number('long-poll-wait', values['long-poll-wait'], 20_000, { min: 100, max: 30_000 });
   const quietWait = number('quiet-wait', values['quiet-wait'], quick ? 0 : 120, { min: 0, integer: false });
   const quietCpuPct = number('quiet-cpu', values['quiet-cpu'], 25, { min: 1, integer: false });
+  const rampTimeout = number('ramp-timeout', values['ramp-timeout'], 120, { min: 1, integer: false });
+  const maxOtherCpuPct = number('max-other-cpu', values['max-other-cpu'], 50, { min: 0, integer: false });
+  const busyRetries = number('busy-retries', values['busy-retries'], quick ? 0 : 2, { min: 0, max: 10 });
   const maxRssMb = number('max-rss-mb', values['max-rss-mb'], 4096, { min: 64 });
 
   const impls = (values.impls ?? 'ours,naive').split(',').map((s) => s.trim()).filter(Boolean);
@@ -139,7 +149,7 @@ export function parsePlan(argv) {
     plan: {
       cases, score: values.score ?? DEFAULT_SCORE, out: values.out ?? DEFAULT_OUT, perProcess, batch, pollIntervalMs,
       longPollWaitMs, maxRssBytes: maxRssMb * 1024 * 1024, quietWaitMs: quietWait * 1000, quietCpuPct,
-      profileDir: values.profile ?? null, quick, duration, runs, help: values.help,
+      profileDir: values.profile ?? null, rampTimeoutMs: rampTimeout * 1000, maxOtherCpuPct, busyRetries, quick, duration, runs, help: values.help,
     },
     problems,
   };

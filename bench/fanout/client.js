@@ -51,6 +51,8 @@ let cfg;
 let offset = 0; // server clock − our clock (ms)
 let rtt = 0;
 let stopping = false;
+/** After this time (our clock) the ramp opens no new connections and retries nothing. */
+let rampDeadline = Infinity;
 /** @type {Conn[]} */
 const conns = [];
 const totals = { failed: 0, attempts: 0, errors: 0, closed: 0, outOfOrder: 0, gaps: 0, malformed: 0, verified: 0, messages: 0 };
@@ -307,7 +309,7 @@ const openers = { ws: openWs, sse: openSse, poll: openPoll, longpoll: openPoll }
 async function openWithRetry() {
   const conn = newConn();
   const open = openers[cfg.transport];
-  for (let attempt = 1; attempt <= CONNECT_ATTEMPTS && !stopping; attempt++) {
+  for (let attempt = 1; attempt <= CONNECT_ATTEMPTS && !stopping && (attempt === 1 || clock() < rampDeadline); attempt++) {
     totals.attempts += 1;
     if (await open(conn)) return true;
     if (cfg.transport === 'poll' || cfg.transport === 'longpoll') break; // openPoll retries itself
@@ -357,16 +359,23 @@ serveParent({
     return { offsetMs: offset, rttMs: rtt };
   },
 
-  /** Open every viewer, `batch` at a time, so the server never sees a SYN flood. */
-  async connect() {
+  /**
+   * Open every viewer, `batch` at a time, so the server never sees a SYN flood. A server that
+   * cannot keep up does not hang the run: after `deadlineMs` no new batch starts (the viewers
+   * not tried are reported as `skipped`).
+   */
+  async connect({ deadlineMs }) {
     const started = clock();
+    rampDeadline = started + deadlineMs;
     let open = 0;
-    for (let i = 0; i < cfg.count && !stopping; i += cfg.batch) {
+    let tried = 0;
+    for (let i = 0; i < cfg.count && !stopping && clock() < rampDeadline; i += cfg.batch) {
       const n = Math.min(cfg.batch, cfg.count - i);
+      tried += n;
       const results = await Promise.all(Array.from({ length: n }, () => openWithRetry()));
       open += results.filter(Boolean).length;
     }
-    return { open, failed: totals.failed, seconds: (clock() - started) / 1000 };
+    return { open, failed: totals.failed, skipped: cfg.count - tried, seconds: (clock() - started) / 1000 };
   },
 
   /** Open the measurement window: envelopes with seq > fromSeq count. */

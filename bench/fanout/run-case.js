@@ -82,11 +82,13 @@ export async function runCase({ kase, impl, run, plan, log }) {
       pollIntervalMs: plan.pollIntervalMs, longPollWaitMs: plan.longPollWaitMs,
     }, 30_000)));
 
-    const rampTimeout = 60_000 + kase.clients * 20;
-    const ramps = await Promise.all(clients.map((c) => c.request('connect', null, rampTimeout)));
+    // The last batch may still take CONNECT_ATTEMPTS handshake timeouts after the deadline.
+    const ramps = await Promise.all(clients.map((c) => c.request('connect', { deadlineMs: plan.rampTimeoutMs }, plan.rampTimeoutMs + 90_000)));
     const connected = sum(ramps, (r) => r.open);
     const rampSeconds = Math.max(...ramps.map((r) => r.seconds));
-    say(`ramp: ${connected}/${kase.clients} connected in ${rampSeconds.toFixed(1)} s (${clients.length} client process${clients.length > 1 ? 'es' : ''})`);
+    const skipped = sum(ramps, (r) => r.skipped);
+    say(`ramp: ${connected}/${kase.clients} connected in ${rampSeconds.toFixed(1)} s (${clients.length} client process${clients.length > 1 ? 'es' : ''})`
+      + `${skipped ? `; ramp stopped after ${plan.rampTimeoutMs / 1000} s, ${skipped} viewers never tried` : ''}`);
     if (connected === 0) throw new Error('no viewer could connect');
     await sleep(plan.quick ? 500 : 2000); // let the join snapshots drain before measuring
     const rampPeakRss = rss.peak();
@@ -170,6 +172,7 @@ export async function runCase({ kase, impl, run, plan, log }) {
     const result = {
       ok: true,
       case: kase.label, transport: kase.transport, impl, run, clients: kase.clients, connected, openAtEnd: open,
+      rampComplete: connected === kase.clients, rampSkipped: skipped,
       clientProcesses: clients.length, pids: { server: server.pid, clients: clients.map((c) => c.pid) }, rampSeconds: round(rampSeconds, 2),
       window: { seconds: round(windowSeconds, 2), updates, fromSeq: windowStart.seq, toSeq: windowEnd.seq, drained },
       serverSawClients: windowStart.clients,
