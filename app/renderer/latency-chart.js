@@ -40,7 +40,6 @@ export function drawLatencyChart(el, history) {
   }
   parts.push(svg('text', { class: 'axis-label', x: PAD.left, y: height - 4, text: '−2 min' }));
   parts.push(svg('text', { class: 'axis-label', x: PAD.left + plotW, y: height - 4, 'text-anchor': 'end', text: 'now' }));
-  parts.push(svg('text', { class: 'axis-label', x: 2, y: PAD.top - 1, text: 'ms' }));
 
   const line = (key, scale) => {
     let d = '';

@@ -152,7 +152,8 @@ function start() {
   if (bridge) {
     bridge.onServerStatus((s) => {
       if (s.state === 'restarting') banner.show(`The show server stopped (${s.reason}). Restarting it in ${Math.round(s.retryInMs / 100) / 10} s (attempt ${s.attempt}).`, 'bad');
-      else if (s.state === 'failed') banner.show(`The show server cannot start: ${s.reason}`, 'bad');
+      else if (s.state === 'running' && s.restarted) banner.show('The show server is running again.', 'ok', [['Dismiss', banner.hide]]);
+      else if (s.state === 'running' && s.notices?.length) banner.show(s.notices.join(' '), 'warn', [['Dismiss', banner.hide]]);
     });
     bridge.onMenuCommand((c) => {
       if (c.command === 'open-score') score.browse();

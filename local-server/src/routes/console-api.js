@@ -5,6 +5,7 @@
 // schemas; errors are JSON with a code. Nothing here can crash the show.
 
 import dgram from 'node:dgram';
+import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import QRCode from 'qrcode';
@@ -351,19 +352,36 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
   const currentScore = () => scoreSummary(show.engine.score(), show.source().path);
 
   // ---- audience URL and QR code ----
+  // The QR code only shows the LAN address once the audience listener really answers there
+  // (a server bound to 127.0.0.1 does not): checked with a TCP connect, cached for 30 s.
   let qrCache = { url: '', svg: '' };
+  let reach = { key: '', ok: false, at: 0 };
+  function answersOn(address, port) {
+    return new Promise((resolve) => {
+      const socket = net.connect({ host: address, port, timeout: 500 });
+      const done = (ok) => {
+        socket.destroy();
+        resolve(ok);
+      };
+      socket.once('connect', () => done(true));
+      socket.once('timeout', () => done(false));
+      socket.once('error', () => done(false));
+    });
+  }
   async function audienceInfo() {
     const port = audiencePort();
     const bound = host().audienceHost ?? null;
-    const loopbackOnly = bound !== null && /^(127\.|::1$|localhost$|\[::1\]$)/.test(bound);
-    const lan = loopbackOnly ? null : lanAddress();
+    const lan = lanAddress();
+    const key = `${lan}:${port}`;
+    if (lan && (reach.key !== key || Date.now() - reach.at > 30_000)) reach = { key, ok: await answersOn(lan, port), at: Date.now() };
+    const reachable = Boolean(lan) && reach.ok;
     const localUrl = `http://127.0.0.1:${port}/`;
-    const url = lan ? `http://${lan}:${port}/` : localUrl;
+    const url = reachable ? `http://${lan}:${port}/` : localUrl;
     if (qrCache.url !== url) qrCache = { url, svg: await QRCode.toString(url, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' }) };
     let warning = null;
-    if (loopbackOnly) warning = `The audience listener is bound to ${bound}: phones cannot reach it. Start with --host 0.0.0.0.`;
-    else if (!lan) warning = 'No network address found: connect this machine to the venue Wi-Fi so phones can reach it.';
-    return { url, localUrl, lanAddress: lan, port, qrSvg: qrCache.svg, warning };
+    if (!lan) warning = 'No network address found: connect this machine to the venue Wi-Fi so phones can reach it.';
+    else if (!reachable) warning = `The audience listener does not answer on ${lan}${bound ? ` (it is bound to ${bound})` : ''}: phones cannot reach it. Start with --host 0.0.0.0.`;
+    return { url, localUrl, lanAddress: reachable ? lan : null, port, qrSvg: qrCache.svg, warning };
   }
 
   // ---- log ----

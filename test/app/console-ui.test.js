@@ -1,0 +1,189 @@
+// The composer's console in real Chromium (playwright-core, /usr/bin/chromium) against a real
+// show server on port 0: token handling, a broken score's problems before anything plays,
+// loading a score, play, bar:beat advancing, a viewer appearing, tempo override, an OSC target
+// receiving a real UDP /tutti/ping, keyboard shortcuts. Screenshots go to artifacts/console/.
+// Nothing is faked here.
+
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Server } from 'node-osc';
+import { chromium } from 'playwright-core';
+import { startShowServer } from '../../local-server/src/server.js';
+import { openWs, waitFor } from '../support/clients.js';
+
+const TOKEN = 'console-test-token';
+const score = (name) => fileURLToPath(new URL(`../../scores/${name}`, import.meta.url));
+const SHOTS = fileURLToPath(new URL('../../artifacts/console/', import.meta.url));
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
+
+let server;
+let browser;
+let page;
+const pageErrors = [];
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  server = await startShowServer({ scorePath: score('demo.score.json'), host: '127.0.0.1', port: 0, controlPort: 0, token: TOKEN });
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  page.on('pageerror', (e) => pageErrors.push(`pageerror: ${e.message}`));
+  // A CSP violation or a failed module load shows up as a console error.
+  page.on('console', (m) => {
+    if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`);
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const text = (testid) => page.textContent(`[data-testid=${testid}]`);
+const shot = (name) => page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
+
+test('without a token the page asks for one and the API refuses', async () => {
+  const bare = await browser.newPage();
+  try {
+    await bare.goto(`${server.controlUrl}/`);
+    await bare.waitForSelector('#auth:not([hidden])');
+    const res = await fetch(`${server.controlUrl}/api/console`);
+    expect(res.status).toBe(401);
+  } finally {
+    await bare.close();
+  }
+});
+
+test('the console page is served with a strict CSP and no inline code', async () => {
+  const res = await fetch(`${server.controlUrl}/`);
+  expect(res.status).toBe(200);
+  const csp = res.headers.get('content-security-policy');
+  expect(csp).toContain("default-src 'none'");
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).not.toContain('unsafe-inline');
+  expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+  const html = await res.text();
+  expect(html).not.toMatch(/<script>(?!<)/); // every script has a src
+  expect(html).not.toMatch(/\sstyle="/);
+  // Paths are looked up in the in-memory file list, never joined to a folder.
+  expect((await fetch(`${server.controlUrl}/console/..%2F..%2F..%2Fpackage.json`)).status).toBe(404);
+  expect((await fetch(`${server.controlUrl}/console/main.js`)).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+});
+
+test('opens with the token, then hides it from the address bar', async () => {
+  await page.goto(`${server.controlUrl}/?token=${TOKEN}`);
+  await page.waitForFunction(() => document.getElementById('conn-badge')?.textContent === 'Live');
+  expect(page.url()).toBe(`${server.controlUrl}/`);
+  expect(await page.textContent('#top-title')).toBe('Tutti — a short demo');
+  await page.waitForSelector('#qr[src^="data:image/svg+xml"]');
+  // This server listens on 127.0.0.1 only: the QR code must not promise a LAN address phones cannot reach.
+  expect(await page.textContent('#audience-url')).toBe(`${server.audienceUrl}/`);
+  expect(await text('transport-state')).toBe('Stopped');
+  await shot('01-opened');
+});
+
+test('a broken score shows every problem with its path, and nothing loads or plays', async () => {
+  await page.fill('[data-testid=score-path]', score('broken/five-problems.score.json'));
+  await page.click('[data-testid=load-score]');
+  await page.waitForSelector('[data-testid=score-problems]:not([hidden]) li');
+  const problems = await page.$$eval('[data-testid=score-problems] li', (lis) => lis.map((li) => li.textContent));
+  expect(problems).toHaveLength(5);
+  expect(problems.join('\n')).toContain('cues[0].at.bar');
+  expect(problems.join('\n')).toContain("did you mean 'composer'");
+  expect(await page.textContent('[data-testid=score-problems] h4')).toMatch(/5 problems .* nothing was loaded/);
+  expect(server.status().score.id).toBe('demo');
+  expect(server.status().transport).toBe('stopped');
+  await shot('02-broken-score');
+});
+
+test('loads a good score, plays, and bar:beat advances', async () => {
+  await page.fill('[data-testid=score-path]', score('tidal-lines.score.json'));
+  await page.click('[data-testid=load-score]');
+  await page.waitForFunction(() => document.getElementById('top-title')?.textContent === 'Tidal Lines');
+  expect(server.status().score.id).toBe('tidal-lines');
+  await page.waitForSelector('#recent-list button');
+
+  await page.click('[data-testid=play]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=transport-state]')?.textContent === 'Playing');
+  const first = `${await text('pos-bar')}:${await text('pos-beat')}`;
+  await page.waitForFunction((was) => `${document.querySelector('[data-testid=pos-bar]')?.textContent}:${document.querySelector('[data-testid=pos-beat]')?.textContent}` !== was, first, { timeout: 5000 });
+  // It keeps pace with the server: within a beat or two of the engine's position.
+  const shown = Number(await text('pos-bar')) * 100 + Number(await text('pos-beat'));
+  const engine = server.status().position;
+  expect(Math.abs(engine.bar * 100 + engine.beat - shown)).toBeLessThan(100);
+});
+
+test('a viewer joining shows up in the audience panel', async () => {
+  const viewer = await openWs(server.audienceUrl);
+  try {
+    await page.waitForFunction(() => document.querySelector('[data-testid=viewers-total]')?.textContent === '1', null, { timeout: 5000 });
+    expect(await page.textContent('#v-local-split')).toContain('ws 1');
+    // The latency probe fills p50/p99 while the show plays.
+    await page.waitForFunction(() => /\d/.test(document.getElementById('lat-p99')?.textContent ?? ''), null, { timeout: 8000 });
+    await page.waitForTimeout(3000); // a few seconds of chart
+    await shot('03-playing-with-viewer');
+  } finally {
+    viewer.ws.close();
+  }
+  await page.waitForFunction(() => document.querySelector('[data-testid=viewers-total]')?.textContent === '0', null, { timeout: 5000 });
+});
+
+test('tempo override from the console reaches the engine', async () => {
+  await page.fill('[data-testid=tempo-input]', '150');
+  await page.press('[data-testid=tempo-input]', 'Enter');
+  await waitFor(() => server.status().tempo === 150, 3000, 'tempo 150 on the server');
+  await page.waitForFunction(() => document.querySelector('[data-testid=pos-tempo]')?.textContent === '150');
+  expect(await page.isVisible('#tempo-override')).toBe(true);
+  await page.click('#tempo-reset');
+  await waitFor(() => server.status().tempoOverride === false, 3000, 'written tempo again');
+});
+
+test('an OSC target added in the console receives a real UDP /tutti/ping on "Test"', async () => {
+  const received = [];
+  const osc = await new Promise((resolve) => {
+    const s = new Server(0, '127.0.0.1', () => resolve(s));
+  });
+  osc.on('message', (m) => received.push(m));
+  try {
+    await page.fill('[data-testid=osc-host]', '127.0.0.1');
+    await page.fill('[data-testid=osc-port]', String(osc.port));
+    await page.click('[data-testid=osc-add]');
+    const row = `[data-target="127.0.0.1:${osc.port}"]`;
+    await page.waitForSelector(row);
+    expect(server.osc.list().map((t) => t.port)).toContain(osc.port);
+    await page.click(`${row} [data-testid=osc-test]`);
+    await waitFor(() => received.find((m) => m[0] === '/tutti/ping'), 3000, '/tutti/ping over UDP');
+    await page.waitForSelector(`${row} .ok`);
+    expect(await page.textContent(`${row} .ok`)).toMatch(/ping sent/);
+    await page.waitForTimeout(1200); // the next stats tick shows packets sent (beats are flowing)
+    await shot('04-osc-target');
+  } finally {
+    osc.close();
+  }
+});
+
+test('keyboard: Space pauses and resumes, Esc stops', async () => {
+  await page.click('#top-title'); // focus the page, not a field
+  await page.keyboard.press('Space');
+  await waitFor(() => server.status().transport === 'paused', 3000, 'paused by Space');
+  await page.waitForFunction(() => document.querySelector('[data-testid=transport-state]')?.textContent === 'Paused');
+  await page.keyboard.press('Space');
+  await waitFor(() => server.status().transport === 'playing', 3000, 'playing again by Space');
+  await page.keyboard.press('Escape');
+  await waitFor(() => server.status().transport === 'stopped', 3000, 'stopped by Esc');
+  await page.waitForFunction(() => document.querySelector('[data-testid=pos-bar]')?.textContent === '1');
+});
+
+test('count-in clicks one bar, then the show plays', async () => {
+  await page.check('#countin-toggle');
+  await page.click('[data-testid=play]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=transport-state]')?.textContent === 'Counting in', null, { timeout: 3000 });
+  expect(server.status().transport).toBe('stopped');
+  await waitFor(() => server.status().transport === 'playing', 8000, 'playing after the count-in');
+  await page.uncheck('#countin-toggle');
+  await page.click('#btn-stop');
+  await waitFor(() => server.status().transport === 'stopped', 3000, 'stopped');
+});
+
+test('no script errors and no CSP violations in the whole session', () => {
+  expect(pageErrors).toEqual([]);
+});

@@ -1,0 +1,123 @@
+// `npm start` where no Electron binary can run (this machine): one clear line saying so, then
+// the same console served in the browser on the loopback control listener, URL with token
+// printed; settings persist in $XDG_CONFIG_HOME/tutti; taken ports fall back to free ones.
+// Real processes, real sockets; nothing faked.
+
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const START = fileURLToPath(new URL('../../app/start.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+let home;
+const running = new Set();
+
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'tutti-start-'));
+});
+afterEach(async () => {
+  for (const run of running) await run.stop();
+  await rm(home, { recursive: true, force: true });
+});
+
+/** Start `node app/start.js …`; resolves once its start-up lines are printed (or the process ends). */
+function start(args) {
+  const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'config') };
+  for (const key of Object.keys(env)) if (key.startsWith('TUTTI_')) delete env[key];
+  const child = spawn(process.execPath, [START, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  const run = {
+    child,
+    exited,
+    out: () => stdout,
+    err: () => stderr,
+    async stop() {
+      running.delete(run);
+      if (child.exitCode === null) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+  running.add(run);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no console URL within 15 s:\n${stdout}\n${stderr}`)), 15_000);
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      if (stdout.includes('Stop with Ctrl+C.')) {
+        clearTimeout(timer);
+        resolve(run);
+      }
+    });
+    child.stderr.on('data', (d) => { stderr += d; });
+    exited.then(() => {
+      clearTimeout(timer);
+      resolve(run);
+    });
+  });
+}
+
+const consoleUrl = (run) => /(http:\/\/127\.0\.0\.1:\d+)\/\?token=(\S+)/.exec(run.out());
+
+test('says in one line that Electron cannot run, then serves the console with its token; settings persist', async () => {
+  const first = await start(['--port', '0', '--control-port', '0', '--host', '127.0.0.1']);
+  const lines = first.out().split('\n');
+  expect(lines[0]).toMatch(/^Electron cannot run here \(.+\): serving the same console in your browser instead\.$/);
+  expect(lines.filter((l) => /electron/i.test(l))).toHaveLength(1);
+  const [, base, token] = consoleUrl(first);
+
+  const page = await fetch(`${base}/?token=${token}`);
+  expect(page.status).toBe(200);
+  expect(page.headers.get('content-type')).toMatch(/text\/html/);
+  expect(await page.text()).toContain('/console/main.js');
+  expect((await fetch(`${base}/api/console`)).status).toBe(401);
+  const auth = { authorization: `Bearer ${decodeURIComponent(token)}` };
+  const info = await (await fetch(`${base}/api/console`, { headers: auth })).json();
+  expect(info.mode).toBe('browser');
+  expect(info.settingsPath).toBe(join(home, 'config', 'tutti', 'settings.json'));
+  expect(info.score.id).toBe('demo');
+
+  // A change made in the console is saved, without the token, and comes back on the next start.
+  const added = await fetch(`${base}/api/osc/targets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ host: '127.0.0.1', port: 9123 }) });
+  expect(added.status).toBe(200);
+  const saved = await readFile(info.settingsPath, 'utf8');
+  expect(JSON.parse(saved).oscTargets).toEqual([{ host: '127.0.0.1', port: 9123 }]);
+  expect(saved).not.toContain(decodeURIComponent(token));
+  await first.stop();
+
+  const second = await start(['--port', '0', '--control-port', '0', '--host', '127.0.0.1']);
+  const [, base2, token2] = consoleUrl(second);
+  expect(token2).not.toBe(token);
+  const again = await (await fetch(`${base2}/api/console`, { headers: { authorization: `Bearer ${decodeURIComponent(token2)}` } })).json();
+  expect(again.osc.targets.map((t) => `${t.host}:${t.port}`)).toEqual(['127.0.0.1:9123']);
+  await second.stop();
+});
+
+test('a taken port falls back to a free one, and says so', async () => {
+  const blocker = net.createServer();
+  await new Promise((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  const taken = /** @type {net.AddressInfo} */ (blocker.address()).port;
+  try {
+    const run = await start(['--port', String(taken), '--control-port', '0', '--host', '127.0.0.1']);
+    expect(run.out()).toContain(`Port ${taken} is in use: the audience listener takes a free port instead.`);
+    const audience = /Audience on this machine: (http:\/\/127\.0\.0\.1:(\d+))\//.exec(run.out());
+    expect(Number(audience[2])).not.toBe(taken);
+    expect((await fetch(`${audience[1]}/healthz`)).status).toBe(200);
+    await run.stop();
+  } finally {
+    blocker.close();
+  }
+});
+
+test('a bad flag stops with one clear message and a non-zero exit code', async () => {
+  const run = await start(['--prot', '0']);
+  expect(await run.exited).toBe(2);
+  expect(run.err()).toMatch(/unknown flag --prot \(did you mean --port\?\)/);
+  expect(run.err()).not.toMatch(/\n\s+at /); // no stack trace
+});
