@@ -48,7 +48,7 @@ export function renderReport({ meta, runs }, { source = '' } = {}) {
 </header>
 ${meta?.command ? `<p class="command"><span>Command</span><code>${esc(meta.command)}</code></p>` : ''}
 ${rows.length ? comparison(rows, meta) : ''}
-${runs.map((run) => runSection(run, runs.length > 1)).join('\n')}
+${runs.map((run) => runSection(run, runs.length > 1, meta)).join('\n')}
 <section class="notes">
   <h2>How to read this</h2>
   <ul>
@@ -107,7 +107,7 @@ function tile(label, value, note = '', tone = '') {
   return `<div class="tile ${tone}"><div class="tile-label">${esc(label)}</div><div class="tile-value">${value}</div>${note ? `<div class="tile-note">${esc(note)}</div>` : ''}</div>`;
 }
 
-function runSection(run, many) {
+function runSection(run, many, meta) {
   const c = run.counters;
   const s = run.summaries;
   const push = s['tutti.push_latency_ms'];
@@ -146,7 +146,7 @@ function runSection(run, many) {
   if (troubles.some((t) => t.points.some(([, y]) => y > 0))) charts.push(chart({ title: 'Resyncs and failed users per period', series: troubles }));
   if (http) charts.push(chart({ title: 'Poll response time over time', unit: 'ms', series: series(run, 'plugins.metrics-by-endpoint.response_time.poll') }));
 
-  const heading = (RUN_TITLES[run.kind] ?? (() => run.name))(run);
+  const heading = `${(RUN_TITLES[run.kind] ?? (() => run.name))(run)}${meta?.via === 'edge' ? ' through the edge worker' : ''}`;
   return `<section class="run">
   <h2>${many ? `<span class="part">${esc(run.name)}</span> ` : ''}${esc(heading)}</h2>
   ${run.target ? `<p class="muted">Target <code>${esc(run.target)}</code></p>` : ''}
