@@ -7,7 +7,9 @@
 import WebSocket from 'ws';
 
 const BACKOFF_BASE_MS = 250;
-const BACKOFF_CAP_MS = 5000;
+// One publisher per show: retrying every second at most costs the edge nothing, and a venue link
+// that comes back must be noticed within the 2 s the remote audience may drift.
+const BACKOFF_CAP_MS = 1000;
 /** Above this much unsent data the uplink stops writing; the next check catches up (deltas or a snapshot). */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 /** How often the uplink compares the stream with what the edge has, whatever publish() was told. */
