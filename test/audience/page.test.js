@@ -6,17 +6,21 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { launchBrowser, openPage, startShow, control, waitInPage, ARTIFACTS, SCORES } from './support/browser.js';
 import { startJitterProxy } from './support/jitter-proxy.js';
+import { acquireBrowserLock } from './support/exclusive.js';
 
 let browser;
 let show;
+let release;
 beforeAll(async () => {
+  release = await acquireBrowserLock();
   [browser, show] = await Promise.all([launchBrowser(), startShow()]);
-});
+}, 180_000);
 // Every test starts from a playing show, whatever the previous one left behind.
 beforeEach(() => control(show, 'POST', '/api/transport', { action: 'play' }));
 afterAll(async () => {
   await browser?.close();
   await show?.close();
+  await release?.();
 });
 
 const stageText = (page) => page.evaluate(() => ({ text: document.getElementById('text').textContent, instruction: document.getElementById('instruction').textContent, bg: document.getElementById('stage').style.background }));
@@ -36,7 +40,7 @@ test('joins, shows bar:beat advancing at each beat time and the cue content chan
   const displays = await page.evaluate(() => window.__tutti.displays());
   const live = displays.slice(1); // the first comes from the join snapshot
   for (let i = 1; i < live.length; i += 1) expect(live[i].index).toBe(live[i - 1].index + 1);
-  for (const d of live) expect(Math.abs(d.server - d.at)).toBeLessThan(25);
+  for (const d of live) expect(Math.abs(d.server - d.at)).toBeLessThan(50); // generous: the precise figure is sync.test.js
   const last = displays.at(-1);
   const counter = await page.evaluate(() => `${document.getElementById('bar').textContent}:${document.getElementById('beat').textContent}`);
   const lastNow = await page.evaluate(() => window.__tutti.displays().at(-1));

@@ -8,6 +8,7 @@ import { createClockSync } from '#core/client/clock-sync.js';
 import { createBeatSchedule } from '#core/client/beat-schedule.js';
 import { pageNow } from './page-clock.js';
 import { createConnection } from './connection.js';
+import { createPreciseTimer } from './precise-timer.js';
 import { createView } from './view.js';
 import { createAudioPlayer } from './audio.js';
 import { createWakeLock } from './wake-lock.js';
@@ -32,7 +33,6 @@ const wakeLock = createWakeLock();
 /** Measurements kept for the connection indicator and the browser tests (window.__tutti). */
 const displays = [];
 const viewChanges = [];
-let timer = null;
 let lastAudioKey = '';
 
 /** Queue what the new state announces; each item is released at its `at`. */
@@ -63,19 +63,11 @@ function onApplied(envelope, outcome, receivedAt) {
   plan();
 }
 
-/** Timers may wake up to a millisecond early (whole-ms rounding); a re-arm that short would be
- * clamped to 4 ms by the browser (nested timers), so the last stretch is waited out in place. */
-const SPIN_MS = 2;
+const timer = createPreciseTimer(pageNow);
 
 /** Release what is due now and sleep until the next item's time on the page clock. */
 function plan() {
-  clearTimeout(timer);
-  const first = schedule.nextAt();
-  if (first !== null) {
-    const target = clock.toLocal(first);
-    // Bounded: at most SPIN_MS of busy waiting per released item.
-    if (target - pageNow() <= SPIN_MS) while (pageNow() < target);
-  }
+  timer.cancel();
   const local = pageNow();
   for (const item of schedule.due(clock.toServer(local))) {
     if (item.kind === 'position') {
@@ -94,7 +86,8 @@ function plan() {
     }
   }
   const next = schedule.nextAt();
-  if (next !== null) timer = setTimeout(plan, Math.max(0, clock.toLocal(next) - pageNow() - SPIN_MS / 2));
+  // A hair past the target, so float rounding can never leave the item just short of due.
+  if (next !== null) timer.at(clock.toLocal(next) + 0.01, plan);
 }
 
 const connection = createConnection({
@@ -164,4 +157,5 @@ status();
   viewChanges: () => viewChanges.slice(),
   audio: () => audio.played(),
   wakeLock: () => wakeLock.active(),
+  timerEarly: () => timer.early(),
 };
