@@ -39,7 +39,10 @@ afterAll(async () => {
 });
 
 const text = (testid) => page.textContent(`[data-testid=${testid}]`);
-const shot = (name) => page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
+async function shot(name) {
+  await page.evaluate(() => window.scrollTo(0, 0)); // the sticky top bar belongs at the top of a full-page shot
+  await page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
+}
 
 test('without a token the page asks for one and the API refuses', async () => {
   const bare = await browser.newPage();
@@ -181,6 +184,19 @@ test('count-in clicks one bar, then the show plays', async () => {
   await waitFor(() => server.status().transport === 'playing', 8000, 'playing after the count-in');
   await page.uncheck('#countin-toggle');
   await page.click('#btn-stop');
+  await waitFor(() => server.status().transport === 'stopped', 3000, 'stopped');
+});
+
+test('fits a 1280 × 800 laptop screen: transport and audience above the fold', async () => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.click('[data-testid=play]');
+  await waitFor(() => server.status().transport === 'playing', 3000, 'playing');
+  await page.waitForTimeout(2500);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${SHOTS}05-laptop-viewport.png` });
+  const box = await page.locator('[data-testid=play]').boundingBox();
+  expect(box.y + box.height).toBeLessThan(800);
+  await page.keyboard.press('Escape');
   await waitFor(() => server.status().transport === 'stopped', 3000, 'stopped');
 });
 
