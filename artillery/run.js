@@ -10,10 +10,10 @@ import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseRunArgs, USAGE } from './lib/args.js';
-import { SCENARIO_DIR } from './lib/catalog.js';
+import { SCENARIO_DIR, ZSCORE_USER_STEPS } from './lib/catalog.js';
 import { artilleryPlan, expectedSeconds } from './lib/phases.js';
 import { runArtillery } from './lib/artillery-child.js';
-import { startTuttiServe, startLocalEdgeWorker, devPublishToken, waitForShow, LOAD_SCORE } from './lib/local-stack.js';
+import { startTuttiServe, startLocalEdgeWorker, devPublishToken, waitForShow, keepPlaying, expectAdvancing, LOAD_SCORE } from './lib/local-stack.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
@@ -77,6 +77,9 @@ export async function main(argv) {
   const users = o.users ?? scenario.defaults.users;
   const ramp = o.ramp ?? scenario.defaults.ramp;
   const hold = o.duration ?? scenario.defaults.hold;
+  if (scenario.kind === 'profile' && !ZSCORE_USER_STEPS.includes(users)) {
+    say(`loadtest: note: ZScore published figures for ${ZSCORE_USER_STEPS.join(' / ')} users; ${users} has no exact counterpart.`);
+  }
   const output = resolve(o.output ?? join(RESULTS_DIR, `${scenario.name}-${stamp()}.json`));
   mkdirSync(dirname(output), { recursive: true });
 
@@ -112,6 +115,10 @@ export async function main(argv) {
       const serve = await startTuttiServe({ score, edgeUrl, edgeToken, log: (line) => say(`  [tutti serve] ${line}`) });
       stops.push(() => serve.stop());
       started.server = true;
+      if (serve.controlUrl) {
+        const player = keepPlaying({ controlUrl: serve.controlUrl, token: serve.token, log: (line) => say(`loadtest: ${line}`) });
+        stops.push(async () => player.stop());
+      }
       say(`loadtest: tutti serve at ${serve.url} (pid ${serve.pid})`);
       base ??= serve.url;
       if (scenario.via === 'edge') base = edgeUrl;
@@ -126,6 +133,8 @@ export async function main(argv) {
       const plan = { kind: part.kind, users, ramp: o.ramp ?? part.ramp ?? ramp, hold: part.hold ?? hold };
       const { overrides, variables } = artilleryPlan(plan);
       const target = part.transport === 'ws' ? `${base.replace(/^http/, 'ws')}/ws` : base;
+      // Viewers measure pushes: make sure there are some before spending minutes on a silent show.
+      if (part.kind !== 'pageload') await expectAdvancing(base);
       const partFile = parts.length > 1 ? `${output}.${part.name}.part.json` : `${output}.part.json`;
       say(`\n▶ ${scenario.name}${parts.length > 1 ? ` · ${part.name}` : ''}: ${users} users against ${target} (about ${expectedSeconds(plan)} s)`);
       const run = await runArtillery({

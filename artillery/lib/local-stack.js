@@ -36,6 +36,7 @@ export async function startTuttiServe({ score = LOAD_SCORE, edgeUrl = null, edge
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
 
   let controlUrl = null;
+  let audienceUrl = null;
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`tutti serve did not print its URL within ${timeoutMs / 1000} s:\n${output.join('\n')}`)), timeoutMs);
     createInterface({ input: child.stdout }).on('line', (line) => {
@@ -43,9 +44,11 @@ export async function startTuttiServe({ score = LOAD_SCORE, edgeUrl = null, edge
       const control = /Control API[^:]*:\s+(http\S+?)\/api\/status/.exec(line);
       if (control) controlUrl = control[1];
       const audience = /Audience on this machine:\s+(http\S+)/.exec(line);
-      if (audience) {
+      if (audience) audienceUrl = audience[1].replace(/\/+$/, '');
+      // Both are printed at start-up; the control URL lets run.js keep the show playing.
+      if (audienceUrl && controlUrl) {
         clearTimeout(timer);
-        resolve(audience[1].replace(/\/+$/, ''));
+        resolve(audienceUrl);
       }
     });
     void exited.then((code) => {
@@ -112,6 +115,58 @@ export async function waitForShow(base, { timeoutMs = 30_000 } = {}) {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`${base}/poll did not answer with the show's state within ${timeoutMs / 1000} s (${last})`);
+}
+
+/**
+ * Keep a show we started playing for as long as the test runs: the load score lasts about four
+ * minutes, and a viewer test that outlives the piece would measure silence. When the piece ends
+ * (transport "stopped") it is played again from the top (same epoch; seq just goes on).
+ * @param {{ controlUrl: string, token: string, log?: (line: string) => void, everyMs?: number }} options
+ * @returns {{ stop: () => void, restarts: () => number }}
+ */
+export function keepPlaying({ controlUrl, token, log = () => {}, everyMs = 1000 }) {
+  let restarts = 0;
+  let busy = false;
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const timer = setInterval(async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      const status = await (await fetch(`${controlUrl}/api/status`, { headers, signal: AbortSignal.timeout(5000) })).json();
+      if (status.transport === 'stopped') {
+        await fetch(`${controlUrl}/api/transport`, { method: 'POST', headers, body: '{"action":"play"}', signal: AbortSignal.timeout(5000) });
+        restarts += 1;
+        log('the score ended; playing it again from the top');
+      }
+    } catch {
+      // The next tick tries again; the load test itself reports a server that stopped answering.
+    } finally {
+      busy = false;
+    }
+  }, everyMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer), restarts: () => restarts };
+}
+
+/**
+ * Check that the show at `base` is moving (a new envelope within `withinMs`): a viewer test
+ * against a stopped or finished show would measure nothing.
+ * @param {string} base
+ * @param {{ withinMs?: number }} [options]
+ */
+export async function expectAdvancing(base, { withinMs = 4000 } = {}) {
+  const first = await (await fetch(`${base}/poll`, { signal: AbortSignal.timeout(5000) })).json();
+  const seq = first[0]?.seq ?? 0;
+  const transport = first[0]?.data?.transport;
+  const deadline = Date.now() + withinMs;
+  while (Date.now() < deadline) {
+    const wait = Math.max(1, Math.min(1000, deadline - Date.now()));
+    const res = await fetch(`${base}/poll?since=${seq}&wait=${wait}`, { signal: AbortSignal.timeout(wait + 5000) });
+    const list = res.ok ? await res.json() : [];
+    if (Array.isArray(list) && list.some((e) => e.seq > seq || e.epoch !== first[0]?.epoch)) return;
+    await new Promise((resolve) => setTimeout(resolve, 250)); // a server that ignores `wait`
+  }
+  throw new Error(`the show at ${base} is not moving (seq stayed at ${seq} for ${withinMs / 1000} s${transport ? `, transport "${transport}"` : ''}): start it (tutti serve --autoplay, or POST /api/transport {"action":"play"} on its control port); viewer tests measure pushes`);
 }
 
 async function stopChild(child, exited) {

@@ -151,6 +151,7 @@ function runSection(run, many, meta) {
   <h2>${many ? `<span class="part">${esc(run.name)}</span> ` : ''}${esc(heading)}</h2>
   ${run.target ? `<p class="muted">Target <code>${esc(run.target)}</code></p>` : ''}
   ${run.checks.length ? `<ul class="checks">${run.checks.map((ch) => `<li class="${ch.ok ? 'ok' : 'fail'}"><span>${ch.ok ? 'ok' : 'fail'}</span><code>${esc(ch.check)}</code></li>`).join('')}</ul>` : ''}
+  ${!push && Number(c['tutti.messages'] ?? 0) > 0 && run.kind !== 'pageload' ? `<p class="warning">No pushes were received, only the snapshots that answer a join: the show was not moving (stopped, paused or finished). Latency could not be measured.</p>` : ''}
   <div class="tiles">${tiles.join('')}</div>
   <div class="charts">${charts.join('\n')}</div>
   ${troubles.some((t) => t.points.some(([, y]) => y > 0)) ? '' : `<p class="muted">No resyncs and no failed users in any period.</p>`}
@@ -232,6 +233,7 @@ table { border-collapse: collapse; width: 100%; }
 details { margin-top: 14px; }
 summary { cursor: pointer; color: var(--muted); font-weight: 600; }
 .metrics { margin-top: 8px; }
+.warning { border: 1px solid #fcd34d; background: #fffbeb; color: #92400e; border-radius: 8px; padding: 10px 14px; font-weight: 600; }
 .notes ul { margin: 0; padding-left: 20px; }
 .notes li { margin: 4px 0; }
 @media print { body { background: #fff; padding: 0; } section { break-inside: avoid; } }
