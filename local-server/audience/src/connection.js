@@ -224,8 +224,8 @@ export function createConnection({ base, tracker, clock, onApplied, onClock, onS
       pingTimer = setTimeout(pingLoop, 0);
       tracker.requestResync();
       if (current && current.handle.isOpen()) askResync(current);
+      // Waiting out a backoff (or checking reachability): the network may be back, try now.
       else if (!current) connect(policy.current());
-      else if (retryTimer) connect(policy.current());
     },
     status: () => ({
       transport: current ? current.name : null,
