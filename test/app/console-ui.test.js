@@ -10,6 +10,7 @@ import { Server } from 'node-osc';
 import { chromium } from 'playwright-core';
 import { startShowServer } from '../../local-server/src/server.js';
 import { openWs, waitFor } from '../support/clients.js';
+import { acquireBrowserLock } from '../audience/support/exclusive.js';
 
 const TOKEN = 'console-test-token';
 const score = (name) => fileURLToPath(new URL(`../../scores/${name}`, import.meta.url));
@@ -19,9 +20,12 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
 let server;
 let browser;
 let page;
+let releaseLock;
 const pageErrors = [];
 
 beforeAll(async () => {
+  // Browser suites take turns (the audience sync test measures page timer accuracy on 2 cores).
+  releaseLock = await acquireBrowserLock();
   mkdirSync(SHOTS, { recursive: true });
   server = await startShowServer({ scorePath: score('demo.score.json'), host: '127.0.0.1', port: 0, controlPort: 0, token: TOKEN });
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -31,11 +35,12 @@ beforeAll(async () => {
   page.on('console', (m) => {
     if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`);
   });
-});
+}, 180_000); // may wait for another browser suite to finish
 
 afterAll(async () => {
   await browser?.close();
   await server?.close();
+  await releaseLock?.();
 });
 
 const text = (testid) => page.textContent(`[data-testid=${testid}]`);
