@@ -332,7 +332,10 @@ export function createShowEngine(options) {
         const elapsedIndex = timeline.indexAtMs(timeline.msAt(anchor.index) + (now() - anchor.time) * tempoFactor);
         const next = Math.ceil(elapsedIndex);
         if (next >= timeline.totalBeats) return true; // the piece would have ended: stay stopped
-        view = viewAt(next);
+        // Until the next beat is published, the state shows the beat sounding now.
+        current = Math.max(0, next - 1);
+        currentAt = timeOfBeat(current);
+        view = viewAt(current);
         nextBeat = next;
         setTransport('playing');
         tick();

@@ -161,6 +161,8 @@ describe('resume after a crash', () => {
     second.clock.advance(first.clock.now() - second.clock.now() + 2500);
     expect(second.engine.resumeFrom(point)).toBe(true);
     expect(second.engine.status().transport).toBe('playing');
+    // At once, before any new beat is published, the position is where the show is now.
+    expect(second.engine.status().position.index).toBeGreaterThan(lastBeat.index);
     second.clock.advance(1000);
     const resumed = second.beats[0];
     const beatMs = 60000 / 150;
