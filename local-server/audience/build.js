@@ -51,7 +51,7 @@ const hashOf = (bytes) => createHash('sha256').update(bytes).digest('base64url')
 export async function buildAudienceApp({ quiet = false, outDir = AUDIENCE_OUT_DIR } = {}) {
   const started = performance.now();
   const js = await bundle(join(SRC, 'main.js'), { format: 'esm' });
-  const css = await bundle(join(SRC, 'styles.css'), {});
+  const css = await bundle(join(SRC, 'styles.css'));
   const jsPath = `assets/app-${hashOf(js)}.js`;
   const cssPath = `assets/app-${hashOf(css)}.css`;
 
@@ -122,7 +122,11 @@ export async function buildAudienceApp({ quiet = false, outDir = AUDIENCE_OUT_DI
   return { outDir, files, firstVisitBytes, ms };
 }
 
-async function bundle(entry, { format }) {
+/**
+ * @param {string} entry
+ * @param {{ format?: 'esm' }} [options] no format for CSS
+ */
+async function bundle(entry, { format } = {}) {
   const result = await build({
     entryPoints: [entry],
     bundle: true,
