@@ -15,11 +15,13 @@ export function rampPhases(users, ramp) {
 }
 
 /**
- * Every phone created at once; each then waits for its place in the burst schedule.
+ * Every phone created up front (200 a second: always ahead of the ~6 a second the bursts
+ * release); each then waits for its place in the burst schedule. Sub-millisecond arrival
+ * intervals make Artillery create one too many, hence the spread and the cap.
  * @param {number} users
  */
 export function burstPhases(users) {
-  return { phases: [{ name: `${users} phones arrive in bursts`, duration: 1, arrivalCount: users }] };
+  return { phases: [{ name: `${users} phones arrive in bursts`, duration: Math.max(1, Math.ceil(users / 200)), arrivalCount: users, maxVusers: users }] };
 }
 
 /**

@@ -201,7 +201,8 @@ describe('phases', () => {
     expect(ramp).toBeLessThanOrEqual(10);
   });
   test('page loads are created at once (the processor spaces them); viewers get ramp and hold', () => {
-    expect(artilleryPlan({ kind: 'pageload', users: 30, ramp: 0, hold: 0 }).overrides.config.phases).toEqual([{ name: '30 phones arrive in bursts', duration: 1, arrivalCount: 30 }]);
+    expect(artilleryPlan({ kind: 'pageload', users: 30, ramp: 0, hold: 0 }).overrides.config.phases).toEqual([{ name: '30 phones arrive in bursts', duration: 1, arrivalCount: 30, maxVusers: 30 }]);
+    expect(artilleryPlan({ kind: 'pageload', users: 1500, ramp: 0, hold: 0 }).overrides.config.phases[0]).toMatchObject({ duration: 8, arrivalCount: 1500, maxVusers: 1500 });
     expect(artilleryPlan({ kind: 'viewers', users: 30, ramp: 10, hold: 20 }).variables).toEqual({ ramp: 10, hold: 20 });
   });
 });

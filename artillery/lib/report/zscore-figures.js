@@ -59,7 +59,7 @@ export function comparisonRows(runs, meta) {
         zscore: 'not published (ZScore measured WebSocket push only)',
         zscoreSetup: '—',
         tutti: `avg ${ms(push.mean)} · p99 ${ms(push.p99)} · max ${ms(push.max)}`,
-        tuttiSetup: setup(run, `${transport} viewers`),
+        tuttiSetup: setup(run, `${transport === 'Polling' ? 'polling' : transport} viewers`),
         verdict: 'info',
       });
     }
