@@ -29,7 +29,8 @@ export const bytes = (v) => (v === null || v === undefined || !Number.isFinite(v
  */
 export function comparisonRows(runs, meta) {
   const rows = [];
-  const where = meta?.started?.server || meta?.target?.includes('127.0.0.1') ? 'loopback, load generator on the same machine' : (meta?.target ?? 'target');
+  const local = meta?.started?.server || /\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(meta?.target ?? '');
+  const where = `${local ? 'loopback, load generator on the same machine' : (meta?.target ?? 'remote target')}${meta?.started?.edge ? ', edge on local workerd' : ''}`;
   const machine = meta?.machine ? `${meta.machine.cpus} cores` : '';
   const setup = (run, what) => `${run.users ?? '?'} ${what}; ${where}${machine ? `, ${machine}` : ''}`;
 
