@@ -166,7 +166,10 @@ export async function expectAdvancing(base, { withinMs = 4000 } = {}) {
     if (Array.isArray(list) && list.some((e) => e.seq > seq || e.epoch !== first[0]?.epoch)) return;
     await new Promise((resolve) => setTimeout(resolve, 250)); // a server that ignores `wait`
   }
-  throw new Error(`the show at ${base} is not moving (seq stayed at ${seq} for ${withinMs / 1000} s${transport ? `, transport "${transport}"` : ''}): start it (tutti serve --autoplay, or POST /api/transport {"action":"play"} on its control port); viewer tests measure pushes`);
+  const why = transport === 'playing'
+    ? 'its state says "playing" but nothing new arrives: is the show still publishing to it (tutti serve --edge … --edge-token …)?'
+    : `transport "${transport ?? 'unknown'}": start it (tutti serve --autoplay, or POST /api/transport {"action":"play"} on its control port)`;
+  throw new Error(`the show at ${base} is not moving (seq stayed at ${seq} for ${withinMs / 1000} s; ${why}); viewer tests measure pushes`);
 }
 
 async function stopChild(child, exited) {
