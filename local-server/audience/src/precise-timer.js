@@ -5,7 +5,7 @@
 // bounded (MAX_EARLY_MS per wake-up), so a phone never spins for long.
 
 const MIN_EARLY_MS = 1;
-const MAX_EARLY_MS = 10;
+const MAX_EARLY_MS = 6;
 const HISTORY = 20;
 
 /** @param {() => number} now page clock */
