@@ -67,6 +67,8 @@ export function createShowEngine(options) {
   let cues;
   /** @type {Array<{ index: number, mark: string, name?: string, bar: number }>} */
   let sections;
+  /** @type {string[]} URLs of the score's audio assets */
+  let audioMedia = [];
 
   /** @type {Transport} */
   let transport = 'stopped';
@@ -91,6 +93,8 @@ export function createShowEngine(options) {
     cues = (score.cues ?? [])
       .map((cue, n) => ({ ...cue, n, index: timeline.indexOf(cue.at.bar, cue.at.beat) }))
       .sort((a, b) => a.index - b.index || a.n - b.n);
+    // Phones fetch and cache these when the listener joins, so no cue waits for a download.
+    audioMedia = (score.assets ?? []).filter((a) => a.kind === 'audio').map(mediaUrl);
     sections = (score.sections ?? [])
       .map((s) => ({ index: timeline.indexOf(s.at.bar, s.at.beat), mark: s.mark, name: s.name, bar: s.at.bar }))
       .sort((a, b) => a.index - b.index);
@@ -134,7 +138,7 @@ export function createShowEngine(options) {
     const section = sectionAt(current);
     /** @type {Record<string, unknown>} */
     const s = {
-      score: { id: score.id, title: score.title, ...(score.composer ? { composer: score.composer } : {}), bars: score.bars },
+      score: { id: score.id, title: score.title, ...(score.composer ? { composer: score.composer } : {}), bars: score.bars, ...(audioMedia.length ? { media: audioMedia } : {}) },
       transport,
       tempo: tempo(),
       position: { bar: pos.bar, beat: pos.beat, beats: pos.beats, at: Math.round(currentAt), index: current },

@@ -127,6 +127,7 @@ describe('show engine', () => {
     });
     const { clock, engine, states, oscCues, beats } = setup(score);
     expect(engine.state().view).toEqual({ text: 'Welcome', color: '#000000' });
+    expect(engine.state().score.media).toEqual(['media/media/bell.wav']); // audio only, for Join to preload
     engine.play();
     clock.advance(5000);
     const atBar2 = states.find((s) => s.position.bar === 2 && s.position.beat === 1);
