@@ -9,6 +9,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mediaEntry } from './generate-media.js';
+import { createSeededRandom } from '../../core/util/seeded-random.js';
 
 const SCORES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const LOAD_SCORE_PATH = join(SCORES_DIR, 'union-rose-load.score.json');
@@ -19,17 +20,6 @@ const ROWS = 24; // 360 tiles
 const TILES_PER_CUE = 4;
 const PALETTE = ['#2b0f1e', '#4a1030', '#6d1a45', '#93265a', '#b8386b', '#d9567f', '#ee8aa2', '#f6bfcb', '#3c2a4d', '#1b0f1f'];
 
-// mulberry32: seeded, so the same score comes out every time.
-function createRandom(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const tileId = (n) => `t${String(n).padStart(3, '0')}`;
 
@@ -38,7 +28,7 @@ const tileId = (n) => `t${String(n).padStart(3, '0')}`;
  * @returns {Record<string, unknown>}
  */
 export function buildLoadScore() {
-  const random = createRandom(0x0e05e);
+  const random = createSeededRandom(0x0e05e);
   const pick = (items) => items[Math.floor(random() * items.length)];
 
   const tiles = {};

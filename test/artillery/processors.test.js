@@ -4,7 +4,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { readEnvelopeHead, headOf } from '../../artillery/processors/lib/envelope-head.js';
 import { createSeqTracker } from '../../artillery/processors/lib/seq-tracker.js';
-import { createSseParser } from '../../artillery/processors/lib/sse-parser.js';
+import { createSseParser } from '../../core/protocol/sse-parser.js';
 import { createBurstSchedule } from '../../artillery/processors/lib/bursts.js';
 import { pageAssetUrls } from '../../artillery/processors/lib/page-assets.js';
 import { planStay, resetStayOrigin } from '../../artillery/processors/lib/stay-plan.js';

@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import WebSocket from 'ws';
 import { startLocalEdge } from '../../edge-worker/scripts/local-edge.js';
 import { createEnvelope } from '../../core/protocol/envelope.js';
+import { createSseParser } from '../../core/protocol/sse-parser.js';
 
 /**
  * Start the worker with a fresh persistence folder (reused by restart()).
@@ -191,17 +192,9 @@ export async function readSse(url, { count, headers = {}, timeoutMs = 10_000, on
     contentType = res.headers.get('content-type');
     onOpen?.();
     const decoder = new TextDecoder();
-    let buffer = '';
+    const parser = createSseParser((event) => events.push({ id: event.id ?? undefined, data: JSON.parse(event.data) }));
     for await (const chunk of res.body) {
-      buffer += decoder.decode(chunk, { stream: true });
-      let end;
-      while ((end = buffer.indexOf('\n\n')) !== -1) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const id = /^id: (.*)$/m.exec(block)?.[1];
-        const data = /^data: (.*)$/m.exec(block)?.[1];
-        if (data !== undefined) events.push({ id, data: JSON.parse(data) });
-      }
+      parser.push(decoder.decode(chunk, { stream: true }));
       if (events.length >= count) break;
     }
   } catch (err) {

@@ -3,6 +3,7 @@
 
 import WebSocket from 'ws';
 import { applyEnvelope } from '../../core/fanout/state-stream.js';
+import { createSseParser } from '../../core/protocol/sse-parser.js';
 
 /** Wait until `check()` returns truthy (polling every 10 ms), or fail after `ms`. */
 export async function waitFor(check, ms = 5000, what = 'condition') {
@@ -71,22 +72,12 @@ export async function openSse(baseUrl, { headers = {}, query = '' } = {}) {
   const done = (async () => {
     if (!res.ok) return;
     const decoder = new TextDecoder();
-    let buffer = '';
+    const parser = createSseParser((event) => {
+      ids.push(event.id === null ? null : Number(event.id));
+      tracker.accept(JSON.parse(event.data));
+    });
     try {
-      for await (const chunk of res.body) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end;
-        while ((end = buffer.indexOf('\n\n')) !== -1) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const id = /^id: (\d+)$/m.exec(block);
-          const data = /^data: (.*)$/m.exec(block);
-          if (data) {
-            ids.push(id ? Number(id[1]) : null);
-            tracker.accept(JSON.parse(data[1]));
-          }
-        }
-      }
+      for await (const chunk of res.body) parser.push(decoder.decode(chunk, { stream: true }));
     } catch {
       // aborted
     }

@@ -3,6 +3,7 @@
 
 import WebSocket from 'ws';
 import { createTracker } from './clients.js';
+import { createSseParser } from '../../core/protocol/sse-parser.js';
 
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -70,24 +71,15 @@ export function sseViewer(baseUrl) {
       try {
         const res = await fetch(`${baseUrl}/sse${epoch}`, { headers, signal: controller.signal });
         const decoder = new TextDecoder();
-        let buffer = '';
-        for await (const chunk of res.body) {
-          buffer += decoder.decode(chunk, { stream: true });
-          let end;
-          while ((end = buffer.indexOf('\n\n')) !== -1) {
-            const block = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            const data = /^data: (.*)$/m.exec(block);
-            if (!data) continue;
-            const env = JSON.parse(data[1]);
-            if (!client.tracker.accept(env)) {
-              // Gap or new epoch: reconnect without Last-Event-ID (SPEC §3).
-              client.resyncs += 1;
-              client.reset();
-              controller.abort();
-            }
+        const parser = createSseParser((event) => {
+          if (!client.tracker.accept(JSON.parse(event.data))) {
+            // Gap or new epoch: reconnect without Last-Event-ID (SPEC §3).
+            client.resyncs += 1;
+            client.reset();
+            controller.abort();
           }
-        }
+        });
+        for await (const chunk of res.body) parser.push(decoder.decode(chunk, { stream: true }));
       } catch {
         // dropped or aborted: reconnect
       }

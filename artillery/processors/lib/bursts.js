@@ -2,21 +2,10 @@
 // (≈ 6 phones a second on average; ZScore quotes 200 clients ≈ 50 s). Seeded, so two runs with
 // the same seed put the same load on the server.
 
-/**
- * A small, fast, seedable PRNG (mulberry32); good enough for arrival times.
- * @param {number} seed
- * @returns {() => number} uniform in [0, 1)
- */
-export function createRandom(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { createSeededRandom } from '../../../core/util/seeded-random.js';
+
+/** The seeded PRNG (mulberry32) the arrival schedule draws from; re-exported for the tests. */
+export const createRandom = createSeededRandom;
 
 /**
  * @param {{ seed?: number, minSize?: number, maxSize?: number, maxGapMs?: number }} [options]

@@ -1,17 +1,7 @@
 import fc from 'fast-check';
 import { createClockSync } from '../../../core/client/clock-sync.js';
+import { createSeededRandom } from '../../../core/util/seeded-random.js';
 
-/** A seeded PRNG so the simulated networks are reproducible. */
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Simulate exchanges: viewer clock = true time; server clock = true time + offset (+ drift),
@@ -64,7 +54,7 @@ describe('clock sync', () => {
   });
 
   test('on a 0–150 ms jittery network it converges to a few ms, better than the best round trip alone', () => {
-    const rand = mulberry32(42);
+    const rand = createSeededRandom(42);
     const sync = createClockSync();
     simulate(sync, { offset: -123_456.25, n: 64, delay: () => rand() * 150 });
     const e = sync.estimate();
@@ -78,7 +68,7 @@ describe('clock sync', () => {
   test('property: the true offset always lies within offset ± uncertainty (no drift, any delays)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2 ** 31 }), fc.double({ min: -1e7, max: 1e7, noNaN: true }), fc.integer({ min: 1, max: 80 }), fc.integer({ min: 0, max: 400 }), (seed, offset, n, maxDelay) => {
-        const rand = mulberry32(seed);
+        const rand = createSeededRandom(seed);
         const sync = createClockSync();
         simulate(sync, { offset, n, delay: () => rand() * maxDelay });
         const e = sync.estimate();
@@ -89,7 +79,7 @@ describe('clock sync', () => {
   });
 
   test('follows a drifting clock: the widened window stays consistent and close', () => {
-    const rand = mulberry32(7);
+    const rand = createSeededRandom(7);
     const sync = createClockSync({ steadyEvery: 3000 });
     // 50 ppm drift over 400 exchanges 3 s apart (20 minutes): 60 ms total.
     const end = simulate(sync, { offset: 500, n: 400, delay: () => 2 + rand() * 20, spacing: 3000, driftPpm: 50 });
@@ -98,7 +88,7 @@ describe('clock sync', () => {
   });
 
   test('a clock step drops contradicting samples and recovers from the new ones', () => {
-    const rand = mulberry32(3);
+    const rand = createSeededRandom(3);
     const sync = createClockSync();
     const t = simulate(sync, { offset: 0, n: 40, delay: () => rand() * 20 });
     simulate(sync, { offset: 10_000, n: 5, delay: () => rand() * 20, start: t });
