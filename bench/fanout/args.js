@@ -9,7 +9,7 @@ export const DEFAULT_SCORE = `${ROOT}scores/union-rose-load.score.json`;
 export const DEFAULT_OUT = `${ROOT}bench-results/fanout.json`;
 export const FULL_CASES = 'ws:1000,ws:5000,ws:10000,sse:2000,poll:2000,longpoll:2000,hold:10000';
 export const QUICK_CASES = 'ws:200,sse:200,poll:200,longpoll:200';
-export const IMPLS = ['ours', 'naive', 'naive-delta'];
+export const IMPLS = ['ours', 'naive', 'naive-delta', 'proto-split', 'proto-single'];
 const TRANSPORTS = ['ws', 'sse', 'poll', 'longpoll', 'hold'];
 
 export const USAGE = `Usage: node bench/fanout/run.js [flags]
@@ -21,7 +21,9 @@ to N viewers in separate client processes, all on 127.0.0.1.
                       ws = WebSocket (ours and the baselines in --impls), sse = Server-Sent Events,
                       poll = GET /poll every --poll-interval ms (like ZScore), longpoll = /poll?wait=,
                       hold = WebSocket held for --hold seconds, one run, ours only
-  --impls LIST        implementations for ws cases: ours,naive,naive-delta (default ours,naive)
+  --impls LIST        implementations for ws cases (default ours,naive): ours, naive, naive-delta
+                      (naive loop sending the real deltas), proto-split / proto-single (prototype:
+                      pre-framed fan-out in 2 / 1 processes sharing the port, bench/fanout/proto)
   --duration S        measurement window per run, seconds (default 30; quick 5)
   --runs N            runs per case and implementation; the table shows medians (default 3; quick 1)
   --hold S            length of the hold case, seconds (default 120); adds hold:10000 when no
@@ -42,13 +44,14 @@ to N viewers in separate client processes, all on 127.0.0.1.
   --profile DIR       write a V8 CPU profile of every server worker to DIR (see where time goes)
   --score FILE        score to play (default scores/union-rose-load.score.json)
   --out FILE          JSON results (default bench-results/fanout.json)
+  --from-json FILE    print the report of an earlier run's JSON and exit
   --help
 `;
 
 /**
  * @typedef {{ label: string, transport: 'ws' | 'sse' | 'poll' | 'longpoll', clients: number, impls: string[], duration: number, runs: number, hold: boolean }} Case
  * @typedef {{ cases: Case[], score: string, out: string, perProcess: number, batch: number, pollIntervalMs: number,
- *   longPollWaitMs: number, maxRssBytes: number, quietWaitMs: number, quietCpuPct: number, profileDir: string | null, rampTimeoutMs: number, maxOtherCpuPct: number, busyRetries: number, quick: boolean, duration: number, runs: number, help: boolean }} Plan
+ *   longPollWaitMs: number, maxRssBytes: number, quietWaitMs: number, quietCpuPct: number, profileDir: string | null, fromJson: string | null, rampTimeoutMs: number, maxOtherCpuPct: number, busyRetries: number, quick: boolean, duration: number, runs: number, help: boolean }} Plan
  */
 
 /**
@@ -81,6 +84,7 @@ export function parsePlan(argv) {
         'quiet-cpu': { type: 'string' },
         score: { type: 'string' },
         profile: { type: 'string' },
+        'from-json': { type: 'string' },
         out: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
@@ -149,7 +153,7 @@ export function parsePlan(argv) {
     plan: {
       cases, score: values.score ?? DEFAULT_SCORE, out: values.out ?? DEFAULT_OUT, perProcess, batch, pollIntervalMs,
       longPollWaitMs, maxRssBytes: maxRssMb * 1024 * 1024, quietWaitMs: quietWait * 1000, quietCpuPct,
-      profileDir: values.profile ?? null, rampTimeoutMs: rampTimeout * 1000, maxOtherCpuPct, busyRetries, quick, duration, runs, help: values.help,
+      profileDir: values.profile ?? null, fromJson: values['from-json'] ?? null, rampTimeoutMs: rampTimeout * 1000, maxOtherCpuPct, busyRetries, quick, duration, runs, help: values.help,
     },
     problems,
   };

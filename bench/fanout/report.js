@@ -56,6 +56,9 @@ export function summarizeRuns(results) {
       serverCpuPct: med(runs, (r) => r.cpu.serverPct),
       clientsCpuPct: med(runs, (r) => r.cpu.clientsPct),
       otherCpuPct: med(runs, (r) => r.cpu.otherProcessesPct),
+      // Server CPU time per envelope delivered: barely moved by other processes stealing the CPU
+      // (unlike wall-clock latency), so it compares implementations on a busy machine.
+      cpuUsPerMsg: med(runs, (r) => (r.messages.received ? ((r.cpu.serverPct / 100) * r.window.seconds * 1e6) / r.messages.received : NaN)),
     };
   });
 }
@@ -138,6 +141,7 @@ const COLUMNS = [
   { key: 'kbPerClientMin', label: 'KB/client/min', format: ms },
   { key: 'serverCpuPct', label: 'srv CPU%', format: ms },
   { key: 'otherCpuPct', label: 'other CPU%', format: ms },
+  { key: 'cpuUsPerMsg', label: 'srv µs/msg', format: ms },
   { key: 'runs', label: 'runs', format: (v, row) => `${row.failedRuns ? `${v - row.failedRuns}/${v}` : v}${row.disturbedRuns ? ` (${row.disturbedRuns} busy)` : ''}` },
 ];
 
@@ -152,6 +156,7 @@ export function formatReport(summary, ratioList, targets) {
   lines.push('Medians over runs; lost / ooo (out-of-order) are totals over runs. ms = push latency (receive − envelope t);');
   lines.push('fan-out = server time to hand one update to every socket; MB = 2^20 bytes; KB = 1024 bytes of TCP payload received;');
   lines.push('CPU% = percent of one core during the window; other = CPU used by processes outside this benchmark (shared machine);');
+  lines.push('srv µs/msg = server CPU time per envelope delivered (robust to other processes taking the CPU);');
   lines.push('"busy" runs = other processes used more than --max-other-cpu even after the retries; clients < N = ramp did not finish.');
   if (ratioList.length) {
     lines.push('', 'p99 ours / baseline:');

@@ -14,6 +14,7 @@ import { readSystemBusySeconds, waitForQuiet } from '../lib/system-cpu.js';
 
 const SHOW_SERVER = fileURLToPath(new URL('./show-server.js', import.meta.url));
 const NAIVE_SERVER = fileURLToPath(new URL('./naive-server.js', import.meta.url));
+const SPLIT_SERVER = fileURLToPath(new URL('./proto/split-server.js', import.meta.url));
 const CLIENT = fileURLToPath(new URL('./client.js', import.meta.url));
 const MB = 1024 * 1024;
 /** After the window closes, how long in-flight envelopes may take to arrive before they count as lost. */
@@ -54,11 +55,17 @@ export async function runCase({ kase, impl, run, plan, log }) {
   const execArgv = plan.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${plan.profileDir}`, `--cpu-prof-name=${kase.label.replace(':', '-')}-${impl}-${run}.cpuprofile`] : [];
   const server = impl === 'ours'
     ? forkWorker(SHOW_SERVER, { name: 'show server', args: ['--score', plan.score, '--token', token], execArgv })
-    : forkWorker(NAIVE_SERVER, { name: `${impl} server`, args: ['--score', plan.score, '--mode', impl === 'naive' ? 'state' : 'delta'], execArgv });
+    : impl.startsWith('proto-')
+      ? forkWorker(SPLIT_SERVER, { name: `${impl} server`, args: ['--score', plan.score, '--workers', impl === 'proto-split' ? '2' : '1'], execArgv })
+      : forkWorker(NAIVE_SERVER, { name: `${impl} server`, args: ['--score', plan.score, '--mode', impl === 'naive' ? 'state' : 'delta'], execArgv });
+  /** Every process of the server under test (prototypes fan out from helper processes). */
+  const serverPids = [server.pid];
+  const serverCpuSeconds = () => sum(serverPids, (pid) => readCpuSeconds(pid) ?? 0);
+  const serverRssBytes = () => sum(serverPids, (pid) => readRssBytes(pid) ?? 0);
   /** @type {import('../lib/children.js').Worker[]} */
   const clients = [];
   let aborted = null;
-  const rss = createRssSampler(() => [server.pid], {
+  const rss = createRssSampler(() => serverPids, {
     intervalMs: 200,
     onSample: (bytes) => {
       if (bytes > plan.maxRssBytes && !aborted) {
@@ -71,8 +78,9 @@ export async function runCase({ kase, impl, run, plan, log }) {
   const started = performance.now();
   try {
     const ready = await server.waitFor('ready', 30_000);
+    serverPids.push(...(ready.extraPids ?? []));
     await sleep(plan.quick ? 300 : 1000);
-    const idleRss = readRssBytes(server.pid) ?? 0;
+    const idleRss = serverRssBytes();
     say(`server up (pid ${server.pid}, idle RSS ${(idleRss / MB).toFixed(0)} MB)`);
 
     const shares = splitClients(kase.clients, plan.perProcess);
@@ -95,11 +103,12 @@ export async function runCase({ kase, impl, run, plan, log }) {
 
     // ---- measurement window ----
     const metrics0 = impl === 'ours' ? await scrapeMetrics(ready.controlUrl, token) : null;
-    const cpu0 = readCpuSeconds(server.pid) ?? 0;
+    const cpu0 = serverCpuSeconds();
     const clientCpu0 = sum(clients, (c) => readCpuSeconds(c.pid) ?? 0);
     const system0 = readSystemBusySeconds();
     const runner0 = process.cpuUsage();
     rss.reset();
+    const windowStartRss = serverRssBytes();
     const windowStart = await server.request('window-start');
     await Promise.all(clients.map((c) => c.request('start', { fromSeq: windowStart.seq })));
     const t0 = performance.now();
@@ -114,7 +123,7 @@ export async function runCase({ kase, impl, run, plan, log }) {
     const windowEnd = await server.request('window-end');
     await Promise.all(clients.map((c) => c.request('close-window', { toSeq: windowEnd.seq })));
     const windowSeconds = (performance.now() - t0) / 1000;
-    const serverCpu = (readCpuSeconds(server.pid) ?? 0) - cpu0;
+    const serverCpu = serverCpuSeconds() - cpu0;
     const clientCpu = sum(clients, (c) => readCpuSeconds(c.pid) ?? 0) - clientCpu0;
     const runnerUsage = process.cpuUsage(runner0);
     const system1 = readSystemBusySeconds();
@@ -124,6 +133,7 @@ export async function runCase({ kase, impl, run, plan, log }) {
     const memory = await server.request('memory');
     const metrics1 = impl === 'ours' ? await scrapeMetrics(ready.controlUrl, token) : null;
     const windowPeakRss = rss.peak();
+    const windowEndRss = serverRssBytes();
 
     // Envelopes still in flight get DRAIN_MS to arrive; later ones count as lost.
     const drainStart = performance.now();
@@ -207,6 +217,9 @@ export async function runCase({ kase, impl, run, plan, log }) {
         idleMb: round(idleRss / MB, 1),
         peakMb: round(peakRss / MB, 1),
         windowPeakMb: round(windowPeakRss / MB, 1),
+        // Growth while nothing joins or leaves: a leak shows here first.
+        windowStartMb: round(windowStartRss / MB, 1),
+        windowEndMb: round(windowEndRss / MB, 1),
         mbPer1k: round(peakRss / MB / perThousand, 2),
         marginalMbPer1k: round((peakRss - idleRss) / MB / perThousand, 2),
       },
@@ -235,7 +248,7 @@ export async function runCase({ kase, impl, run, plan, log }) {
     say(`FAILED: ${message}`);
     return {
       ok: false, case: kase.label, transport: kase.transport, impl, run, clients: kase.clients, error: message,
-      pids: { server: server.pid, clients: clients.map((c) => c.pid) },
+      pids: { server: server.pid, serverHelpers: serverPids.slice(1), clients: clients.map((c) => c.pid) },
     };
   } finally {
     rss.stop();

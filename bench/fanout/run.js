@@ -8,6 +8,7 @@
 import os from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parsePlan, USAGE, ROOT } from './args.js';
@@ -18,6 +19,14 @@ import { killAllChildren } from '../lib/children.js';
 const { plan, problems } = parsePlan(process.argv.slice(2));
 if (plan?.help) {
   process.stdout.write(USAGE);
+  process.exit(0);
+}
+if (plan?.fromJson) {
+  // Re-print the report of an earlier run (e.g. after changing how it is summarized).
+  const saved = JSON.parse(readFileSync(plan.fromJson, 'utf8'));
+  const summary = summarizeRuns(saved.runs);
+  const ratioList = ratios(summary);
+  process.stdout.write(`${formatReport(summary, ratioList, evaluateTargets(summary, ratioList))}\n`);
   process.exit(0);
 }
 if (!plan || problems.length) {
