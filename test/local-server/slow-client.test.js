@@ -64,3 +64,20 @@ test('a client stuck longer than the timeout is closed; the rest are unaffected'
     await server.close();
   }
 });
+
+test('a dead peer (no FIN, no pong: half-open TCP) is closed by the liveness ping even when the show is quiet', async () => {
+  const server = await startShowServer({ host: '127.0.0.1', port: 0, controlPort: 0, token: 't', hubOptions: { sweepMs: 200 } });
+  try {
+    const alive = await openWs(server.audienceUrl);
+    const dead = await openWs(server.audienceUrl);
+    await waitFor(() => server.show.hub.counts().ws === 2);
+    dead.ws._socket.pause(); // it never reads the pings, so it never answers them
+    await waitFor(() => server.show.hub.counts().ws === 1, 3000, 'the dead peer to be closed');
+    await new Promise((r) => setTimeout(r, 700)); // several more sweeps: the live one stays
+    expect(alive.ws.readyState).toBe(1);
+    expect(server.show.hub.counts().ws).toBe(1);
+    alive.ws.close();
+  } finally {
+    await server.close();
+  }
+});
