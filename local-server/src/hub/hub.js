@@ -72,8 +72,17 @@ export function createHub({ stream, metrics, now, maxBufferedBytes = 256 * 1024,
     sendOne(sink, snap.seq, snap.json);
   }
 
+  // The last encoded frame per transport: every viewer joining (or resyncing) at the same seq
+  // shares one ≈18 KB snapshot buffer instead of allocating its own, which fragmented memory.
+  const lastEncoded = { ws: { json: null, bytes: null }, sse: { json: null, bytes: null } };
+
   function sendOne(sink, seq, json) {
-    const bytes = encoders[sink.transport](seq, json);
+    const cache = lastEncoded[sink.transport];
+    if (cache.json !== json) {
+      cache.json = json;
+      cache.bytes = encoders[sink.transport](seq, json);
+    }
+    const bytes = cache.bytes;
     if (deliver(sink, bytes)) {
       metrics.messages.inc({ transport: sink.transport });
       metrics.bytes.inc({ transport: sink.transport }, bytes.length);
