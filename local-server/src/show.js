@@ -27,7 +27,8 @@ export function createShow({ loaded, now, metrics, lookaheadMs, replayLimit = 51
   const listeners = [];
 
   // The stream is created with a placeholder; the engine's first state replaces it below.
-  const stream = createStateStream({ epoch: newEpoch(), state: {}, now, replayLimit });
+  // Envelope `t` in whole ms (SPEC §3 example; fewer bytes than a fractional clock reading).
+  const stream = createStateStream({ epoch: newEpoch(), state: {}, now: () => Math.round(now()), replayLimit });
   const hub = createHub({ stream, metrics, now, ...hubOptions });
 
   let loading = false;

@@ -26,6 +26,7 @@ describe('WebSocket', () => {
     const snap = current();
     if (snap.seq === tracker.seq) expect(jsonEqual(tracker.state, snap.data)).toBe(true);
     expect(tracker.envelopes[0]).toMatchObject({ v: 1, epoch: server.show.stream.epoch() });
+    expect(Number.isInteger(tracker.envelopes[0].t)).toBe(true);
   });
 
   test('beats are published ahead of when they sound (position.at > t)', async () => {
