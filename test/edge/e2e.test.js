@@ -3,7 +3,7 @@
 
 import WebSocket from 'ws';
 import { applyEnvelope } from '../../core/fanout/state-stream.js';
-import { startShowServer } from '../../local-server/src/server.js';
+import { startShow } from '../support/show.js';
 import { openViewer, showStats, startEdge, waitFor } from './helpers.js';
 
 let edge;
@@ -27,13 +27,7 @@ function recordStates(frames) {
 
 beforeAll(async () => {
   edge = await startEdge();
-  server = await startShowServer({
-    host: '127.0.0.1',
-    port: 0,
-    controlPort: 0,
-    token: 'test-token',
-    autoplay: true,
-    oscTargets: [],
+  server = await startShow({
     edgeUrl: edge.url,
     edgeToken: edge.token,
   });

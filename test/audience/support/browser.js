@@ -5,8 +5,6 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { startShowServer } from '../../../local-server/src/server.js';
-import { createLog } from '../../../local-server/src/log.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ARTIFACTS = fileURLToPath(new URL('../../../artifacts/audience/', import.meta.url));
@@ -37,19 +35,7 @@ export async function openPage(browser, options = {}) {
   return { context, page, problems };
 }
 
-/** Start a show server on 127.0.0.1 with the given score (default: the demo score). */
-export function startShow(options = {}) {
-  return startShowServer({
-    host: '127.0.0.1',
-    port: 0,
-    controlPort: 0,
-    token: 'test-token',
-    autoplay: true,
-    oscTargets: [],
-    log: createLog(),
-    ...options,
-  });
-}
+export { startShow } from '../../support/show.js';
 
 /** Call the control API (SPEC §4). */
 export async function control(show, method, path, body) {
