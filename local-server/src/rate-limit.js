@@ -2,6 +2,8 @@
 // the page, polling twice a second and reconnecting never notices, tight enough that one
 // address flooding requests gets 429s instead of starving everyone else.
 
+import { createTokenBucket } from '#core/util/token-bucket.js';
+
 /** The server's own machine: QA load tests and the console's probes come from here. */
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
@@ -15,7 +17,7 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
  * @param {number} [options.maxAddresses] bound on the table (oldest forgotten first)
  */
 export function createRateLimiter({ ratePerSecond = 20, burst = 60, now = () => performance.now(), maxAddresses = 100_000 } = {}) {
-  /** @type {Map<string, { tokens: number, at: number }>} */
+  /** @type {Map<string, import('#core/util/token-bucket.js').TokenBucket>} */
   const buckets = new Map();
 
   return {
@@ -29,21 +31,15 @@ export function createRateLimiter({ ratePerSecond = 20, burst = 60, now = () => 
       let bucket = buckets.get(address);
       if (!bucket) {
         if (buckets.size >= maxAddresses) buckets.delete(buckets.keys().next().value);
-        bucket = { tokens: burst, at: t };
+        bucket = createTokenBucket({ ratePerSecond, burst, now: t });
         buckets.set(address, bucket);
-      } else {
-        bucket.tokens = Math.min(burst, bucket.tokens + ((t - bucket.at) / 1000) * ratePerSecond);
-        bucket.at = t;
       }
-      if (bucket.tokens < 1) return false;
-      bucket.tokens -= 1;
-      return true;
+      return bucket.take(t);
     },
     /** Forget addresses whose bucket has refilled (they are indistinguishable from new ones). */
     sweep() {
       const t = now();
-      const full = (burst / ratePerSecond) * 1000;
-      for (const [address, bucket] of buckets) if (t - bucket.at > full) buckets.delete(address);
+      for (const [address, bucket] of buckets) if (bucket.full(t)) buckets.delete(address);
     },
     size: () => buckets.size,
   };
