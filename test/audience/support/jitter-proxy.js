@@ -23,20 +23,32 @@ export async function startJitterProxy({ targetPort, targetHost = '127.0.0.1', m
   const stats = { up: 0, down: 0, connections: 0, refused: 0 };
   let delay = maxDelayMs;
 
-  /** Forward `from` → `to` chunk by chunk, each delayed but never before its predecessor. */
+  /**
+   * Forward `from` → `to` chunk by chunk, each delayed, in order. A chunk waits behind every
+   * earlier one still queued: deciding "write now" from the clock alone reorders chunks when an
+   * earlier chunk's timer fires late (a busy machine), which corrupts the byte stream (a WebSocket
+   * handshake answered by a frame before its 101, or a torn frame).
+   */
   function pipeDelayed(from, to, count, inspect) {
-    let last = 0;
+    /** @type {Array<{ at: number, chunk: Buffer }>} */
+    const queue = [];
+    let timer = null;
+    const drain = () => {
+      timer = null;
+      const now = performance.now();
+      while (queue.length && queue[0].at - now < 0.5) {
+        const { chunk } = /** @type {{ chunk: Buffer }} */ (queue.shift());
+        if (!to.destroyed) to.write(chunk);
+      }
+      if (queue.length) timer = setTimeout(drain, queue[0].at - now);
+    };
     from.on('data', (chunk) => {
       if (inspect && !inspect(chunk)) return;
       stats[count] += chunk.length;
       const now = performance.now();
-      const at = Math.max(now + (delay > 0 ? random() * delay : 0), last);
-      last = at;
-      const write = () => {
-        if (!to.destroyed) to.write(chunk);
-      };
-      if (at - now < 0.5) write();
-      else setTimeout(write, at - now);
+      const last = queue.length ? queue[queue.length - 1].at : 0;
+      queue.push({ at: Math.max(now + (delay > 0 ? random() * delay : 0), last), chunk });
+      if (!timer) drain();
     });
   }
 
