@@ -10,7 +10,9 @@ import { timingSafeEqual, createHash } from 'node:crypto';
  * @returns {boolean}
  */
 export function bearerMatches(header, token) {
-  if (typeof header !== 'string' || !header.startsWith('Bearer ')) return false;
+  // The scheme name is case-insensitive in HTTP (RFC 9110 §11.1): "bearer x" is as good as "Bearer x".
+  const match = typeof header === 'string' ? /^bearer +(.*)$/i.exec(header) : null;
+  if (!match) return false;
   const digest = (s) => createHash('sha256').update(s).digest();
-  return timingSafeEqual(digest(header.slice(7).trim()), digest(token));
+  return timingSafeEqual(digest(match[1].trim()), digest(token));
 }

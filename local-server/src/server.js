@@ -24,7 +24,7 @@ import wsRoutes from './routes/ws.js';
 import sseRoutes from './routes/sse.js';
 import pollRoutes from './routes/poll.js';
 import timeRoutes from './routes/time.js';
-import controlRoutes, { controlErrorHandler } from './routes/control.js';
+import controlRoutes, { controlErrorHandler, acceptJsonBodiesOfAnyType } from './routes/control.js';
 import staticRoutes from './routes/static.js';
 import { buildAudienceApp } from '../audience/build.js';
 
@@ -99,7 +99,7 @@ export async function startShowServer(options = {}) {
   const edge = createEdgeMirror({ stream: show.stream, log, metrics });
   show.onEnvelope((json) => edge.publish(json));
   if (edgeUrl) await edge.enable(edgeUrl, edgeToken ?? '');
-  const overflow = createOverflow({ maxClients, edgeUrl: () => edge.publicUrl(), streaming: () => show.hub.streaming(), metrics });
+  const overflow = createOverflow({ maxClients, edgeUrl: () => edge.publicUrl(), viewers: () => show.hub.viewers(), metrics });
 
   const status = () => ({
     transport: show.engine.status().transport,
@@ -156,6 +156,7 @@ export async function startShowServer(options = {}) {
       return reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'UNAUTHORIZED', message: 'missing or wrong bearer token' });
     }
   });
+  acceptJsonBodiesOfAnyType(control);
   control.setErrorHandler(controlErrorHandler(metrics));
   await control.register(controlRoutes, { show, metrics, status, log });
   const consoleContext = { show, metrics, status, log, osc, edge, audiencePort: () => audiencePort };

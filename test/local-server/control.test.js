@@ -115,3 +115,20 @@ test('/metrics is Prometheus text with the documented names', async () => {
   expect(text).toMatch(/tutti_bad_input_total\{source="auth"\} [1-9]/);
   expect(text).toMatch(/tutti_bad_input_total\{source="http_body"\} [1-9]/);
 });
+
+test('a JSON body is read whatever its Content-Type (curl -d, fetch with a string); the scheme name is case-insensitive', async () => {
+  const post = (path, body, headers) => fetch(`${server.controlUrl}${path}`, { method: 'POST', headers: { authorization: `bearer ${token}`, ...headers }, body });
+  // fetch with a string body sends text/plain; curl -d sends application/x-www-form-urlencoded.
+  let res = await post('/api/tempo', JSON.stringify({ bpm: 97 }));
+  expect(res.status).toBe(200);
+  expect((await res.json()).tempo).toBe(97);
+  res = await post('/api/tempo', '{"bpm":98}', { 'content-type': 'application/x-www-form-urlencoded' });
+  expect((await res.json()).tempo).toBe(98);
+  // Still strict about what the body says: bad JSON and no body are 400s with a JSON error.
+  res = await post('/api/tempo', 'bpm=99', { 'content-type': 'application/x-www-form-urlencoded' });
+  expect(res.status).toBe(400);
+  expect(await res.json()).toMatchObject({ error: 'BAD_JSON', message: expect.stringMatching(/not valid JSON/) });
+  res = await post('/api/tempo', '');
+  expect(res.status).toBe(400);
+  await api('/api/tempo', { bpm: null });
+});

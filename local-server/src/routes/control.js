@@ -69,6 +69,26 @@ export default async function controlRoutes(app, { show, metrics, status, log })
 }
 
 /**
+ * Read every control request body as JSON, whatever its Content-Type says: `curl -d '{…}'`
+ * sends form-urlencoded and `fetch` with a string body sends text/plain, and both mean JSON here
+ * (SPEC §4 bodies are JSON only). Safe because every API call also needs the bearer token, which
+ * a cross-site "simple" request cannot carry. An empty body is no body; bad JSON is a 400.
+ * @param {import('fastify').FastifyInstance} app
+ */
+export function acceptJsonBodiesOfAnyType(app) {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+    const text = /** @type {string} */ (body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (err) {
+      done(Object.assign(new Error(`body is not valid JSON: ${/** @type {Error} */ (err).message}`), { statusCode: 400, code: 'BAD_JSON' }), undefined);
+    }
+  });
+}
+
+/**
  * Errors as JSON with a code, never a crash: bad JSON/schema → 400, engine refusals → 400.
  * @param {import('../metrics.js').Metrics} metrics
  */
