@@ -1,16 +1,20 @@
 // --max-clients: beyond the cap, new viewers go to the edge's public URL when one is set
-// (page 307, socket close 1013 with the URL as reason), otherwise 503 + Retry-After.
+// (page and poll 307, socket close 1013 with the URL as reason: browsers do not follow a
+// redirect on a WebSocket handshake), otherwise 503 + Retry-After on every transport, the
+// WebSocket handshake included.
 
 /**
  * @typedef {ReturnType<typeof createOverflow>} Overflow
  */
 
 /**
- * @param {{ maxClients: number | null, edgeUrl: () => string | null, streaming: () => number, metrics: import('./metrics.js').Metrics }} options
+ * @param {{ maxClients: number | null, edgeUrl: () => string | null, viewers: () => number, metrics: import('./metrics.js').Metrics }} options
  */
-export function createOverflow({ maxClients, edgeUrl, streaming, metrics }) {
+export function createOverflow({ maxClients, edgeUrl, viewers, metrics }) {
   return {
-    full: () => maxClients !== null && streaming() >= maxClients,
+    full: () => maxClients !== null && viewers() >= maxClients,
+    /** True when viewers beyond the cap are sent to the edge rather than turned away. */
+    redirects: () => Boolean(edgeUrl()),
     count: (transport) => metrics.overflow.inc({ transport }),
     /** Close reason for a WebSocket (≤ 123 bytes). */
     reason: () => (edgeUrl() ? `${edgeUrl()}/`.slice(0, 123) : 'server full, try again later'),

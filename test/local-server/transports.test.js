@@ -73,7 +73,7 @@ describe('WebSocket', () => {
     ['not JSON', 1008, (ws) => ws.send('hello')],
     ['unknown type', 1008, (ws) => ws.send('{"type":"publish","data":{}}')],
     ['frame over 4 KiB', 1009, (ws) => ws.send(JSON.stringify({ type: 'ping', id: 1, c: 1, pad: 'x'.repeat(5000) }))],
-    ['flood of pings', 1008, (ws) => { for (let i = 0; i < 100; i += 1) ws.send(JSON.stringify({ type: 'ping', id: i, c: i })); }],
+    ['flood of pings', 1008, (ws) => { for (let i = 0; i < 500; i += 1) ws.send(JSON.stringify({ type: 'ping', id: i, c: i })); }],
   ])('%s closes that viewer only (code %s) and is counted', async (_name, code, misbehave) => {
     const bystander = await openWs(server.audienceUrl);
     const { ws, closed } = await openWs(server.audienceUrl);

@@ -18,7 +18,7 @@ const base = document.baseURI;
 const params = new URLSearchParams(location.search);
 const tracker = createStreamTracker();
 const clock = createClockSync({
-  // Learn fast after joining (or waking): ~9 s of pings, under the server's 20 frames/s per socket.
+  // Learn fast after joining (or waking): ~9 s of pings, well under the server's flood limit (50 frames/s sustained).
   // Afterwards ping every 3 s while the bound is within 2 ms (a LAN), 4/s while it is wider (jitter).
   schedule: [{ until: 128, every: 70 }],
   targetUncertainty: 2,

@@ -260,8 +260,8 @@ export function createHub({ stream, metrics, now, maxBufferedBytes = 256 * 1024,
       return max;
     },
 
-    /** Streaming viewers only (polls come and go): what --max-clients limits. */
-    streaming: () => counts.ws + counts.sse,
+    /** What --max-clients limits: WebSocket and SSE viewers plus addresses that polled in the last 10 s. */
+    viewers: () => counts.ws + counts.sse + pollers.size,
 
     close() {
       clearInterval(sweep);

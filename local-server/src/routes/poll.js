@@ -8,9 +8,9 @@ export const MAX_WAIT_MS = 30_000;
 
 /**
  * @param {import('fastify').FastifyInstance} app
- * @param {{ show: any, metrics: import('../metrics.js').Metrics }} options
+ * @param {{ show: any, metrics: import('../metrics.js').Metrics, overflow: import('../overflow.js').Overflow }} options
  */
-export default async function pollRoutes(app, { show, metrics }) {
+export default async function pollRoutes(app, { show, metrics, overflow }) {
   app.get('/poll', async (request, reply) => {
     const query = /** @type {Record<string, string | undefined>} */ (request.query);
     const since = query.since === undefined ? null : parseSeq(query.since);
@@ -19,6 +19,8 @@ export default async function pollRoutes(app, { show, metrics }) {
       metrics.badInput.inc({ source: BadInput.QUERY });
       return reply.code(400).send({ error: 'BAD_QUERY', message: 'since and wait must be non-negative integers' });
     }
+    // A poll without `since` is a viewer joining; one with `since` was admitted before.
+    if (since === null && overflow.full()) return overflow.reject(reply, 'poll', '/poll');
     const sameEpoch = !query.epoch || query.epoch === show.stream.epoch();
     const controller = new AbortController();
     request.raw.once('close', () => controller.abort());

@@ -7,18 +7,23 @@ import { BadInput } from '../metrics.js';
 
 /**
  * A viewer pings at most ~14 times a second while it learns the clock, then every few seconds.
- * Sustained traffic above 20 frames/s is a flood; a burst of up to 60 is not: a jittery path or
- * a stalled event loop delivers a second or two of well-behaved pings at once.
+ * Sustained traffic above 50 frames/s is a flood; a burst of up to 200 is not: a jittery path or
+ * a stalled event loop delivers seconds of well-behaved pings at once, and a tool measuring
+ * the clock may fire a hundred. Each answer is a ~60-byte pong, so the margin costs little.
  */
-const FRAMES_PER_SECOND = 20;
-const FRAME_BURST = 60;
+const FRAMES_PER_SECOND = 50;
+const FRAME_BURST = 200;
 
 /**
  * @param {import('fastify').FastifyInstance} app
  * @param {{ show: ReturnType<typeof import('../show.js').createShow>, metrics: import('../metrics.js').Metrics, now: () => number, overflow: import('../overflow.js').Overflow }} options
  */
 export default async function wsRoutes(app, { show, metrics, now, overflow }) {
-  app.get('/ws', { websocket: true }, (socket) => {
+  // Full and no edge to send viewers to: answer the handshake itself with 503 + Retry-After.
+  const turnAway = async (_request, reply) => {
+    if (overflow.full() && !overflow.redirects()) return overflow.reject(reply, 'ws', '/ws');
+  };
+  app.get('/ws', { websocket: true, preValidation: turnAway }, (socket) => {
     if (overflow.full()) {
       overflow.count('ws');
       socket.close(CloseCode.TRY_AGAIN_LATER, overflow.reason());
