@@ -27,6 +27,10 @@ export function createViewerMeter({ events, measureFrom = -Infinity, startedAt =
   let joined = false;
   let received = 0;
   let pushes = 0;
+  // Both SPEC §7 counters appear in every report, at 0 when nothing happened: "no resyncs" is a
+  // result to read, not a missing key.
+  events.emit('counter', Metric.MESSAGES, 0);
+  events.emit('counter', Metric.RESYNCS, 0);
 
   /**
    * Account for one envelope.
