@@ -4,17 +4,14 @@
 // Every route sits behind the control listener's bearer token; bodies are checked by JSON
 // schemas; errors are JSON with a code. Nothing here can crash the show.
 
-import dgram from 'node:dgram';
 import net from 'node:net';
-import { performance } from 'node:perf_hooks';
-import WebSocket from 'ws';
 import QRCode from 'qrcode';
-import { Bundle, encode } from 'node-osc';
 import { createTimeline } from '#core/score/timeline.js';
-import { DEFAULT_LOOKAHEAD_MS } from '#core/score/engine.js';
 import { loadScoreFile } from '../score-file.js';
 import { lanAddress } from '../lan-address.js';
 import { edgePublishUrl } from '../edge/uplink.js';
+import { createLatencyProbe, clock } from '../console/latency-probe.js';
+import { createCountIn } from '../console/count-in.js';
 
 /**
  * What the program hosting the server (`npm start`, the desktop app) tells the console: where
@@ -44,7 +41,6 @@ export function attachConsoleHost(show, host) {
 
 const HISTORY_POINTS = 120; // one per second: two minutes of chart
 const LATENCY_WINDOW_MS = 60_000;
-const MAX_SAMPLES = 20_000;
 const MAX_EVENT_STREAMS = 16;
 const STREAM_BUFFER_LIMIT = 1024 * 1024;
 const HEARTBEAT_MS = 15_000;
@@ -82,7 +78,6 @@ const countInBody = {
   properties: { beats: { type: 'integer', minimum: 1, maximum: 16 } },
 };
 
-const clock = () => performance.timeOrigin + performance.now();
 const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : null);
 const round1 = (x) => (x === null ? null : Math.round(x * 10) / 10);
 
@@ -105,115 +100,6 @@ export function scoreSummary(score, path) {
     })),
     cues: (score.cues ?? []).length,
     parts: (score.parts ?? []).map((p) => p.name ?? p.id),
-  };
-}
-
-/**
- * A viewer inside the server: a loopback WebSocket on the audience port that records
- * receive time − envelope `t` for every envelope (the "server-side push latency": encode,
- * fan-out and socket write, not the Wi-Fi). It syncs its clock with the server like a phone
- * does (ping/pong), so a wall-clock step on this machine cannot fake a latency.
- */
-function createLatencyProbe({ port }) {
-  /** @type {Array<{ at: number, ms: number }>} */
-  let samples = [];
-  let ws = null;
-  let state = 'idle';
-  let error = null;
-  let offset = null; // server clock − local clock, from the best (lowest round trip) pong
-  let bestRtt = Infinity;
-  let joins = 0;
-  let closed = false;
-  let retry = null;
-  let pinger = null;
-  let failures = 0;
-  let pingId = 0;
-
-  function connect(hostIndex = 0) {
-    if (closed) return;
-    const host = ['127.0.0.1', '[::1]'][hostIndex];
-    state = 'connecting';
-    ws = new WebSocket(`ws://${host}:${port()}/ws`, { perMessageDeflate: false, handshakeTimeout: 5000 });
-    ws.on('open', () => {
-      state = 'open';
-      error = null;
-      failures = 0;
-      joins += 1;
-      ping();
-      pinger = setInterval(ping, 5000);
-      pinger.unref();
-    });
-    ws.on('message', (data) => {
-      const received = clock();
-      let msg;
-      try {
-        msg = JSON.parse(data.toString());
-      } catch {
-        return;
-      }
-      if (msg.type === 'pong' && typeof msg.s === 'number' && typeof msg.c === 'number') {
-        const rtt = received - msg.c;
-        // Prefer the tightest round trip; let old estimates age out slowly.
-        bestRtt = Math.min(bestRtt * 1.05, bestRtt + 1);
-        if (rtt <= bestRtt) {
-          bestRtt = rtt;
-          offset = msg.s - (msg.c + received) / 2;
-        }
-        return;
-      }
-      if (msg.v !== 1 || typeof msg.t !== 'number' || offset === null) return;
-      samples.push({ at: received, ms: Math.max(0, received + offset - msg.t) });
-      if (samples.length > MAX_SAMPLES) samples = samples.slice(-MAX_SAMPLES / 2);
-    });
-    ws.on('unexpected-response', () => {
-      error = 'the audience listener refused the probe (full?)';
-    });
-    ws.on('error', (err) => {
-      error = err.message;
-    });
-    ws.on('close', (code, reason) => {
-      clearInterval(pinger);
-      ws = null;
-      if (closed) return;
-      state = 'closed';
-      if (code === 1013) error = 'audience listener full (--max-clients): latency probe turned away';
-      else if (!error && code !== 1000) error = `probe closed (${code}${reason.length ? ` ${reason}` : ''})`;
-      failures += 1;
-      const tryV6 = failures === 1 && hostIndex === 0 && code === 1006;
-      retry = setTimeout(() => connect(tryV6 ? 1 : 0), Math.min(30_000, 1000 * 2 ** Math.min(failures, 5)));
-      retry.unref();
-    });
-  }
-
-  function ping() {
-    if (ws?.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'ping', id: (pingId += 1), c: clock() }));
-  }
-
-  return {
-    start() {
-      if (state === 'idle') connect();
-    },
-    /** Samples received since `since` (local clock ms). */
-    since(since) {
-      const out = [];
-      for (let i = samples.length - 1; i >= 0 && samples[i].at >= since; i -= 1) out.push(samples[i].ms);
-      return out;
-    },
-    prune(before) {
-      const keep = samples.findIndex((s) => s.at >= before);
-      samples = keep === -1 ? [] : samples.slice(keep);
-    },
-    connected: () => state === 'open',
-    joins: () => joins,
-    /** Server clock − this module's clock (0 until the first pong). */
-    offset: () => offset ?? 0,
-    state: () => ({ state, error }),
-    close() {
-      closed = true;
-      clearTimeout(retry);
-      clearInterval(pinger);
-      ws?.terminate();
-    },
   };
 }
 
@@ -253,7 +139,7 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
   const onScore = (next) => {
     sessionRecent = [next.path, ...sessionRecent.filter((p) => p !== next.path)].slice(0, MAX_RECENT);
     tell({ scorePath: next.path });
-    cancelCountIn('a new score was loaded');
+    countIn.cancel('a new score was loaded');
     broadcast('score', { score: currentScore(), lastAttempt, recentScores: recentScores() });
   };
   show.events.on('score', onScore);
@@ -347,7 +233,7 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
   // ---- transport and score ----
   const transportStatus = () => {
     const s = status();
-    return { transport: s.transport, position: s.position, tempo: s.tempo, tempoOverride: s.tempoOverride, epoch: s.epoch, seq: s.seq, countIn: countIn ? { beats: countIn.beats, startsAt: countIn.startsAt } : null };
+    return { transport: s.transport, position: s.position, tempo: s.tempo, tempoOverride: s.tempoOverride, epoch: s.epoch, seq: s.seq, countIn: countIn.active() };
   };
   const currentScore = () => scoreSummary(show.engine.score(), show.source().path);
 
@@ -419,44 +305,9 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
   }
 
   // ---- count-in: one bar (or N beats) of clicks to the console and the musicians, then play ----
-  /** @type {{ beats: number, startsAt: number, timers: NodeJS.Timeout[] } | null} */
-  let countIn = null;
-  const oscSocket4 = dgram.createSocket('udp4');
-  const oscSocket6 = dgram.createSocket('udp6');
-  for (const s of [oscSocket4, oscSocket6]) s.on('error', () => metrics.oscErrors.inc());
-  function sendOsc(bytes) {
-    for (const t of osc.list()) (t.host.includes(':') ? oscSocket6 : oscSocket4).send(bytes, t.port, t.host, (err) => err && metrics.oscErrors.inc());
-  }
-  function cancelCountIn(reason) {
-    if (!countIn) return false;
-    for (const timer of countIn.timers) clearTimeout(timer);
-    countIn = null;
-    broadcast('countin', { cancelled: true, reason });
-    return true;
-  }
-  function startCountIn(beats) {
-    const st = show.engine.status();
-    const beatMs = 60000 / st.tempo;
-    const lead = DEFAULT_LOOKAHEAD_MS;
-    const first = serverNow() + lead; // the first click sounds one lookahead from now, like a beat
-    const startsAt = first + beats * beatMs;
-    const timers = [];
-    for (let k = 0; k < beats; k += 1) {
-      const at = first + k * beatMs;
-      timers.push(setTimeout(() => {
-        sendOsc(encode(new Bundle(at / 1000, ['/tutti/countin', k + 1, beats])));
-        broadcast('countin', { n: k + 1, of: beats, at });
-      }, Math.max(0, at - lead - serverNow())));
-    }
-    // engine.play() makes the next beat sound one lookahead after the call.
-    timers.push(setTimeout(() => {
-      countIn = null;
-      show.engine.play();
-    }, Math.max(0, startsAt - lead - serverNow())));
-    countIn = { beats, startsAt, timers };
-  }
+  const countIn = createCountIn({ show, osc, metrics, serverNow, tell: (data) => broadcast('countin', data) });
   const onTransport = (state) => {
-    if (countIn && state !== 'stopped') cancelCountIn(`transport changed to ${state}`);
+    if (countIn.active() && state !== 'stopped') countIn.cancel(`transport changed to ${state}`);
     broadcast('transport', transportStatus());
   };
   show.events.on('transport', onTransport);
@@ -485,10 +336,8 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
     show.events.off('beat', onBeat);
     clearInterval(heartbeat);
     clearInterval(sampler);
-    cancelCountIn('server closing');
+    countIn.close('server closing');
     probe.close();
-    oscSocket4.close();
-    oscSocket6.close();
     for (const res of streams) res.end();
   });
 
@@ -573,13 +422,13 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
   app.post('/api/console/count-in', { schema: { body: countInBody } }, async (request, reply) => {
     const st = show.engine.status();
     if (st.transport === 'playing') return reply.code(409).send({ error: 'ALREADY_PLAYING', message: 'the show is already playing; a count-in starts a stopped or paused show' });
-    if (countIn) return reply.code(409).send({ error: 'COUNTING_IN', message: 'a count-in is already running' });
-    startCountIn(/** @type {any} */ (request.body)?.beats ?? st.position.beats);
+    if (countIn.active()) return reply.code(409).send({ error: 'COUNTING_IN', message: 'a count-in is already running' });
+    countIn.start(/** @type {any} */ (request.body)?.beats ?? st.position.beats);
     return transportStatus();
   });
 
   app.delete('/api/console/count-in', async () => {
-    cancelCountIn('cancelled from the console');
+    countIn.cancel('cancelled from the console');
     return transportStatus();
   });
 }
