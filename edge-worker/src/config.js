@@ -7,6 +7,8 @@ const DEFAULTS = Object.freeze({
   REPLAY_LIMIT: 512,
   FEED_TTL_MS: 200,
   SSE_MAX_MS: 10 * 60_000,
+  MEDIA_MAX_FILE_BYTES: 25 * 1024 * 1024,
+  MEDIA_MAX_TOTAL_BYTES: 100 * 1024 * 1024,
 });
 
 /** Largest publisher frame the root accepts (bytes of UTF-8). */
@@ -36,5 +38,9 @@ export function readConfig(env) {
     replayLimit: intVar(env, 'REPLAY_LIMIT', 1, 4096),
     feedTtlMs: intVar(env, 'FEED_TTL_MS', 10, 5000),
     sseMaxMs: intVar(env, 'SSE_MAX_MS', 1000, 3_600_000),
+    // Score media stored by the root (SQLite): per file and per show. 1 GiB / 5 GiB at most (a
+    // Durable Object holds 10 GB).
+    mediaFileBytes: intVar(env, 'MEDIA_MAX_FILE_BYTES', 1, 1024 ** 3),
+    mediaTotalBytes: intVar(env, 'MEDIA_MAX_TOTAL_BYTES', 1, 5 * 1024 ** 3),
   };
 }

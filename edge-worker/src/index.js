@@ -24,6 +24,22 @@ function cacheFor(config) {
 
 const AUDIENCE_ROUTES = new Set(['/ws', '/sse', '/poll', '/time', '/healthz']);
 
+/**
+ * GET /media/<src>: the score's media, from the root's storage (see media.js).
+ * @param {Request} request
+ * @param {any} env
+ */
+async function serveMedia(request, env) {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    return jsonError(405, 'METHOD_NOT_ALLOWED', '/media only answers GET', { allow: 'GET, HEAD', ...CORS });
+  }
+  try {
+    return await rootStub(env).fetch(request);
+  } catch (err) {
+    return jsonError(503, 'UNAVAILABLE', `media is not reachable right now: ${err instanceof Error ? err.message : String(err)}`, { 'retry-after': '2', ...CORS });
+  }
+}
+
 export default {
   /**
    * @param {Request} request
@@ -33,13 +49,14 @@ export default {
     const url = new URL(request.url);
     const config = readConfig(env);
 
-    if (url.pathname === '/publish') {
+    if (url.pathname === '/publish' || url.pathname.startsWith('/publish/')) {
       if (!(await isPublisher(request, env))) {
         return jsonError(401, 'UNAUTHORIZED', 'publishing needs Authorization: Bearer <PUBLISH_TOKEN>');
       }
       return rootStub(env).fetch(request);
     }
 
+    if (url.pathname.startsWith('/media/')) return serveMedia(request, env);
     if (!AUDIENCE_ROUTES.has(url.pathname)) return env.ASSETS.fetch(request);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return jsonError(405, 'METHOD_NOT_ALLOWED', `${url.pathname} only answers GET`, { allow: 'GET' });

@@ -9,6 +9,7 @@ import { applyMergePatch } from '../../core/protocol/merge-patch.js';
 import { MAX_PUBLISH_FRAME_BYTES, readConfig } from './config.js';
 import { createFanout } from './fanout.js';
 import { isWebSocketUpgrade, json, jsonError } from './http.js';
+import { createMediaStore } from './media.js';
 import { judgeFrame } from './publish-rules.js';
 import { shardStub } from './stubs.js';
 
@@ -51,6 +52,7 @@ export class Show extends DurableObject {
       },
       warn: (message) => console.warn(message),
     });
+    this.media = createMediaStore({ storage: ctx.storage, limits: { fileBytes: this.config.mediaFileBytes, totalBytes: this.config.mediaTotalBytes } });
     ctx.blockConcurrencyWhile(() => this.load());
   }
 
@@ -144,6 +146,11 @@ export class Show extends DurableObject {
 
   /** @param {Request} request */
   async fetch(request) {
+    const { pathname } = new URL(request.url);
+    // Score media: viewers read /media/<src>; the (authenticated) publisher manages /publish/media.
+    if (pathname.startsWith('/media/')) return this.media.serve(request, pathname.slice('/media/'.length));
+    if (pathname === '/publish/media' || pathname.startsWith('/publish/media/')) return this.media.publish(request, pathname.slice('/publish/media'.length));
+    if (pathname !== '/publish') return jsonError(404, 'NOT_FOUND', `no route ${pathname}`);
     if (isWebSocketUpgrade(request)) return this.acceptPublisher();
     if (request.method === 'POST') return this.publishOnce(request);
     return jsonError(426, 'UPGRADE_REQUIRED', 'publish with a WebSocket upgrade or a POST of one envelope');

@@ -1,0 +1,224 @@
+// Score media (images, audio) on the edge, stored in the root object's SQLite database so the
+// remote audience gets the same `media/<src>` URLs as the venue. The publisher uploads files
+// (`PUT /publish/media/<src>`), asks what is there (`GET /publish/media`) and may delete
+// (`DELETE /publish/media/<src>`); viewers read with `GET /media/<src>` (ETag, 304, Range).
+//
+// Storage: one row per file in `media` (path, size, sha256, type) and the bytes in
+// `media_chunk`, 1 MiB per row (a stored value must stay under 2 MB), addressed by sha256 so
+// a file replaced while someone downloads it never mixes old and new bytes, and identical files
+// under two paths are stored once.
+
+/* global FixedLengthStream -- workerd: a stream with a known length, so responses carry content-length */
+import { jsonError, json, CORS } from './http.js';
+import { decodeMediaPath, etagMatches, mediaType, parseRange } from './media-rules.js';
+
+/** Bytes per stored chunk row. */
+export const MEDIA_CHUNK_BYTES = 1024 * 1024;
+const MEDIA_CACHE = 'public, max-age=3600';
+// Media is shown in <img>/<audio>; opened directly it must not run anything (SVG can hold scripts).
+const MEDIA_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox";
+
+/** @param {ArrayBuffer} buffer */
+const hex = (buffer) => [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, '0')).join('');
+
+/**
+ * @param {object} options
+ * @param {DurableObjectStorage} options.storage the root object's storage (SQLite backend)
+ * @param {{ fileBytes: number, totalBytes: number }} options.limits
+ */
+export function createMediaStore({ storage, limits }) {
+  const sql = storage.sql;
+  sql.exec(`CREATE TABLE IF NOT EXISTS media (
+    path TEXT PRIMARY KEY, size INTEGER NOT NULL, sha256 TEXT NOT NULL, type TEXT NOT NULL, updated INTEGER NOT NULL)`);
+  sql.exec(`CREATE TABLE IF NOT EXISTS media_chunk (
+    sha256 TEXT NOT NULL, n INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (sha256, n))`);
+
+  /** @param {string} path */
+  const find = (path) => /** @type {{ size: number, sha256: string, type: string } | undefined} */ (
+    sql.exec('SELECT size, sha256, type FROM media WHERE path = ?', path).toArray()[0]);
+
+  const totalBytes = () => Number(sql.exec('SELECT COALESCE(SUM(size), 0) AS total FROM media').one().total);
+
+  /** Drop chunks no file refers to any more. */
+  const collect = () => sql.exec('DELETE FROM media_chunk WHERE sha256 NOT IN (SELECT sha256 FROM media)');
+
+  function list() {
+    const files = sql.exec('SELECT path AS src, size, sha256, type FROM media ORDER BY path').toArray();
+    return { files, bytes: totalBytes(), limits: { ...limits, chunkBytes: MEDIA_CHUNK_BYTES } };
+  }
+
+  /**
+   * Read an upload body into 1 MiB chunks and hash it on the way, giving up past the file cap.
+   * @param {ReadableStream<Uint8Array> | null} body
+   * @returns {Promise<{ chunks: Uint8Array[], size: number, sha256: string } | null>} null: over the cap
+   */
+  async function readBody(body) {
+    /** @type {Uint8Array[]} */
+    const chunks = [];
+    let current = new Uint8Array(MEDIA_CHUNK_BYTES);
+    let filled = 0;
+    let size = 0;
+    const digest = new crypto.DigestStream('SHA-256');
+    const hasher = digest.getWriter();
+    if (body) {
+      const reader = body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.byteLength;
+        if (size > limits.fileBytes) {
+          await reader.cancel().catch(() => {});
+          await hasher.abort().catch(() => {});
+          return null;
+        }
+        await hasher.write(value);
+        let offset = 0;
+        while (offset < value.byteLength) {
+          const take = Math.min(MEDIA_CHUNK_BYTES - filled, value.byteLength - offset);
+          current.set(value.subarray(offset, offset + take), filled);
+          filled += take;
+          offset += take;
+          if (filled === MEDIA_CHUNK_BYTES) {
+            chunks.push(current);
+            current = new Uint8Array(MEDIA_CHUNK_BYTES);
+            filled = 0;
+          }
+        }
+      }
+    }
+    if (filled > 0) chunks.push(current.subarray(0, filled));
+    await hasher.close();
+    return { chunks, size, sha256: hex(await digest.digest) };
+  }
+
+  /**
+   * @param {Request} request
+   * @param {string} path decoded and checked
+   */
+  async function put(request, path) {
+    const tooBig = () => jsonError(413, 'MEDIA_TOO_BIG', `${path} is larger than the ${limits.fileBytes}-byte limit per file`);
+    const declared = Number(request.headers.get('content-length') ?? NaN);
+    if (Number.isFinite(declared) && declared > limits.fileBytes) return tooBig();
+    const body = await readBody(request.body);
+    if (!body) return tooBig();
+    const expected = (request.headers.get('x-content-sha256') ?? '').trim().toLowerCase();
+    if (expected && expected !== body.sha256) {
+      return jsonError(400, 'SHA256_MISMATCH', `the body's sha256 is ${body.sha256}, the x-content-sha256 header says ${expected}`);
+    }
+    // From here on everything is synchronous: no other request can interleave between the quota
+    // check and the write, and transactionSync makes the write all-or-nothing.
+    const old = find(path);
+    const after = totalBytes() - (old?.size ?? 0) + body.size;
+    if (after > limits.totalBytes) {
+      return jsonError(413, 'MEDIA_QUOTA', `storing ${path} (${body.size} bytes) would bring this show's media to ${after} bytes, over the ${limits.totalBytes}-byte limit; delete files that are no longer used`);
+    }
+    const type = mediaType(path);
+    storage.transactionSync(() => {
+      const known = sql.exec('SELECT COUNT(*) AS n FROM media_chunk WHERE sha256 = ?', body.sha256).one().n;
+      if (Number(known) !== body.chunks.length) {
+        sql.exec('DELETE FROM media_chunk WHERE sha256 = ?', body.sha256);
+        body.chunks.forEach((chunk, n) => {
+          sql.exec('INSERT INTO media_chunk (sha256, n, data) VALUES (?, ?, ?)', body.sha256, n, chunk.slice().buffer);
+        });
+      }
+      sql.exec('INSERT OR REPLACE INTO media (path, size, sha256, type, updated) VALUES (?, ?, ?, ?, ?)', path, body.size, body.sha256, type, Date.now());
+      collect();
+    });
+    return json({ src: path, size: body.size, sha256: body.sha256, type, bytes: totalBytes() }, old ? 200 : 201);
+  }
+
+  /** @param {string} path */
+  function remove(path) {
+    const old = find(path);
+    if (old) {
+      storage.transactionSync(() => {
+        sql.exec('DELETE FROM media WHERE path = ?', path);
+        collect();
+      });
+    }
+    return json({ src: path, deleted: Boolean(old), bytes: totalBytes() });
+  }
+
+  /**
+   * The bytes [start, end] of a stored file, read one chunk row at a time as the client reads.
+   * @param {string} sha256
+   * @param {number} start
+   * @param {number} end inclusive
+   */
+  function bodyStream(sha256, start, end) {
+    let n = Math.floor(start / MEDIA_CHUNK_BYTES);
+    const last = Math.floor(end / MEDIA_CHUNK_BYTES);
+    const source = new ReadableStream({
+      pull(controller) {
+        const row = sql.exec('SELECT data FROM media_chunk WHERE sha256 = ? AND n = ?', sha256, n).toArray()[0];
+        if (!row) {
+          controller.error(new Error('the file was replaced while it was being read'));
+          return;
+        }
+        const base = n * MEDIA_CHUNK_BYTES;
+        const bytes = new Uint8Array(/** @type {ArrayBuffer} */ (row.data));
+        controller.enqueue(bytes.subarray(Math.max(0, start - base), Math.min(bytes.byteLength, end - base + 1)));
+        n += 1;
+        if (n > last) controller.close();
+      },
+    });
+    const fixed = new FixedLengthStream(end - start + 1);
+    source.pipeTo(fixed.writable).catch(() => {});
+    return fixed.readable;
+  }
+
+  /**
+   * GET/HEAD /media/<src> for viewers.
+   * @param {Request} request
+   * @param {string} raw the path after /media/, still percent-encoded
+   */
+  function serve(request, raw) {
+    const path = decodeMediaPath(raw);
+    const file = path === null ? undefined : find(path);
+    if (!file) return jsonError(404, 'NOT_FOUND', 'no such media file on this edge', CORS);
+    const etag = `"${file.sha256}"`;
+    /** @type {Record<string, string>} */
+    const headers = {
+      'content-type': file.type,
+      'cache-control': MEDIA_CACHE,
+      etag,
+      'accept-ranges': 'bytes',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': MEDIA_CSP,
+      ...CORS,
+    };
+    if (etagMatches(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
+    const range = file.size === 0 ? null : parseRange(request.headers.get('range'), file.size);
+    if (range === 'unsatisfiable') {
+      return new Response(null, { status: 416, headers: { ...headers, 'content-range': `bytes */${file.size}` } });
+    }
+    const head = request.method === 'HEAD';
+    if (range) {
+      const rangeHeaders = { ...headers, 'content-range': `bytes ${range.start}-${range.end}/${file.size}` };
+      return new Response(head ? null : bodyStream(file.sha256, range.start, range.end), { status: 206, headers: rangeHeaders });
+    }
+    if (head || file.size === 0) return new Response(head ? null : new Uint8Array(0), { status: 200, headers });
+    return new Response(bodyStream(file.sha256, 0, file.size - 1), { status: 200, headers });
+  }
+
+  /**
+   * /publish/media[/<src>] for the publisher (already authenticated by the Worker).
+   * @param {Request} request
+   * @param {string} rest the path after /publish/media, still percent-encoded ('' or '/<src>')
+   */
+  async function publish(request, rest) {
+    if (rest === '' || rest === '/') {
+      if (request.method !== 'GET') return jsonError(405, 'METHOD_NOT_ALLOWED', '/publish/media answers GET (the list)', { allow: 'GET' });
+      return json(list());
+    }
+    const path = decodeMediaPath(rest.slice(1));
+    if (path === null) {
+      return jsonError(400, 'BAD_MEDIA_PATH', 'a media path is relative, without empty, "." or ".." segments, backslashes or control characters, and at most 512 characters');
+    }
+    if (request.method === 'PUT') return put(request, path);
+    if (request.method === 'DELETE') return remove(path);
+    return jsonError(405, 'METHOD_NOT_ALLOWED', '/publish/media/<src> answers PUT and DELETE', { allow: 'PUT, DELETE' });
+  }
+
+  return { list, serve, publish };
+}
