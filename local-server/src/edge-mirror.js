@@ -1,20 +1,47 @@
 // The switchable mirror to the edge worker: the console can turn it on and off at run time
 // (URL + token), `--edge` turns it on at start. The uplink itself (connection, backoff,
-// catch-up) lives in ./edge/uplink.js.
+// catch-up) lives in ./edge/uplink.js; copying the score's media to the edge lives in
+// ./edge/media-sync.js and runs whenever the uplink (re)connects or a score is loaded.
 
 /**
- * @param {{ stream: any, log: import('./log.js').Log, metrics: import('./metrics.js').Metrics }} options
+ * @typedef {import('./edge/media-sync.js').MediaSource} MediaSource
  */
-export function createEdgeMirror({ stream, log, metrics }) {
+
+/**
+ * @param {object} options
+ * @param {any} options.stream the show's state stream
+ * @param {import('./log.js').Log} options.log
+ * @param {import('./metrics.js').Metrics} options.metrics
+ * @param {(() => MediaSource | null) | null} [options.media] the current score's folder and assets; without it no media is uploaded
+ */
+export function createEdgeMirror({ stream, log, metrics, media = null }) {
   /** @type {any} */
   let uplink = null;
+  /** @type {import('./edge/media-sync.js').MediaSync | null} */
+  let mediaSync = null;
+  let mediaSource = media;
   let url = null;
+  /** @type {string | null} */
+  let epoch = null;
   const gauge = setInterval(() => {
     const s = uplink?.status();
     metrics.edgeConnected.set(s?.connected ? 1 : 0);
     metrics.edgeLag.set(s?.lag ?? 0);
   }, 1000);
   gauge.unref();
+
+  /** A new epoch means another score (or a restart): compare its media with the edge. */
+  function checkEpoch() {
+    let now = null;
+    try {
+      now = stream.epoch();
+    } catch {
+      return;
+    }
+    if (now === epoch) return;
+    epoch = now;
+    mediaSync?.trigger();
+  }
 
   return {
     /**
@@ -24,25 +51,51 @@ export function createEdgeMirror({ stream, log, metrics }) {
      */
     async enable(edgeUrl, token) {
       this.disable();
-      const { createEdgeUplink } = await import('./edge/uplink.js');
+      const [{ createEdgeUplink }, { createMediaSync }] = await Promise.all([import('./edge/uplink.js'), import('./edge/media-sync.js')]);
       url = edgeUrl.replace(/\/+$/, '');
-      uplink = createEdgeUplink({ url, token, stream, log });
+      const sync = createMediaSync({ url, token, source: () => mediaSource?.() ?? null, log });
+      mediaSync = sync;
+      let connected = false;
+      uplink = createEdgeUplink({
+        url,
+        token,
+        stream,
+        log,
+        onStatus: (s) => {
+          if (s.connected && !connected) sync.trigger();
+          connected = s.connected;
+        },
+      });
+      epoch = stream.epoch();
       log.info(`edge mirror on: ${url}`);
     },
     disable() {
       if (!uplink) return;
       uplink.close();
       uplink = null;
+      mediaSync?.close();
+      mediaSync = null;
       log.info(`edge mirror off: ${url}`);
       url = null;
     },
     /** @param {string} json */
     publish(json) {
       uplink?.publish(json);
+      checkEpoch();
     },
+    /**
+     * Where the current score's media is (when not given at creation); compares with the edge.
+     * @param {(() => MediaSource | null) | null} provider
+     */
+    setMedia(provider) {
+      mediaSource = provider;
+      mediaSync?.trigger();
+    },
+    /** Resolves once no media upload pass is running (tests). */
+    mediaIdle: () => mediaSync?.whenIdle() ?? Promise.resolve(),
     /** Public URL viewers are sent to on overflow (null when the mirror is off). */
     publicUrl: () => url,
-    status: () => (uplink ? { enabled: true, ...uplink.status() } : { enabled: false }),
+    status: () => (uplink ? { enabled: true, ...uplink.status(), media: mediaSync?.status() ?? null } : { enabled: false }),
     close() {
       clearInterval(gauge);
       this.disable();
