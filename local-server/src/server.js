@@ -96,7 +96,8 @@ export async function startShowServer(options = {}) {
   const show = createShow({ loaded: { score: loaded.score, dir: loaded.dir, path: scorePath }, now, metrics, lookaheadMs, hubOptions });
   const osc = createOscOut({ targets: oscTargets, show, metrics, log });
 
-  const edge = createEdgeMirror({ stream: show.stream, log, metrics });
+  // The mirror copies the current score's media (the files behind /media/…) to the edge too.
+  const edge = createEdgeMirror({ stream: show.stream, log, metrics, media: () => ({ dir: show.source().dir, assets: show.engine.score().assets ?? [] }) });
   show.onEnvelope((json) => edge.publish(json));
   if (edgeUrl) await edge.enable(edgeUrl, edgeToken ?? '');
   const overflow = createOverflow({ maxClients, edgeUrl: () => edge.publicUrl(), viewers: () => show.hub.viewers(), metrics });

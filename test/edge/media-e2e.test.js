@@ -15,9 +15,8 @@ let server;
 
 beforeAll(async () => {
   edge = await startEdge({ port: await freePort() });
+  // As `tutti serve --edge`: server.js hands the mirror the current score's folder and assets.
   server = await startShow({ scorePath: TIDAL, edgeUrl: edge.url, edgeToken: edge.token });
-  // What server.js passes to createEdgeMirror as `media` (the current score's folder and assets).
-  server.edge.setMedia(() => ({ dir: server.show.source().dir, assets: server.show.engine.score().assets ?? [] }));
 }, 90_000);
 
 afterAll(async () => {
@@ -54,7 +53,7 @@ test('the score\'s image and audio files on the edge are byte for byte the venue
   }
   expect(server.log.recent().some((e) => /edge media: 3\/3 on the edge/.test(e.msg))).toBe(true);
 
-  // Compare again (as on every reconnect): nothing is uploaded a second time.
+  // Compare again (as on every reconnect; setMedia with the same source triggers a pass): nothing is uploaded a second time.
   const uploadsBefore = server.log.recent().filter((e) => e.msg.startsWith('edge media: uploading')).length;
   server.edge.setMedia(() => ({ dir: server.show.source().dir, assets: server.show.engine.score().assets ?? [] }));
   await server.edge.mediaIdle();
