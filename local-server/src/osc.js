@@ -2,6 +2,8 @@
 // whose timetag is the time it sounds, and the same bytes go to every target from one UDP
 // socket: a target that is down (ICMP unreachable) only produces a counted error, never blocks
 // the others, and is reached again as soon as it is back — nobody re-registers it.
+// With `plain` (--osc-plain), for receivers that do not read bundles, each beat and cue is a
+// plain message sent at the moment it sounds instead (timed by the server, ±1–2 ms).
 
 import dgram from 'node:dgram';
 import { Bundle, Message, Server, encode } from 'node-osc';
@@ -28,8 +30,10 @@ const float = (value) => ({ type: 'f', value });
  * @param {any} options.show
  * @param {import('./metrics.js').Metrics} options.metrics
  * @param {{ warn: Function, info: Function }} options.log
+ * @param {boolean} [options.plain] plain messages at the beat's time instead of timetagged bundles ahead of it
+ * @param {() => number} [options.now] the server clock beats are timed on (ms; needed with `plain`)
  */
-export function createOscOut({ targets, show, metrics, log }) {
+export function createOscOut({ targets, show, metrics, log, plain = false, now = () => Date.now() }) {
   const socket4 = dgram.createSocket('udp4');
   const socket6 = dgram.createSocket('udp6');
   // Asynchronous ICMP errors surface here; count them and carry on.
@@ -52,8 +56,26 @@ export function createOscOut({ targets, show, metrics, log }) {
     metrics.oscSent.inc({ kind }, list.size);
   }
 
-  const onBeat = (beat) => sendBytes(encode(new Bundle(beat.at / 1000, ['/tutti/beat', beat.bar, beat.beat, float(beat.bpm)])), 'beat');
-  const onCue = (cue) => sendBytes(encode(new Bundle(cue.at / 1000, [cue.address, ...cue.args])), 'cue');
+  /** @type {Set<NodeJS.Timeout>} */
+  const timers = new Set();
+  /**
+   * Send `[address, ...args]` that sounds at `at`: a timetagged bundle now, or a plain message then.
+   * @param {number} at
+   * @param {[string, ...any[]]} element
+   * @param {string} kind
+   */
+  function sendTimed(at, element, kind) {
+    if (!plain) return sendBytes(encode(new Bundle(at / 1000, element)), kind);
+    const [address, ...args] = element;
+    const bytes = encode(new Message(address, ...args));
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      sendBytes(bytes, kind);
+    }, Math.max(0, at - now()));
+    timers.add(timer);
+  }
+  const onBeat = (beat) => sendTimed(beat.at, ['/tutti/beat', beat.bar, beat.beat, float(beat.bpm)], 'beat');
+  const onCue = (cue) => sendTimed(cue.at, [cue.address, ...cue.args], 'cue');
   const onTransport = (state) => sendBytes(encode(new Message('/tutti/transport', state)), 'transport');
   show.events.on('beat', onBeat);
   show.events.on('osc-cue', onCue);
@@ -77,6 +99,7 @@ export function createOscOut({ targets, show, metrics, log }) {
       show.events.off('beat', onBeat);
       show.events.off('osc-cue', onCue);
       show.events.off('transport', onTransport);
+      for (const timer of timers) clearTimeout(timer);
       socket4.close();
       socket6.close();
     },

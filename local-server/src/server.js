@@ -61,6 +61,7 @@ export class StartupError extends Error {
  * @property {string} [token] control bearer token (random when absent)
  * @property {boolean} [autoplay]
  * @property {Array<{ host: string, port: number }>} [oscTargets]
+ * @property {boolean} [oscPlain] beats and cues as plain messages at their time (--osc-plain)
  * @property {number | null} [oscInPort]
  * @property {string | null} [edgeUrl]
  * @property {string | null} [edgeToken]
@@ -81,7 +82,7 @@ export async function startShowServer(options = {}) {
   const saved = stateFile ? await readResumeFile(stateFile) : null;
   const {
     scorePath = saved?.scorePath ?? DEFAULT_SCORE, host = '0.0.0.0', port = 8080, controlPort = 8081,
-    autoplay = false, oscTargets = [], oscInPort = null, edgeUrl = null, edgeToken = null,
+    autoplay = false, oscTargets = [], oscPlain = false, oscInPort = null, edgeUrl = null, edgeToken = null,
     maxClients = null, lookaheadMs, hubOptions, rateLimit,
   } = options;
   const token = options.token ?? randomBytes(18).toString('base64url');
@@ -94,7 +95,7 @@ export async function startShowServer(options = {}) {
     throw new StartupError('INVALID_SCORE', `The score ${scorePath} has ${loaded.problems.length} problem(s).`, loaded.problems);
   }
   const show = createShow({ loaded: { score: loaded.score, dir: loaded.dir, path: scorePath }, now, metrics, lookaheadMs, hubOptions });
-  const osc = createOscOut({ targets: oscTargets, show, metrics, log });
+  const osc = createOscOut({ targets: oscTargets, show, metrics, log, plain: oscPlain, now });
 
   // The mirror copies the current score's media (the files behind /media/…) to the edge too.
   const edge = createEdgeMirror({ stream: show.stream, log, metrics, media: () => ({ dir: show.source().dir, assets: show.engine.score().assets ?? [] }) });

@@ -97,3 +97,33 @@ test('OSC-in controls the transport; garbage and unknown addresses are counted a
     await server.close();
   }
 });
+
+test('--osc-plain: beats and cues arrive as plain messages when they sound, for receivers that ignore bundles', async () => {
+  const a = await listen();
+  const score = fileURLToPath(new URL('../../scores/tidal-lines.score.json', import.meta.url));
+  const server = await startShowServer({
+    scorePath: score, host: '127.0.0.1', port: 0, controlPort: 0, token: 't', oscPlain: true,
+    oscTargets: [{ host: '127.0.0.1', port: a.port }],
+  });
+  /** @type {Map<string, number>} "bar:beat" → the server-clock time it sounds */
+  const soundsAt = new Map();
+  server.show.events.on('beat', (beat) => soundsAt.set(`${beat.bar}:${beat.beat}`, beat.at));
+  try {
+    const firstCue = server.show.engine.score().cues.find((c) => c.osc);
+    server.show.engine.seek(firstCue.at.bar, firstCue.at.beat);
+    server.show.engine.play();
+    const beats = () => a.received.filter((r) => r.kind === 'message' && r.message[0] === '/tutti/beat');
+    await waitFor(() => beats().length >= 4, 8000, 'plain beat messages');
+    expect(a.received.filter((r) => r.kind === 'bundle')).toEqual([]);
+    for (const { message, arrived } of beats()) {
+      const [, bar, beatNo, bpm] = message;
+      expect(Number.isInteger(bar) && Number.isInteger(beatNo) && bpm > 0).toBe(true);
+      // Announced 300 ms ahead, but sent when it sounds (the test shares the server's Date.now clock).
+      expect(arrived).toBeGreaterThanOrEqual(soundsAt.get(`${bar}:${beatNo}`) - 5);
+    }
+    expect(a.received.some((r) => r.kind === 'message' && !['/tutti/beat', '/tutti/transport'].includes(r.message[0]))).toBe(true); // the cue
+  } finally {
+    await server.close();
+    a.server.close();
+  }
+});
