@@ -128,12 +128,12 @@ async function measure(pages, n) {
     loadAverage: loadavg(),
     beats,
   };
-  const f = (x) => x.toFixed(2);
+  const f = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a'); // n/a: no beat was shown on every page
   console.log(
     `window ${n}: sync over ${beats.length} beats × ${PAGES} pages, 0–${MAX_DELAY_MS} ms jitter: pairwise p99 ${f(report.rawLocalPairMs.p99)} ms raw local / ` +
       `${f(report.serverTimePairMs.p99)} ms server time (p50 ${f(report.rawLocalPairMs.p50)}); all-4 spread p99 ${f(report.rawLocalSkewMs.p99)} ms raw local ` +
       `(p50 ${f(report.rawLocalSkewMs.p50)}), ${f(report.serverTimeSkewMs.p99)} ms server time, ` +
-      `ground-truth p99 ${report.groundTruthSkewMs.p99.toFixed(2)} ms; offset estimate errors ${report.clocks.map((c) => c.estimateError.toFixed(1)).join('/')} ms ` +
+      `ground-truth p99 ${f(report.groundTruthSkewMs.p99)} ms; offset estimate errors ${report.clocks.map((c) => c.estimateError.toFixed(1)).join('/')} ms ` +
       `(bounds ±${report.clocks.map((c) => c.uncertainty.toFixed(1)).join('/')}); load average ${loadavg()[0].toFixed(1)}`,
   );
   return { report, all, beats };
