@@ -10,11 +10,10 @@
 
 /* global FixedLengthStream -- workerd: a stream with a known length, so responses carry content-length */
 import { jsonError, json, CORS } from './http.js';
-import { decodeMediaPath, etagMatches, mediaType, parseRange } from './media-rules.js';
+import { MEDIA_MAX_AGE, decodeMediaPath, etagMatches, mediaType, parseRange } from '../../core/protocol/media.js';
 
 /** Bytes per stored chunk row. */
 export const MEDIA_CHUNK_BYTES = 1024 * 1024;
-const MEDIA_CACHE = 'public, max-age=3600';
 // Media is shown in <img>/<audio>; opened directly it must not run anything (SVG can hold scripts).
 const MEDIA_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox";
 
@@ -180,7 +179,7 @@ export function createMediaStore({ storage, limits }) {
     /** @type {Record<string, string>} */
     const headers = {
       'content-type': file.type,
-      'cache-control': MEDIA_CACHE,
+      'cache-control': MEDIA_MAX_AGE,
       etag,
       'accept-ranges': 'bytes',
       'x-content-type-options': 'nosniff',

@@ -9,30 +9,10 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { join, extname } from 'node:path';
+import { join } from 'node:path';
+import { MEDIA_MAX_AGE, decodeMediaPath, etagMatches, mediaType, parseRange } from '#core/protocol/media.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-const MEDIA_MAX_AGE = 'public, max-age=3600';
-const MEDIA_TYPES = {
-  '.wav': 'audio/wav',
-  '.mp3': 'audio/mpeg',
-  '.ogg': 'audio/ogg',
-  '.oga': 'audio/ogg',
-  '.opus': 'audio/ogg',
-  '.m4a': 'audio/mp4',
-  '.aac': 'audio/aac',
-  '.flac': 'audio/flac',
-  '.webm': 'audio/webm',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.svg': 'image/svg+xml',
-  '.json': 'application/json; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-};
 
 /** Raised when the app was never built; carries a code and says what to run. */
 export class StaticAppError extends Error {
@@ -68,12 +48,6 @@ export function pickEncoding(header, available) {
   return candidates[0] ?? null;
 }
 
-/** Does an If-None-Match header name this ETag (or *)? Weak comparison, as RFC 9110 asks for GET. */
-function matches(ifNoneMatch, etags) {
-  if (typeof ifNoneMatch !== 'string') return false;
-  const strip = (t) => t.trim().replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((t) => strip(t) === '*' || etags.includes(strip(t)));
-}
 
 /**
  * Read the built app into memory.
@@ -125,7 +99,7 @@ export default async function staticRoutes(app, { dir, media = () => new Map() }
       .header('etag', etag)
       .header('vary', 'Accept-Encoding')
       .header('x-content-type-options', 'nosniff');
-    if (matches(request.headers['if-none-match'], Object.values(file.etag))) return reply.code(304).send();
+    if (etagMatches(request.headers['if-none-match'], Object.values(file.etag))) return reply.code(304).send();
     if (encoding) reply.header('content-encoding', encoding === 'gzip' ? 'gzip' : 'br');
     return reply.header('content-length', body.length).send(body);
   };
@@ -150,12 +124,12 @@ export default async function staticRoutes(app, { dir, media = () => new Map() }
     if (!info.isFile()) return reply.code(404).send({ error: 'NOT_FOUND', message: 'no such media file in this score' });
     const etag = `"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`;
     reply
-      .header('content-type', MEDIA_TYPES[extname(rel).toLowerCase()] ?? 'application/octet-stream')
+      .header('content-type', mediaType(rel))
       .header('cache-control', MEDIA_MAX_AGE)
       .header('etag', etag)
       .header('accept-ranges', 'bytes')
       .header('x-content-type-options', 'nosniff');
-    if (matches(request.headers['if-none-match'], [etag])) return reply.code(304).send();
+    if (etagMatches(request.headers['if-none-match'], [etag])) return reply.code(304).send();
     const range = parseRange(request.headers.range, info.size);
     if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${info.size}`).send();
     if (range) {
@@ -167,46 +141,4 @@ export default async function staticRoutes(app, { dir, media = () => new Map() }
     }
     return reply.header('content-length', info.size).send(createReadStream(file));
   });
-}
-
-/**
- * The relative media path a request names, or null when it is not a plain relative path.
- * @param {string} raw still percent-encoded
- * @returns {string | null}
- */
-export function decodeMediaPath(raw) {
-  let path;
-  try {
-    path = decodeURIComponent(raw);
-  } catch {
-    return null;
-  }
-  if (path === '' || path.includes('\0') || path.includes('\\') || path.startsWith('/')) return null;
-  if (path.split('/').some((seg) => seg === '' || seg === '.' || seg === '..')) return null;
-  return path;
-}
-
-/**
- * A single `bytes=a-b` range (the only kind audio elements send); multiple ranges are ignored.
- * @param {string | undefined} header
- * @param {number} size
- * @returns {{ start: number, end: number } | null | 'unsatisfiable'}
- */
-export function parseRange(header, size) {
-  if (typeof header !== 'string') return null;
-  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!m || (m[1] === '' && m[2] === '')) return null;
-  let start;
-  let end;
-  if (m[1] === '') {
-    const suffix = Number(m[2]);
-    if (suffix === 0) return 'unsatisfiable';
-    start = Math.max(0, size - suffix);
-    end = size - 1;
-  } else {
-    start = Number(m[1]);
-    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
-  }
-  if (start >= size || start > end) return 'unsatisfiable';
-  return { start, end };
 }

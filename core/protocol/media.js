@@ -1,13 +1,16 @@
-// Pure rules for score media on the edge: which paths are acceptable, which content type a
-// file is served with, and which byte range a request asks for. The same rules as the venue
-// server's /media route (local-server/src/routes/static.js), which the Worker cannot import
-// (it reads files with node:fs).
+// Score media over HTTP, the same on the venue server (local-server/src/routes/static.js) and
+// on the edge worker (edge-worker/src/media.js): which request paths name a media file, the
+// content type and cache lifetime it is served with, byte ranges and ETag checks. Runtime-free
+// (no node:fs), so the Worker can use it too.
+
+/** How long phones may keep a media file without asking again. */
+export const MEDIA_MAX_AGE = 'public, max-age=3600';
 
 /** Longest media path accepted, in characters (after percent-decoding). */
 export const MAX_MEDIA_PATH_CHARS = 512;
 
 /** Content types by extension; anything else is served as application/octet-stream. */
-const MEDIA_TYPES = Object.freeze({
+export const MEDIA_TYPES = Object.freeze({
   '.wav': 'audio/wav',
   '.mp3': 'audio/mpeg',
   '.ogg': 'audio/ogg',
@@ -60,7 +63,7 @@ export function mediaType(path) {
 
 /**
  * A single `bytes=a-b` range (the only kind audio elements send); anything else is ignored.
- * @param {string | null} header
+ * @param {string | null | undefined} header
  * @param {number} size
  * @returns {{ start: number, end: number } | null | 'unsatisfiable'}
  */
@@ -84,12 +87,14 @@ export function parseRange(header, size) {
 }
 
 /**
- * Does an If-None-Match header name this ETag (or *)? Weak comparison, as RFC 9110 asks for GET.
- * @param {string | null} header
- * @param {string} etag
+ * Does an If-None-Match header name this ETag, one of these ETags, or *? Weak comparison, as
+ * RFC 9110 asks for GET.
+ * @param {string | null | undefined} header
+ * @param {string | string[]} etags
  */
-export function etagMatches(header, etag) {
+export function etagMatches(header, etags) {
   if (typeof header !== 'string') return false;
+  const list = Array.isArray(etags) ? etags : [etags];
   const strip = (/** @type {string} */ t) => t.trim().replace(/^W\//, '');
-  return header.split(',').some((t) => strip(t) === '*' || strip(t) === etag);
+  return header.split(',').some((t) => strip(t) === '*' || list.includes(strip(t)));
 }
