@@ -1,0 +1,68 @@
+// The console's edge switch in real Chromium against a real show server and the edge worker on
+// local workerd: the composer types the edge URL and publish token, the link comes up, remote
+// viewers appear, and the score's media files are reported on the edge; "Mirror off" ends it.
+// Nothing is faked. Screenshot: artifacts/console/edge.png.
+
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startShow } from '../support/show.js';
+import { acquireBrowserLock } from '../audience/support/exclusive.js';
+import { freePort, openViewer, startEdge, waitFor } from '../edge/helpers.js';
+
+const SHOTS = fileURLToPath(new URL('../../artifacts/console/', import.meta.url));
+const TIDAL = fileURLToPath(new URL('../../scores/tidal-lines.score.json', import.meta.url));
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
+
+let edge;
+let server;
+let browser;
+let releaseLock;
+const problems = [];
+
+beforeAll(async () => {
+  releaseLock = await acquireBrowserLock();
+  mkdirSync(SHOTS, { recursive: true });
+  [edge, server, browser] = await Promise.all([
+    freePort().then((port) => startEdge({ port })),
+    startShow({ scorePath: TIDAL }),
+    chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS }),
+  ]);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await edge?.stop();
+  await releaseLock?.();
+});
+
+test('switching the mirror on from the console: link connected, a remote viewer counted, the media on the edge; then off', async () => {
+  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+  await page.goto(`${server.controlUrl}/?token=${server.token ?? 'test-token'}`);
+  await page.fill('#edge-url', edge.url);
+  await page.fill('#edge-token', edge.token);
+  await page.click('#edge-on');
+
+  await page.waitForFunction(() => document.getElementById('edge-state')?.textContent === 'connected', undefined, { timeout: 20_000 });
+  expect(await page.inputValue('#edge-token')).toBe(''); // the token is not left in the form
+  const viewer = await openViewer(edge); // someone watching remotely
+  const assets = server.show.engine.score().assets.length;
+  const meta = () => page.textContent('#edge-meta');
+  await waitFor(async () => (await meta()).includes(`${assets} of ${assets} files on the edge`), { timeoutMs: 30_000, what: 'the media reported on the edge' });
+  await waitFor(async () => /Remote viewers\s*1/.test(await meta()), { timeoutMs: 15_000, what: 'the remote viewer counted' });
+  // What the console says is what the edge serves.
+  const src = server.show.engine.score().assets[0].src;
+  expect((await fetch(`${edge.url}/media/${src}`)).status).toBe(200);
+  await page.evaluate(() => document.querySelector('.card-edge')?.scrollIntoView());
+  await page.screenshot({ path: `${SHOTS}edge.png`, clip: await page.locator('.card-edge').boundingBox() ?? undefined });
+
+  await page.click('#edge-off');
+  await page.waitForFunction(() => document.getElementById('edge-state')?.textContent === 'off', undefined, { timeout: 10_000 });
+  expect(server.status().edge.enabled).toBe(false);
+  viewer.close?.();
+  await page.close();
+  expect(problems).toEqual([]);
+}, 120_000);
