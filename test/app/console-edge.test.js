@@ -5,14 +5,13 @@
 
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { startShow } from '../support/show.js';
 import { acquireBrowserLock } from '../audience/support/exclusive.js';
+import { launchBrowser } from '../audience/support/browser.js';
 import { freePort, openViewer, startEdge, waitFor } from '../edge/helpers.js';
 
 const SHOTS = fileURLToPath(new URL('../../artifacts/console/', import.meta.url));
 const TIDAL = fileURLToPath(new URL('../../scores/tidal-lines.score.json', import.meta.url));
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
 
 let edge;
 let server;
@@ -26,7 +25,7 @@ beforeAll(async () => {
   [edge, server, browser] = await Promise.all([
     freePort().then((port) => startEdge({ port })),
     startShow({ scorePath: TIDAL }),
-    chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS }),
+    launchBrowser(),
   ]);
 }, 180_000);
 

@@ -7,15 +7,14 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Server } from 'node-osc';
-import { chromium } from 'playwright-core';
 import { startShowServer } from '../../local-server/src/server.js';
 import { openWs, waitFor } from '../support/clients.js';
 import { acquireBrowserLock } from '../audience/support/exclusive.js';
+import { launchBrowser } from '../audience/support/browser.js';
 
 const TOKEN = 'console-test-token';
 const score = (name) => fileURLToPath(new URL(`../../scores/${name}`, import.meta.url));
 const SHOTS = fileURLToPath(new URL('../../artifacts/console/', import.meta.url));
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
 
 let server;
 let browser;
@@ -28,7 +27,7 @@ beforeAll(async () => {
   releaseLock = await acquireBrowserLock();
   mkdirSync(SHOTS, { recursive: true });
   server = await startShowServer({ scorePath: score('demo.score.json'), host: '127.0.0.1', port: 0, controlPort: 0, token: TOKEN });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
   page.on('pageerror', (e) => pageErrors.push(`pageerror: ${e.message}`));
   // A CSP violation or a failed module load shows up as a console error.

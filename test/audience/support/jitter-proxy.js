@@ -6,7 +6,9 @@
 // the request heads of each connection; the audience page only sends GETs) and cut every open
 // connection at once. It counts the bytes it forwards, so a test can report wire bytes.
 
-import net from 'node:net';
+import { startTcpProxy } from '../../support/tcp-proxy.js';
+
+/** @typedef {import('node:net').Socket} Socket */
 
 /**
  * @param {object} options
@@ -16,8 +18,6 @@ import net from 'node:net';
  * @param {() => number} [options.random]
  */
 export async function startJitterProxy({ targetPort, targetHost = '127.0.0.1', maxDelayMs = 0, random = Math.random }) {
-  /** @type {Set<net.Socket>} */
-  const sockets = new Set();
   /** @type {Set<string>} */
   const blocked = new Set();
   const stats = { up: 0, down: 0, connections: 0, refused: 0 };
@@ -52,12 +52,14 @@ export async function startJitterProxy({ targetPort, targetHost = '127.0.0.1', m
     });
   }
 
-  const server = net.createServer((client) => {
+  const proxy = await startTcpProxy({ targetPort, targetHost, onPair });
+
+  /**
+   * @param {Socket} client
+   * @param {Socket} upstream
+   */
+  function onPair(client, upstream) {
     stats.connections += 1;
-    client.setNoDelay(true);
-    const upstream = net.connect({ host: targetHost, port: targetPort });
-    upstream.setNoDelay(true);
-    sockets.add(client).add(upstream);
     let head = '';
     let upgraded = false;
     // Reads request heads (GET only: no bodies) so blocked paths can be refused, like a middlebox.
@@ -81,21 +83,11 @@ export async function startJitterProxy({ targetPort, targetHost = '127.0.0.1', m
     };
     pipeDelayed(client, upstream, 'up', inspect);
     pipeDelayed(upstream, client, 'down');
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-      sockets.delete(client);
-      sockets.delete(upstream);
-    };
-    client.on('close', end).on('error', end);
-    upstream.on('close', end).on('error', end);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = /** @type {net.AddressInfo} */ (server.address());
+  }
 
   return {
-    url: `http://127.0.0.1:${port}`,
-    port,
+    url: proxy.url,
+    port: proxy.port,
     stats,
     /** @param {number} ms */
     setDelay(ms) {
@@ -106,17 +98,10 @@ export async function startJitterProxy({ targetPort, targetHost = '127.0.0.1', m
       blocked.clear();
       for (const p of paths) blocked.add(p);
     },
-    /** Cut every open connection (a Wi-Fi hop, a middlebox reset). */
-    destroyAll() {
-      for (const s of sockets) s.destroy();
-      sockets.clear();
-    },
+    destroyAll: proxy.destroyAll,
     resetStats() {
       Object.assign(stats, { up: 0, down: 0, connections: 0, refused: 0 });
     },
-    close() {
-      for (const s of sockets) s.destroy();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
+    close: proxy.close,
   };
 }

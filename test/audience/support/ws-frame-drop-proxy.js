@@ -3,7 +3,7 @@
 // (the server is correct; the network "loses" a message). Everything else passes unchanged.
 // The server runs with permessage-deflate off, so frames are plain text and can be dropped whole.
 
-import net from 'node:net';
+import { startTcpProxy } from '../../support/tcp-proxy.js';
 
 /**
  * @param {object} options
@@ -11,14 +11,15 @@ import net from 'node:net';
  * @param {(message: any) => boolean} options.shouldDrop called with each parsed JSON text frame from the server
  */
 export async function startFrameDropProxy({ targetPort, shouldDrop }) {
-  const sockets = new Set();
   const dropped = [];
 
-  const server = net.createServer((client) => {
-    const upstream = net.connect({ host: '127.0.0.1', port: targetPort });
-    client.setNoDelay(true);
-    upstream.setNoDelay(true);
-    sockets.add(client).add(upstream);
+  const proxy = await startTcpProxy({ targetPort, onPair });
+
+  /**
+   * @param {import('node:net').Socket} client
+   * @param {import('node:net').Socket} upstream
+   */
+  function onPair(client, upstream) {
     client.pipe(upstream);
     let buf = Buffer.alloc(0);
     let mode = 'head'; // head → frames (after 101) | raw (plain HTTP)
@@ -68,23 +69,6 @@ export async function startFrameDropProxy({ targetPort, shouldDrop }) {
         else client.write(frame);
       }
     });
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-      sockets.delete(client);
-      sockets.delete(upstream);
-    };
-    client.on('close', end).on('error', end);
-    upstream.on('close', end).on('error', end);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = /** @type {net.AddressInfo} */ (server.address());
-  return {
-    url: `http://127.0.0.1:${port}`,
-    dropped,
-    close() {
-      for (const s of sockets) s.destroy();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
-  };
+  }
+  return { url: proxy.url, dropped, close: proxy.close };
 }
