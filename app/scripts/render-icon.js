@@ -1,17 +1,17 @@
 // Renders the console's mark (app/renderer/favicon.svg) to app/build/icon.png, 1024×1024: the one
 // file electron-builder needs to make the macOS .icns, the Windows .ico and the Linux icon set.
-// Run it after changing the SVG (needs Debian's chromium): node app/scripts/render-icon.js
+// Run it after changing the SVG: node app/scripts/render-icon.js (Chromium: tools/chromium.js)
 
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../../tools/chromium.js';
 
 const SIZE = 1024;
 const svgPath = fileURLToPath(new URL('../renderer/favicon.svg', import.meta.url));
 const outPath = fileURLToPath(new URL('../build/icon.png', import.meta.url));
 
 const svg = await readFile(svgPath, 'utf8');
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: SIZE, height: SIZE }, deviceScaleFactor: 1 });
   // Transparent page; the SVG scaled to the full square (its own rounded rect is the background).

@@ -1,4 +1,4 @@
-// The composer's console in real Chromium (playwright-core, /usr/bin/chromium) against a real
+// The composer's console in real Chromium (playwright-core, tools/chromium.js) against a real
 // show server on port 0: token handling, a broken score's problems before anything plays,
 // loading a score, play, bar:beat advancing, a viewer appearing, tempo override, an OSC target
 // receiving a real UDP /tutti/ping, keyboard shortcuts. Screenshots go to artifacts/console/.

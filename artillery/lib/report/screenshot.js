@@ -1,4 +1,4 @@
-// Render a report in Chromium (playwright-core, the system browser) and save a PNG: how the
+// Render a report in Chromium (playwright-core; the system browser or the npm one, tools/chromium.js) and save a PNG: how the
 // report is checked by eye, and how the tests check that it renders.
 //
 //   node artillery/lib/report/screenshot.js <report.html> <out.png> [width]
@@ -8,8 +8,6 @@ import { pathToFileURL, fileURLToPath } from 'node:url';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
 
 /**
  * @param {string} htmlFile
@@ -18,8 +16,8 @@ export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--
  * @returns {Promise<{ title: string, requests: string[], comparisonRows: number, svgCount: number }>} what the page showed
  */
 export async function screenshotReport(htmlFile, pngFile, { width = 1200, fullPage = true } = {}) {
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const { launchChromium } = await import('../../../tools/chromium.js');
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width, height: 900 }, deviceScaleFactor: 1 });
     // A self-contained report asks for nothing but itself.

@@ -1,23 +1,18 @@
-// Real Chromium (Debian's /usr/bin/chromium) driven by playwright-core, plus the show-server
-// helpers the audience browser tests share. One browser per test file.
+// Real Chromium (the system one, or the npm registry's: tools/chromium.js) driven by
+// playwright-core, plus the show-server helpers the audience browser tests share. One browser per
+// test file.
 
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../../../tools/chromium.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
 export const ARTIFACTS = fileURLToPath(new URL('../../../artifacts/audience/', import.meta.url));
 export const SCORES = fileURLToPath(new URL('../../../scores/', import.meta.url));
 export const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
 export async function launchBrowser() {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   await mkdir(ARTIFACTS, { recursive: true });
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
-  });
+  return launchChromium();
 }
 
 /**
