@@ -19,6 +19,8 @@ export const BadInput = Object.freeze({
   RATE: 'rate',
   OSC: 'osc',
   SCORE: 'score',
+  // A listed media file whose real path is outside the score's folder (a symbolic link), asked for by a phone.
+  MEDIA_LINK: 'media_link',
 });
 
 export function createMetrics() {

@@ -98,7 +98,8 @@ export async function startShowServer(options = {}) {
   const osc = createOscOut({ targets: oscTargets, show, metrics, log, plain: oscPlain, now });
 
   // The mirror copies the current score's media (the files behind /media/…) to the edge too.
-  const edge = createEdgeMirror({ stream: show.stream, log, metrics, media: () => ({ dir: show.source().dir, assets: show.engine.score().assets ?? [] }) });
+  const mediaSource = () => ({ dir: show.source().dir, assets: show.engine.score().assets ?? [] });
+  const edge = createEdgeMirror({ stream: show.stream, log, metrics, media: mediaSource });
   show.onEnvelope((json) => edge.publish(json));
   if (edgeUrl) await edge.enable(edgeUrl, edgeToken ?? '');
   const overflow = createOverflow({ maxClients, edgeUrl: () => edge.publicUrl(), viewers: () => show.hub.viewers(), metrics });
@@ -144,8 +145,14 @@ export async function startShowServer(options = {}) {
   await audience.register(timeRoutes, routeOptions);
   // A fresh checkout without a build (npm install runs it; this covers a deleted dist/).
   if (!existsSync(AUDIENCE_DIST)) await buildAudienceApp({ quiet: true });
-  const media = () => new Map((show.engine.score().assets ?? []).map((a) => [a.src, path.join(show.source().dir, a.src)]));
-  await audience.register(staticRoutes, { dir: AUDIENCE_DIST, media });
+  const warnedLinks = new Set();
+  const onOutside = (src) => {
+    metrics.badInput.inc({ source: BadInput.MEDIA_LINK });
+    if (warnedLinks.has(src) || warnedLinks.size > 256) return;
+    warnedLinks.add(src);
+    log.warn(`media ${src} links outside the score's folder; not served (SECURITY.md, score files)`);
+  };
+  await audience.register(staticRoutes, { dir: AUDIENCE_DIST, media: mediaSource, onOutside });
 
   // ---- control listener: loopback only, token everywhere ----
   // Strict bodies: an unknown field is a mistake to report, not to drop silently.
