@@ -12,7 +12,8 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MEDIA_READ_FLAGS, resolveMediaFile } from '../media-file.js';
-import { MEDIA_MAX_AGE, decodeMediaPath, etagMatches, mediaType, parseRange } from '#core/protocol/media.js';
+import { AUDIENCE_PAGE_CSP_HEADER } from '#core/protocol/page-csp.js';
+import { MEDIA_CSP, MEDIA_MAX_AGE, decodeMediaPath, etagMatches, mediaType, parseRange } from '#core/protocol/media.js';
 
 /** @typedef {import('../edge/media-sync.js').MediaSource} MediaSource */
 
@@ -105,6 +106,7 @@ export default async function staticRoutes(app, { dir, media = () => null, onOut
       .header('etag', etag)
       .header('vary', 'Accept-Encoding')
       .header('x-content-type-options', 'nosniff');
+    if (file.type.startsWith('text/html')) reply.header('content-security-policy', AUDIENCE_PAGE_CSP_HEADER);
     if (etagMatches(request.headers['if-none-match'], Object.values(file.etag))) return reply.code(304).send();
     if (encoding) reply.header('content-encoding', encoding === 'gzip' ? 'gzip' : 'br');
     return reply.header('content-length', body.length).send(body);
@@ -135,7 +137,8 @@ export default async function staticRoutes(app, { dir, media = () => null, onOut
       .header('cache-control', MEDIA_MAX_AGE)
       .header('etag', etag)
       .header('accept-ranges', 'bytes')
-      .header('x-content-type-options', 'nosniff');
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', MEDIA_CSP);
     if (etagMatches(request.headers['if-none-match'], [etag])) return reply.code(304).send();
     const range = parseRange(request.headers.range, info.size);
     if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${info.size}`).send();
