@@ -14,7 +14,7 @@ import { createMetrics, BadInput } from './metrics.js';
 import { createShow } from './show.js';
 import { loadScoreFile } from './score-file.js';
 import { createOverflow } from './overflow.js';
-import { bearerMatches } from './auth.js';
+import { createControlGuard } from './control-guard.js';
 import { createLog } from './log.js';
 import { createRateLimiter } from './rate-limit.js';
 import { createOscOut, startOscIn } from './osc.js';
@@ -39,9 +39,6 @@ export function createServerClock() {
   const base = Date.now() - performance.now();
   return () => base + performance.now();
 }
-
-/** Console UI files served without the token (the page reads the token from its URL). */
-const isConsoleFile = (url) => url === '/' || url.startsWith('/?') || url.startsWith('/console/') || url === '/favicon.ico';
 
 /** Raised for problems a user must fix (bad score, port in use); carries a code. */
 export class StartupError extends Error {
@@ -70,6 +67,7 @@ export class StartupError extends Error {
  * @property {number} [lookaheadMs]
  * @property {object} [hubOptions] fan-out tuning (tests)
  * @property {{ ratePerSecond?: number, burst?: number }} [rateLimit] per-address audience request limit
+ * @property {{ ratePerSecond: number, burst: number }} [authFailures] failed control-token checks allowed (default AUTH_FAILURE_LIMIT in control-guard.js)
  * @property {import('./log.js').Log} [log]
  */
 
@@ -157,14 +155,8 @@ export async function startShowServer(options = {}) {
   // ---- control listener: loopback only, token everywhere ----
   // Strict bodies: an unknown field is a mistake to report, not to drop silently.
   const control = Fastify({ logger: false, bodyLimit: 64 * 1024, forceCloseConnections: true, ajv: { customOptions: { removeAdditional: false, coerceTypes: false } } });
-  control.addHook('onRequest', async (request, reply) => {
-    // The console page and its files are public (they hold no data); every API call needs the token.
-    if (request.method === 'GET' && isConsoleFile(request.url)) return;
-    if (!bearerMatches(request.headers.authorization, token)) {
-      metrics.badInput.inc({ source: BadInput.AUTH });
-      return reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'UNAUTHORIZED', message: 'missing or wrong bearer token' });
-    }
-  });
+  // Host, Origin, token and the failed-token throttle (control-guard.js, SECURITY.md).
+  control.addHook('onRequest', createControlGuard({ token, metrics, authFailures: options.authFailures }));
   acceptJsonBodiesOfAnyType(control);
   control.setErrorHandler(controlErrorHandler(metrics));
   await control.register(controlRoutes, { show, metrics, status, log });
