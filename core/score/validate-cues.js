@@ -183,5 +183,6 @@ export function checkCues(ctx, value, env) {
   });
   // Stable by (bar, beat), then file order. Only used when every position is valid.
   out.sort((a, b) => (a.cue.at && b.cue.at ? compare(a.cue.at, b.cue.at) : 0) || a.index - b.index);
+  env.cueOrder = out.map((entry) => entry.index); // to name a sorted cue by its place in the file
   return out.map((entry) => entry.cue);
 }
