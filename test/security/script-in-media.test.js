@@ -14,6 +14,7 @@ import { runCli } from '../../local-server/src/cli.js';
 import { validateScore } from '../../core/score/validate.js';
 import { launchBrowser, openPage, startShow, waitInPage } from '../audience/support/browser.js';
 import { acquireBrowserLock } from '../audience/support/exclusive.js';
+import { freePort, startEdge, waitFor } from '../edge/helpers.js';
 
 const EVIL_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">
 <script>document.documentElement.setAttribute('data-ran', 'yes'); fetch('/healthz?svg-script-ran');</script>
@@ -148,3 +149,24 @@ test('tile-colour-url: the page applies only #rgb/#rrggbb colours, so a phone ne
     await show.close();
   }
 }, 60_000);
+
+test('script-in-media: the same page served by the edge (real workerd) carries the policy and runs, live, without console errors; its SVG media is sandboxed too', async () => {
+  const edge = await startEdge({ port: await freePort() });
+  const show = await startShow({ scorePath: join(work, 'ok.score.json'), edgeUrl: edge.url, edgeToken: edge.token });
+  try {
+    await waitFor(() => show.status().edge.media?.uploaded === 1, { timeoutMs: 20_000, what: 'the SVG on the edge' });
+    const html = await (await fetch(`${edge.url}/`)).text();
+    expect(html).toContain('<meta http-equiv="Content-Security-Policy"');
+    const { context, page, problems } = await openPage(browser);
+    await page.goto(`${edge.url}/`);
+    await waitInPage(page, () => window.__tutti.connection().live && document.querySelectorAll('#tiles span').length === 2, undefined, 30_000);
+    expect(problems).toEqual([]);
+    await page.goto(`${edge.url}/media/media/evil.svg`);
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => document.documentElement.getAttribute('data-ran'))).toBeNull();
+    await context.close();
+  } finally {
+    await show.close();
+    await edge.stop();
+  }
+}, 90_000);
