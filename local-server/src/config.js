@@ -20,6 +20,8 @@ export const SERVE_FLAGS = [
   { name: 'edge-token', kind: 'string', arg: 'T', help: "the edge worker's publish token" },
   { name: 'max-clients', kind: 'int', arg: 'N', help: 'local audience cap; beyond it viewers go to the edge (or get 503)' },
   { name: 'rate-limit', kind: 'count', arg: 'N', help: 'audience requests per second per address (burst 3×N; 0 = off; loopback is exempt; default 20)' },
+  { name: 'max-per-address', kind: 'count', arg: 'N', help: 'sockets one address may hold on the audience listener (WebSocket, SSE, keep-alive; 0 = no cap; 127.0.0.1/::1 exempt; default 16)' },
+  { name: 'trust-proxy', kind: 'bool', help: 'take the client address from X-Forwarded-For on requests from 127.0.0.1/::1 (a reverse proxy on this machine), so per-address limits still apply' },
   { name: 'state-file', kind: 'string', arg: 'FILE', help: 'save the show position here; after a crash the same command resumes the show' },
 ];
 
@@ -157,6 +159,8 @@ export function parseServeArgs(argv, env = {}) {
       edgeToken: values['edge-token'] ?? null,
       maxClients: values['max-clients'] ?? null,
       stateFile: values['state-file'] ?? null,
+      maxPerAddress: values['max-per-address'],
+      trustProxy: values['trust-proxy'] ?? false,
       rateLimit: values['rate-limit'] === undefined ? undefined : { ratePerSecond: values['rate-limit'], burst: values['rate-limit'] * 3 },
     },
   };

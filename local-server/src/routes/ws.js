@@ -20,15 +20,16 @@ const FRAME_BURST = 200;
  */
 export default async function wsRoutes(app, { show, metrics, now, overflow }) {
   // Full and no edge to send viewers to: answer the handshake itself with 503 + Retry-After.
-  const turnAway = async (_request, reply) => {
-    if (overflow.full() && !overflow.redirects()) return overflow.reject(reply, 'ws', '/ws');
+  const turnAway = async (request, reply) => {
+    if (overflow.fullFor(request.ip) && !overflow.redirects()) return overflow.reject(reply, 'ws', '/ws');
   };
-  app.get('/ws', { websocket: true, preValidation: turnAway }, (socket) => {
-    if (overflow.full()) {
+  app.get('/ws', { websocket: true, preValidation: turnAway }, (socket, request) => {
+    if (overflow.fullFor(request.ip)) {
       overflow.count('ws');
       socket.close(CloseCode.TRY_AGAIN_LATER, overflow.reason());
       return;
     }
+    overflow.track(request.ip, socket);
     const sink = show.hub.addWebSocket(socket);
     const budget = createTokenBucket({ ratePerSecond: FRAMES_PER_SECOND, burst: FRAME_BURST, now: performance.now() });
 
