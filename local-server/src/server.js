@@ -18,7 +18,9 @@ import { bearerMatches } from './auth.js';
 import { createLog } from './log.js';
 import { createRateLimiter } from './rate-limit.js';
 import { guardConnections } from './connection-guard.js';
-import { createOscOut, startOscIn } from './osc.js';
+import { createOscOut } from './osc.js';
+import { startOscIn } from './osc-in.js';
+import { createAllowList } from './cidr.js';
 import { createEdgeMirror } from './edge-mirror.js';
 import { readResumeFile, persistResumePoint } from './resume-file.js';
 import wsRoutes from './routes/ws.js';
@@ -71,6 +73,8 @@ export class StartupError extends Error {
  * @property {Array<{ host: string, port: number }>} [oscTargets]
  * @property {boolean} [oscPlain] beats and cues as plain messages at their time (--osc-plain)
  * @property {number | null} [oscInPort]
+ * @property {string} [oscInHost] address OSC-in binds (default 127.0.0.1: this machine only)
+ * @property {Array<{ address: string, prefix: number, family: 'ipv4' | 'ipv6' }>} [oscAllow] senders OSC-in hears (--osc-allow; empty: all)
  * @property {string | null} [edgeUrl]
  * @property {string | null} [edgeToken]
  * @property {number | null} [maxClients]
@@ -93,7 +97,7 @@ export async function startShowServer(options = {}) {
   const saved = stateFile ? await readResumeFile(stateFile) : null;
   const {
     scorePath = saved?.scorePath ?? DEFAULT_SCORE, host = '0.0.0.0', port = 8080, controlPort = 8081,
-    autoplay = false, oscTargets = [], oscPlain = false, oscInPort = null, edgeUrl = null, edgeToken = null,
+    autoplay = false, oscTargets = [], oscPlain = false, oscInPort = null, oscInHost = '127.0.0.1', oscAllow = [], edgeUrl = null, edgeToken = null,
     maxClients = null, lookaheadMs, hubOptions, rateLimit,
     maxPerAddress = DEFAULT_MAX_PER_ADDRESS, trustProxy = false, firstRequestTimeoutMs = FIRST_REQUEST_TIMEOUT_MS,
   } = options;
@@ -124,7 +128,7 @@ export async function startShowServer(options = {}) {
     seq: show.stream.seq(),
     clients: show.hub.counts(),
     score: { id: show.engine.score().id, title: show.engine.score().title, path: show.source().path, bars: show.engine.score().bars },
-    osc: { targets: osc.list(), in: oscIn ? oscIn.port : null },
+    osc: { targets: osc.list(), in: oscIn ? oscIn.port : null, inHost: oscIn ? oscIn.host : null },
     edge: edge.status(),
     maxClients,
   });
@@ -193,7 +197,10 @@ export async function startShowServer(options = {}) {
   try {
     await audience.listen({ host, port });
     await control.listen({ host: '127.0.0.1', port: controlPort });
-    if (oscInPort !== null) oscIn = await startOscIn({ port: oscInPort, show, metrics, log });
+    if (oscInPort !== null) {
+      const allow = oscAllow.length ? createAllowList(oscAllow) : null;
+      oscIn = await startOscIn({ port: oscInPort, host: oscInHost, allow, show, metrics, log });
+    }
   } catch (err) {
     show.close();
     osc.close();
