@@ -44,7 +44,7 @@ test('500 idle sockets from one address: another address still gets /healthz in 
   // p90, not the single worst: this jest process also runs the attacker's reconnect loop, and on
   // a shared 2-core machine one probe in twenty can wait behind it on the client side.
   const p90 = sorted[Math.floor(sorted.length * 0.9) - 1];
-  console.log(`slowloris: ${held} of ${IDLE_SOCKETS} attacker sockets held, ${reopened} reopened; /healthz from ${VIEWER}: ${probes.length} probes, p90 ${p90.toFixed(1)} ms, worst ${worst.toFixed(1)} ms, failures ${probes.filter((p) => p.status !== 200).length}`);
+  console.log(`slowloris: ${held} of ${IDLE_SOCKETS} attacker sockets held, ${reopened} reopened; /healthz from ${VIEWER}: ${probes.length} probes, p90 ${p90.toFixed(1)} ms, worst ${worst.toFixed(1)} ms, failures ${probes.filter((p) => p.status !== 200).length} (${probes.find((p) => p.error)?.error ?? 'none'})`);
   expect(probes.filter((p) => p.status !== 200)).toEqual([]);
   expect(p90).toBeLessThan(100);
   expect(held).toBeLessThanOrEqual(16);
