@@ -57,11 +57,14 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
     '/tutti/seek': (bar, beat = 1) => show.engine.seek(bar, beat),
     '/tutti/tempo': (bpm) => show.engine.setTempo(bpm),
   };
-  const run = (message) => {
+  /** Carry out one message; false when it was a command the rate budget had no room for. */
+  const run = (message, t) => {
     if (!Array.isArray(message) || typeof message[0] !== 'string') return bad();
     const [address, ...args] = message;
     const command = commands[address];
     if (!command) return bad();
+    // Only real commands spend the budget: junk costs no state change, so it cannot crowd out a cue.
+    if (!budget.take(t)) return false;
     try {
       command(...args);
       metrics.oscIn.inc({ address });
@@ -96,8 +99,7 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
     let flooded = Math.max(0, messages.length - MAX_COMMANDS_PER_PACKET);
     const t = performance.now();
     for (const message of messages.slice(0, MAX_COMMANDS_PER_PACKET)) {
-      if (budget.take(t)) run(message);
-      else flooded += 1;
+      if (run(message, t) === false) flooded += 1;
     }
     if (flooded > 0) {
       drop(BadInput.OSC_FLOOD, flooded);

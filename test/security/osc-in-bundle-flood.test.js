@@ -51,3 +51,17 @@ test('a 56 KB bundle of 2,000 seeks becomes at most 8 deltas; a burst of singles
   sender.send(encode(new Message('/tutti/play')), port, '127.0.0.1');
   await waitFor(() => server.show.engine.status().transport === 'playing', 3000, 'play after the flood');
 });
+
+test('junk does not spend the command budget: after 100 unknown messages a real command still works', async () => {
+  const fresh = await startShow({ oscInPort: 0 });
+  try {
+    const port = fresh.status().osc.in;
+    const junk = dgram.createSocket('udp4');
+    for (let i = 0; i < 100; i += 1) junk.send(encode(new Message('/not/a/command', i)), port, '127.0.0.1');
+    await new Promise((r) => junk.send(encode(new Message('/tutti/pause')), port, '127.0.0.1', r));
+    await waitFor(() => fresh.show.engine.status().transport === 'paused', 3000, 'pause after junk');
+    junk.close();
+  } finally {
+    await fresh.close();
+  }
+});
