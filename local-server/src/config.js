@@ -1,6 +1,7 @@
 // `tutti serve` flags (SPEC §1). Each flag can also come from TUTTI_<NAME> (e.g.
 // TUTTI_CONTROL_PORT); flags win. Problems are collected and reported in one clear message.
 
+import { MIN_CONTROL_TOKEN_CHARS } from './auth.js';
 import { parseOscTarget } from './osc.js';
 import { parseOscListen } from './osc-in.js';
 import { parseCidr } from './cidr.js';
@@ -13,7 +14,7 @@ export const SERVE_FLAGS = [
   { name: 'host', kind: 'string', arg: 'ADDR', help: 'audience listener address (default 0.0.0.0)' },
   { name: 'port', kind: 'port', arg: 'N', help: 'audience listener port (default 8080; 0 = any free port)' },
   { name: 'control-port', kind: 'port', arg: 'N', help: 'control listener port, always on 127.0.0.1 (default 8081)' },
-  { name: 'token', kind: 'string', arg: 'T', help: 'bearer token for the control API (default: random, printed)' },
+  { name: 'token', kind: 'string', arg: 'T', help: 'bearer token for the control API, at least 16 characters (default: random, printed)' },
   { name: 'autoplay', kind: 'bool', help: 'start playing as soon as the score is loaded' },
   { name: 'osc', kind: 'osc', repeat: true, arg: 'HOST:PORT', help: "musicians' OSC target (repeatable)" },
   { name: 'osc-plain', kind: 'bool', help: 'send beats and cues as plain OSC messages when they sound, not as timetagged bundles ahead of time (for receivers that ignore bundles)' },
@@ -151,6 +152,9 @@ export function parseServeArgs(argv, env = {}) {
     }
   }
 
+  if (typeof values.token === 'string' && [...values.token].length < MIN_CONTROL_TOKEN_CHARS) {
+    errors.push(`--token is ${[...values.token].length} characters; a control token must be at least ${MIN_CONTROL_TOKEN_CHARS} (a short one can be guessed); leave --token out to get a random one`);
+  }
   if (values['edge-token'] && !values.edge) errors.push('--edge-token needs --edge URL as well');
   if (values.edge && !values['edge-token']) errors.push('--edge needs --edge-token T as well (the worker refuses unauthenticated publishers)');
 

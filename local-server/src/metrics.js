@@ -22,6 +22,11 @@ export const BadInput = Object.freeze({
   OSC_DENIED: 'osc_denied',
   OSC_FLOOD: 'osc_flood',
   SCORE: 'score',
+  // A listed media file whose real path is outside the score's folder (a symbolic link), asked for by a phone.
+  MEDIA_LINK: 'media_link',
+  // Control listener: a Host that is not the loopback control port (DNS rebinding), a request from another origin.
+  CONTROL_HOST: 'control_host',
+  CONTROL_ORIGIN: 'control_origin',
 });
 
 export function createMetrics() {

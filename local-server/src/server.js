@@ -14,7 +14,7 @@ import { createMetrics, BadInput } from './metrics.js';
 import { createShow } from './show.js';
 import { loadScoreFile } from './score-file.js';
 import { createOverflow } from './overflow.js';
-import { bearerMatches } from './auth.js';
+import { createControlGuard } from './control-guard.js';
 import { createLog } from './log.js';
 import { createRateLimiter } from './rate-limit.js';
 import { guardConnections } from './connection-guard.js';
@@ -42,9 +42,6 @@ export function createServerClock() {
   const base = Date.now() - performance.now();
   return () => base + performance.now();
 }
-
-/** Console UI files served without the token (the page reads the token from its URL). */
-const isConsoleFile = (url) => url === '/' || url.startsWith('/?') || url.startsWith('/console/') || url === '/favicon.ico';
 
 /** Sockets per address: a NAT'd family's phones and tablets, each with a page, a stream and a poll. */
 export const DEFAULT_MAX_PER_ADDRESS = 16;
@@ -85,6 +82,7 @@ export class StartupError extends Error {
  * @property {number} [maxPerAddress] sockets one address may hold on the audience listener (0 = no cap; default 16)
  * @property {boolean} [trustProxy] take the client address from X-Forwarded-For when the request comes from 127.0.0.1/::1
  * @property {number} [firstRequestTimeoutMs] a new audience socket must send a whole request within this (default 5 s)
+ * @property {{ ratePerSecond: number, burst: number }} [authFailures] failed control-token checks allowed (default AUTH_FAILURE_LIMIT in control-guard.js)
  * @property {import('./log.js').Log} [log]
  */
 
@@ -114,7 +112,8 @@ export async function startShowServer(options = {}) {
   const osc = createOscOut({ targets: oscTargets, show, metrics, log, plain: oscPlain, now });
 
   // The mirror copies the current score's media (the files behind /media/…) to the edge too.
-  const edge = createEdgeMirror({ stream: show.stream, log, metrics, media: () => ({ dir: show.source().dir, assets: show.engine.score().assets ?? [] }) });
+  const mediaSource = () => ({ dir: show.source().dir, assets: show.engine.score().assets ?? [] });
+  const edge = createEdgeMirror({ stream: show.stream, log, metrics, media: mediaSource });
   show.onEnvelope((json) => edge.publish(json));
   if (edgeUrl) await edge.enable(edgeUrl, edgeToken ?? '');
   const overflow = createOverflow({ maxClients, edgeUrl: () => edge.publicUrl(), viewers: () => show.hub.viewers(), metrics });
@@ -169,20 +168,20 @@ export async function startShowServer(options = {}) {
   await audience.register(timeRoutes, routeOptions);
   // A fresh checkout without a build (npm install runs it; this covers a deleted dist/).
   if (!existsSync(AUDIENCE_DIST)) await buildAudienceApp({ quiet: true });
-  const media = () => new Map((show.engine.score().assets ?? []).map((a) => [a.src, path.join(show.source().dir, a.src)]));
-  await audience.register(staticRoutes, { dir: AUDIENCE_DIST, media });
+  const warnedLinks = new Set();
+  const onOutside = (src) => {
+    metrics.badInput.inc({ source: BadInput.MEDIA_LINK });
+    if (warnedLinks.has(src) || warnedLinks.size > 256) return;
+    warnedLinks.add(src);
+    log.warn(`media ${src} links outside the score's folder; not served (SECURITY.md, score files)`);
+  };
+  await audience.register(staticRoutes, { dir: AUDIENCE_DIST, media: mediaSource, onOutside });
 
   // ---- control listener: loopback only, token everywhere ----
   // Strict bodies: an unknown field is a mistake to report, not to drop silently.
   const control = Fastify({ logger: false, bodyLimit: 64 * 1024, forceCloseConnections: true, ajv: { customOptions: { removeAdditional: false, coerceTypes: false } } });
-  control.addHook('onRequest', async (request, reply) => {
-    // The console page and its files are public (they hold no data); every API call needs the token.
-    if (request.method === 'GET' && isConsoleFile(request.url)) return;
-    if (!bearerMatches(request.headers.authorization, token)) {
-      metrics.badInput.inc({ source: BadInput.AUTH });
-      return reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'UNAUTHORIZED', message: 'missing or wrong bearer token' });
-    }
-  });
+  // Host, Origin, token and the failed-token throttle (control-guard.js, SECURITY.md).
+  control.addHook('onRequest', createControlGuard({ token, metrics, authFailures: options.authFailures }));
   acceptJsonBodiesOfAnyType(control);
   control.setErrorHandler(controlErrorHandler(metrics));
   await control.register(controlRoutes, { show, metrics, status, log });
