@@ -24,7 +24,7 @@ export async function serveWithFileLimit({ openFiles, args = [] }) {
   const controlPort = await freePort();
   const command = `ulimit -n ${Number(openFiles)} && exec node_modules/.bin/node local-server/bin/tutti.js serve "$@"`;
   const child = spawn('bash', ['-c', command, 'tutti', '--host', '127.0.0.1', '--port', String(port),
-    '--control-port', String(controlPort), '--token', 'security-test', '--autoplay', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    '--control-port', String(controlPort), '--token', 'security-test-token', '--autoplay', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (d) => { output += d; });
   child.stderr.on('data', (d) => { output += d; });
