@@ -72,6 +72,8 @@ async function serveInBrowser(argv, reason) {
     scorePath: options.scorePath, host: options.host, port: options.port, controlPort: options.controlPort,
     token: options.token, autoplay: options.autoplay, oscTargets: options.oscTargets, oscInPort: options.oscInPort,
     edgeUrl: options.edgeUrl, edgeToken: options.edgeToken, maxClients: options.maxClients,
+    oscInHost: options.oscInPort === null ? undefined : options.oscInHost, oscAllow: options.oscAllow.length ? options.oscAllow : undefined,
+    maxPerAddress: options.maxPerAddress, trustProxy: options.trustProxy || undefined,
   }).filter(([, v]) => v !== undefined && v !== null));
 
   let launched;

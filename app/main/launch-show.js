@@ -78,6 +78,11 @@ export async function launchShow(options) {
     autoplay: overrides.autoplay ?? false,
     oscTargets: overrides.oscTargets?.length ? overrides.oscTargets : settings.oscTargets,
     oscInPort: overrides.oscInPort ?? settings.oscInPort,
+    // Flag-only choices (no setting): where OSC-in listens and who it hears, per-address limits.
+    oscInHost: overrides.oscInHost,
+    oscAllow: overrides.oscAllow,
+    maxPerAddress: overrides.maxPerAddress,
+    trustProxy: overrides.trustProxy,
     edgeUrl: overrides.edgeUrl ?? null,
     edgeToken: overrides.edgeToken ?? null,
     maxClients: overrides.maxClients ?? settings.maxClients,

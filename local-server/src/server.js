@@ -17,7 +17,10 @@ import { createOverflow } from './overflow.js';
 import { createControlGuard } from './control-guard.js';
 import { createLog } from './log.js';
 import { createRateLimiter } from './rate-limit.js';
-import { createOscOut, startOscIn } from './osc.js';
+import { guardConnections } from './connection-guard.js';
+import { createOscOut } from './osc.js';
+import { startOscIn } from './osc-in.js';
+import { createAllowList } from './cidr.js';
 import { createEdgeMirror } from './edge-mirror.js';
 import { readResumeFile, persistResumePoint } from './resume-file.js';
 import wsRoutes from './routes/ws.js';
@@ -40,6 +43,13 @@ export function createServerClock() {
   return () => base + performance.now();
 }
 
+/** Sockets per address: a NAT'd family's phones and tablets, each with a page, a stream and a poll. */
+export const DEFAULT_MAX_PER_ADDRESS = 16;
+/** A phone sends its request within milliseconds of connecting; an idle socket is an attack or a bug. */
+export const FIRST_REQUEST_TIMEOUT_MS = 5_000;
+/** Keep-alive sockets between requests (a polling phone asks every ≤ 2 s). Fastify's default is 72 s. */
+const KEEP_ALIVE_TIMEOUT_MS = 10_000;
+
 /** Raised for problems a user must fix (bad score, port in use); carries a code. */
 export class StartupError extends Error {
   constructor(code, message, problems = []) {
@@ -60,6 +70,8 @@ export class StartupError extends Error {
  * @property {Array<{ host: string, port: number }>} [oscTargets]
  * @property {boolean} [oscPlain] beats and cues as plain messages at their time (--osc-plain)
  * @property {number | null} [oscInPort]
+ * @property {string} [oscInHost] address OSC-in binds (default 127.0.0.1: this machine only)
+ * @property {Array<{ address: string, prefix: number, family: 'ipv4' | 'ipv6' }>} [oscAllow] senders OSC-in hears (--osc-allow; empty: all)
  * @property {string | null} [edgeUrl]
  * @property {string | null} [edgeToken]
  * @property {number | null} [maxClients]
@@ -67,6 +79,9 @@ export class StartupError extends Error {
  * @property {number} [lookaheadMs]
  * @property {object} [hubOptions] fan-out tuning (tests)
  * @property {{ ratePerSecond?: number, burst?: number }} [rateLimit] per-address audience request limit
+ * @property {number} [maxPerAddress] sockets one address may hold on the audience listener (0 = no cap; default 16)
+ * @property {boolean} [trustProxy] take the client address from X-Forwarded-For when the request comes from 127.0.0.1/::1
+ * @property {number} [firstRequestTimeoutMs] a new audience socket must send a whole request within this (default 5 s)
  * @property {{ ratePerSecond: number, burst: number }} [authFailures] failed control-token checks allowed (default AUTH_FAILURE_LIMIT in control-guard.js)
  * @property {import('./log.js').Log} [log]
  */
@@ -80,8 +95,9 @@ export async function startShowServer(options = {}) {
   const saved = stateFile ? await readResumeFile(stateFile) : null;
   const {
     scorePath = saved?.scorePath ?? DEFAULT_SCORE, host = '0.0.0.0', port = 8080, controlPort = 8081,
-    autoplay = false, oscTargets = [], oscPlain = false, oscInPort = null, edgeUrl = null, edgeToken = null,
+    autoplay = false, oscTargets = [], oscPlain = false, oscInPort = null, oscInHost = '127.0.0.1', oscAllow = [], edgeUrl = null, edgeToken = null,
     maxClients = null, lookaheadMs, hubOptions, rateLimit,
+    maxPerAddress = DEFAULT_MAX_PER_ADDRESS, trustProxy = false, firstRequestTimeoutMs = FIRST_REQUEST_TIMEOUT_MS,
   } = options;
   const token = options.token ?? randomBytes(18).toString('base64url');
   const log = options.log ?? createLog({ redact: [token, edgeToken] });
@@ -111,18 +127,27 @@ export async function startShowServer(options = {}) {
     seq: show.stream.seq(),
     clients: show.hub.counts(),
     score: { id: show.engine.score().id, title: show.engine.score().title, path: show.source().path, bars: show.engine.score().bars },
-    osc: { targets: osc.list(), in: oscIn ? oscIn.port : null },
+    osc: { targets: osc.list(), in: oscIn ? oscIn.port : null, inHost: oscIn ? oscIn.host : null },
     edge: edge.status(),
     maxClients,
   });
 
   // ---- audience listener: audience routes only ----
-  const audience = Fastify({ logger: false, bodyLimit: 1024, return503OnClosing: true, forceCloseConnections: true });
+  // --trust-proxy believes X-Forwarded-For only from this machine (a reverse proxy next to the
+  // server); a phone cannot pick its own address by sending the header.
+  const audience = Fastify({
+    logger: false, bodyLimit: 1024, return503OnClosing: true, forceCloseConnections: true,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, trustProxy: trustProxy ? ['127.0.0.1', '::1'] : false,
+  });
+  const guard = guardConnections({ server: audience.server, maxPerAddress: maxPerAddress > 0 ? maxPerAddress : Infinity, firstRequestTimeoutMs, metrics, log });
   await audience.register(websocket, { options: { maxPayload: MAX_CLIENT_FRAME_BYTES, perMessageDeflate: false, clientTracking: false } });
   const limiter = createRateLimiter(rateLimit);
   const sweepLimiter = setInterval(() => limiter.sweep(), 10_000);
   sweepLimiter.unref();
   audience.addHook('onRequest', async (request, reply) => {
+    if (trustProxy && !guard.admitProxied(request, reply)) {
+      return reply.code(429).header('retry-after', '10').send({ error: 'TOO_MANY_CONNECTIONS', message: 'too many open connections from this address' });
+    }
     if (!limiter.take(request.ip)) {
       metrics.badInput.inc({ source: BadInput.RATE });
       return reply.code(429).header('retry-after', '1').send({ error: 'RATE_LIMITED', message: 'too many requests from this address; slow down' });
@@ -171,7 +196,10 @@ export async function startShowServer(options = {}) {
   try {
     await audience.listen({ host, port });
     await control.listen({ host: '127.0.0.1', port: controlPort });
-    if (oscInPort !== null) oscIn = await startOscIn({ port: oscInPort, show, metrics, log });
+    if (oscInPort !== null) {
+      const allow = oscAllow.length ? createAllowList(oscAllow) : null;
+      oscIn = await startOscIn({ port: oscInPort, host: oscInHost, allow, show, metrics, log });
+    }
   } catch (err) {
     show.close();
     osc.close();
