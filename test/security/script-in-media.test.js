@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../local-server/src/cli.js';
 import { validateScore } from '../../core/score/validate.js';
+import Ajv2020 from 'ajv/dist/2020.js';
 import { launchBrowser, openPage, startShow, waitInPage } from '../audience/support/browser.js';
 import { acquireBrowserLock } from '../audience/support/exclusive.js';
 import { freePort, startEdge, waitFor } from '../edge/helpers.js';
@@ -119,6 +120,12 @@ test('tile-colour-url: tutti validate refuses a tile colour that is not a colour
   const cues = { ...scoreJson('#fff'), cues: [{ at: { bar: 2 }, view: { data: { tiles: { a: { c: null }, b: { c: 'red; background-image: url(x)' } } } } }] };
   const result = validateScore(cues);
   expect(result.problems).toEqual([{ path: 'cues[0].view.data.tiles.b.c', message: expect.stringMatching(/expected a tile colour/) }]);
+  // Editors checking against scores/score.schema.json flag it too.
+  const schema = JSON.parse(await readFile(new URL('../../scores/score.schema.json', import.meta.url), 'utf8'));
+  const check = new Ajv2020({ allErrors: true }).compile(schema);
+  expect(check(cues)).toBe(false);
+  expect(check.errors.map((e) => e.instancePath)).toContain('/cues/0/view/data/tiles/b/c');
+  expect(check(scoreJson('#abcdef'))).toBe(true);
 });
 
 test('tile-colour-url: the page applies only #rgb/#rrggbb colours, so a phone never fetches a foreign host', async () => {
