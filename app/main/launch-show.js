@@ -37,6 +37,7 @@ export function portIsFree(port, host) {
  * @property {(change: Record<string, unknown>) => void} onChange console changes to persist
  * @property {() => string[]} recentScores
  * @property {import('../../local-server/src/log.js').Log} [log]
+ * @property {string | null} [stateFile] crash resume: where the show position is kept (README.md "Crash resume"); null = off
  * @property {typeof realStart} [startShowServer]
  */
 
@@ -81,6 +82,7 @@ export async function launchShow(options) {
     edgeUrl: overrides.edgeUrl ?? null,
     edgeToken: overrides.edgeToken ?? null,
     maxClients: overrides.maxClients ?? settings.maxClients,
+    stateFile: options.stateFile ?? null,
     log,
   });
 

@@ -8,12 +8,15 @@ import { parseServeArgs, serveUsage } from './config.js';
 import { startShowServer, StartupError, DEFAULT_SCORE } from './server.js';
 import { createLog } from './log.js';
 import { lanAddress } from './lan-address.js';
+import { defaultStateDir, resumeFileFor } from './state-dir.js';
+import { packageVersion } from './version.js';
 
 const USAGE = `Tutti — live networked scores
 
 Usage:
   tutti serve [flags]        run the show server (audience + control + OSC); see tutti serve --help
   tutti validate FILE...     check score files; prints every problem with its JSON path
+  tutti --version            the version
   tutti help                 this text
 
 Docs: README.md (set-up, console, serve), scores/README.md (score format),
@@ -33,13 +36,31 @@ export async function runCli(argv, io = {}) {
     out(USAGE);
     return 0;
   }
+  if (command === '--version' || command === '-v' || command === 'version') {
+    out(`tutti ${packageVersion()}`);
+    return 0;
+  }
   if (command === 'validate') return validate(rest, out, err);
   if (command === 'serve') return serve(rest, out, err, io.env ?? process.env);
   err(`tutti: unknown command "${command}"\n\n${USAGE}`);
   return 2;
 }
 
+const VALIDATE_USAGE = `Usage: tutti validate FILE...
+
+Checks score files against the format in scores/README.md. Prints one line per good score and
+every problem of a bad one as "json.path: sentence"; exits 1 if any file has a problem.`;
+
 async function validate(files, out, err) {
+  if (files.includes('--help') || files.includes('-h')) {
+    out(VALIDATE_USAGE);
+    return 0;
+  }
+  const unknownFlag = files.find((f) => f.startsWith('-'));
+  if (unknownFlag) {
+    err(`tutti validate: unknown flag ${unknownFlag}\n\n${VALIDATE_USAGE}`);
+    return 2;
+  }
   if (files.length === 0) {
     err('tutti validate: give one or more score files, e.g. tutti validate scores/demo.score.json');
     return 2;
@@ -75,9 +96,10 @@ async function serve(argv, out, err, env) {
     redact: [options.token, options.edgeToken].filter(Boolean),
     print: (level, msg) => (level === 'info' ? out : err)(`[${new Date().toISOString().slice(11, 19)}] ${level === 'info' ? '' : `${level}: `}${msg}`),
   });
+  const stateFile = resumeFileFor(options, defaultStateDir({ env }));
   let server;
   try {
-    server = await startShowServer({ ...options, log });
+    server = await startShowServer({ ...options, stateFile, log });
   } catch (e) {
     if (e instanceof StartupError) {
       const details = e.problems.length ? `\n${formatProblems(e.problems).split('\n').map((l) => `  ${l}`).join('\n')}` : '';
@@ -93,7 +115,10 @@ async function serve(argv, out, err, env) {
   if (lan && (!options.host || options.host === '0.0.0.0')) out(`  Audience (phones on the venue Wi-Fi): http://${lan}:${server.audiencePort}/`);
   out(`  Audience on this machine:            ${server.audienceUrl}/`);
   out(`  Control API (127.0.0.1 only):        ${server.controlUrl}/api/status`);
+  // The token is in the console URL only when it was generated: a token the user chose stays off the screen.
+  out(`  Console (a browser on this machine): ${server.controlUrl}/?token=${tokenGenerated ? encodeURIComponent(server.token) : 'YOUR_TOKEN'}`);
   if (tokenGenerated) out(`  Control token:                       ${server.token}`);
+  out(stateFile ? `  Show position saved to ${stateFile} (resumes after a crash; a clean stop clears it)` : '  Show position not saved (--no-resume)');
   if (options.oscTargets.length) out(`  OSC out: ${options.oscTargets.map((t) => `${t.host}:${t.port}`).join(', ')}`);
   if (s.osc.in) out(`  OSC in:  udp port ${s.osc.in}`);
   if (options.edgeUrl) out(`  Edge mirror: ${options.edgeUrl}`);

@@ -20,7 +20,8 @@ export const SERVE_FLAGS = [
   { name: 'edge-token', kind: 'string', arg: 'T', help: "the edge worker's publish token" },
   { name: 'max-clients', kind: 'int', arg: 'N', help: 'local audience cap; beyond it viewers go to the edge (or get 503)' },
   { name: 'rate-limit', kind: 'count', arg: 'N', help: 'audience requests per second per address (burst 3×N; 0 = off; loopback is exempt; default 20)' },
-  { name: 'state-file', kind: 'string', arg: 'FILE', help: 'save the show position here; after a crash the same command resumes the show' },
+  { name: 'state-file', kind: 'string', arg: 'FILE', help: 'where the show position is saved (default: show-state.json in the state folder); after a crash the show resumes from it' },
+  { name: 'no-resume', kind: 'bool', help: 'do not save the show position and do not resume after a crash' },
 ];
 
 const envName = (flag) => `TUTTI_${flag.toUpperCase().replace(/-/g, '_')}`;
@@ -157,6 +158,7 @@ export function parseServeArgs(argv, env = {}) {
       edgeToken: values['edge-token'] ?? null,
       maxClients: values['max-clients'] ?? null,
       stateFile: values['state-file'] ?? null,
+      resume: !values['no-resume'],
       rateLimit: values['rate-limit'] === undefined ? undefined : { ratePerSecond: values['rate-limit'], burst: values['rate-limit'] * 3 },
     },
   };

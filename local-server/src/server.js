@@ -66,7 +66,7 @@ export class StartupError extends Error {
  * @property {string | null} [edgeUrl]
  * @property {string | null} [edgeToken]
  * @property {number | null} [maxClients]
- * @property {string | null} [stateFile] persist the show position here and resume from it after a crash
+ * @property {string | null} [stateFile] persist the show position here; resume from it after an unclean stop (a clean close deletes it)
  * @property {number} [lookaheadMs]
  * @property {object} [hubOptions] fan-out tuning (tests)
  * @property {{ ratePerSecond?: number, burst?: number }} [rateLimit] per-address audience request limit
@@ -79,9 +79,8 @@ export class StartupError extends Error {
  */
 export async function startShowServer(options = {}) {
   const stateFile = options.stateFile ?? null;
-  const saved = stateFile ? await readResumeFile(stateFile) : null;
   const {
-    scorePath = saved?.scorePath ?? DEFAULT_SCORE, host = '0.0.0.0', port = 8080, controlPort = 8081,
+    host = '0.0.0.0', port = 8080, controlPort = 8081,
     autoplay = false, oscTargets = [], oscPlain = false, oscInPort = null, edgeUrl = null, edgeToken = null,
     maxClients = null, lookaheadMs, hubOptions, rateLimit,
   } = options;
@@ -90,7 +89,19 @@ export async function startShowServer(options = {}) {
   const now = createServerClock();
   const metrics = createMetrics();
 
-  const loaded = await loadScoreFile(scorePath);
+  // Crash resume (README.md): the file exists only when the last run did not stop cleanly.
+  /** @type {import('./resume-file.js').ResumeRead} */
+  const read = stateFile ? await readResumeFile(stateFile) : { status: 'absent' };
+  if (read.status === 'corrupt') log.warn(`the saved show position in ${stateFile} is unusable (${read.reason})${read.keptAs ? `; kept as ${read.keptAs}` : ''}; starting from the top`);
+  const saved = read.status === 'ok' ? read.record : null;
+  let scorePath = options.scorePath ?? saved?.scorePath ?? DEFAULT_SCORE;
+  let loaded = await loadScoreFile(scorePath);
+  if (!loaded.ok && !options.scorePath && saved) {
+    // The score of the interrupted show is gone or broken now: a crash must not stop the next start.
+    log.warn(`the interrupted show's score ${scorePath} does not load any more; opening ${DEFAULT_SCORE} instead`);
+    scorePath = DEFAULT_SCORE;
+    loaded = await loadScoreFile(scorePath);
+  }
   if (!loaded.ok) {
     throw new StartupError('INVALID_SCORE', `The score ${scorePath} has ${loaded.problems.length} problem(s).`, loaded.problems);
   }
@@ -188,10 +199,24 @@ export async function startShowServer(options = {}) {
   };
   audiencePort = /** @type {import('node:net').AddressInfo} */ (audience.server.address()).port;
   const loopbackHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  const resumed = saved && path.resolve(saved.scorePath) === path.resolve(scorePath) && show.engine.resumeFrom(saved.point);
-  if (resumed) log.info(`resumed the show from ${stateFile}: ${show.engine.status().transport} at bar ${show.engine.status().position.bar}`);
+  const resumed = saved !== null && resumeSaved(saved);
+  if (resumed) log.info(`resumed the show after an unclean stop (${stateFile}): ${show.engine.status().transport} at bar ${show.engine.status().position.bar}`);
   else if (autoplay) show.engine.play();
-  if (stateFile) persistResumePoint({ file: stateFile, show, log });
+  const persisted = stateFile ? persistResumePoint({ file: stateFile, show, log }) : null;
+
+  /** Apply a saved point when it belongs to this score and every value is in range. */
+  function resumeSaved(record) {
+    if (path.resolve(record.scorePath) !== path.resolve(scorePath)) {
+      log.info(`not resuming: the interrupted show was ${record.scorePath}, this one is ${path.resolve(scorePath)}`);
+      return false;
+    }
+    const problem = show.engine.resumeProblem(record.point);
+    if (problem !== null) {
+      log.warn(`not resuming from ${stateFile}: ${problem}; starting from the top`);
+      return false;
+    }
+    return show.engine.resumeFrom(record.point);
+  }
 
   let closed = false;
   return {
@@ -215,6 +240,10 @@ export async function startShowServer(options = {}) {
       edge.close();
       await oscIn?.close();
       await Promise.allSettled([audience.close(), control.close()]);
+      // A clean stop: the next start begins at the top (README.md "Crash resume").
+      await persisted?.clear();
     },
+    /** Resolves when the saved show position is on disk (tests). */
+    flushState: () => persisted?.flush() ?? Promise.resolve(),
   };
 }

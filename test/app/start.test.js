@@ -26,7 +26,7 @@ afterEach(async () => {
 
 /** Start `node app/start.js …`; resolves once its start-up lines are printed (or the process ends). */
 function start(args) {
-  const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'config') };
+  const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state') };
   for (const key of Object.keys(env)) if (key.startsWith('TUTTI_')) delete env[key];
   const child = spawn(process.execPath, [START, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
