@@ -20,6 +20,7 @@ import { createRateLimiter } from './rate-limit.js';
 import { createOscOut, startOscIn } from './osc.js';
 import { createEdgeMirror } from './edge-mirror.js';
 import { readResumeFile, persistResumePoint } from './resume-file.js';
+import { createProbeKey } from './probe-key.js';
 import wsRoutes from './routes/ws.js';
 import sseRoutes from './routes/sse.js';
 import pollRoutes from './routes/poll.js';
@@ -148,7 +149,8 @@ export async function startShowServer(options = {}) {
     if (status < 500) metrics.badInput.inc({ source: BadInput.QUERY });
     reply.code(status).send({ error: error.code ?? 'ERROR', message: status === 500 ? 'internal error' : error.message });
   });
-  const routeOptions = { show, metrics, now, overflow };
+  const probeKey = createProbeKey();
+  const routeOptions = { show, metrics, now, overflow, isProbe: probeKey.isProbe };
   await audience.register(wsRoutes, routeOptions);
   await audience.register(sseRoutes, routeOptions);
   await audience.register(pollRoutes, routeOptions);
@@ -172,7 +174,7 @@ export async function startShowServer(options = {}) {
   acceptJsonBodiesOfAnyType(control);
   control.setErrorHandler(controlErrorHandler(metrics));
   await control.register(controlRoutes, { show, metrics, status, log });
-  const consoleContext = { show, metrics, status, log, osc, edge, audiencePort: () => audiencePort };
+  const consoleContext = { show, metrics, status, log, osc, edge, audiencePort: () => audiencePort, probeKey: probeKey.key };
   for (const name of ['console-api.js', 'console-ui.js']) {
     const file = new URL(`./routes/${name}`, import.meta.url);
     if (existsSync(file)) await control.register((await import(file.href)).default, consoleContext);

@@ -16,20 +16,22 @@ const FRAME_BURST = 200;
 
 /**
  * @param {import('fastify').FastifyInstance} app
- * @param {{ show: ReturnType<typeof import('../show.js').createShow>, metrics: import('../metrics.js').Metrics, now: () => number, overflow: import('../overflow.js').Overflow }} options
+ * @param {{ show: ReturnType<typeof import('../show.js').createShow>, metrics: import('../metrics.js').Metrics, now: () => number, overflow: import('../overflow.js').Overflow, isProbe: (request: import('fastify').FastifyRequest) => boolean }} options
  */
-export default async function wsRoutes(app, { show, metrics, now, overflow }) {
+export default async function wsRoutes(app, { show, metrics, now, overflow, isProbe }) {
   // Full and no edge to send viewers to: answer the handshake itself with 503 + Retry-After.
-  const turnAway = async (_request, reply) => {
-    if (overflow.full() && !overflow.redirects()) return overflow.reject(reply, 'ws', '/ws');
+  // The console's latency probe is not a viewer: it neither takes a slot nor is turned away.
+  const turnAway = async (request, reply) => {
+    if (!isProbe(request) && overflow.full() && !overflow.redirects()) return overflow.reject(reply, 'ws', '/ws');
   };
-  app.get('/ws', { websocket: true, preValidation: turnAway }, (socket) => {
-    if (overflow.full()) {
+  app.get('/ws', { websocket: true, preValidation: turnAway }, (socket, request) => {
+    const probe = isProbe(request);
+    if (!probe && overflow.full()) {
       overflow.count('ws');
       socket.close(CloseCode.TRY_AGAIN_LATER, overflow.reason());
       return;
     }
-    const sink = show.hub.addWebSocket(socket);
+    const sink = show.hub.addWebSocket(socket, { counted: !probe });
     const budget = createTokenBucket({ ratePerSecond: FRAMES_PER_SECOND, burst: FRAME_BURST, now: performance.now() });
 
     const reject = (source, code, reason) => {
