@@ -8,6 +8,7 @@
 import dgram from 'node:dgram';
 import { Bundle, Message, Server, encode } from 'node-osc';
 import { BadInput } from './metrics.js';
+import { createTransportLog } from './transport-log.js';
 
 /**
  * Parse "host:port" (IPv6 as "[::1]:port").
@@ -121,6 +122,7 @@ export function createOscOut({ targets, show, metrics, log, plain = false, now =
  */
 export function startOscIn({ port, host = '0.0.0.0', show, metrics, log }) {
   const bad = () => metrics.badInput.inc({ source: BadInput.OSC });
+  const said = createTransportLog(log, show.engine, 'OSC-in');
   const commands = {
     '/tutti/play': () => show.engine.play(),
     '/tutti/pause': () => show.engine.pause(),
@@ -136,6 +138,8 @@ export function startOscIn({ port, host = '0.0.0.0', show, metrics, log }) {
     try {
       command(...args);
       metrics.oscIn.inc({ address });
+      if (address === '/tutti/tempo') said.tempo(args[0]);
+      else said.transport(address === '/tutti/seek' ? `seek to bar ${args[0]} beat ${args[1] ?? 1}` : address.slice('/tutti/'.length));
     } catch (err) {
       bad();
       log.warn(`OSC-in ${address}: ${err.message}`);

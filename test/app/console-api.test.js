@@ -164,3 +164,19 @@ test('OSC targets and the edge switch', async () => {
   expect(log.body.entries.some((e) => e.msg.includes('edge mirror on'))).toBe(true);
   expect(JSON.stringify(log.body)).not.toContain('edge-secret-token');
 });
+
+test('transport and tempo actions are in the console log, with the source and where the show is', async () => {
+  await call('POST', '/api/transport', { action: 'play' });
+  await call('POST', '/api/transport', { action: 'pause' });
+  await call('POST', '/api/transport', { action: 'seek', bar: 9, beat: 2 });
+  await call('POST', '/api/tempo', { bpm: 120 });
+  await call('POST', '/api/tempo', { bpm: null });
+  const lines = (await call('GET', '/api/log')).body.entries.map((e) => e.msg);
+  expect(lines).toEqual(expect.arrayContaining([
+    expect.stringMatching(/^transport: play → playing at bar \d+ beat \d+ \(control API\)$/),
+    expect.stringMatching(/^transport: pause → paused at bar \d+ beat \d+ \(control API\)$/),
+    'transport: seek to bar 9 beat 2 → paused at bar 9 beat 2 (control API)',
+    'tempo: 120 bpm → 120 bpm now (control API)',
+    expect.stringMatching(/^tempo: back to the written tempo → \d+(\.\d+)? bpm now \(control API\)$/),
+  ]));
+});
