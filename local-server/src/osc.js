@@ -30,7 +30,7 @@ const float = (value) => ({ type: 'f', value });
  * @param {Array<{ host: string, port: number }>} options.targets
  * @param {any} options.show
  * @param {import('./metrics.js').Metrics} options.metrics
- * @param {{ warn: Function, info: Function }} options.log
+ * @param {{ warn: (msg: string) => void, info: (msg: string) => void }} options.log
  * @param {boolean} [options.plain] plain messages at the beat's time instead of timetagged bundles ahead of it
  * @param {() => number} [options.now] the server clock beats are timed on (ms; needed with `plain`)
  */
@@ -117,7 +117,7 @@ export function createOscOut({ targets, show, metrics, log, plain = false, now =
  * @param {string} [options.host]
  * @param {any} options.show
  * @param {import('./metrics.js').Metrics} options.metrics
- * @param {{ warn: Function, info: Function }} options.log
+ * @param {{ warn: (msg: string) => void, info: (msg: string) => void }} options.log
  * @returns {Promise<{ port: number, close: () => Promise<void> }>}
  */
 export function startOscIn({ port, host = '0.0.0.0', show, metrics, log }) {
