@@ -94,8 +94,7 @@ async function serveInBrowser(argv, reason) {
     } else err(`npm start: could not start the show server: ${e.message}`);
     return 1;
   }
-  const { server, notices } = launched;
-  for (const notice of notices) out(`  Note: ${notice}`);
+  const { server } = launched; // its notices went to the log, printed above as warnings
   out(`  Console (open in a browser on this machine): ${server.controlUrl}/?token=${encodeURIComponent(server.token)}`);
   out(`  Audience on this machine: ${server.audienceUrl}/   (the console shows the Wi-Fi address and a QR code)`);
   out(`  Settings: ${store.path}`);

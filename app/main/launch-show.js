@@ -104,6 +104,8 @@ export async function launchShow(options) {
   if (!server) throw new StartupError('START_FAILED', 'The show server could not start.');
 
   attachConsoleHost(server.show, { mode, recentScores, onChange, audienceHost: host, settingsPath, scoresDir });
+  // Into the server's log too, so the console page's Log panel shows them, not only the terminal.
+  for (const notice of notices) server.log.warn(notice);
   // A score given on the command line counts as opened.
   if (asked) onChange({ scorePath: asked });
   return { server, notices, scorePath };
