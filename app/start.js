@@ -13,7 +13,7 @@ import { createLog } from '../local-server/src/log.js';
 import { formatProblems } from '../core/score/validate.js';
 import { createSettingsStore, browserConfigDir } from './main/settings-store.js';
 import { launchShow } from './main/launch-show.js';
-import { defaultStateDir, resumeFileFor } from '../local-server/src/state-dir.js';
+import { defaultStateDir, resumeFileFor, logFileFor } from '../local-server/src/state-dir.js';
 
 const APP_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** If Electron exits this soon with an error (no display, missing libraries), fall back. */
@@ -83,6 +83,7 @@ async function serveInBrowser(argv, reason) {
       mode: 'browser',
       settingsPath: store.path,
       stateFile: resumeFileFor(options, defaultStateDir()),
+      logFile: logFileFor(options, defaultStateDir()),
       log,
       recentScores: () => store.get().recentScores,
       onChange: (change) => store.update(change),

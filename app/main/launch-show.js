@@ -37,6 +37,7 @@ export function portIsFree(port, host) {
  * @property {(change: Record<string, unknown>) => void} onChange console changes to persist
  * @property {() => string[]} recentScores
  * @property {import('../../local-server/src/log.js').Log} [log]
+ * @property {string | null} [logFile] the JSON log file (README.md "Logs"); null = none
  * @property {string | null} [stateFile] crash resume: where the show position is kept (README.md "Crash resume"); null = off
  * @property {typeof realStart} [startShowServer]
  */
@@ -83,6 +84,7 @@ export async function launchShow(options) {
     edgeToken: overrides.edgeToken ?? null,
     maxClients: overrides.maxClients ?? settings.maxClients,
     stateFile: options.stateFile ?? null,
+    logFile: options.logFile ?? null,
     log,
   });
 

@@ -8,7 +8,7 @@ import { parseServeArgs, serveUsage } from './config.js';
 import { startShowServer, StartupError, DEFAULT_SCORE } from './server.js';
 import { createLog } from './log.js';
 import { lanAddress } from './lan-address.js';
-import { defaultStateDir, resumeFileFor } from './state-dir.js';
+import { defaultStateDir, resumeFileFor, logFileFor } from './state-dir.js';
 import { packageVersion } from './version.js';
 
 const USAGE = `Tutti — live networked scores
@@ -96,10 +96,12 @@ async function serve(argv, out, err, env) {
     redact: [options.token, options.edgeToken].filter(Boolean),
     print: (level, msg) => (level === 'info' ? out : err)(`[${new Date().toISOString().slice(11, 19)}] ${level === 'info' ? '' : `${level}: `}${msg}`),
   });
-  const stateFile = resumeFileFor(options, defaultStateDir({ env }));
+  const stateDir = defaultStateDir({ env });
+  const stateFile = resumeFileFor(options, stateDir);
+  const logFile = logFileFor(options, stateDir);
   let server;
   try {
-    server = await startShowServer({ ...options, stateFile, log });
+    server = await startShowServer({ ...options, stateFile, logFile, log });
   } catch (e) {
     if (e instanceof StartupError) {
       const details = e.problems.length ? `\n${formatProblems(e.problems).split('\n').map((l) => `  ${l}`).join('\n')}` : '';
@@ -118,6 +120,7 @@ async function serve(argv, out, err, env) {
   // The token is in the console URL only when it was generated: a token the user chose stays off the screen.
   out(`  Console (a browser on this machine): ${server.controlUrl}/?token=${tokenGenerated ? encodeURIComponent(server.token) : 'YOUR_TOKEN'}`);
   if (tokenGenerated) out(`  Control token:                       ${server.token}`);
+  out(logFile ? `  Log file (JSON lines, rotated):      ${logFile}` : '  No log file (--no-log-file)');
   out(stateFile ? `  Show position saved to ${stateFile} (resumes after a crash; a clean stop clears it)` : '  Show position not saved (--no-resume)');
   if (options.oscTargets.length) out(`  OSC out: ${options.oscTargets.map((t) => `${t.host}:${t.port}`).join(', ')}`);
   if (s.osc.in) out(`  OSC in:  udp port ${s.osc.in}`);

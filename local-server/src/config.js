@@ -22,6 +22,8 @@ export const SERVE_FLAGS = [
   { name: 'rate-limit', kind: 'count', arg: 'N', help: 'audience requests per second per address (burst 3×N; 0 = off; loopback is exempt; default 20)' },
   { name: 'state-file', kind: 'string', arg: 'FILE', help: 'where the show position is saved (default: show-state.json in the state folder); after a crash the show resumes from it' },
   { name: 'no-resume', kind: 'bool', help: 'do not save the show position and do not resume after a crash' },
+  { name: 'log-file', kind: 'string', arg: 'FILE', help: 'JSON log file, rotated at 5 MB, 3 kept (default: tutti.log in the state folder)' },
+  { name: 'no-log-file', kind: 'bool', help: 'write no log file (the terminal still shows the log)' },
 ];
 
 const envName = (flag) => `TUTTI_${flag.toUpperCase().replace(/-/g, '_')}`;
@@ -159,6 +161,8 @@ export function parseServeArgs(argv, env = {}) {
       maxClients: values['max-clients'] ?? null,
       stateFile: values['state-file'] ?? null,
       resume: !values['no-resume'],
+      logFile: values['log-file'] ?? null,
+      logToFile: !values['no-log-file'],
       rateLimit: values['rate-limit'] === undefined ? undefined : { ratePerSecond: values['rate-limit'], burst: values['rate-limit'] * 3 },
     },
   };

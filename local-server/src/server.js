@@ -21,6 +21,7 @@ import { createOscOut, startOscIn } from './osc.js';
 import { createEdgeMirror } from './edge-mirror.js';
 import { readResumeFile, persistResumePoint } from './resume-file.js';
 import { createProbeKey } from './probe-key.js';
+import { createFileLogger, teeToFile } from './log-file.js';
 import wsRoutes from './routes/ws.js';
 import sseRoutes from './routes/sse.js';
 import pollRoutes from './routes/poll.js';
@@ -72,6 +73,7 @@ export class StartupError extends Error {
  * @property {object} [hubOptions] fan-out tuning (tests)
  * @property {{ ratePerSecond?: number, burst?: number }} [rateLimit] per-address audience request limit
  * @property {import('./log.js').Log} [log]
+ * @property {string | null} [logFile] also write the log, and Fastify's errors, as JSON lines to this rotated file (README.md "Logs")
  */
 
 /**
@@ -86,7 +88,12 @@ export async function startShowServer(options = {}) {
     maxClients = null, lookaheadMs, hubOptions, rateLimit,
   } = options;
   const token = options.token ?? randomBytes(18).toString('base64url');
-  const log = options.log ?? createLog({ redact: [token, edgeToken] });
+  const printed = options.log ?? createLog({ redact: [token, edgeToken] });
+  // The log file gets everything the log says, plus Fastify's own errors with their stacks.
+  const fileLog = options.logFile ? createFileLogger({ file: options.logFile, secrets: [token, edgeToken] }) : null;
+  const log = fileLog ? teeToFile(printed, fileLog.logger) : printed;
+  /** @param {string} listener */
+  const fastifyLogging = (listener) => (fileLog ? { loggerInstance: fileLog.logger.child({ listener }), disableRequestLogging: true } : { logger: false });
   const now = createServerClock();
   const metrics = createMetrics();
 
@@ -104,6 +111,7 @@ export async function startShowServer(options = {}) {
     loaded = await loadScoreFile(scorePath);
   }
   if (!loaded.ok) {
+    fileLog?.close();
     throw new StartupError('INVALID_SCORE', `The score ${scorePath} has ${loaded.problems.length} problem(s).`, loaded.problems);
   }
   const show = createShow({ loaded: { score: loaded.score, dir: loaded.dir, path: scorePath }, now, metrics, lookaheadMs, hubOptions });
@@ -130,7 +138,7 @@ export async function startShowServer(options = {}) {
   });
 
   // ---- audience listener: audience routes only ----
-  const audience = Fastify({ logger: false, bodyLimit: 1024, return503OnClosing: true, forceCloseConnections: true });
+  const audience = Fastify({ ...fastifyLogging('audience'), bodyLimit: 1024, return503OnClosing: true, forceCloseConnections: true });
   await audience.register(websocket, { options: { maxPayload: MAX_CLIENT_FRAME_BYTES, perMessageDeflate: false, clientTracking: false } });
   const limiter = createRateLimiter(rateLimit);
   const sweepLimiter = setInterval(() => limiter.sweep(), 10_000);
@@ -147,6 +155,11 @@ export async function startShowServer(options = {}) {
   audience.setErrorHandler((/** @type {any} */ error, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status < 500) metrics.badInput.inc({ source: BadInput.QUERY });
+    else {
+      // A phone got a 500: the stack goes to the log file, one line to the terminal and console.
+      request.log.error({ err: error, method: request.method, url: request.url }, 'audience request failed');
+      printed.error(`audience ${request.method} ${request.url.split('?')[0]} failed: ${error.message}`);
+    }
     reply.code(status).send({ error: error.code ?? 'ERROR', message: status === 500 ? 'internal error' : error.message });
   });
   const probeKey = createProbeKey();
@@ -162,7 +175,7 @@ export async function startShowServer(options = {}) {
 
   // ---- control listener: loopback only, token everywhere ----
   // Strict bodies: an unknown field is a mistake to report, not to drop silently.
-  const control = Fastify({ logger: false, bodyLimit: 64 * 1024, forceCloseConnections: true, ajv: { customOptions: { removeAdditional: false, coerceTypes: false } } });
+  const control = Fastify({ ...fastifyLogging('control'), bodyLimit: 64 * 1024, forceCloseConnections: true, ajv: { customOptions: { removeAdditional: false, coerceTypes: false } } });
   control.addHook('onRequest', async (request, reply) => {
     // The console page and its files are public (they hold no data); every API call needs the token.
     if (request.method === 'GET' && isConsoleFile(request.url)) return;
@@ -191,6 +204,8 @@ export async function startShowServer(options = {}) {
     osc.close();
     edge.close();
     await Promise.allSettled([audience.close(), control.close()]);
+    fileLog?.logger.error(`could not listen: ${err.message}`);
+    fileLog?.close();
     throw new StartupError(err.code ?? 'LISTEN_FAILED', `Cannot listen: ${err.message}`);
   }
 
@@ -244,6 +259,8 @@ export async function startShowServer(options = {}) {
       await Promise.allSettled([audience.close(), control.close()]);
       // A clean stop: the next start begins at the top (README.md "Crash resume").
       await persisted?.clear();
+      fileLog?.logger.info('show server stopped');
+      fileLog?.close();
     },
     /** Resolves when the saved show position is on disk (tests). */
     flushState: () => persisted?.flush() ?? Promise.resolve(),

@@ -34,3 +34,14 @@ export function resumeFileFor({ stateFile = null, resume = true }, dir) {
   if (!resume) return null;
   return path.resolve(stateFile ?? path.join(dir, STATE_FILE_NAME));
 }
+
+/**
+ * The log file a server should write: `--log-file`, else tutti.log in `dir`; null with `--no-log-file`.
+ * @param {{ logFile?: string | null, logToFile?: boolean }} options parsed `tutti serve` options
+ * @param {string} dir the state folder
+ * @returns {string | null}
+ */
+export function logFileFor({ logFile = null, logToFile = true }, dir) {
+  if (!logToFile) return null;
+  return path.resolve(logFile ?? path.join(dir, LOG_FILE_NAME));
+}

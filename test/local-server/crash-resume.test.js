@@ -77,6 +77,13 @@ test('the position survives SIGKILL by default; a clean stop clears it', async (
   expect(status.position.bar).toBe(1);
   expect(status.transport).toBe('stopped');
   expect(await stop(show.child, 'SIGINT')).toBe(0);
+
+  // The log file sits in the same state folder: JSON lines, the resume among them.
+  const logFile = path.join(stateHome, 'tutti', 'tutti.log');
+  expect(show.output()).toContain(logFile);
+  const logged = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  expect(logged.some((e) => /resumed the show after an unclean stop/.test(e.msg))).toBe(true);
+  expect(readFileSync(logFile, 'utf8')).not.toContain(token);
 }, 60_000);
 
 test('--no-resume saves nothing and resumes nothing', async () => {

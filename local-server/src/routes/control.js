@@ -69,7 +69,7 @@ export default async function controlRoutes(app, { show, metrics, status, log })
 
   app.get('/metrics', async (request, reply) => {
     reply.type(metrics.registry.contentType);
-    return metrics.registry.metrics();
+    return metrics.exposition();
   });
 }
 
