@@ -10,12 +10,14 @@ import { createLog } from './log.js';
 import { lanAddress } from './lan-address.js';
 import { defaultStateDir, resumeFileFor, logFileFor } from './state-dir.js';
 import { packageVersion } from './version.js';
+import { writeNewScore } from './new-score.js';
 
 const USAGE = `Tutti — live networked scores
 
 Usage:
   tutti serve [flags]        run the show server (audience + control + OSC); see tutti serve --help
   tutti validate FILE...     check score files; prints every problem with its JSON path
+  tutti new NAME             write NAME.score.json, a skeleton that validates, with placeholder media
   tutti --version            the version
   tutti help                 this text
 
@@ -41,6 +43,7 @@ export async function runCli(argv, io = {}) {
     return 0;
   }
   if (command === 'validate') return validate(rest, out, err);
+  if (command === 'new') return newScore(rest, out, err);
   if (command === 'serve') return serve(rest, out, err, io.env ?? process.env);
   err(`tutti: unknown command "${command}"\n\n${USAGE}`);
   return 2;
@@ -50,6 +53,36 @@ const VALIDATE_USAGE = `Usage: tutti validate FILE...
 
 Checks score files against the format in scores/README.md. Prints one line per good score and
 every problem of a bad one as "json.path: sentence"; exits 1 if any file has a problem.`;
+
+const NEW_USAGE = `Usage: tutti new NAME
+
+Writes NAME.score.json (NAME may include a folder: shows/first-light) and placeholder media next to
+it (media/<id>/bell.wav and card.svg), a 32-bar skeleton that "tutti validate" passes. Its "$schema"
+is the file URL of this installation's scores/score.schema.json, so editors complete and check
+fields wherever you save it. Nothing is overwritten. See scores/README.md.`;
+
+async function newScore(args, out, err) {
+  if (args.includes('--help') || args.includes('-h')) {
+    out(NEW_USAGE);
+    return 0;
+  }
+  if (args.length !== 1 || args[0].startsWith('-')) {
+    err(`tutti new: give one name, e.g. tutti new first-light\n\n${NEW_USAGE}`);
+    return 2;
+  }
+  try {
+    const made = await writeNewScore(args[0]);
+    out(`Wrote ${made.scoreFile} (id "${made.id}")`);
+    for (const file of made.mediaFiles) out(`  placeholder: ${file}`);
+    const shown = /\s/.test(made.scoreFile) ? JSON.stringify(made.scoreFile) : made.scoreFile;
+    out(`Check it with: npx tutti validate ${shown}`);
+    out(`Play it with:  npx tutti serve --score ${shown}`);
+    return 0;
+  } catch (e) {
+    err(`tutti new: ${e.message}`);
+    return 1;
+  }
+}
 
 async function validate(files, out, err) {
   if (files.includes('--help') || files.includes('-h')) {
