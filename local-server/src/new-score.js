@@ -70,6 +70,7 @@ export async function writeNewScore(name, { cwd = process.cwd() } = {}) {
   const dir = path.dirname(target);
   const scoreFile = path.join(dir, `${base}.score.json`);
   const score = skeleton({ id, title: base });
+  /** @type {Array<[string, string | Buffer]>} */
   const files = [
     [scoreFile, `${JSON.stringify(score, null, 2)}\n`],
     [path.join(dir, 'media', id, 'bell.wav'), placeholderBell()],
