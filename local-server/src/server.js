@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import websocket from '@fastify/websocket';
 import { MAX_CLIENT_FRAME_BYTES } from '#core/protocol/envelope.js';
 import { createMetrics, BadInput } from './metrics.js';
@@ -93,7 +93,7 @@ export async function startShowServer(options = {}) {
   const fileLog = options.logFile ? createFileLogger({ file: options.logFile, secrets: [token, edgeToken] }) : null;
   const log = fileLog ? teeToFile(printed, fileLog.logger) : printed;
   /** @param {string} listener */
-  const fastifyLogging = (listener) => (fileLog ? { loggerInstance: fileLog.logger.child({ listener }), disableRequestLogging: true } : { logger: false });
+  const fastifyLogging = (listener) => (fileLog ? { loggerInstance: fileLog.logger.child({ listener }), logController: new LogController({ disableRequestLogging: true }) } : { logger: false });
   const now = createServerClock();
   const metrics = createMetrics();
 

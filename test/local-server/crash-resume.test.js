@@ -19,7 +19,7 @@ afterAll(async () => {
   rmSync(stateHome, { recursive: true, force: true });
 });
 
-/** Start `tutti serve`; resolves once it printed its control URL. */
+/** Start `tutti serve`; resolves once it printed its start-up lines (the last says stopped or playing). */
 function serve(extra = []) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [`${root}local-server/bin/tutti.js`, 'serve', '--host', '127.0.0.1', '--port', '0', '--control-port', '0', '--token', token, ...extra], {
@@ -31,7 +31,7 @@ function serve(extra = []) {
     const onData = (d) => {
       out += d;
       const control = /Control API \(127\.0\.0\.1 only\):\s+(http:\/\/\S+?)\/api\/status/.exec(out)?.[1];
-      if (control) {
+      if (control && /^  (Stopped: |Playing\.)/m.test(out)) {
         clearTimeout(timer);
         resolve({ child, control, output: () => out });
       }
