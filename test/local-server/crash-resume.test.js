@@ -31,7 +31,7 @@ function serve(extra = []) {
     const onData = (d) => {
       out += d;
       const control = /Control API \(127\.0\.0\.1 only\):\s+(http:\/\/\S+?)\/api\/status/.exec(out)?.[1];
-      if (control && /^  (Stopped: |Playing\.)/m.test(out)) {
+      if (control && /^ {2}(Stopped: |Playing\.)/m.test(out)) {
         clearTimeout(timer);
         resolve({ child, control, output: () => out });
       }
