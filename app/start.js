@@ -13,6 +13,7 @@ import { createLog } from '../local-server/src/log.js';
 import { formatProblems } from '../core/score/validate.js';
 import { createSettingsStore, browserConfigDir } from './main/settings-store.js';
 import { launchShow } from './main/launch-show.js';
+import { defaultStateDir, resumeFileFor, logFileFor } from '../local-server/src/state-dir.js';
 
 const APP_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** If Electron exits this soon with an error (no display, missing libraries), fall back. */
@@ -83,6 +84,8 @@ async function serveInBrowser(argv, reason) {
       overrides,
       mode: 'browser',
       settingsPath: store.path,
+      stateFile: resumeFileFor(options, defaultStateDir()),
+      logFile: logFileFor(options, defaultStateDir()),
       log,
       recentScores: () => store.get().recentScores,
       onChange: (change) => store.update(change),
@@ -94,8 +97,7 @@ async function serveInBrowser(argv, reason) {
     } else err(`npm start: could not start the show server: ${e.message}`);
     return 1;
   }
-  const { server, notices } = launched;
-  for (const notice of notices) out(`  Note: ${notice}`);
+  const { server } = launched; // its notices went to the log, printed above as warnings
   out(`  Console (open in a browser on this machine): ${server.controlUrl}/?token=${encodeURIComponent(server.token)}`);
   out(`  Audience on this machine: ${server.audienceUrl}/   (the console shows the Wi-Fi address and a QR code)`);
   out(`  Settings: ${store.path}`);

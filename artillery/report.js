@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run loadtest:report -- <result.json> [--out report.html]
+// npm run loadtest:report -- [result.json] [--out report.html]   (no file: the newest in artillery/results/)
 // Renders a result written by `npm run loadtest` (or `artillery run -o`) as one offline HTML file.
 
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -8,14 +8,17 @@ import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readResult } from './lib/report/read-result.js';
 import { renderReport } from './lib/report/render-html.js';
+import { newestResult } from './lib/newest-result.js';
 
-const USAGE = 'Usage: npm run loadtest:report -- <result.json> [--out report.html]';
+const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
+const USAGE = 'Usage: npm run loadtest:report -- [result.json] [--out report.html]   (no file: the newest result in artillery/results/)';
 
 /**
  * @param {string[]} argv
+ * @param {{ resultsDir?: string, say?: (line: string) => void }} [options] where results are (tests)
  * @returns {number} exit code
  */
-export function main(argv) {
+export function main(argv, { resultsDir = RESULTS_DIR, say = (line) => process.stdout.write(`${line}\n`) } = {}) {
   let values;
   let positionals;
   try {
@@ -28,9 +31,18 @@ export function main(argv) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  if (positionals.length !== 1) {
+  if (positionals.length > 1) {
     process.stderr.write(`loadtest:report: give one result file (from npm run loadtest; default folder artillery/results/)\n${USAGE}\n`);
     return 2;
+  }
+  if (positionals.length === 0) {
+    const newest = newestResult(resultsDir);
+    if (!newest) {
+      process.stderr.write(`loadtest:report: no result in ${resultsDir} yet: run npm run loadtest first, or give a file\n${USAGE}\n`);
+      return 2;
+    }
+    say(`Newest result: ${newest}`);
+    positionals = [newest];
   }
   const file = resolve(positionals[0]);
   let json;
@@ -50,7 +62,7 @@ export function main(argv) {
   const out = resolve(values.out ?? file.replace(/\.json$/i, '') + '.html');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, html);
-  process.stdout.write(`Report written to ${out}\n`);
+  say(`Report written to ${out}`);
   return 0;
 }
 

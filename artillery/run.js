@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseRunArgs, USAGE } from './lib/args.js';
 import { SCENARIO_DIR, ZSCORE_USER_STEPS } from './lib/catalog.js';
 import { artilleryPlan, expectedSeconds } from './lib/phases.js';
+import { echoWithResultPath } from './lib/part-path.js';
 import { runArtillery } from './lib/artillery-child.js';
 import { startTuttiServe, startLocalEdgeWorker, devPublishToken, waitForShow, keepPlaying, expectAdvancing, LOAD_SCORE } from './lib/local-stack.js';
 
@@ -146,6 +147,7 @@ export async function main(argv) {
         environment: part.environment,
         scenarioName: part.scenarioName,
         signal: controller.signal,
+        echo: echoWithResultPath(partFile, output, (line) => process.stdout.write(`${line}\n`)),
       });
       let data = null;
       try {

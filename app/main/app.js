@@ -114,6 +114,8 @@ export function createDesktopApp({ electron, paths, log = { warn: (msg) => conso
         overrides: { token, ...pinned },
         scoresDir: paths.scoresDir,
         settingsPath: store.path,
+        // The show position (crash resume) and the log file (tutti.log) live next to the settings.
+        stateDir: app.getPath('userData'),
       }),
       onStatus,
       onSettings: (change) => {

@@ -37,6 +37,8 @@ export function portIsFree(port, host) {
  * @property {(change: Record<string, unknown>) => void} onChange console changes to persist
  * @property {() => string[]} recentScores
  * @property {import('../../local-server/src/log.js').Log} [log]
+ * @property {string | null} [logFile] the JSON log file (README.md "Logs"); null = none
+ * @property {string | null} [stateFile] crash resume: where the show position is kept (README.md "Crash resume"); null = off
  * @property {typeof realStart} [startShowServer]
  */
 
@@ -86,6 +88,8 @@ export async function launchShow(options) {
     edgeUrl: overrides.edgeUrl ?? null,
     edgeToken: overrides.edgeToken ?? null,
     maxClients: overrides.maxClients ?? settings.maxClients,
+    stateFile: options.stateFile ?? null,
+    logFile: options.logFile ?? null,
     log,
   });
 
@@ -107,6 +111,8 @@ export async function launchShow(options) {
   if (!server) throw new StartupError('START_FAILED', 'The show server could not start.');
 
   attachConsoleHost(server.show, { mode, recentScores, onChange, audienceHost: host, settingsPath, scoresDir });
+  // Into the server's log too, so the console page's Log panel shows them, not only the terminal.
+  for (const notice of notices) server.log.warn(notice);
   // A score given on the command line counts as opened.
   if (asked) onChange({ scorePath: asked });
   return { server, notices, scorePath };

@@ -7,7 +7,9 @@
 
 import { launchShow } from './launch-show.js';
 import { applySettingsChange } from './settings-store.js';
+import { join } from 'node:path';
 import { createLog } from '../../local-server/src/log.js';
+import { STATE_FILE_NAME, LOG_FILE_NAME } from '../../local-server/src/state-dir.js';
 
 /**
  * @param {{ port: { on: (event: 'message', fn: (e: { data: any }) => void) => void, postMessage: (msg: any) => void }, exit?: (code: number) => void, launch?: typeof launchShow }} deps
@@ -32,6 +34,8 @@ export function runServerChild({ port, exit = (code) => process.exit(code), laun
           overrides: data.overrides ?? {},
           scoresDir: data.scoresDir,
           settingsPath: data.settingsPath,
+          stateFile: typeof data.stateDir === 'string' ? join(data.stateDir, STATE_FILE_NAME) : null,
+          logFile: typeof data.stateDir === 'string' ? join(data.stateDir, LOG_FILE_NAME) : null,
           mode: 'electron',
           log,
           recentScores: () => settings.recentScores,

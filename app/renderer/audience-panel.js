@@ -1,7 +1,7 @@
 // Audience: viewers by transport and by path (local / edge), joins per second, push latency
 // p50/p99 with a live chart, resyncs, slow clients dropped; plus the join URL and QR code.
 
-import { $, setText, num } from './dom.js';
+import { $, setText, num, fill, h } from './dom.js';
 import { drawLatencyChart } from './latency-chart.js';
 
 export function createAudiencePanel() {
@@ -26,8 +26,12 @@ export function createAudiencePanel() {
     setText($('v-coalesced'), `${stats.framesCoalesced} frames coalesced`);
     const probe = stats.latency.probe;
     const probeTag = $('probe-state');
-    setText(probeTag, probe.state === 'open' ? `probe: ${stats.latency.samples} samples / ${stats.latency.windowMs / 1000} s` : `probe ${probe.state}${probe.error ? `: ${probe.error}` : ''}`);
-    probeTag.className = `tag ${probe.state === 'open' ? 'tag-ok' : probe.error ? 'tag-warn' : ''}`;
+    // Green only once there is something to show: an open probe with no samples measured nothing yet.
+    const measuring = probe.state === 'open' && stats.latency.samples > 0;
+    const probeText = probe.state !== 'open' ? `probe ${probe.state}${probe.error ? `: ${probe.error}` : ''}`
+      : measuring ? `probe: ${stats.latency.samples} samples / ${stats.latency.windowMs / 1000} s` : 'probe: no samples yet (updates arrive while the show plays)';
+    setText(probeTag, probeText);
+    probeTag.className = `tag ${measuring ? 'tag-ok' : probe.error ? 'tag-warn' : ''}`;
     setText($('latency-about'), `p50/p99: ${stats.latency.label} — ${stats.latency.about}.`);
     history = stats.history ?? history;
     drawLatencyChart(chart, history);
@@ -37,7 +41,13 @@ export function createAudiencePanel() {
     if (!audience) return;
     const link = /** @type {HTMLAnchorElement} */ ($('audience-url'));
     link.href = audience.url;
-    setText(link, audience.url);
+    if (link.dataset.url !== audience.url) {
+      link.dataset.url = audience.url;
+      // Split before the port so a narrow card wraps there, not in the middle of the number.
+      const at = audience.url.search(/:\d+\/$/);
+      const parts = at > 'http://'.length ? [audience.url.slice(0, at), audience.url.slice(at)] : [audience.url];
+      fill(link, ...parts.map((text) => h('span', { class: 'url-part', text })));
+    }
     const qr = /** @type {HTMLImageElement} */ ($('qr'));
     const src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(audience.qrSvg)}`;
     if (qr.src !== src) qr.src = src;

@@ -2,20 +2,7 @@
 // viewers; and the local overflow threshold (--max-clients) that sends viewers to it.
 
 import { $, h, fill, setText } from './dom.js';
-
-/**
- * The score's media files on the edge, in words: remote viewers see images and hear audio cues
- * only once these are there.
- * @param {{ uploaded: number, total: number, bytes: number, state: string, lastError: string | null }} media
- */
-function mediaText({ uploaded, total, bytes, state, lastError }) {
-  if (total === 0) return 'this score has no media files';
-  const size = bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`;
-  const held = `${uploaded} of ${total} file${total === 1 ? '' : 's'} on the edge (${size})`;
-  if (state === 'syncing') return `${held}, uploading…`;
-  if (state === 'retrying') return `${held}, retrying${lastError ? `: ${lastError}` : ''}`;
-  return uploaded < total && lastError ? `${held}; ${lastError}` : held;
-}
+import { edgeMediaText } from './edge-media-text.js';
 
 /** @param {{ api: any }} deps */
 export function createEdgePanel({ api }) {
@@ -40,7 +27,7 @@ export function createEdgePanel({ api }) {
       ['Reconnects', edge.enabled ? String(edge.reconnects ?? 0) : '—'],
       ['Overflow', edge.maxClients ? `beyond ${edge.maxClients} local viewers, new ones go ${edge.enabled ? 'to the edge' : 'away (503) until the edge is on'}` : 'no local cap (--max-clients not set)'],
     ];
-    if (edge.enabled && edge.media) rows.push(['Media', mediaText(edge.media)]);
+    if (edge.enabled && edge.media) rows.push(['Media', edgeMediaText(edge)]);
     if (edge.enabled && edge.lastError) rows.push(['Last error', edge.lastError]);
     fill($('edge-meta'), ...rows.flatMap(([k, v]) => [h('dt', { text: k }), h('dd', { text: v })]));
   }

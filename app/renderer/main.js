@@ -15,15 +15,28 @@ import { createLogPanel } from './log-panel.js';
 import { installShortcuts } from './shortcuts.js';
 import { bridge } from './bridge.js';
 
-function askForToken(message) {
+let askedForToken = false;
+/**
+ * The token dialog over the whole page. With `error`, the server refused the token this page
+ * had: say so, so the page never sits there looking live but dead.
+ * @param {string} [error]
+ */
+function askForToken(error) {
   $('auth').hidden = false;
-  if (message) setText($('auth-form').querySelector('p'), message);
+  const problem = $('auth-error');
+  problem.hidden = !error;
+  setText(problem, error ?? '');
+  /** @type {HTMLInputElement} */ ($('auth-token')).focus();
+  if (askedForToken) return;
+  askedForToken = true;
   $('auth-form').addEventListener('submit', (e) => {
     e.preventDefault();
     keepToken(/** @type {HTMLInputElement} */ ($('auth-token')).value.trim());
     window.location.reload();
   });
 }
+
+const TOKEN_REFUSED = 'The server refused this token (it changes every time the server starts). Open the address it printed, or paste the new token.';
 
 /** One banner line at a time; the most important message wins. */
 function createBanner() {
@@ -56,7 +69,7 @@ function start() {
   const api = createApi(token, {
     onUnauthorized: () => {
       forgetToken();
-      askForToken('The server refused this token (it changes every time the server starts). Open the address it printed, or paste the new token.');
+      askForToken(TOKEN_REFUSED);
     },
   });
   const clock = createServerClock();
@@ -144,6 +157,8 @@ function start() {
       banner.show(`Lost contact with the show server at ${clockTime(lostSince)} — ${detail}. The show keeps running on the server if it is alive.`, 'bad');
     } else if (state === 'unauthorized') {
       setConnection('bad', 'Token refused');
+      forgetToken();
+      askForToken(TOKEN_REFUSED);
     } else if (lostSince === null) {
       setConnection('warn', 'Connecting…');
     }

@@ -21,7 +21,7 @@ const DEV_VARS = `${ROOT}edge-worker/.dev.vars`;
  */
 export async function startTuttiServe({ score = LOAD_SCORE, edgeUrl = null, edgeToken = null, log = () => {}, timeoutMs = 30_000 } = {}) {
   const token = randomBytes(18).toString('base64url');
-  const args = [TUTTI_BIN, 'serve', '--host', '127.0.0.1', '--port', '0', '--control-port', '0', '--autoplay', '--score', score, '--token', token];
+  const args = [TUTTI_BIN, 'serve', '--host', '127.0.0.1', '--port', '0', '--control-port', '0', '--autoplay', '--no-resume', '--no-log-file', '--score', score, '--token', token];
   if (edgeUrl) args.push('--edge', edgeUrl, '--edge-token', edgeToken ?? '');
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   const output = [];

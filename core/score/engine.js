@@ -5,6 +5,7 @@
 
 import { createTimeline } from './timeline.js';
 import { viewPatch, mergeView, mediaUrl } from './audience-view.js';
+import { resumePointProblem } from './resume-point.js';
 
 /**
  * @typedef {'stopped' | 'playing' | 'paused'} Transport
@@ -231,6 +232,16 @@ export function createShowEngine(options) {
 
   load(options.score);
 
+  function resumeProblem(point) {
+    let minWrittenBpm = Infinity;
+    let maxWrittenBpm = 0;
+    for (let k = 0; k < timeline.totalBeats; k += 1) {
+      minWrittenBpm = Math.min(minWrittenBpm, timeline.bpmAt(k));
+      maxWrittenBpm = Math.max(maxWrittenBpm, timeline.bpmAt(k));
+    }
+    return resumePointProblem(point, { scoreId: score.id, totalBeats: timeline.totalBeats, minWrittenBpm, maxWrittenBpm, minBpm: MIN_BPM, maxBpm: MAX_BPM, now: now() });
+  }
+
   return {
     /** Start or resume playing. */
     play() {
@@ -321,16 +332,21 @@ export function createShowEngine(options) {
       };
     },
     /**
+     * Why a resume point cannot apply to this score (out of range, another score), or null.
+     * @param {any} point
+     * @returns {string | null}
+     */
+    resumeProblem,
+    /**
      * Carry on from a resume point saved by another process. While it was playing, the show
      * continues at the beat that should be sounding now, as if it had never stopped.
      * @param {any} point a value from resumePoint(), possibly read back from disk
      * @returns {boolean} whether the point applied to this score
      */
     resumeFrom(point) {
-      if (!point || point.scoreId !== score.id) return false;
-      const factor = Number.isFinite(point.tempoFactor) && point.tempoFactor > 0 ? point.tempoFactor : 1;
+      if (resumeProblem(point) !== null) return false;
       const clampIndex = (i) => (Number.isInteger(i) && i >= 0 && i < timeline.totalBeats ? i : 0);
-      tempoFactor = factor;
+      tempoFactor = point.tempoFactor;
       if (point.transport === 'playing' && point.anchor && Number.isFinite(point.anchor.time)) {
         anchor = { index: clampIndex(point.anchor.index), time: point.anchor.time };
         const elapsedIndex = timeline.indexAtMs(timeline.msAt(anchor.index) + (now() - anchor.time) * tempoFactor);

@@ -8,12 +8,17 @@ import { parseServeArgs, serveUsage } from './config.js';
 import { startShowServer, StartupError, DEFAULT_SCORE } from './server.js';
 import { createLog } from './log.js';
 import { lanAddress } from './lan-address.js';
+import { defaultStateDir, resumeFileFor, logFileFor } from './state-dir.js';
+import { packageVersion } from './version.js';
+import { writeNewScore } from './new-score.js';
 
 const USAGE = `Tutti — live networked scores
 
 Usage:
   tutti serve [flags]        run the show server (audience + control + OSC); see tutti serve --help
   tutti validate FILE...     check score files; prints every problem with its JSON path
+  tutti new NAME             write NAME.score.json, a skeleton that validates, with placeholder media
+  tutti --version            the version
   tutti help                 this text
 
 Docs: README.md (set-up, console, serve), scores/README.md (score format),
@@ -33,13 +38,62 @@ export async function runCli(argv, io = {}) {
     out(USAGE);
     return 0;
   }
+  if (command === '--version' || command === '-v' || command === 'version') {
+    out(`tutti ${packageVersion()}`);
+    return 0;
+  }
   if (command === 'validate') return validate(rest, out, err);
+  if (command === 'new') return newScore(rest, out, err);
   if (command === 'serve') return serve(rest, out, err, io.env ?? process.env);
   err(`tutti: unknown command "${command}"\n\n${USAGE}`);
   return 2;
 }
 
+const VALIDATE_USAGE = `Usage: tutti validate FILE...
+
+Checks score files against the format in scores/README.md. Prints one line per good score and
+every problem of a bad one as "json.path: sentence"; exits 1 if any file has a problem.`;
+
+const NEW_USAGE = `Usage: tutti new NAME
+
+Writes NAME.score.json (NAME may include a folder: shows/first-light) and placeholder media next to
+it (media/<id>/bell.wav and card.svg), a 32-bar skeleton that "tutti validate" passes. Its "$schema"
+is the file URL of this installation's scores/score.schema.json, so editors complete and check
+fields wherever you save it. Nothing is overwritten. See scores/README.md.`;
+
+async function newScore(args, out, err) {
+  if (args.includes('--help') || args.includes('-h')) {
+    out(NEW_USAGE);
+    return 0;
+  }
+  if (args.length !== 1 || args[0].startsWith('-')) {
+    err(`tutti new: give one name, e.g. tutti new first-light\n\n${NEW_USAGE}`);
+    return 2;
+  }
+  try {
+    const made = await writeNewScore(args[0]);
+    out(`Wrote ${made.scoreFile} (id "${made.id}")`);
+    for (const file of made.mediaFiles) out(`  placeholder: ${file}`);
+    const shown = /\s/.test(made.scoreFile) ? JSON.stringify(made.scoreFile) : made.scoreFile;
+    out(`Check it with: npx tutti validate ${shown}`);
+    out(`Play it with:  npx tutti serve --score ${shown}`);
+    return 0;
+  } catch (e) {
+    err(`tutti new: ${e.message}`);
+    return 1;
+  }
+}
+
 async function validate(files, out, err) {
+  if (files.includes('--help') || files.includes('-h')) {
+    out(VALIDATE_USAGE);
+    return 0;
+  }
+  const unknownFlag = files.find((f) => f.startsWith('-'));
+  if (unknownFlag) {
+    err(`tutti validate: unknown flag ${unknownFlag}\n\n${VALIDATE_USAGE}`);
+    return 2;
+  }
   if (files.length === 0) {
     err('tutti validate: give one or more score files, e.g. tutti validate scores/demo.score.json');
     return 2;
@@ -75,9 +129,12 @@ async function serve(argv, out, err, env) {
     redact: [options.token, options.edgeToken].filter(Boolean),
     print: (level, msg) => (level === 'info' ? out : err)(`[${new Date().toISOString().slice(11, 19)}] ${level === 'info' ? '' : `${level}: `}${msg}`),
   });
+  const stateDir = defaultStateDir({ env });
+  const stateFile = resumeFileFor(options, stateDir);
+  const logFile = logFileFor(options, stateDir);
   let server;
   try {
-    server = await startShowServer({ ...options, log });
+    server = await startShowServer({ ...options, stateFile, logFile, log });
   } catch (e) {
     if (e instanceof StartupError) {
       const details = e.problems.length ? `\n${formatProblems(e.problems).split('\n').map((l) => `  ${l}`).join('\n')}` : '';
@@ -93,7 +150,11 @@ async function serve(argv, out, err, env) {
   if (lan && (!options.host || options.host === '0.0.0.0')) out(`  Audience (phones on the venue Wi-Fi): http://${lan}:${server.audiencePort}/`);
   out(`  Audience on this machine:            ${server.audienceUrl}/`);
   out(`  Control API (127.0.0.1 only):        ${server.controlUrl}/api/status`);
+  // The token is in the console URL only when it was generated: a token the user chose stays off the screen.
+  out(`  Console (a browser on this machine): ${server.controlUrl}/?token=${tokenGenerated ? encodeURIComponent(server.token) : 'YOUR_TOKEN'}`);
   if (tokenGenerated) out(`  Control token:                       ${server.token}`);
+  out(logFile ? `  Log file (JSON lines, rotated):      ${logFile}` : '  No log file (--no-log-file)');
+  out(stateFile ? `  Show position saved to ${stateFile} (resumes after a crash; a clean stop clears it)` : '  Show position not saved (--no-resume)');
   if (options.oscTargets.length) out(`  OSC out: ${options.oscTargets.map((t) => `${t.host}:${t.port}`).join(', ')}`);
   if (s.osc.in) out(`  OSC in:  udp port ${s.osc.in} on ${s.osc.inHost}${options.oscAllow.length ? `, from ${options.oscAllow.map((r) => `${r.address}/${r.prefix}`).join(', ')}` : ''}`);
   if (options.edgeUrl) out(`  Edge mirror: ${options.edgeUrl}`);

@@ -26,7 +26,10 @@ export const SERVE_FLAGS = [
   { name: 'rate-limit', kind: 'count', arg: 'N', help: 'audience requests per second per address (burst 3×N; 0 = off; loopback is exempt; default 20)' },
   { name: 'max-per-address', kind: 'count', arg: 'N', help: 'sockets one address may hold on the audience listener (WebSocket, SSE, keep-alive; 0 = no cap; 127.0.0.1/::1 exempt; default 16)' },
   { name: 'trust-proxy', kind: 'bool', help: 'take the client address from X-Forwarded-For on requests from 127.0.0.1/::1 (a reverse proxy on this machine), so per-address limits still apply' },
-  { name: 'state-file', kind: 'string', arg: 'FILE', help: 'save the show position here; after a crash the same command resumes the show' },
+  { name: 'state-file', kind: 'string', arg: 'FILE', help: 'where the show position is saved (default: show-state.json in the state folder); after a crash the show resumes from it' },
+  { name: 'no-resume', kind: 'bool', help: 'do not save the show position and do not resume after a crash' },
+  { name: 'log-file', kind: 'string', arg: 'FILE', help: 'JSON log file, rotated at 5 MB, 3 kept (default: tutti.log in the state folder)' },
+  { name: 'no-log-file', kind: 'bool', help: 'write no log file (the terminal still shows the log)' },
 ];
 
 const envName = (flag) => `TUTTI_${flag.toUpperCase().replace(/-/g, '_')}`;
@@ -178,6 +181,9 @@ export function parseServeArgs(argv, env = {}) {
       stateFile: values['state-file'] ?? null,
       maxPerAddress: values['max-per-address'],
       trustProxy: values['trust-proxy'] ?? false,
+      resume: !values['no-resume'],
+      logFile: values['log-file'] ?? null,
+      logToFile: !values['no-log-file'],
       rateLimit: values['rate-limit'] === undefined ? undefined : { ratePerSecond: values['rate-limit'], burst: values['rate-limit'] * 3 },
     },
   };

@@ -29,6 +29,20 @@ export const BadInput = Object.freeze({
   CONTROL_ORIGIN: 'control_origin',
 });
 
+/**
+ * The process's own metrics (prom-client's collectDefaultMetrics: event-loop lag, CPU, memory,
+ * GC, handles), collected once per process however many servers it runs, and appended to every
+ * server's /metrics (README.md, Metrics).
+ */
+let processRegistry = null;
+function processMetrics() {
+  if (!processRegistry) {
+    processRegistry = new client.Registry();
+    client.collectDefaultMetrics({ register: processRegistry, eventLoopMonitoringPrecision: 20 });
+  }
+  return processRegistry;
+}
+
 export function createMetrics() {
   const registry = new client.Registry();
   const labelled = (Type, name, help, labelNames, extra = {}) =>
@@ -36,6 +50,8 @@ export function createMetrics() {
 
   return {
     registry,
+    /** The /metrics text: this server's metrics, then the process's (event-loop lag first of all). */
+    exposition: async () => `${await registry.metrics()}\n${await processMetrics().metrics()}`,
     clients: labelled(client.Gauge, 'tutti_clients', 'Connected audience clients by transport', ['transport']),
     joins: labelled(client.Counter, 'tutti_joins_total', 'Audience connections accepted', ['transport']),
     messages: labelled(client.Counter, 'tutti_messages_sent_total', 'Envelopes sent to audience clients', ['transport']),

@@ -9,6 +9,7 @@ import dgram from 'node:dgram';
 import { decode } from 'node-osc';
 import { createTokenBucket } from '#core/util/token-bucket.js';
 import { BadInput } from './metrics.js';
+import { createTransportLog } from './transport-log.js';
 
 /** A show needs one command at a time; a controller may group a seek and a play. */
 export const MAX_COMMANDS_PER_PACKET = 8;
@@ -34,7 +35,7 @@ export function parseOscListen(text) {
  * @param {((address: string) => boolean) | null} [options.allow] senders heard (null: everyone who can reach `host`)
  * @param {any} options.show
  * @param {import('./metrics.js').Metrics} options.metrics
- * @param {{ warn: Function, info: Function }} options.log
+ * @param {{ warn: (msg: string) => void, info: (msg: string) => void }} options.log
  * @returns {Promise<{ port: number, host: string, close: () => Promise<void> }>}
  */
 export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metrics, log }) {
@@ -50,6 +51,7 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
   };
   const drop = (source, count = 1) => metrics.badInput.inc({ source }, count);
 
+  const said = createTransportLog(log, show.engine, 'OSC-in');
   const commands = {
     '/tutti/play': () => show.engine.play(),
     '/tutti/pause': () => show.engine.pause(),
@@ -68,6 +70,8 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
     try {
       command(...args);
       metrics.oscIn.inc({ address });
+      if (address === '/tutti/tempo') said.tempo(args[0]);
+      else said.transport(address === '/tutti/seek' ? `seek to bar ${args[0]} beat ${args[1] ?? 1}` : address.slice('/tutti/'.length));
     } catch (err) {
       bad();
       log.warn(`OSC-in ${address}: ${err.message}`);

@@ -28,7 +28,7 @@ const float = (value) => ({ type: 'f', value });
  * @param {Array<{ host: string, port: number }>} options.targets
  * @param {any} options.show
  * @param {import('./metrics.js').Metrics} options.metrics
- * @param {{ warn: Function, info: Function }} options.log
+ * @param {{ warn: (msg: string) => void, info: (msg: string) => void }} options.log
  * @param {boolean} [options.plain] plain messages at the beat's time instead of timetagged bundles ahead of it
  * @param {() => number} [options.now] the server clock beats are timed on (ms; needed with `plain`)
  */

@@ -1,50 +1,132 @@
-// --state-file: the show's resume point on disk, so a server killed mid-show (power cut,
-// crash, SIGKILL) comes back where the show is now. Written atomically (temp file + rename)
-// only when the point changes: transport, seek, tempo or score — not on every beat.
+// The show's resume point on disk (README.md "Crash resume"), so a server killed mid-show
+// (power cut, crash, SIGKILL) comes back where the show is now. Written only when the point
+// changes (transport, seek, tempo, score — not every beat), durably: temp file, fsync, rename,
+// fsync of the folder. A clean stop deletes it, so the file existing at start means the last
+// run did not end cleanly.
 
-import { readFile, writeFile, rename, mkdir } from 'node:fs/promises';
+import * as fsPromises from 'node:fs/promises';
+import { readFile, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
+ * @typedef {{ scorePath: string, point: any, savedAt: number }} ResumeRecord
+ * @typedef {{ status: 'absent' } | { status: 'ok', record: ResumeRecord } | { status: 'corrupt', reason: string, keptAs: string | null }} ResumeRead
+ */
+
+/** Why a parsed value is not a resume record, or null. The point's ranges are checked by the engine. */
+function recordProblem(value) {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return 'not a JSON object';
+  if (typeof value.scorePath !== 'string' || !path.isAbsolute(value.scorePath)) return 'scorePath is not an absolute path';
+  if (!value.point || typeof value.point !== 'object' || Array.isArray(value.point)) return 'point is not an object';
+  if (value.savedAt !== undefined && !Number.isFinite(value.savedAt)) return 'savedAt is not a number';
+  return null;
+}
+
+/**
+ * Read the resume file. A file that cannot be used is renamed to `FILE.corrupt` (kept for a
+ * look, never silently overwritten) and reported, and the show starts from the top.
  * @param {string} file
- * @returns {Promise<{ scorePath: string, point: any } | null>} null when absent or unreadable
+ * @returns {Promise<ResumeRead>}
  */
 export async function readResumeFile(file) {
+  let text;
   try {
-    const value = JSON.parse(await readFile(file, 'utf8'));
-    if (typeof value?.scorePath !== 'string' || typeof value?.point !== 'object') return null;
-    return value;
-  } catch {
-    return null;
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if (/** @type {any} */ (err).code === 'ENOENT') return { status: 'absent' };
+    return { status: 'corrupt', reason: `cannot read it: ${/** @type {Error} */ (err).message}`, keptAs: null };
   }
+  let reason;
+  try {
+    reason = recordProblem(JSON.parse(text));
+  } catch (err) {
+    reason = `not JSON (${/** @type {Error} */ (err).message})`;
+  }
+  if (reason === null) return { status: 'ok', record: JSON.parse(text) };
+  const keptAs = `${file}.corrupt`;
+  try {
+    await rename(file, keptAs);
+  } catch {
+    return { status: 'corrupt', reason, keptAs: null };
+  }
+  return { status: 'corrupt', reason, keptAs };
+}
+
+/** fsync a folder so a rename or unlink in it survives a power cut (not possible on Windows). */
+/** @param {string} dir @param {Pick<typeof fsPromises, 'open'>} [fs] */
+async function syncFolder(dir, fs = fsPromises) {
+  let handle;
+  try {
+    handle = await fs.open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Windows cannot open a folder for fsync; the rename is still atomic.
+  } finally {
+    await handle?.close();
+  }
+}
+
+/**
+ * Write `text` to `file` durably: temp file, fsync, rename, fsync of the folder.
+ * @param {string} file
+ * @param {string} text
+ * @param {Pick<typeof fsPromises, 'open' | 'rename' | 'mkdir'>} [fs] the file system (tests record the calls)
+ */
+export async function writeFileDurably(file, text, fs = fsPromises) {
+  const dir = path.dirname(file);
+  await fs.mkdir(dir, { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  const handle = await fs.open(tmp, 'w', 0o600);
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await fs.rename(tmp, file);
+  await syncFolder(dir, fs);
 }
 
 /**
  * Keep `file` in step with the show's resume point.
  * @param {{ file: string, show: any, log: import('./log.js').Log }} options
+ * @returns {{ flush: () => Promise<void>, clear: () => Promise<void> }}
  */
 export function persistResumePoint({ file, show, log }) {
   let last = '';
   let writing = Promise.resolve();
   let warned = false;
+  let stopped = false;
+  const queue = (job) => {
+    writing = writing.then(job).catch((err) => {
+      if (!warned) log.warn(`cannot save the show position to ${file}: ${err.message}`);
+      warned = true;
+    });
+  };
   const save = () => {
-    const json = JSON.stringify({ scorePath: show.source().path, point: show.engine.resumePoint(), savedAt: Date.now() });
+    if (stopped) return;
+    // Absolute, so the same file works whatever folder the next start runs in.
+    const scorePath = path.resolve(show.source().path);
+    const json = JSON.stringify({ scorePath, point: show.engine.resumePoint(), savedAt: Date.now() });
     const key = json.replace(/"savedAt":\d+/, '');
     if (key === last) return;
     last = key;
-    writing = writing.then(async () => {
-      try {
-        await mkdir(path.dirname(file), { recursive: true });
-        const tmp = `${file}.${process.pid}.tmp`;
-        await writeFile(tmp, json);
-        await rename(tmp, file);
-      } catch (err) {
-        if (!warned) log.warn(`cannot save the show position to ${file}: ${err.message}`);
-        warned = true;
-      }
-    });
+    queue(() => writeFileDurably(file, json));
   };
   show.onEnvelope(save);
   save();
-  return { flush: () => writing };
+  return {
+    flush: () => writing,
+    /** A clean stop: nothing to resume next time. */
+    clear() {
+      stopped = true;
+      queue(async () => {
+        await unlink(file).catch((err) => {
+          if (err.code !== 'ENOENT') throw err;
+        });
+        await syncFolder(path.dirname(file));
+      });
+      return writing;
+    },
+  };
 }

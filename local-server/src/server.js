@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import websocket from '@fastify/websocket';
 import { MAX_CLIENT_FRAME_BYTES } from '#core/protocol/envelope.js';
 import { createMetrics, BadInput } from './metrics.js';
@@ -23,6 +23,8 @@ import { startOscIn } from './osc-in.js';
 import { createAllowList } from './cidr.js';
 import { createEdgeMirror } from './edge-mirror.js';
 import { readResumeFile, persistResumePoint } from './resume-file.js';
+import { createProbeKey } from './probe-key.js';
+import { createFileLogger, teeToFile } from './log-file.js';
 import wsRoutes from './routes/ws.js';
 import sseRoutes from './routes/sse.js';
 import pollRoutes from './routes/poll.js';
@@ -75,7 +77,7 @@ export class StartupError extends Error {
  * @property {string | null} [edgeUrl]
  * @property {string | null} [edgeToken]
  * @property {number | null} [maxClients]
- * @property {string | null} [stateFile] persist the show position here and resume from it after a crash
+ * @property {string | null} [stateFile] persist the show position here; resume from it after an unclean stop (a clean close deletes it)
  * @property {number} [lookaheadMs]
  * @property {object} [hubOptions] fan-out tuning (tests)
  * @property {{ ratePerSecond?: number, burst?: number }} [rateLimit] per-address audience request limit
@@ -84,6 +86,7 @@ export class StartupError extends Error {
  * @property {number} [firstRequestTimeoutMs] a new audience socket must send a whole request within this (default 5 s)
  * @property {{ ratePerSecond: number, burst: number }} [authFailures] failed control-token checks allowed (default AUTH_FAILURE_LIMIT in control-guard.js)
  * @property {import('./log.js').Log} [log]
+ * @property {string | null} [logFile] also write the log, and Fastify's errors, as JSON lines to this rotated file (README.md "Logs")
  */
 
 /**
@@ -92,20 +95,37 @@ export class StartupError extends Error {
  */
 export async function startShowServer(options = {}) {
   const stateFile = options.stateFile ?? null;
-  const saved = stateFile ? await readResumeFile(stateFile) : null;
   const {
-    scorePath = saved?.scorePath ?? DEFAULT_SCORE, host = '0.0.0.0', port = 8080, controlPort = 8081,
+    host = '0.0.0.0', port = 8080, controlPort = 8081,
     autoplay = false, oscTargets = [], oscPlain = false, oscInPort = null, oscInHost = '127.0.0.1', oscAllow = [], edgeUrl = null, edgeToken = null,
     maxClients = null, lookaheadMs, hubOptions, rateLimit,
     maxPerAddress = DEFAULT_MAX_PER_ADDRESS, trustProxy = false, firstRequestTimeoutMs = FIRST_REQUEST_TIMEOUT_MS,
   } = options;
   const token = options.token ?? randomBytes(18).toString('base64url');
-  const log = options.log ?? createLog({ redact: [token, edgeToken] });
+  const printed = options.log ?? createLog({ redact: [token, edgeToken] });
+  // The log file gets everything the log says, plus Fastify's own errors with their stacks.
+  const fileLog = options.logFile ? createFileLogger({ file: options.logFile, secrets: [token, edgeToken] }) : null;
+  const log = fileLog ? teeToFile(printed, fileLog.logger) : printed;
+  /** @param {string} listener */
+  const fastifyLogging = (listener) => (fileLog ? { loggerInstance: fileLog.logger.child({ listener }), logController: new LogController({ disableRequestLogging: true }) } : { logger: false });
   const now = createServerClock();
   const metrics = createMetrics();
 
-  const loaded = await loadScoreFile(scorePath);
+  // Crash resume (README.md): the file exists only when the last run did not stop cleanly.
+  /** @type {import('./resume-file.js').ResumeRead} */
+  const read = stateFile ? await readResumeFile(stateFile) : { status: 'absent' };
+  if (read.status === 'corrupt') log.warn(`the saved show position in ${stateFile} is unusable (${read.reason})${read.keptAs ? `; kept as ${read.keptAs}` : ''}; starting from the top`);
+  const saved = read.status === 'ok' ? read.record : null;
+  let scorePath = options.scorePath ?? saved?.scorePath ?? DEFAULT_SCORE;
+  let loaded = await loadScoreFile(scorePath);
+  if (!loaded.ok && !options.scorePath && saved) {
+    // The score of the interrupted show is gone or broken now: a crash must not stop the next start.
+    log.warn(`the interrupted show's score ${scorePath} does not load any more; opening ${DEFAULT_SCORE} instead`);
+    scorePath = DEFAULT_SCORE;
+    loaded = await loadScoreFile(scorePath);
+  }
   if (!loaded.ok) {
+    fileLog?.close();
     throw new StartupError('INVALID_SCORE', `The score ${scorePath} has ${loaded.problems.length} problem(s).`, loaded.problems);
   }
   const show = createShow({ loaded: { score: loaded.score, dir: loaded.dir, path: scorePath }, now, metrics, lookaheadMs, hubOptions });
@@ -136,7 +156,7 @@ export async function startShowServer(options = {}) {
   // --trust-proxy believes X-Forwarded-For only from this machine (a reverse proxy next to the
   // server); a phone cannot pick its own address by sending the header.
   const audience = Fastify({
-    logger: false, bodyLimit: 1024, return503OnClosing: true, forceCloseConnections: true,
+    ...fastifyLogging('audience'), bodyLimit: 1024, return503OnClosing: true, forceCloseConnections: true,
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, trustProxy: trustProxy ? ['127.0.0.1', '::1'] : false,
   });
   const guard = guardConnections({ server: audience.server, maxPerAddress: maxPerAddress > 0 ? maxPerAddress : Infinity, firstRequestTimeoutMs, metrics, log });
@@ -159,9 +179,15 @@ export async function startShowServer(options = {}) {
   audience.setErrorHandler((/** @type {any} */ error, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status < 500) metrics.badInput.inc({ source: BadInput.QUERY });
+    else {
+      // A phone got a 500: the stack goes to the log file, one line to the terminal and console.
+      request.log.error({ err: error, method: request.method, url: request.url }, 'audience request failed');
+      printed.error(`audience ${request.method} ${request.url.split('?')[0]} failed: ${error.message}`);
+    }
     reply.code(status).send({ error: error.code ?? 'ERROR', message: status === 500 ? 'internal error' : error.message });
   });
-  const routeOptions = { show, metrics, now, overflow };
+  const probeKey = createProbeKey();
+  const routeOptions = { show, metrics, now, overflow, isProbe: probeKey.isProbe };
   await audience.register(wsRoutes, routeOptions);
   await audience.register(sseRoutes, routeOptions);
   await audience.register(pollRoutes, routeOptions);
@@ -179,13 +205,13 @@ export async function startShowServer(options = {}) {
 
   // ---- control listener: loopback only, token everywhere ----
   // Strict bodies: an unknown field is a mistake to report, not to drop silently.
-  const control = Fastify({ logger: false, bodyLimit: 64 * 1024, forceCloseConnections: true, ajv: { customOptions: { removeAdditional: false, coerceTypes: false } } });
+  const control = Fastify({ ...fastifyLogging('control'), bodyLimit: 64 * 1024, forceCloseConnections: true, ajv: { customOptions: { removeAdditional: false, coerceTypes: false } } });
   // Host, Origin, token and the failed-token throttle (control-guard.js, SECURITY.md).
   control.addHook('onRequest', createControlGuard({ token, metrics, authFailures: options.authFailures }));
   acceptJsonBodiesOfAnyType(control);
   control.setErrorHandler(controlErrorHandler(metrics));
   await control.register(controlRoutes, { show, metrics, status, log });
-  const consoleContext = { show, metrics, status, log, osc, edge, audiencePort: () => audiencePort };
+  const consoleContext = { show, metrics, status, log, osc, edge, audiencePort: () => audiencePort, probeKey: probeKey.key };
   for (const name of ['console-api.js', 'console-ui.js']) {
     const file = new URL(`./routes/${name}`, import.meta.url);
     if (existsSync(file)) await control.register((await import(file.href)).default, consoleContext);
@@ -205,6 +231,8 @@ export async function startShowServer(options = {}) {
     osc.close();
     edge.close();
     await Promise.allSettled([audience.close(), control.close()]);
+    fileLog?.logger.error(`could not listen: ${err.message}`);
+    fileLog?.close();
     throw new StartupError(err.code ?? 'LISTEN_FAILED', `Cannot listen: ${err.message}`);
   }
 
@@ -215,10 +243,24 @@ export async function startShowServer(options = {}) {
   };
   audiencePort = /** @type {import('node:net').AddressInfo} */ (audience.server.address()).port;
   const loopbackHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  const resumed = saved && path.resolve(saved.scorePath) === path.resolve(scorePath) && show.engine.resumeFrom(saved.point);
-  if (resumed) log.info(`resumed the show from ${stateFile}: ${show.engine.status().transport} at bar ${show.engine.status().position.bar}`);
+  const resumed = saved !== null && resumeSaved(saved);
+  if (resumed) log.info(`resumed the show after an unclean stop (${stateFile}): ${show.engine.status().transport} at bar ${show.engine.status().position.bar}`);
   else if (autoplay) show.engine.play();
-  if (stateFile) persistResumePoint({ file: stateFile, show, log });
+  const persisted = stateFile ? persistResumePoint({ file: stateFile, show, log }) : null;
+
+  /** Apply a saved point when it belongs to this score and every value is in range. */
+  function resumeSaved(record) {
+    if (path.resolve(record.scorePath) !== path.resolve(scorePath)) {
+      log.info(`not resuming: the interrupted show was ${record.scorePath}, this one is ${path.resolve(scorePath)}`);
+      return false;
+    }
+    const problem = show.engine.resumeProblem(record.point);
+    if (problem !== null) {
+      log.warn(`not resuming from ${stateFile}: ${problem}; starting from the top`);
+      return false;
+    }
+    return show.engine.resumeFrom(record.point);
+  }
 
   let closed = false;
   return {
@@ -242,6 +284,12 @@ export async function startShowServer(options = {}) {
       edge.close();
       await oscIn?.close();
       await Promise.allSettled([audience.close(), control.close()]);
+      // A clean stop: the next start begins at the top (README.md "Crash resume").
+      await persisted?.clear();
+      fileLog?.logger.info('show server stopped');
+      fileLog?.close();
     },
+    /** Resolves when the saved show position is on disk (tests). */
+    flushState: () => persisted?.flush() ?? Promise.resolve(),
   };
 }

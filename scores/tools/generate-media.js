@@ -151,10 +151,12 @@ export const MEDIA = [
 ];
 
 // `make` builds a fresh synth per render: some synths keep state (noise, phase) between samples.
+/** @returns {{ path: string, kind: 'audio', bytes: number, render: () => Buffer }} */
 function wav(path, rate, seconds, make) {
   return { path, kind: 'audio', bytes: wavSize(rate, seconds), render: () => renderWav(rate, seconds, make()) };
 }
 
+/** @returns {{ path: string, kind: 'image', bytes: number, render: () => Buffer }} */
 function svg(path, text) {
   const content = Buffer.from(text, 'utf8');
   return { path, kind: 'image', bytes: content.length, render: () => content };

@@ -120,8 +120,8 @@ test('the live feed: hello, beats while playing, stats with viewers (the probe n
     expect(beat).toMatchObject({ bar: expect.any(Number), beat: expect.any(Number), at: expect.any(Number), s: expect.any(Number) });
     expect(beat.at).toBeGreaterThan(beat.s - 50); // published ahead of (or at) the time it sounds
     const stats = events.filter((e) => e.event === 'stats').at(-1).data;
-    expect(stats.viewers.local).toMatchObject({ ws: 1, total: 1 }); // the probe is a viewer too, but not counted
-    expect(server.show.hub.counts().ws).toBe(2);
+    expect(stats.viewers.local).toMatchObject({ ws: 1, total: 1 }); // the probe is not a viewer
+    expect(server.show.hub.counts().ws).toBe(1); // nor in the hub's counts (/api/status, --max-clients)
     expect(stats.stats.latency.p50).toBeGreaterThanOrEqual(0);
     expect(stats.stats.latency.p99).toBeGreaterThanOrEqual(stats.stats.latency.p50);
     expect(stats.stats.history.length).toBeGreaterThan(0);
@@ -163,4 +163,20 @@ test('OSC targets and the edge switch', async () => {
   const log = await call('GET', '/api/log');
   expect(log.body.entries.some((e) => e.msg.includes('edge mirror on'))).toBe(true);
   expect(JSON.stringify(log.body)).not.toContain('edge-secret-token');
+});
+
+test('transport and tempo actions are in the console log, with the source and where the show is', async () => {
+  await call('POST', '/api/transport', { action: 'play' });
+  await call('POST', '/api/transport', { action: 'pause' });
+  await call('POST', '/api/transport', { action: 'seek', bar: 9, beat: 2 });
+  await call('POST', '/api/tempo', { bpm: 120 });
+  await call('POST', '/api/tempo', { bpm: null });
+  const lines = (await call('GET', '/api/log')).body.entries.map((e) => e.msg);
+  expect(lines).toEqual(expect.arrayContaining([
+    expect.stringMatching(/^transport: play → playing at bar \d+ beat \d+ \(control API\)$/),
+    expect.stringMatching(/^transport: pause → paused at bar \d+ beat \d+ \(control API\)$/),
+    'transport: seek to bar 9 beat 2 → paused at bar 9 beat 2 (control API)',
+    'tempo: 120 bpm → 120 bpm now (control API)',
+    expect.stringMatching(/^tempo: back to the written tempo → \d+(\.\d+)? bpm now \(control API\)$/),
+  ]));
 });

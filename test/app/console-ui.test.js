@@ -60,6 +60,73 @@ test('without a token the page asks for one and the API refuses', async () => {
   }
 });
 
+test('a wrong token brings the token dialog back with an error, not a dead live page', async () => {
+  const wrong = await browser.newPage();
+  try {
+    await wrong.goto(`${server.controlUrl}/?token=not-the-token`);
+    await wrong.waitForSelector('#auth:not([hidden])', { timeout: 10_000 });
+    expect(await wrong.textContent('#auth-error')).toMatch(/The server refused this token/);
+    expect(await wrong.isVisible('#auth-error')).toBe(true);
+    // Typing the right token connects.
+    await wrong.fill('#auth-token', TOKEN);
+    await wrong.click('#auth-form button[type=submit]');
+    await wrong.waitForFunction(() => document.getElementById('conn-badge')?.textContent === 'Live', undefined, { timeout: 10_000 });
+    expect(await wrong.isHidden('#auth')).toBe(true);
+  } finally {
+    await wrong.close();
+  }
+});
+
+test('the probe badge is not green before it has measured anything', async () => {
+  const quiet = await startShowServer({ scorePath: score('demo.score.json'), host: '127.0.0.1', port: 0, controlPort: 0, token: TOKEN });
+  const probePage = await browser.newPage();
+  try {
+    await probePage.goto(`${quiet.controlUrl}/?token=${TOKEN}`);
+    // Stopped: no updates, so no samples, whatever the probe's connection state.
+    await probePage.waitForFunction(() => /no samples yet/.test(document.getElementById('probe-state')?.textContent ?? ''), undefined, { timeout: 10_000 });
+    expect(await probePage.getAttribute('#probe-state', 'class')).not.toMatch(/tag-ok/);
+    quiet.show.engine.play();
+    await probePage.waitForFunction(() => document.getElementById('probe-state')?.classList.contains('tag-ok'), undefined, { timeout: 10_000 });
+    expect(await probePage.textContent('#probe-state')).toMatch(/probe: [1-9]\d* samples/);
+  } finally {
+    await probePage.close();
+    await quiet.close();
+  }
+});
+
+test('the join URL wraps between host and port, never inside the port', async () => {
+  const narrow = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  try {
+    await narrow.goto(`${server.controlUrl}/?token=${TOKEN}`);
+    await narrow.waitForFunction(() => /:\d+\/$/.test(document.getElementById('audience-url')?.textContent ?? ''));
+    const layout = await narrow.evaluate(() => {
+      const link = /** @type {HTMLElement} */ (document.getElementById('audience-url'));
+      /** @type {HTMLElement} */ (link.parentElement).style.width = '190px'; // narrower than the URL: it must wrap
+      const url = link.textContent ?? '';
+      const port = /:(\d+)\/$/.exec(url);
+      const start = url.length - port[0].length + 1;
+      // A range over the port's digits, across whatever text nodes hold them.
+      const range = document.createRange();
+      let offset = 0;
+      const walker = document.createTreeWalker(link, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const length = node.textContent?.length ?? 0;
+        if (start >= offset && start < offset + length) range.setStart(node, start - offset);
+        if (start + port[1].length <= offset + length && start + port[1].length > offset) range.setEnd(node, start + port[1].length - offset);
+        offset += length;
+      }
+      const lines = new Set([...link.getClientRects()].map((r) => Math.round(r.top)));
+      const spanLines = new Set([...link.querySelectorAll('*')].flatMap((el) => [...el.getClientRects()].map((r) => Math.round(r.top))));
+      const portLines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      return { lines: Math.max(lines.size, spanLines.size, Math.round(link.getBoundingClientRect().height / 20)), portLines: portLines.size };
+    });
+    expect(layout.lines).toBeGreaterThan(1); // it did wrap
+    expect(layout.portLines).toBe(1); // but not inside the port
+  } finally {
+    await narrow.close();
+  }
+});
+
 test('the console page is served with a strict CSP and no inline code', async () => {
   const res = await fetch(`${server.controlUrl}/`);
   expect(res.status).toBe(200);

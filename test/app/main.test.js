@@ -272,6 +272,29 @@ describe('show server in a utility process', () => {
     await waitFor(() => exits.length > 0, 5000, 'exit');
     expect(exits).toEqual([0]);
   });
+
+  test('the child keeps the show position in the state folder it is given; a clean stop clears it', async () => {
+    const stateDir = await mkdtemp(join(tmpdir(), 'tutti-child-state-'));
+    const posted = [];
+    const exits = [];
+    const listeners = [];
+    runServerChild({ port: { on: (event, fn) => listeners.push(fn), postMessage: (m) => posted.push(m) }, exit: (code) => exits.push(code) });
+    const settings = { ...sanitizeSettings({}).settings, recentScores: [] };
+    listeners[0]({ data: { type: 'start', settings, overrides: { token: 'child-token', port: 0, controlPort: 0, host: '127.0.0.1' }, scoresDir: SCORES, stateDir } });
+    const ready = await waitFor(() => posted.find((m) => m.type === 'ready' || m.type === 'failed'), 10_000, 'ready');
+    const auth = { authorization: 'Bearer child-token', 'content-type': 'application/json' };
+    await fetch(`${ready.controlUrl}/api/transport`, { method: 'POST', headers: auth, body: JSON.stringify({ action: 'seek', bar: 6 }) });
+    const file = join(stateDir, 'show-state.json');
+    const saved = await waitFor(async () => {
+      const point = JSON.parse(await readFile(file, 'utf8').catch(() => 'null'))?.point;
+      return point && point.index > 0 ? point : null;
+    }, 5000, 'position saved');
+    expect(saved.transport).toBe('stopped');
+    listeners[0]({ data: { type: 'stop' } });
+    await waitFor(() => exits.length > 0, 5000, 'exit');
+    await expect(readFile(file, 'utf8')).rejects.toThrow(/ENOENT/);
+    await rm(stateDir, { recursive: true, force: true });
+  });
 });
 
 describe('the desktop app with a fake electron', () => {
@@ -304,7 +327,7 @@ describe('the desktop app with a fake electron', () => {
     expect(typeof fake.session.headersReceived).toBe('function');
     expect(fake.forks).toHaveLength(1);
     const start = fake.forks[0].messages[0];
-    expect(start).toMatchObject({ type: 'start', overrides: { token: 'secret-token-123' }, scoresDir: SCORES });
+    expect(start).toMatchObject({ type: 'start', overrides: { token: 'secret-token-123' }, scoresDir: SCORES, stateDir: dir });
 
     fake.forks[0].emit('message', { type: 'ready', controlUrl: 'http://127.0.0.1:40001', audienceUrl: 'http://127.0.0.1:40000', audiencePort: 40000, controlPort: 40001, notices: ['Port 8080 is in use: …'] });
     expect(fake.windows).toHaveLength(1);

@@ -26,7 +26,7 @@ afterEach(async () => {
 
 /** Start `node app/start.js …`; resolves once its start-up lines are printed (or the process ends). */
 function start(args) {
-  const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'config') };
+  const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state') };
   for (const key of Object.keys(env)) if (key.startsWith('TUTTI_')) delete env[key];
   const child = spawn(process.execPath, [START, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
@@ -105,10 +105,14 @@ test('a taken port falls back to a free one, and says so', async () => {
   const taken = /** @type {net.AddressInfo} */ (blocker.address()).port;
   try {
     const run = await start(['--port', String(taken), '--control-port', '0', '--host', '127.0.0.1']);
-    expect(run.out()).toContain(`Port ${taken} is in use: the audience listener takes a free port instead.`);
+    expect(run.err()).toContain(`warn: Port ${taken} is in use: the audience listener takes a free port instead.`);
     const audience = /Audience on this machine: (http:\/\/127\.0\.0\.1:(\d+))\//.exec(run.out());
     expect(Number(audience[2])).not.toBe(taken);
     expect((await fetch(`${audience[1]}/healthz`)).status).toBe(200);
+    // The console page says so too: the notice is in the log its Log panel shows.
+    const [, base, token] = consoleUrl(run);
+    const { entries } = await (await fetch(`${base}/api/log`, { headers: { authorization: `Bearer ${decodeURIComponent(token)}` } })).json();
+    expect(entries).toContainEqual(expect.objectContaining({ level: 'warn', msg: `Port ${taken} is in use: the audience listener takes a free port instead.` }));
     await run.stop();
   } finally {
     blocker.close();

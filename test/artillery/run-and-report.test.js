@@ -86,6 +86,9 @@ describe('npm run loadtest', () => {
     expect(pid).toBeGreaterThan(0);
     expect(alive(pid)).toBe(false);
     expect(profile.stdout).toMatch(/All VUs finished/); // Artillery's own progress is shown
+    // Artillery's "Log file" lines name the merged result, not the deleted part files.
+    expect(profile.stdout).not.toMatch(/\.part\.json/);
+    expect(profile.stdout).toContain(`Log file: ${resultFile}`);
     const result = JSON.parse(readFileSync(resultFile, 'utf8'));
     expect(result.tutti).toMatchObject({ scenario: 'zscore-profile', users: 6, exitCode: 0, started: { server: true, edge: false } });
     expect(Object.keys(result.parts)).toEqual(['pageload', 'ws', 'poll']);

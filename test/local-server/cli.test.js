@@ -2,15 +2,22 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { measureScore } from '../../scripts/state-sizes.js';
 import { loadScoreFile } from '../../local-server/src/score-file.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = `${root}local-server/bin/tutti.js`;
 
+// Crash resume and the log file go to the state folder: never the real one in a test.
+const stateHome = mkdtempSync(path.join(os.tmpdir(), 'tutti-cli-state-'));
+afterAll(() => rmSync(stateHome, { recursive: true, force: true }));
+
 function run(args, { env = {}, untilOutput, timeoutMs = 15000 } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, XDG_STATE_HOME: stateHome, ...env } });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
@@ -31,6 +38,25 @@ test('no arguments prints usage and exits 0', async () => {
   expect(r.code).toBe(0);
   expect(r.stdout).toMatch(/tutti serve/);
   expect(r.stdout).toMatch(/tutti validate/);
+});
+
+test('--version prints the package version', async () => {
+  const { version } = JSON.parse(await (await import('node:fs/promises')).readFile(`${root}package.json`, 'utf8'));
+  for (const flag of ['--version', '-v']) {
+    const r = await run([flag]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(`tutti ${version}`);
+  }
+});
+
+test('validate --help prints its usage instead of treating --help as a file', async () => {
+  const r = await run(['validate', '--help']);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/Usage: tutti validate FILE/);
+  expect(r.stderr).toBe('');
+  const bad = await run(['validate', '--strict', 'scores/demo.score.json']);
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toMatch(/unknown flag --strict/);
 });
 
 test('validate passes every sample score', async () => {
@@ -81,6 +107,10 @@ test('serve prints both URLs and the token, serves, and stops cleanly on SIGTERM
   const audience = /Audience on this machine:\s+(http:\/\/\S+?)\/?\s/.exec(r.stdout)[1];
   const control = /Control API \(127\.0\.0\.1 only\):\s+(http:\/\/\S+?)\/api\/status/.exec(r.stdout)[1];
   const token = /Control token:\s+(\S+)/.exec(r.stdout)[1];
+  // The console URL carries the token, and it opens the console page.
+  const consoleUrl = /Console \(a browser on this machine\):\s+(\S+)/.exec(r.stdout)[1];
+  expect(consoleUrl).toBe(`${control}/?token=${encodeURIComponent(token)}`);
+  expect((await fetch(consoleUrl)).status).toBe(200);
   expect((await fetch(`${audience}/healthz`)).status).toBe(200);
   const status = await (await fetch(`${control}/api/status`, { headers: { authorization: `Bearer ${token}` } })).json();
   expect(status.transport).toBe('playing');

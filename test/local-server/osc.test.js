@@ -91,6 +91,12 @@ test('OSC-in controls the transport; garbage and unknown addresses are counted a
     const text = await server.metrics.registry.getSingleMetricAsString('tutti_bad_input_total');
     const count = Number(/source="osc"\} (\d+)/.exec(text)?.[1] ?? 0);
     expect(count).toBeGreaterThanOrEqual(5);
+    // Each accepted action is in the log (the console's Log panel), marked as OSC-in.
+    const logged = server.log.recent().map((e) => e.msg).filter((m) => m.endsWith('(OSC-in)'));
+    expect(logged[0]).toMatch(/^transport: play → playing at bar 1 /);
+    expect(logged[1]).toMatch(/^transport: seek to bar 5 beat 2 → playing at bar \d+ beat \d+ \(OSC-in\)$/);
+    expect(logged[2]).toBe('tempo: 133 bpm → 133 bpm now (OSC-in)');
+    expect(logged.at(-1)).toMatch(/^transport: pause → paused at bar \d+/);
   } finally {
     raw.close();
     await client.close();

@@ -22,7 +22,7 @@ async function freePort() {
 }
 
 function startServe(args) {
-  const child = spawn(process.execPath, [`${root}local-server/bin/tutti.js`, 'serve', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [`${root}local-server/bin/tutti.js`, 'serve', ...args], { cwd: root, env: { ...process.env, XDG_STATE_HOME: dir }, stdio: ['ignore', 'pipe', 'pipe'] }); // the log file too stays in the temp dir
   let out = '';
   child.stdout.on('data', (d) => { out += d; });
   child.stderr.on('data', (d) => { out += d; });

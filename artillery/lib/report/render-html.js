@@ -72,7 +72,7 @@ function machineLine(meta) {
 }
 
 function comparison(rows, meta) {
-  const mark = { better: ['lower', 'Tutti lower'], worse: ['higher', 'Tutti higher'], similar: ['similar', 'similar'], info: ['info', 'no ZScore figure'], missing: ['missing', 'not measured'] };
+  const mark = { better: ['lower', 'Tutti lower'], worse: ['higher', 'Tutti higher'], similar: ['similar', 'similar'], info: ['info', 'no ZScore figure'], missing: ['missing', 'not measured'], fewer: ['info', 'far fewer users: no verdict'] };
   return `<section class="compare">
   <h2>Next to ZScore's published figures</h2>
   <p class="muted">${esc(ZSCORE_SOURCE)}. Criteria there: page ≤ ${ZSCORE.criteria.pageMs / 1000} s, push ≤ ${ZSCORE.criteria.pushMs / 1000} s.${meta?.started?.server ? ' This run: server started by the load-test command on the same machine.' : ''}</p>

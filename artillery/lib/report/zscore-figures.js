@@ -18,8 +18,16 @@ export const ms = (v) => (v === null || v === undefined || !Number.isFinite(v) ?
 export const bytes = (v) => (v === null || v === undefined || !Number.isFinite(v) ? '—' : v >= 1e6 ? `${(v / 1e6).toFixed(2)} MB` : v >= 1e3 ? `${(v / 1e3).toFixed(1)} KB` : `${Math.round(v)} B`);
 
 /**
- * @typedef {{ topic: string, zscore: string, zscoreSetup: string, tutti: string, tuttiSetup: string, verdict: 'better' | 'worse' | 'similar' | 'info' | 'missing' }} ComparisonRow
+ * @typedef {{ topic: string, zscore: string, zscoreSetup: string, tutti: string, tuttiSetup: string, verdict: 'better' | 'worse' | 'similar' | 'info' | 'missing' | 'fewer' }} ComparisonRow
  */
+
+/**
+ * A latency measured with far fewer clients than ZScore's says nothing against its figure: a
+ * verdict needs at least half the clients ZScore had.
+ * @param {number | null | undefined} users the run's users
+ * @param {number} theirs the clients behind ZScore's figure
+ */
+export const comparableLoad = (users, theirs) => Number.isFinite(users) && /** @type {number} */ (users) >= theirs / 2;
 
 /**
  * Rows for every figure ZScore published that this result has a counterpart for.
@@ -44,7 +52,7 @@ export function comparisonRows(runs, meta) {
         zscoreSetup: ZSCORE.wsWired.setup,
         tutti: `avg ${ms(push.mean)} · p99 ${ms(push.p99)} · max ${ms(push.max)}`,
         tuttiSetup: setup(run, 'WebSocket viewers'),
-        verdict: verdict(push.p99, ZSCORE.wsWired.p99),
+        verdict: comparableLoad(run.users, ZSCORE.wsWired.users) ? verdict(push.p99, ZSCORE.wsWired.p99) : 'fewer',
       });
       rows.push({
         topic: 'WebSocket push latency (Wi-Fi)',
@@ -72,7 +80,7 @@ export function comparisonRows(runs, meta) {
         zscoreSetup: ZSCORE.pageLoad.setup,
         tutti: `avg ${ms(page.mean)} · p99 ${ms(page.p99)} · max ${ms(page.max)}; ${failedOf(run)} failed`,
         tuttiSetup: setup(run, 'phones in bursts of 1–5'),
-        verdict: verdict(page.max, ZSCORE.pageLoad.max[0]),
+        verdict: comparableLoad(run.users, ZSCORE.pageLoad.users) ? verdict(page.max, ZSCORE.pageLoad.max[0]) : 'fewer',
       });
     }
     const pageBytes = run.summaries['tutti.page_bytes'];

@@ -6,6 +6,9 @@ import WebSocket from 'ws';
 
 const MAX_SAMPLES = 20_000;
 
+/** The request header carrying the probe's secret (local-server/src/probe-key.js checks it). */
+export const PROBE_HEADER = 'x-tutti-probe';
+
 /** This process's clock in epoch ms, monotonic (immune to wall-clock steps). */
 export const clock = () => performance.timeOrigin + performance.now();
 
@@ -14,9 +17,11 @@ export const clock = () => performance.timeOrigin + performance.now();
  * receive time − envelope `t` for every envelope (the "server-side push latency": encode,
  * fan-out and socket write, not the Wi-Fi). It syncs its clock with the server like a phone
  * does (ping/pong), so a wall-clock step on this machine cannot fake a latency.
- * @param {{ port: () => number }} options the audience listener's port (read at each connect)
+ * The probe identifies itself with a per-server secret header, so the audience listener does
+ * not count it as a viewer (a phone never takes its place under --max-clients).
+ * @param {{ port: () => number, key: string }} options the audience listener's port (read at each connect), the probe's secret
  */
-export function createLatencyProbe({ port }) {
+export function createLatencyProbe({ port, key }) {
   /** @type {Array<{ at: number, ms: number }>} */
   let samples = [];
   let ws = null;
@@ -35,7 +40,7 @@ export function createLatencyProbe({ port }) {
     if (closed) return;
     const host = ['127.0.0.1', '[::1]'][hostIndex];
     state = 'connecting';
-    ws = new WebSocket(`ws://${host}:${port()}/ws`, { perMessageDeflate: false, handshakeTimeout: 5000 });
+    ws = new WebSocket(`ws://${host}:${port()}/ws`, { perMessageDeflate: false, handshakeTimeout: 5000, headers: { [PROBE_HEADER]: key } });
     ws.on('open', () => {
       state = 'open';
       error = null;

@@ -22,6 +22,7 @@ const DEFAULT_CONCURRENCY = 3;
  * @typedef {object} MediaSyncStatus
  * @property {number} uploaded current assets the edge holds with the same bytes (sha256)
  * @property {number} total assets of the current score
+ * @property {boolean} checked whether a pass has looked at the score's files yet (until then total is unknown, not 0)
  * @property {number} bytes size of the assets the edge holds
  * @property {'idle' | 'syncing' | 'retrying' | 'off'} state
  * @property {string | null} lastError
@@ -96,7 +97,7 @@ export function createMediaSync({ url, token, source, log = {}, concurrency = DE
   const auth = { authorization: `Bearer ${token}` };
 
   /** @type {MediaSyncStatus} */
-  const current = { uploaded: 0, total: 0, bytes: 0, state: base ? 'idle' : 'off', lastError: base ? null : `BAD_URL: ${url}` };
+  const current = { uploaded: 0, total: 0, bytes: 0, checked: false, state: base ? 'idle' : 'off', lastError: base ? null : `BAD_URL: ${url}` };
   let running = false;
   let again = false;
   let attempt = 0;
@@ -164,6 +165,7 @@ export function createMediaSync({ url, token, source, log = {}, concurrency = DE
     const media = source();
     const local = media ? await describeLocal(media) : [];
     current.total = media ? new Set((media.assets ?? []).map((a) => a.src)).size : 0;
+    current.checked = true;
     if (!local.length) {
       Object.assign(current, { uploaded: 0, bytes: 0 });
       return true;

@@ -18,6 +18,7 @@ import { encodeTextFrame } from './ws-frame.js';
  * @property {boolean} stale
  * @property {number} staleSince
  * @property {boolean} alive for WS liveness pings
+ * @property {boolean} counted false for the console's latency probe: not a viewer (README.md, --max-clients)
  * @property {any} [ws]
  */
 
@@ -91,12 +92,13 @@ export function createHub({ stream, metrics, now, maxBufferedBytes = 256 * 1024,
 
   function add(sink) {
     sinks.add(sink);
+    if (!sink.counted) return;
     count(sink.transport, +1);
     metrics.joins.inc({ transport: sink.transport });
   }
 
   function remove(sink) {
-    if (sinks.delete(sink)) count(sink.transport, -1);
+    if (sinks.delete(sink) && sink.counted) count(sink.transport, -1);
   }
 
   /** Close a client that stopped reading; it leaves the set at once, not when the close completes. */
@@ -155,13 +157,14 @@ export function createHub({ stream, metrics, now, maxBufferedBytes = 256 * 1024,
     /**
      * Register an open WebSocket; sends the snapshot first.
      * @param {import('ws').WebSocket} ws
+     * @param {{ counted?: boolean }} [options] counted: false for the console's latency probe
      * @returns {Sink}
      */
-    addWebSocket(ws) {
+    addWebSocket(ws, { counted = true } = {}) {
       const socket = /** @type {any} */ (ws)._socket;
       /** @type {Sink} */
       const sink = {
-        transport: 'ws', out: socket, stale: false, staleSince: 0, alive: true, ws,
+        transport: 'ws', out: socket, stale: false, staleSince: 0, alive: true, ws, counted,
         close: () => ws.terminate(),
       };
       ws.on('pong', () => { sink.alive = true; });
@@ -188,7 +191,7 @@ export function createHub({ stream, metrics, now, maxBufferedBytes = 256 * 1024,
     addEventStream(res, since) {
       /** @type {Sink} */
       const sink = {
-        transport: 'sse', out: /** @type {any} */ (res), stale: false, staleSince: 0, alive: true,
+        transport: 'sse', out: /** @type {any} */ (res), stale: false, staleSince: 0, alive: true, counted: true,
         close: () => res.destroy(),
       };
       res.once('close', () => remove(sink));

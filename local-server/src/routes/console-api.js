@@ -105,9 +105,9 @@ export function scoreSummary(score, path) {
 
 /**
  * @param {import('fastify').FastifyInstance} app
- * @param {{ show: any, metrics: import('../metrics.js').Metrics, status: () => any, log: any, osc: any, edge: any, audiencePort: () => number }} options
+ * @param {{ show: any, metrics: import('../metrics.js').Metrics, status: () => any, log: any, osc: any, edge: any, audiencePort: () => number, probeKey: string }} options
  */
-export default async function consoleApi(app, { show, metrics, status, log, osc, edge, audiencePort }) {
+export default async function consoleApi(app, { show, metrics, status, log, osc, edge, audiencePort, probeKey }) {
   const startedAt = Date.now();
   /** The server's clock (the one `t` and `position.at` use), as measured by the probe's pings. */
   const serverNow = () => clock() + probe.offset();
@@ -145,7 +145,7 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
   show.events.on('score', onScore);
 
   // ---- audience numbers, sampled once a second while a console looks ----
-  const probe = createLatencyProbe({ port: audiencePort });
+  const probe = createLatencyProbe({ port: audiencePort, key: probeKey });
   /** @type {Array<{ t: number, p50: number | null, p99: number | null, viewers: number, joinsPerSecond: number }>} */
   const history = [];
   let lastTotals = null;
@@ -158,7 +158,7 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
   async function sample() {
     const t = clock();
     const [joins, resyncs, dropped, slowClosed] = await Promise.all([metrics.joins, metrics.resyncs, metrics.dropped, metrics.slowClosed].map(total));
-    const localJoins = joins - probe.joins();
+    const localJoins = joins; // the probe is not counted (hub.js)
     const joinsPerSecond = lastTotals ? Math.max(0, (localJoins - lastTotals.joins) / ((t - lastTotals.t) / 1000)) : 0;
     lastTotals = { t, joins: localJoins };
     probe.prune(t - LATENCY_WINDOW_MS);
@@ -211,9 +211,7 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
   }
 
   function viewerCounts() {
-    const counts = show.hub.counts();
-    const own = probe.connected() ? 1 : 0;
-    const local = { ws: Math.max(0, counts.ws - own), sse: counts.sse, poll: counts.poll, total: Math.max(0, counts.total - own) };
+    const local = show.hub.counts(); // the latency probe is not in these (hub.js)
     const remote = edge.status().remoteViewers ?? null;
     return { local, edge: remote, total: local.total + (remote ?? 0) };
   }

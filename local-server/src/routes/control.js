@@ -4,6 +4,7 @@
 import { EngineError } from '#core/score/engine.js';
 import { loadScoreFile } from '../score-file.js';
 import { BadInput } from '../metrics.js';
+import { createTransportLog } from '../transport-log.js';
 
 const transportBody = {
   type: 'object',
@@ -34,6 +35,7 @@ const scoreBody = {
  */
 export default async function controlRoutes(app, { show, metrics, status, log }) {
   app.get('/api/status', async () => status());
+  const said = createTransportLog(log, show.engine, 'control API');
 
   app.post('/api/transport', { schema: { body: transportBody } }, async (request, reply) => {
     const { action, bar, beat } = /** @type {any} */ (request.body);
@@ -42,11 +44,14 @@ export default async function controlRoutes(app, { show, metrics, status, log })
       if (bar === undefined) return reply.code(400).send({ error: 'BAD_BODY', message: 'seek needs "bar" (and optionally "beat")' });
       engine.seek(bar, beat ?? 1);
     } else engine[action]();
+    said.transport(action === 'seek' ? `seek to bar ${bar} beat ${beat ?? 1}` : action);
     return status();
   });
 
   app.post('/api/tempo', { schema: { body: tempoBody } }, async (request) => {
-    show.engine.setTempo(/** @type {any} */ (request.body).bpm);
+    const { bpm } = /** @type {any} */ (request.body);
+    show.engine.setTempo(bpm);
+    said.tempo(bpm);
     return status();
   });
 
@@ -64,7 +69,7 @@ export default async function controlRoutes(app, { show, metrics, status, log })
 
   app.get('/metrics', async (request, reply) => {
     reply.type(metrics.registry.contentType);
-    return metrics.registry.metrics();
+    return metrics.exposition();
   });
 }
 

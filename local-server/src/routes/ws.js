@@ -24,21 +24,23 @@ const RESYNC_BURST = 3;
 
 /**
  * @param {import('fastify').FastifyInstance} app
- * @param {{ show: ReturnType<typeof import('../show.js').createShow>, metrics: import('../metrics.js').Metrics, now: () => number, overflow: import('../overflow.js').Overflow }} options
+ * @param {{ show: ReturnType<typeof import('../show.js').createShow>, metrics: import('../metrics.js').Metrics, now: () => number, overflow: import('../overflow.js').Overflow, isProbe: (request: import('fastify').FastifyRequest) => boolean }} options
  */
-export default async function wsRoutes(app, { show, metrics, now, overflow }) {
+export default async function wsRoutes(app, { show, metrics, now, overflow, isProbe }) {
   // Full and no edge to send viewers to: answer the handshake itself with 503 + Retry-After.
+  // The console's latency probe is not a viewer: it neither takes a slot nor is turned away.
   const turnAway = async (request, reply) => {
-    if (overflow.fullFor(request.ip) && !overflow.redirects()) return overflow.reject(reply, 'ws', '/ws');
+    if (!isProbe(request) && overflow.fullFor(request.ip) && !overflow.redirects()) return overflow.reject(reply, 'ws', '/ws');
   };
   app.get('/ws', { websocket: true, preValidation: turnAway }, (socket, request) => {
-    if (overflow.fullFor(request.ip)) {
+    const probe = isProbe(request);
+    if (!probe && overflow.fullFor(request.ip)) {
       overflow.count('ws');
       socket.close(CloseCode.TRY_AGAIN_LATER, overflow.reason());
       return;
     }
-    overflow.track(request.ip, socket);
-    const sink = show.hub.addWebSocket(socket);
+    if (!probe) overflow.track(request.ip, socket);
+    const sink = show.hub.addWebSocket(socket, { counted: !probe });
     const budget = createTokenBucket({ ratePerSecond: FRAMES_PER_SECOND, burst: FRAME_BURST, now: performance.now() });
     const resyncBudget = createTokenBucket({ ratePerSecond: RESYNCS_PER_MINUTE / 60, burst: RESYNC_BURST, now: performance.now() });
 

@@ -1,0 +1,26 @@
+// The console's latency probe (console/latency-probe.js) is a WebSocket viewer inside the
+// server; it must not count as one (README.md, --max-clients). It proves what it is with a
+// secret made at start and known only to this process, from a loopback address.
+
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { PROBE_HEADER } from './console/latency-probe.js';
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/**
+ * A new probe secret and the check the audience listener applies to a request.
+ * @returns {{ key: string, isProbe: (request: { ip: string, headers: Record<string, unknown> }) => boolean }}
+ */
+export function createProbeKey() {
+  const key = randomBytes(18).toString('base64url');
+  const expected = Buffer.from(key);
+  return {
+    key,
+    isProbe(request) {
+      const given = request.headers[PROBE_HEADER];
+      if (typeof given !== 'string' || !LOOPBACK.has(request.ip)) return false;
+      const bytes = Buffer.from(given);
+      return bytes.length === expected.length && timingSafeEqual(bytes, expected);
+    },
+  };
+}
