@@ -13,6 +13,7 @@ import { createLog } from '../local-server/src/log.js';
 import { formatProblems } from '../core/score/validate.js';
 import { createSettingsStore, browserConfigDir } from './main/settings-store.js';
 import { launchShow } from './main/launch-show.js';
+import { buildAudienceFromSource } from '../local-server/src/audience-from-source.js';
 
 const APP_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** If Electron exits this soon with an error (no display, missing libraries), fall back. */
@@ -84,6 +85,7 @@ async function serveInBrowser(argv, reason) {
       log,
       recentScores: () => store.get().recentScores,
       onChange: (change) => store.update(change),
+      buildAudienceApp: buildAudienceFromSource,
     });
   } catch (e) {
     if (e instanceof StartupError) {

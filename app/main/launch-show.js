@@ -38,6 +38,7 @@ export function portIsFree(port, host) {
  * @property {() => string[]} recentScores
  * @property {import('../../local-server/src/log.js').Log} [log]
  * @property {typeof realStart} [startShowServer]
+ * @property {() => Promise<void>} [buildAudienceApp] builds a missing dist/audience (source checkout only; never in the desktop app)
  */
 
 /**
@@ -82,6 +83,7 @@ export async function launchShow(options) {
     edgeToken: overrides.edgeToken ?? null,
     maxClients: overrides.maxClients ?? settings.maxClients,
     log,
+    buildAudienceApp: options.buildAudienceApp,
   });
 
   let server;

@@ -8,6 +8,7 @@ import { parseServeArgs, serveUsage } from './config.js';
 import { startShowServer, StartupError, DEFAULT_SCORE } from './server.js';
 import { createLog } from './log.js';
 import { lanAddress } from './lan-address.js';
+import { buildAudienceFromSource } from './audience-from-source.js';
 
 const USAGE = `Tutti — live networked scores
 
@@ -77,7 +78,7 @@ async function serve(argv, out, err, env) {
   });
   let server;
   try {
-    server = await startShowServer({ ...options, log });
+    server = await startShowServer({ ...options, log, buildAudienceApp: buildAudienceFromSource });
   } catch (e) {
     if (e instanceof StartupError) {
       const details = e.problems.length ? `\n${formatProblems(e.problems).split('\n').map((l) => `  ${l}`).join('\n')}` : '';

@@ -26,7 +26,6 @@ import pollRoutes from './routes/poll.js';
 import timeRoutes from './routes/time.js';
 import controlRoutes, { controlErrorHandler, acceptJsonBodiesOfAnyType } from './routes/control.js';
 import staticRoutes from './routes/static.js';
-import { buildAudienceApp } from '../audience/build.js';
 
 export const DEFAULT_SCORE = fileURLToPath(new URL('../../scores/demo.score.json', import.meta.url));
 export const AUDIENCE_DIST = fileURLToPath(new URL('../../dist/audience', import.meta.url));
@@ -71,6 +70,7 @@ export class StartupError extends Error {
  * @property {object} [hubOptions] fan-out tuning (tests)
  * @property {{ ratePerSecond?: number, burst?: number }} [rateLimit] per-address audience request limit
  * @property {import('./log.js').Log} [log]
+ * @property {() => Promise<void>} [buildAudienceApp] builds a missing dist/audience (source checkouts only: see app/README.md)
  */
 
 /**
@@ -142,8 +142,9 @@ export async function startShowServer(options = {}) {
   await audience.register(sseRoutes, routeOptions);
   await audience.register(pollRoutes, routeOptions);
   await audience.register(timeRoutes, routeOptions);
-  // A fresh checkout without a build (npm install runs it; this covers a deleted dist/).
-  if (!existsSync(AUDIENCE_DIST)) await buildAudienceApp({ quiet: true });
+  // dist/audience is prebuilt (npm install builds it; the desktop app ships it). The server never
+  // imports the builder (esbuild is a dev tool): a source checkout injects it for a deleted dist/.
+  if (!existsSync(AUDIENCE_DIST) && options.buildAudienceApp) await options.buildAudienceApp();
   const media = () => new Map((show.engine.score().assets ?? []).map((a) => [a.src, path.join(show.source().dir, a.src)]));
   await audience.register(staticRoutes, { dir: AUDIENCE_DIST, media });
 
