@@ -5,7 +5,6 @@
 // Flags are those of `tutti serve` (and TUTTI_* variables); saved settings fill in the rest.
 
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseServeArgs } from '../local-server/src/config.js';
 import { StartupError } from '../local-server/src/server.js';
@@ -14,6 +13,7 @@ import { formatProblems } from '../core/score/validate.js';
 import { createSettingsStore, browserConfigDir } from './main/settings-store.js';
 import { launchShow } from './main/launch-show.js';
 import { buildAudienceFromSource } from '../local-server/src/audience-from-source.js';
+import { findElectronBinary } from './electron-binary.js';
 
 const APP_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** If Electron exits this soon with an error (no display, missing libraries), fall back. */
@@ -21,24 +21,6 @@ const EARLY_EXIT_MS = 4000;
 
 const out = (line) => process.stdout.write(`${line}\n`);
 const err = (line) => process.stderr.write(`${line}\n`);
-
-/**
- * The Electron binary to run, or the reason there is none. Under plain Node the `electron`
- * package exports the binary's path (and throws when the binary was never downloaded).
- * @returns {Promise<{ binary: string | null, reason: string }>}
- */
-async function findElectron() {
-  if (process.env.TUTTI_NO_ELECTRON === '1') return { binary: null, reason: 'TUTTI_NO_ELECTRON=1' };
-  try {
-    const mod = await import('electron');
-    const binary = typeof mod.default === 'string' ? mod.default : null;
-    if (!binary) return { binary: null, reason: 'the electron package did not give a binary path' };
-    if (!existsSync(binary)) return { binary: null, reason: `the Electron binary is missing (${binary})` };
-    return { binary, reason: '' };
-  } catch (e) {
-    return { binary: null, reason: e?.code === 'ERR_MODULE_NOT_FOUND' ? 'the electron package is not installed' : `it cannot load (${String(e?.message ?? e).split('\n')[0]})` };
-  }
-}
 
 /** Run the desktop app; resolves false when it died at once (so the browser console takes over). */
 function runElectron(binary, args) {
@@ -112,7 +94,8 @@ async function serveInBrowser(argv, reason) {
 
 async function main() {
   const argv = process.argv.slice(2);
-  const { binary, reason } = await findElectron();
+  // Never `import('electron')` here: since Electron 42 that downloads a missing binary.
+  const { binary, reason } = findElectronBinary();
   if (binary && (await runElectron(binary, argv))) return;
   const code = await serveInBrowser(argv, binary ? 'the Electron binary exited at once — no display?' : reason);
   if (code !== null) process.exit(code);
