@@ -12,6 +12,7 @@ import { createLog } from '../local-server/src/log.js';
 import { formatProblems } from '../core/score/validate.js';
 import { createSettingsStore, browserConfigDir } from './main/settings-store.js';
 import { launchShow } from './main/launch-show.js';
+import { overridesFromServeOptions } from './main/launch-args.js';
 import { buildAudienceFromSource } from '../local-server/src/audience-from-source.js';
 import { findElectronBinary } from './electron-binary.js';
 
@@ -36,13 +37,9 @@ function runElectron(binary, args) {
   });
 }
 
-async function serveInBrowser(argv, reason) {
+/** @param {Record<string, any>} options parsed `tutti serve` flags */
+async function serveInBrowser(options, reason) {
   out(`Electron cannot run here (${reason}): serving the same console in your browser instead.`);
-  const { options, errors } = parseServeArgs(argv, process.env);
-  if (errors.length) {
-    err(`npm start: ${errors.join('; ')}\nThe flags are those of "tutti serve" (see: npx tutti serve --help).`);
-    return 2;
-  }
   const store = createSettingsStore({ dir: browserConfigDir(), warn: (msg) => err(`warning: ${msg}`) });
   const settings = store.load();
   const log = createLog({
@@ -51,11 +48,7 @@ async function serveInBrowser(argv, reason) {
       if (level !== 'info') err(`[${new Date().toISOString().slice(11, 19)}] ${level}: ${msg}`);
     },
   });
-  const overrides = Object.fromEntries(Object.entries({
-    scorePath: options.scorePath, host: options.host, port: options.port, controlPort: options.controlPort,
-    token: options.token, autoplay: options.autoplay, oscTargets: options.oscTargets, oscInPort: options.oscInPort,
-    edgeUrl: options.edgeUrl, edgeToken: options.edgeToken, maxClients: options.maxClients,
-  }).filter(([, v]) => v !== undefined && v !== null));
+  const overrides = overridesFromServeOptions(options);
 
   let launched;
   try {
@@ -94,10 +87,17 @@ async function serveInBrowser(argv, reason) {
 
 async function main() {
   const argv = process.argv.slice(2);
+  // The same flags in both modes, refused the same way before anything starts (the desktop app
+  // parses them again from its argv: app/main/launch-args.js).
+  const { options, errors } = parseServeArgs(argv, process.env);
+  if (errors.length) {
+    err(`npm start: ${errors.join('; ')}\nThe flags are those of "tutti serve" (see: npx tutti serve --help).`);
+    process.exit(2);
+  }
   // Never `import('electron')` here: since Electron 42 that downloads a missing binary.
   const { binary, reason } = findElectronBinary();
   if (binary && (await runElectron(binary, argv))) return;
-  const code = await serveInBrowser(argv, binary ? 'the Electron binary exited at once — no display?' : reason);
+  const code = await serveInBrowser(options, binary ? 'the Electron binary exited at once — no display?' : reason);
   if (code !== null) process.exit(code);
 }
 

@@ -2,6 +2,9 @@
 // sends { type: 'start', … }; this starts the server and answers { type: 'ready', URLs and
 // ports } or { type: 'failed' } (then exits, and main restarts it with backoff).
 // Console changes worth saving travel back as { type: 'settings', change }; main owns the file.
+// { type: 'notice', msg } from main is logged as a warning (the console's Log panel shows it).
+// Transport changes travel back as { type: 'transport', state } (main keeps the laptop awake
+// while the show plays: keep-awake.js).
 // Nothing here touches Electron APIs: `process.parentPort` is the only link, so tests drive
 // runServerChild with a fake port object.
 
@@ -16,13 +19,14 @@ export function runServerChild({ port, exit = (code) => process.exit(code), laun
   let server = null;
   let settings = null;
   let starting = false;
+  let log = null;
 
   port.on('message', async ({ data }) => {
     if (!data || typeof data !== 'object') return;
     if (data.type === 'start' && !server && !starting) {
       starting = true;
       settings = data.settings;
-      const log = createLog({
+      log = createLog({
         redact: [data.overrides?.token, data.overrides?.edgeToken],
         print: (level, msg) => port.postMessage({ type: 'log', level, msg }),
       });
@@ -41,6 +45,7 @@ export function runServerChild({ port, exit = (code) => process.exit(code), laun
           },
         });
         server = launched.server;
+        server.show.events.on('transport', (state) => port.postMessage({ type: 'transport', state }));
         port.postMessage({
           type: 'ready',
           audienceUrl: server.audienceUrl,
@@ -49,6 +54,7 @@ export function runServerChild({ port, exit = (code) => process.exit(code), laun
           controlPort: Number(new URL(server.controlUrl).port),
           scorePath: launched.scorePath,
           notices: launched.notices,
+          transport: server.status().transport,
         });
       } catch (err) {
         const problems = (err.problems ?? []).slice(0, 20);
@@ -57,6 +63,8 @@ export function runServerChild({ port, exit = (code) => process.exit(code), laun
       } finally {
         starting = false;
       }
+    } else if (data.type === 'notice' && typeof data.msg === 'string') {
+      log?.warn(data.msg);
     } else if (data.type === 'stop') {
       await server?.close();
       server = null;
