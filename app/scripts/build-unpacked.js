@@ -9,6 +9,7 @@
 // from the project (app.asar, its node_modules, the extra resources) is then still real; only the
 // executable is not (app/README.md, "What is verified without a real Electron").
 
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, writeFile, chmod, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -43,6 +44,8 @@ async function findAsar(dir) {
  * @returns {Promise<{ outDir: string, asar: string, resourcesDir: string, standIn: boolean, electronDist: string }>}
  */
 export async function buildUnpackedApp({ outDir = join(PROJECT_ROOT, 'dist', 'desktop'), env = process.env } = {}) {
+  // The app ships the prebuilt audience app (electron-builder.yml `files`): it must exist.
+  if (!existsSync(join(PROJECT_ROOT, 'dist', 'audience', 'manifest.json'))) throw new Error('dist/audience is not built: run `npm run build` first');
   const { build, Platform } = await import('electron-builder');
   const found = findElectronBinary({ env });
   const standIn = !found.distDir;
