@@ -20,6 +20,8 @@ export function overridesFromServeOptions(options) {
     token: options.token, autoplay: options.autoplay || undefined, oscTargets: options.oscTargets?.length ? options.oscTargets : undefined,
     oscPlain: options.oscPlain || undefined, oscInPort: options.oscInPort, edgeUrl: options.edgeUrl, edgeToken: options.edgeToken,
     maxClients: options.maxClients, rateLimit: options.rateLimit, stateFile: options.stateFile,
+    oscInHost: options.oscInPort === null ? undefined : options.oscInHost, oscAllow: options.oscAllow?.length ? options.oscAllow : undefined,
+    maxPerAddress: options.maxPerAddress, trustProxy: options.trustProxy || undefined,
   }).filter(([, v]) => v !== undefined && v !== null));
 }
 

@@ -82,6 +82,11 @@ export async function launchShow(options) {
     stateFile: overrides.stateFile ?? null,
     oscTargets: overrides.oscTargets?.length ? overrides.oscTargets : settings.oscTargets,
     oscInPort: overrides.oscInPort ?? settings.oscInPort,
+    // Flag-only choices (no setting): where OSC-in listens and who it hears, per-address limits.
+    oscInHost: overrides.oscInHost,
+    oscAllow: overrides.oscAllow,
+    maxPerAddress: overrides.maxPerAddress,
+    trustProxy: overrides.trustProxy,
     edgeUrl: overrides.edgeUrl ?? null,
     edgeToken: overrides.edgeToken ?? null,
     maxClients: overrides.maxClients ?? settings.maxClients,

@@ -5,6 +5,16 @@ export const PROTOCOL_VERSION = 1;
 /** Largest client frame a viewer may send; bigger ones close with 1009 (SPEC §3). */
 export const MAX_CLIENT_FRAME_BYTES = 4096;
 
+/**
+ * Largest snapshot (the whole audience state in one envelope, UTF-8 bytes as sent) a score may
+ * produce at any point. `tutti validate` and every score load replay the score and refuse one
+ * that would exceed it (core/score/validate-state-size.js); the edge's publisher frame limit is
+ * this same number (edge-worker/src/config.js), and the venue's uplink sends a snapshot instead
+ * of any delta that would be larger, so every frame the venue publishes fits. README.md
+ * ("Audience endpoints") and scores/README.md document it.
+ */
+export const MAX_SNAPSHOT_BYTES = 256 * 1024;
+
 /** WebSocket close codes used by Tutti. */
 export const CloseCode = Object.freeze({
   NORMAL: 1000,

@@ -6,6 +6,13 @@
 /** How long phones may keep a media file without asking again. */
 export const MEDIA_MAX_AGE = 'public, max-age=3600';
 
+/**
+ * The Content-Security-Policy every media response carries, on the venue and on the edge. Media
+ * is meant for <img>/<audio>; opened directly (a link to /media/x.svg) it must not run anything:
+ * an SVG can hold scripts, and the media shares its origin with the audience page (SECURITY.md).
+ */
+export const MEDIA_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox";
+
 /** Longest media path accepted, in characters (after percent-decoding). */
 export const MAX_MEDIA_PATH_CHARS = 512;
 

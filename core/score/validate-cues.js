@@ -1,6 +1,7 @@
 // Rules about what the audience sees and hears and what devices receive: views (the initial one
 // and the ones cues merge in), free-form view data, audio and OSC cues, and the list of cues.
 
+import { isColour } from '../protocol/colour.js';
 import { describeValue, quote } from './format-problems.js';
 import { SCORE_LIMITS } from './validate-limits.js';
 import { checkOscAddress, checkReference } from './validate-media.js';
@@ -14,7 +15,6 @@ import { checkPosition, compare } from './validate-timing.js';
  * @typedef {import('./validate-limits.js').Cue} Cue
  */
 
-const COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 const VIEW_KEYS = ['text', 'instruction', 'color', 'image', 'data'];
 const CUE_KINDS = ['view', 'audio', 'osc'];
 
@@ -48,10 +48,10 @@ export function checkView(ctx, value, path, env, initial) {
     if (key === 'text') checkString(ctx, member, at, { max: SCORE_LIMITS.textChars, what: 'the text' });
     else if (key === 'instruction') checkString(ctx, member, at, { max: SCORE_LIMITS.instructionChars, what: 'the instruction' });
     else if (key === 'color') {
-      if (typeof member !== 'string' || !COLOR.test(member)) ctx.add(at, `expected a colour written #rgb or #rrggbb (e.g. "#1a1a2e"), got ${describeValue(member)}`);
+      if (!isColour(member)) ctx.add(at, `expected a colour written #rgb or #rrggbb (e.g. "#1a1a2e"), got ${describeValue(member)}`);
     } else if (key === 'image') checkReference(ctx, member, at, env.assets, 'image', 'image asset');
     else if (!isObject(member)) ctx.add(at, `expected an object { ... } of free-form values, got ${describeValue(member)}`);
-    else if (checkData(ctx, member, at)) out.data = JSON.parse(JSON.stringify(member));
+    else if (checkData(ctx, member, at) && checkTileColours(ctx, member, at)) out.data = JSON.parse(JSON.stringify(member));
   }
   if (!initial && Object.keys(value).length === 0) ctx.add(path, `the view is empty; give at least one of ${list(VIEW_KEYS)}`);
   return out;
@@ -93,6 +93,27 @@ function checkData(ctx, data, path) {
     return false;
   }
   return true;
+}
+
+/**
+ * The audience page draws `data.tiles` ({ id: { c, s } }) as coloured cells: each `c` (unless
+ * null, which a cue uses to remove it) must be a colour, or phones would apply whatever CSS it
+ * holds (SECURITY.md).
+ */
+function checkTileColours(ctx, data, path) {
+  const tiles = own(data, 'tiles');
+  if (!isObject(tiles)) return true;
+  let ok = true;
+  for (const id of Object.keys(tiles)) {
+    const tile = tiles[id];
+    if (!isObject(tile) || !has(tile, 'c')) continue;
+    const colour = own(tile, 'c');
+    if (colour === null || isColour(colour)) continue;
+    const at = /^[A-Za-z_$][\w$]*$/.test(id) ? `${path}.tiles.${id}.c` : `${path}.tiles[${quote(id)}].c`;
+    ctx.add(at, `expected a tile colour written #rgb or #rrggbb (e.g. "#1a1a2e"), got ${describeValue(colour)}`);
+    ok = false;
+  }
+  return ok;
 }
 
 function checkAudio(ctx, value, path, env) {
@@ -162,5 +183,6 @@ export function checkCues(ctx, value, env) {
   });
   // Stable by (bar, beat), then file order. Only used when every position is valid.
   out.sort((a, b) => (a.cue.at && b.cue.at ? compare(a.cue.at, b.cue.at) : 0) || a.index - b.index);
+  env.cueOrder = out.map((entry) => entry.index); // to name a sorted cue by its place in the file
   return out.map((entry) => entry.cue);
 }

@@ -67,4 +67,5 @@ export const SCORE_LIMITS = Object.freeze({
  * @property {(bar: number) => MeterEntry} [beatsAt]
  * @property {Map<string, { path: string, kind?: 'audio' | 'image' }>} assets
  * @property {Map<string, { path: string }>} parts
+ * @property {number[]} [cueOrder] the file index of each cue after sorting by position
  */

@@ -2,14 +2,16 @@
 // the composer, plus a normalized copy the timeline and engine can trust without re-checking.
 // Input may be anything (parsed JSON, or worse): nothing here throws.
 // The rules live in validate-timing.js (positions, meter, tempo, sections), validate-media.js
-// (parts, assets, references) and validate-cues.js (views, cues); this file checks the top level
-// and runs them in dependency order.
+// (parts, assets, references), validate-cues.js (views, cues) and validate-state-size.js (the
+// audience state replayed over the whole piece); this file checks the top level and runs them in
+// dependency order.
 
 import { describeValue, formatProblems } from './format-problems.js';
 import { checkCues, checkView } from './validate-cues.js';
 import { SCORE_FORMAT, SCORE_LIMITS } from './validate-limits.js';
 import { checkAssets, checkParts } from './validate-media.js';
 import { checkInteger, checkKeys, checkString, has, isObject, own, shown } from './validate-primitives.js';
+import { checkSnapshotSize } from './validate-state-size.js';
 import { checkMeter, checkSections, checkTempo } from './validate-timing.js';
 
 export { formatProblems, SCORE_FORMAT, SCORE_LIMITS };
@@ -140,5 +142,7 @@ function checkScore(ctx, value) {
   out.sections = checkSections(ctx, own(value, 'sections'), env);
   out.view = has(value, 'view') ? checkView(ctx, own(value, 'view'), 'view', env, true) : {};
   out.cues = checkCues(ctx, own(value, 'cues'), env);
+  // Only a score that is otherwise valid can be played, so only then is it replayed.
+  if (ctx.count() === 0) checkSnapshotSize(ctx, /** @type {Score} */ (out), env.cueOrder ?? []);
   return /** @type {Score} */ (out);
 }

@@ -1,6 +1,8 @@
 // Numeric settings come from wrangler `vars` (strings); a bad or missing value falls back to
 // the default instead of breaking the show.
 
+import { MAX_SNAPSHOT_BYTES } from '../../core/protocol/envelope.js';
+
 const DEFAULTS = Object.freeze({
   SHARD_CAPACITY: 5000,
   SHARD_COUNT: 32,
@@ -11,8 +13,12 @@ const DEFAULTS = Object.freeze({
   MEDIA_MAX_TOTAL_BYTES: 100 * 1024 * 1024,
 });
 
-/** Largest publisher frame the root accepts (bytes of UTF-8). */
-export const MAX_PUBLISH_FRAME_BYTES = 256 * 1024;
+/**
+ * Largest publisher frame the root accepts (bytes of UTF-8): the snapshot limit every valid score
+ * stays within (MAX_SNAPSHOT_BYTES in core/protocol/envelope.js), so the edge never refuses a
+ * frame of a score `tutti validate` passed.
+ */
+export const MAX_PUBLISH_FRAME_BYTES = MAX_SNAPSHOT_BYTES;
 
 /** The show every route serves (one show per deployment). */
 export const SHOW_NAME = 'main';

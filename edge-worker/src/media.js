@@ -10,12 +10,10 @@
 
 /* global FixedLengthStream -- workerd: a stream with a known length, so responses carry content-length */
 import { jsonError, json, CORS } from './http.js';
-import { MEDIA_MAX_AGE, decodeMediaPath, etagMatches, mediaType, parseRange } from '../../core/protocol/media.js';
+import { MEDIA_CSP, MEDIA_MAX_AGE, decodeMediaPath, etagMatches, mediaType, parseRange } from '../../core/protocol/media.js';
 
 /** Bytes per stored chunk row. */
 export const MEDIA_CHUNK_BYTES = 1024 * 1024;
-// Media is shown in <img>/<audio>; opened directly it must not run anything (SVG can hold scripts).
-const MEDIA_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox";
 
 /** @param {ArrayBuffer} buffer */
 const hex = (buffer) => [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, '0')).join('');

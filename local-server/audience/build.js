@@ -14,6 +14,7 @@ import { mkdir, readFile, readdir, rename, stat, unlink, writeFile } from 'node:
 import { join, dirname, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
+import { AUDIENCE_PAGE_CSP } from '../../core/protocol/page-csp.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SRC = join(HERE, 'src');
@@ -56,7 +57,7 @@ export async function buildAudienceApp({ quiet = false, outDir = AUDIENCE_OUT_DI
   const cssPath = `assets/app-${hashOf(css)}.css`;
 
   const template = await readFile(join(SRC, 'index.html'), 'utf8');
-  const html = Buffer.from(minifyHtml(template.replace('%CSS%', cssPath).replace('%JS%', jsPath)));
+  const html = Buffer.from(minifyHtml(template.replace('%CSP%', AUDIENCE_PAGE_CSP).replace('%CSS%', cssPath).replace('%JS%', jsPath)));
 
   const precache = ['./', cssPath, jsPath];
   const version = hashOf(Buffer.concat([html, js, css]));

@@ -96,7 +96,7 @@ async function serve(argv, out, err, env) {
   out(`  Control API (127.0.0.1 only):        ${server.controlUrl}/api/status`);
   if (tokenGenerated) out(`  Control token:                       ${server.token}`);
   if (options.oscTargets.length) out(`  OSC out: ${options.oscTargets.map((t) => `${t.host}:${t.port}`).join(', ')}`);
-  if (s.osc.in) out(`  OSC in:  udp port ${s.osc.in}`);
+  if (s.osc.in) out(`  OSC in:  udp port ${s.osc.in} on ${s.osc.inHost}${options.oscAllow.length ? `, from ${options.oscAllow.map((r) => `${r.address}/${r.prefix}`).join(', ')}` : ''}`);
   if (options.edgeUrl) out(`  Edge mirror: ${options.edgeUrl}`);
   out(options.autoplay ? '  Playing.' : '  Stopped: start it with POST /api/transport {"action":"play"} or the console.');
 

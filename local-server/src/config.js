@@ -1,9 +1,12 @@
 // `tutti serve` flags (SPEC §1). Each flag can also come from TUTTI_<NAME> (e.g.
 // TUTTI_CONTROL_PORT); flags win. Problems are collected and reported in one clear message.
 
+import { MIN_CONTROL_TOKEN_CHARS } from './auth.js';
 import { parseOscTarget } from './osc.js';
+import { parseOscListen } from './osc-in.js';
+import { parseCidr } from './cidr.js';
 
-/** @typedef {{ name: string, kind: 'string' | 'port' | 'int' | 'count' | 'bool' | 'osc' | 'url', repeat?: boolean, help: string, arg?: string }} FlagSpec */
+/** @typedef {{ name: string, kind: 'string' | 'port' | 'int' | 'count' | 'bool' | 'osc' | 'osc-listen' | 'cidr' | 'url', repeat?: boolean, help: string, arg?: string }} FlagSpec */
 
 /** @type {FlagSpec[]} */
 export const SERVE_FLAGS = [
@@ -11,15 +14,18 @@ export const SERVE_FLAGS = [
   { name: 'host', kind: 'string', arg: 'ADDR', help: 'audience listener address (default 0.0.0.0)' },
   { name: 'port', kind: 'port', arg: 'N', help: 'audience listener port (default 8080; 0 = any free port)' },
   { name: 'control-port', kind: 'port', arg: 'N', help: 'control listener port, always on 127.0.0.1 (default 8081)' },
-  { name: 'token', kind: 'string', arg: 'T', help: 'bearer token for the control API (default: random, printed)' },
+  { name: 'token', kind: 'string', arg: 'T', help: 'bearer token for the control API, at least 16 characters (default: random, printed)' },
   { name: 'autoplay', kind: 'bool', help: 'start playing as soon as the score is loaded' },
   { name: 'osc', kind: 'osc', repeat: true, arg: 'HOST:PORT', help: "musicians' OSC target (repeatable)" },
   { name: 'osc-plain', kind: 'bool', help: 'send beats and cues as plain OSC messages when they sound, not as timetagged bundles ahead of time (for receivers that ignore bundles)' },
-  { name: 'osc-in', kind: 'port', arg: 'PORT', help: 'UDP port accepting OSC remote control' },
+  { name: 'osc-in', kind: 'osc-listen', arg: '[HOST:]PORT', help: 'UDP port accepting OSC remote control (a bare PORT listens on 127.0.0.1 only; 0.0.0.0:PORT for the network)' },
+  { name: 'osc-allow', kind: 'cidr', repeat: true, arg: 'CIDR', help: 'senders OSC-in accepts, e.g. 192.168.1.0/24 or fd00::/8 (repeatable or comma-separated; default: anyone who can reach --osc-in)' },
   { name: 'edge', kind: 'url', arg: 'URL', help: 'mirror the state stream to an edge worker (its public URL)' },
   { name: 'edge-token', kind: 'string', arg: 'T', help: "the edge worker's publish token" },
   { name: 'max-clients', kind: 'int', arg: 'N', help: 'local audience cap; beyond it viewers go to the edge (or get 503)' },
   { name: 'rate-limit', kind: 'count', arg: 'N', help: 'audience requests per second per address (burst 3×N; 0 = off; loopback is exempt; default 20)' },
+  { name: 'max-per-address', kind: 'count', arg: 'N', help: 'sockets one address may hold on the audience listener (WebSocket, SSE, keep-alive; 0 = no cap; 127.0.0.1/::1 exempt; default 16)' },
+  { name: 'trust-proxy', kind: 'bool', help: 'take the client address from X-Forwarded-For on requests from 127.0.0.1/::1 (a reverse proxy on this machine), so per-address limits still apply' },
   { name: 'state-file', kind: 'string', arg: 'FILE', help: 'save the show position here; after a crash the same command resumes the show' },
 ];
 
@@ -62,6 +68,14 @@ function convert(spec, raw, source) {
     case 'osc': {
       const target = parseOscTarget(raw);
       return target ? { value: target } : { error: `${where} must be HOST:PORT (e.g. 192.168.1.20:9000), not "${raw}"` };
+    }
+    case 'osc-listen': {
+      const listen = parseOscListen(raw);
+      return listen ? { value: listen } : { error: `${where} must be PORT or HOST:PORT (e.g. 9000 or 0.0.0.0:9000), not "${raw}"` };
+    }
+    case 'cidr': {
+      const range = parseCidr(raw);
+      return range ? { value: range } : { error: `${where} must be an address or CIDR range (e.g. 192.168.1.0/24, fd00::/8), not "${raw}"` };
     }
     case 'url': {
       try {
@@ -126,18 +140,21 @@ export function parseServeArgs(argv, env = {}) {
       errors.push(`--${name} needs a value (${spec.arg ?? 'VALUE'})`);
       continue;
     }
-    const result = convert(spec, raw, 'flag');
-    if (result.error) {
-      errors.push(result.error);
-      continue;
-    }
-    if (spec.repeat) {
-      if (!fromFlags.has(name)) values[name] = [];
-      values[name].push(result.value);
-    } else values[name] = result.value;
+    // A repeatable flag also takes a comma-separated list (--osc-allow 10.0.0.0/8,fd00::/8).
+    const parts = spec.repeat ? raw.split(',').map((s) => s.trim()).filter(Boolean) : [raw];
+    if (spec.repeat && !fromFlags.has(name)) values[name] = [];
     fromFlags.add(name);
+    for (const part of parts) {
+      const result = convert(spec, part, 'flag');
+      if (result.error) errors.push(result.error);
+      else if (spec.repeat) values[name].push(result.value);
+      else values[name] = result.value;
+    }
   }
 
+  if (typeof values.token === 'string' && [...values.token].length < MIN_CONTROL_TOKEN_CHARS) {
+    errors.push(`--token is ${[...values.token].length} characters; a control token must be at least ${MIN_CONTROL_TOKEN_CHARS} (a short one can be guessed); leave --token out to get a random one`);
+  }
   if (values['edge-token'] && !values.edge) errors.push('--edge-token needs --edge URL as well');
   if (values.edge && !values['edge-token']) errors.push('--edge needs --edge-token T as well (the worker refuses unauthenticated publishers)');
 
@@ -152,11 +169,15 @@ export function parseServeArgs(argv, env = {}) {
       autoplay: values.autoplay ?? false,
       oscTargets: values.osc ?? [],
       oscPlain: values['osc-plain'] ?? false,
-      oscInPort: values['osc-in'] ?? null,
+      oscInPort: values['osc-in']?.port ?? null,
+      oscInHost: values['osc-in']?.host ?? '127.0.0.1',
+      oscAllow: values['osc-allow'] ?? [],
       edgeUrl: values.edge ?? null,
       edgeToken: values['edge-token'] ?? null,
       maxClients: values['max-clients'] ?? null,
       stateFile: values['state-file'] ?? null,
+      maxPerAddress: values['max-per-address'],
+      trustProxy: values['trust-proxy'] ?? false,
       rateLimit: values['rate-limit'] === undefined ? undefined : { ratePerSecond: values['rate-limit'], burst: values['rate-limit'] * 3 },
     },
   };

@@ -13,12 +13,20 @@ export const BadInput = Object.freeze({
   WS_OVERSIZE: 'ws_oversize',
   WS_BINARY: 'ws_binary',
   WS_FLOOD: 'ws_flood',
+  WS_RESYNC: 'ws_resync',
   QUERY: 'query',
   HTTP_BODY: 'http_body',
   AUTH: 'auth',
   RATE: 'rate',
   OSC: 'osc',
+  OSC_DENIED: 'osc_denied',
+  OSC_FLOOD: 'osc_flood',
   SCORE: 'score',
+  // A listed media file whose real path is outside the score's folder (a symbolic link), asked for by a phone.
+  MEDIA_LINK: 'media_link',
+  // Control listener: a Host that is not the loopback control port (DNS rebinding), a request from another origin.
+  CONTROL_HOST: 'control_host',
+  CONTROL_ORIGIN: 'control_origin',
 });
 
 export function createMetrics() {
@@ -39,6 +47,7 @@ export function createMetrics() {
     slowClosed: labelled(client.Counter, 'tutti_slow_clients_closed_total', 'Clients closed because they stopped reading', ['transport']),
     resyncs: labelled(client.Counter, 'tutti_resyncs_total', 'Snapshots sent to resync a client (request, gap, slow client)', ['transport', 'reason']),
     badInput: labelled(client.Counter, 'tutti_bad_input_total', 'Rejected input by source', ['source']),
+    connectionsRejected: labelled(client.Counter, 'tutti_connections_rejected_total', 'Audience sockets closed before serving: idle (no request in time) or per_address (--max-per-address)', ['reason']),
     overflow: labelled(client.Counter, 'tutti_overflow_total', 'Viewers turned away or redirected by --max-clients', ['transport']),
     seq: labelled(client.Gauge, 'tutti_state_seq', 'Sequence number of the current state', []),
     oscSent: labelled(client.Counter, 'tutti_osc_sent_total', 'OSC packets sent to musicians', ['kind']),

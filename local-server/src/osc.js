@@ -6,8 +6,7 @@
 // plain message sent at the moment it sounds instead (timed by the server, ±1–2 ms).
 
 import dgram from 'node:dgram';
-import { Bundle, Message, Server, encode } from 'node-osc';
-import { BadInput } from './metrics.js';
+import { Bundle, Message, encode } from 'node-osc';
 
 /**
  * Parse "host:port" (IPv6 as "[::1]:port").
@@ -108,55 +107,4 @@ export function createOscOut({ targets, show, metrics, log, plain = false, now =
   return api;
 }
 
-/**
- * OSC remote control on a UDP port: /tutti/play, /pause, /stop, /seek bar [beat], /tempo bpm.
- * Anything malformed or unknown is counted and ignored.
- * @param {object} options
- * @param {number} options.port
- * @param {string} [options.host]
- * @param {any} options.show
- * @param {import('./metrics.js').Metrics} options.metrics
- * @param {{ warn: Function, info: Function }} options.log
- * @returns {Promise<{ port: number, close: () => Promise<void> }>}
- */
-export function startOscIn({ port, host = '0.0.0.0', show, metrics, log }) {
-  const bad = () => metrics.badInput.inc({ source: BadInput.OSC });
-  const commands = {
-    '/tutti/play': () => show.engine.play(),
-    '/tutti/pause': () => show.engine.pause(),
-    '/tutti/stop': () => show.engine.stop(),
-    '/tutti/seek': (bar, beat = 1) => show.engine.seek(bar, beat),
-    '/tutti/tempo': (bpm) => show.engine.setTempo(bpm),
-  };
-  const handle = (message) => {
-    if (!Array.isArray(message) || typeof message[0] !== 'string') return bad();
-    const [address, ...args] = message;
-    const command = commands[address];
-    if (!command) return bad();
-    try {
-      command(...args);
-      metrics.oscIn.inc({ address });
-    } catch (err) {
-      bad();
-      log.warn(`OSC-in ${address}: ${err.message}`);
-    }
-  };
-  const visit = (bundle, depth = 0) => {
-    for (const element of bundle.elements ?? []) {
-      if (element && element.elements) {
-        if (depth < 8) visit(element, depth + 1);
-      } else handle(element);
-    }
-  };
-  return new Promise((resolve, reject) => {
-    const server = new Server(port, host);
-    server.once('listening', () => {
-      server.removeListener('error', reject);
-      server.on('error', bad);
-      resolve({ port: server.port, close: () => new Promise((done) => server.close(() => done())) });
-    });
-    server.once('error', reject);
-    server.on('message', handle);
-    server.on('bundle', (bundle) => visit(bundle));
-  });
-}
+export { startOscIn } from './osc-in.js';

@@ -3,9 +3,7 @@
 // address flooding requests gets 429s instead of starving everyone else.
 
 import { createTokenBucket } from '#core/util/token-bucket.js';
-
-/** The server's own machine: QA load tests and the console's probes come from here. */
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+import { isExemptAddress } from './exempt-address.js';
 
 /**
  * @param {object} [options]
@@ -26,7 +24,7 @@ export function createRateLimiter({ ratePerSecond = 20, burst = 60, now = () => 
      * @param {string} address
      */
     take(address) {
-      if (ratePerSecond <= 0 || LOOPBACK.has(address)) return true;
+      if (ratePerSecond <= 0 || isExemptAddress(address)) return true;
       const t = now();
       let bucket = buckets.get(address);
       if (!bucket) {

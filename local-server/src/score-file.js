@@ -3,7 +3,8 @@
 // Every failure becomes a problem in the result; nothing here throws.
 
 import { stat, readFile } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { resolveMediaFile } from './media-file.js';
 import { SCORE_LIMITS, sortProblems, validateScore } from '#core/score/validate.js';
 
 /** Score files larger than this are refused before reading (a score is text; media are separate). */
@@ -77,7 +78,7 @@ async function readText(file) {
 }
 
 /**
- * Check each asset whose `src` the validator accepted: the file must exist inside `dir` and, when
+ * Check each asset whose `src` the validator accepted: the file (links followed) must be a regular file inside `dir` and, when
  * the score gives `bytes`, have that size. Returns the problems and the sizes found, by asset id.
  * @returns {Promise<{ found: ScoreProblem[], sizes: Map<string, number> }>}
  */
@@ -94,21 +95,12 @@ async function checkAssetFiles(value, dir, validation) {
     const path = `assets[${i}]`;
     const src = asset?.src;
     if (typeof src !== 'string' || rejected.has(`${path}.src`) || rejected.has(path)) return;
-    const target = resolve(dir, src);
-    // The validator forbids ".." and absolute paths; this is the belt to those braces.
-    const inside = relative(dir, target);
-    if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) return;
-    let info;
-    try {
-      info = await stat(target);
-    } catch {
-      found.push({ index: i, path: `${path}.src`, message: `file ${src} not found next to the score (looked for ${target})` });
+    const resolved = await resolveMediaFile(dir, src);
+    if (!resolved.ok) {
+      found.push({ index: i, path: `${path}.src`, message: resolved.message });
       return;
     }
-    if (!info.isFile()) {
-      found.push({ index: i, path: `${path}.src`, message: `${src} is not a file (looked at ${target})` });
-      return;
-    }
+    const info = resolved;
     if (Number.isInteger(asset.bytes) && asset.bytes !== info.size) {
       found.push({ index: i, path: `${path}.bytes`, message: `the score says ${asset.bytes} bytes but ${src} has ${info.size}; update "bytes" or leave it out` });
     }

@@ -14,10 +14,13 @@ import { createMetrics, BadInput } from './metrics.js';
 import { createShow } from './show.js';
 import { loadScoreFile } from './score-file.js';
 import { createOverflow } from './overflow.js';
-import { bearerMatches } from './auth.js';
+import { createControlGuard } from './control-guard.js';
 import { createLog } from './log.js';
 import { createRateLimiter } from './rate-limit.js';
-import { createOscOut, startOscIn } from './osc.js';
+import { guardConnections } from './connection-guard.js';
+import { createOscOut } from './osc.js';
+import { startOscIn } from './osc-in.js';
+import { createAllowList } from './cidr.js';
 import { createEdgeMirror } from './edge-mirror.js';
 import { readResumeFile, persistResumePoint } from './resume-file.js';
 import wsRoutes from './routes/ws.js';
@@ -39,8 +42,12 @@ export function createServerClock() {
   return () => base + performance.now();
 }
 
-/** Console UI files served without the token (the page reads the token from its URL). */
-const isConsoleFile = (url) => url === '/' || url.startsWith('/?') || url.startsWith('/console/') || url === '/favicon.ico';
+/** Sockets per address: a NAT'd family's phones and tablets, each with a page, a stream and a poll. */
+export const DEFAULT_MAX_PER_ADDRESS = 16;
+/** A phone sends its request within milliseconds of connecting; an idle socket is an attack or a bug. */
+export const FIRST_REQUEST_TIMEOUT_MS = 5_000;
+/** Keep-alive sockets between requests (a polling phone asks every ≤ 2 s). Fastify's default is 72 s. */
+const KEEP_ALIVE_TIMEOUT_MS = 10_000;
 
 /** Raised for problems a user must fix (bad score, port in use); carries a code. */
 export class StartupError extends Error {
@@ -62,6 +69,8 @@ export class StartupError extends Error {
  * @property {Array<{ host: string, port: number }>} [oscTargets]
  * @property {boolean} [oscPlain] beats and cues as plain messages at their time (--osc-plain)
  * @property {number | null} [oscInPort]
+ * @property {string} [oscInHost] address OSC-in binds (default 127.0.0.1: this machine only)
+ * @property {Array<{ address: string, prefix: number, family: 'ipv4' | 'ipv6' }>} [oscAllow] senders OSC-in hears (--osc-allow; empty: all)
  * @property {string | null} [edgeUrl]
  * @property {string | null} [edgeToken]
  * @property {number | null} [maxClients]
@@ -69,6 +78,10 @@ export class StartupError extends Error {
  * @property {number} [lookaheadMs]
  * @property {object} [hubOptions] fan-out tuning (tests)
  * @property {{ ratePerSecond?: number, burst?: number }} [rateLimit] per-address audience request limit
+ * @property {number} [maxPerAddress] sockets one address may hold on the audience listener (0 = no cap; default 16)
+ * @property {boolean} [trustProxy] take the client address from X-Forwarded-For when the request comes from 127.0.0.1/::1
+ * @property {number} [firstRequestTimeoutMs] a new audience socket must send a whole request within this (default 5 s)
+ * @property {{ ratePerSecond: number, burst: number }} [authFailures] failed control-token checks allowed (default AUTH_FAILURE_LIMIT in control-guard.js)
  * @property {import('./log.js').Log} [log]
  * @property {() => Promise<void>} [buildAudienceApp] builds a missing dist/audience (source checkouts only: see app/README.md)
  */
@@ -82,8 +95,9 @@ export async function startShowServer(options = {}) {
   const saved = stateFile ? await readResumeFile(stateFile) : null;
   const {
     scorePath = saved?.scorePath ?? DEFAULT_SCORE, host = '0.0.0.0', port = 8080, controlPort = 8081,
-    autoplay = false, oscTargets = [], oscPlain = false, oscInPort = null, edgeUrl = null, edgeToken = null,
+    autoplay = false, oscTargets = [], oscPlain = false, oscInPort = null, oscInHost = '127.0.0.1', oscAllow = [], edgeUrl = null, edgeToken = null,
     maxClients = null, lookaheadMs, hubOptions, rateLimit,
+    maxPerAddress = DEFAULT_MAX_PER_ADDRESS, trustProxy = false, firstRequestTimeoutMs = FIRST_REQUEST_TIMEOUT_MS,
   } = options;
   const token = options.token ?? randomBytes(18).toString('base64url');
   const log = options.log ?? createLog({ redact: [token, edgeToken] });
@@ -98,7 +112,8 @@ export async function startShowServer(options = {}) {
   const osc = createOscOut({ targets: oscTargets, show, metrics, log, plain: oscPlain, now });
 
   // The mirror copies the current score's media (the files behind /media/…) to the edge too.
-  const edge = createEdgeMirror({ stream: show.stream, log, metrics, media: () => ({ dir: show.source().dir, assets: show.engine.score().assets ?? [] }) });
+  const mediaSource = () => ({ dir: show.source().dir, assets: show.engine.score().assets ?? [] });
+  const edge = createEdgeMirror({ stream: show.stream, log, metrics, media: mediaSource });
   show.onEnvelope((json) => edge.publish(json));
   if (edgeUrl) await edge.enable(edgeUrl, edgeToken ?? '');
   const overflow = createOverflow({ maxClients, edgeUrl: () => edge.publicUrl(), viewers: () => show.hub.viewers(), metrics });
@@ -112,18 +127,27 @@ export async function startShowServer(options = {}) {
     seq: show.stream.seq(),
     clients: show.hub.counts(),
     score: { id: show.engine.score().id, title: show.engine.score().title, path: show.source().path, bars: show.engine.score().bars },
-    osc: { targets: osc.list(), in: oscIn ? oscIn.port : null },
+    osc: { targets: osc.list(), in: oscIn ? oscIn.port : null, inHost: oscIn ? oscIn.host : null },
     edge: edge.status(),
     maxClients,
   });
 
   // ---- audience listener: audience routes only ----
-  const audience = Fastify({ logger: false, bodyLimit: 1024, return503OnClosing: true, forceCloseConnections: true });
+  // --trust-proxy believes X-Forwarded-For only from this machine (a reverse proxy next to the
+  // server); a phone cannot pick its own address by sending the header.
+  const audience = Fastify({
+    logger: false, bodyLimit: 1024, return503OnClosing: true, forceCloseConnections: true,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, trustProxy: trustProxy ? ['127.0.0.1', '::1'] : false,
+  });
+  const guard = guardConnections({ server: audience.server, maxPerAddress: maxPerAddress > 0 ? maxPerAddress : Infinity, firstRequestTimeoutMs, metrics, log });
   await audience.register(websocket, { options: { maxPayload: MAX_CLIENT_FRAME_BYTES, perMessageDeflate: false, clientTracking: false } });
   const limiter = createRateLimiter(rateLimit);
   const sweepLimiter = setInterval(() => limiter.sweep(), 10_000);
   sweepLimiter.unref();
   audience.addHook('onRequest', async (request, reply) => {
+    if (trustProxy && !guard.admitProxied(request, reply)) {
+      return reply.code(429).header('retry-after', '10').send({ error: 'TOO_MANY_CONNECTIONS', message: 'too many open connections from this address' });
+    }
     if (!limiter.take(request.ip)) {
       metrics.badInput.inc({ source: BadInput.RATE });
       return reply.code(429).header('retry-after', '1').send({ error: 'RATE_LIMITED', message: 'too many requests from this address; slow down' });
@@ -145,20 +169,20 @@ export async function startShowServer(options = {}) {
   // dist/audience is prebuilt (npm install builds it; the desktop app ships it). The server never
   // imports the builder (esbuild is a dev tool): a source checkout injects it for a deleted dist/.
   if (!existsSync(AUDIENCE_DIST) && options.buildAudienceApp) await options.buildAudienceApp();
-  const media = () => new Map((show.engine.score().assets ?? []).map((a) => [a.src, path.join(show.source().dir, a.src)]));
-  await audience.register(staticRoutes, { dir: AUDIENCE_DIST, media });
+  const warnedLinks = new Set();
+  const onOutside = (src) => {
+    metrics.badInput.inc({ source: BadInput.MEDIA_LINK });
+    if (warnedLinks.has(src) || warnedLinks.size > 256) return;
+    warnedLinks.add(src);
+    log.warn(`media ${src} links outside the score's folder; not served (SECURITY.md, score files)`);
+  };
+  await audience.register(staticRoutes, { dir: AUDIENCE_DIST, media: mediaSource, onOutside });
 
   // ---- control listener: loopback only, token everywhere ----
   // Strict bodies: an unknown field is a mistake to report, not to drop silently.
   const control = Fastify({ logger: false, bodyLimit: 64 * 1024, forceCloseConnections: true, ajv: { customOptions: { removeAdditional: false, coerceTypes: false } } });
-  control.addHook('onRequest', async (request, reply) => {
-    // The console page and its files are public (they hold no data); every API call needs the token.
-    if (request.method === 'GET' && isConsoleFile(request.url)) return;
-    if (!bearerMatches(request.headers.authorization, token)) {
-      metrics.badInput.inc({ source: BadInput.AUTH });
-      return reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'UNAUTHORIZED', message: 'missing or wrong bearer token' });
-    }
-  });
+  // Host, Origin, token and the failed-token throttle (control-guard.js, SECURITY.md).
+  control.addHook('onRequest', createControlGuard({ token, metrics, authFailures: options.authFailures }));
   acceptJsonBodiesOfAnyType(control);
   control.setErrorHandler(controlErrorHandler(metrics));
   await control.register(controlRoutes, { show, metrics, status, log });
@@ -173,7 +197,10 @@ export async function startShowServer(options = {}) {
   try {
     await audience.listen({ host, port });
     await control.listen({ host: '127.0.0.1', port: controlPort });
-    if (oscInPort !== null) oscIn = await startOscIn({ port: oscInPort, show, metrics, log });
+    if (oscInPort !== null) {
+      const allow = oscAllow.length ? createAllowList(oscAllow) : null;
+      oscIn = await startOscIn({ port: oscInPort, host: oscInHost, allow, show, metrics, log });
+    }
   } catch (err) {
     show.close();
     osc.close();

@@ -90,16 +90,16 @@ async function startApp(args, { encryption, beforeReady } = {}) {
 
 describe('the command line and files opened with the app', () => {
   test('npm start flags reach the show server (ports, host, score, token)', async () => {
-    const run = await startApp([...LOOPBACK_FLAGS, '--score', join(SCORES, 'tidal-lines.score.json'), '--token', 'flag-token-1234']);
+    const run = await startApp([...LOOPBACK_FLAGS, '--score', join(SCORES, 'tidal-lines.score.json'), '--token', 'flag-token-1234567890']);
     expect(run.base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(run.base).not.toBe('http://127.0.0.1:8081');
-    expect(run.token).toBe('flag-token-1234');
+    expect(run.token).toBe('flag-token-1234567890');
     const info = await run.api('GET', '/api/console');
     expect(info.body.score.id).toBe('tidal-lines');
     expect(info.body.audience.port).not.toBe(8080);
     expect(info.body.audience.lanAddress).toBeNull(); // bound to 127.0.0.1: not on the Wi-Fi
     expect((await fetch(`${info.body.audience.localUrl}healthz`)).status).toBe(200);
-    expect(run.fake.forks[0].messages[0].overrides).toMatchObject({ port: 0, controlPort: 0, host: '127.0.0.1', token: 'flag-token-1234' });
+    expect(run.fake.forks[0].messages[0].overrides).toMatchObject({ port: 0, controlPort: 0, host: '127.0.0.1', token: 'flag-token-1234567890' });
   });
 
   test('a score opened from the OS before start-up is the one loaded; later ones go to the console', async () => {

@@ -39,7 +39,7 @@ beforeAll(async () => {
   await mkdir(join(work, 'score', 'sounds'), { recursive: true });
   await writeFile(join(work, 'score', 'sounds', 'bell one.wav'), wav);
   await writeFile(join(work, 'secret.txt'), 'do not serve');
-  const media = () => new Map([['sounds/bell one.wav', join(work, 'score', 'sounds', 'bell one.wav')]]);
+  const media = () => ({ dir: join(work, 'score'), assets: [{ src: 'sounds/bell one.wav' }] });
   app = Fastify();
   await app.register(staticRoutes, { dir, media });
   base = await app.listen({ host: '127.0.0.1', port: 0 });

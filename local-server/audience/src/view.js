@@ -1,5 +1,8 @@
 // Everything the viewer sees. Only textContent and style properties are written (never HTML), so
-// nothing in the state can inject markup; image URLs must be http(s) or relative.
+// nothing in the state can inject markup; image URLs must be http(s) or relative; colours must
+// be #rgb/#rrggbb (core/protocol/colour.js), so no CSS value can make the phone fetch anything.
+
+import { isColour } from '#core/protocol/colour.js';
 
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const MAX_TILES = 400;
@@ -90,7 +93,8 @@ export function createView({ base }) {
     for (const id of ids) {
       const node = /** @type {HTMLElement} */ (tileEls.get(id));
       const tile = tiles[id] ?? {};
-      const color = typeof tile.c === 'string' ? tile.c : '';
+      // Only #rgb/#rrggbb: any other CSS (url(…), image-set(…)) would make the phone fetch it.
+      const color = isColour(tile.c) ? tile.c : '';
       if (node.style.background !== color) node.style.background = color;
       const label = tile.s == null ? '' : String(tile.s);
       if (node.textContent !== label) node.textContent = label;
@@ -137,7 +141,7 @@ export function createView({ base }) {
       const v = view ?? {};
       setText(el.instruction, typeof v.instruction === 'string' ? v.instruction : '');
       setText(el.text, typeof v.text === 'string' ? v.text : '');
-      const ink = typeof v.color === 'string' ? textOn(v.color) : null;
+      const ink = isColour(v.color) ? textOn(v.color) : null;
       el.stage.style.background = ink ? v.color : '';
       el.stage.style.setProperty('--glow', ink ? v.color : 'transparent');
       el.stage.style.color = ink ?? '';

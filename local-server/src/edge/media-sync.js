@@ -6,8 +6,8 @@
 // failures (network, 5xx) are retried with backoff; refusals (too big, quota) are logged once.
 
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { MEDIA_READ_FLAGS, resolveMediaFile } from '../media-file.js';
 
 const RETRY_BASE_MS = 1000;
 const RETRY_CAP_MS = 30_000;
@@ -137,17 +137,18 @@ export function createMediaSync({ url, token, source, log = {}, concurrency = DE
     for (const asset of media.assets ?? []) {
       if (typeof asset?.src !== 'string' || seen.has(asset.src)) continue;
       seen.add(asset.src);
-      const file = path.join(media.dir, asset.src);
       try {
-        const info = await stat(file);
-        if (!info.isFile()) throw new Error('not a file');
-        const key = `${file}:${info.size}:${info.mtimeMs}`;
+        // The same check as the venue's /media route: a link leaving the score's folder is not uploaded.
+        const resolved = await resolveMediaFile(media.dir, asset.src);
+        if (!resolved.ok) throw new Error(resolved.message);
+        const { file, size, mtimeMs } = resolved;
+        const key = `${file}:${size}:${mtimeMs}`;
         let sha256 = hashes.get(key);
         if (!sha256) {
-          sha256 = createHash('sha256').update(await readFile(file)).digest('hex');
+          sha256 = createHash('sha256').update(await readFile(file, { flag: MEDIA_READ_FLAGS })).digest('hex');
           hashes.set(key, sha256);
         }
-        files.push({ src: asset.src, file, size: info.size, sha256 });
+        files.push({ src: asset.src, file, size, sha256 });
       } catch (err) {
         warn(`cannot read ${asset.src} (${messageOf(err)}); the edge will not have it`);
       }
@@ -206,7 +207,7 @@ export function createMediaSync({ url, token, source, log = {}, concurrency = DE
     const worker = async () => {
       for (let f = queue.shift(); f; f = queue.shift()) {
         try {
-          const bytes = await readFile(f.file);
+          const bytes = await readFile(f.file, { flag: MEDIA_READ_FLAGS });
           const sha256 = createHash('sha256').update(bytes).digest('hex');
           await request(`/publish/media/${encodeSrc(f.src)}`, {
             method: 'PUT',

@@ -5,6 +5,7 @@
 // remote state always converges.
 
 import WebSocket from 'ws';
+import { MAX_SNAPSHOT_BYTES } from '#core/protocol/envelope.js';
 
 const BACKOFF_BASE_MS = 250;
 // One publisher per show: retrying every second at most costs the edge nothing, and a venue link
@@ -153,7 +154,12 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
     if (sentSeq === seq) return;
     const deltas = stream.deltasSince(sentSeq);
     if (!deltas) return sendSnapshot();
-    for (const json of deltas) send(json);
+    for (const json of deltas) {
+      // The edge refuses frames over MAX_SNAPSHOT_BYTES; a valid score's snapshot is never that
+      // big, but a delta (a far seek) can be: send the snapshot, which jumps the edge ahead.
+      if (json.length * 3 > MAX_SNAPSHOT_BYTES && Buffer.byteLength(json) > MAX_SNAPSHOT_BYTES) return sendSnapshot();
+      send(json);
+    }
     sentSeq = seq;
   }
 

@@ -17,7 +17,7 @@ export default async function sseRoutes(app, { show, metrics, overflow }) {
       metrics.badInput.inc({ source: BadInput.QUERY });
       return reply.code(400).send({ error: 'BAD_SINCE', message: 'since / Last-Event-ID must be a non-negative integer' });
     }
-    if (overflow.full()) return overflow.reject(reply, 'sse', '/sse');
+    if (overflow.fullFor(request.ip)) return overflow.reject(reply, 'sse', '/sse');
     // A client resuming in another epoch (server restarted or new score) must start over.
     const resumeFrom = query.epoch && query.epoch !== show.stream.epoch() ? null : since;
     reply.hijack();
@@ -28,6 +28,7 @@ export default async function sseRoutes(app, { show, metrics, overflow }) {
       'x-accel-buffering': 'no',
     });
     reply.raw.write('retry: 1000\n\n');
+    overflow.track(request.ip, reply.raw);
     show.hub.addEventStream(reply.raw, resumeFrom);
   });
 }

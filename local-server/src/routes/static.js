@@ -3,14 +3,19 @@
 // The app is small, so every file and its .br/.gz siblings are read into memory once, at
 // registration: serving a phone never touches the disk. Only the files listed in the build's
 // manifest.json exist here; any other path (including every traversal trick, encoded or not)
-// is a 404 because nothing is looked up on disk by request path. Media paths are looked up in the
-// map the score provides (relative path → file), never joined to a directory.
+// is a 404 because nothing is looked up on disk by request path. Media paths are served only when
+// the score lists them, and only when their real path (links followed) is inside the score's
+// folder (media-file.js).
 
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MEDIA_MAX_AGE, decodeMediaPath, etagMatches, mediaType, parseRange } from '#core/protocol/media.js';
+import { MEDIA_READ_FLAGS, resolveMediaFile } from '../media-file.js';
+import { AUDIENCE_PAGE_CSP_HEADER } from '#core/protocol/page-csp.js';
+import { MEDIA_CSP, MEDIA_MAX_AGE, decodeMediaPath, etagMatches, mediaType, parseRange } from '#core/protocol/media.js';
+
+/** @typedef {import('../edge/media-sync.js').MediaSource} MediaSource */
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -84,9 +89,11 @@ async function loadApp(dir) {
 /**
  * Fastify plugin serving the built audience app and the score's media.
  * @param {import('fastify').FastifyInstance} app
- * @param {{ dir: string, media?: () => Map<string, string> }} options dir: the build output; media: allowed relative path → absolute file
+ * @param {{ dir: string, media?: () => MediaSource | null, onOutside?: (src: string) => void }} options dir: the build
+ *   output; media: the current score's folder and assets (only listed files are served, and only
+ *   when their real path is inside the folder); onOutside: told when a listed file links outside it
  */
-export default async function staticRoutes(app, { dir, media = () => new Map() }) {
+export default async function staticRoutes(app, { dir, media = () => null, onOutside = () => {} }) {
   const files = await loadApp(dir);
 
   const serveFile = (file) => (request, reply) => {
@@ -99,6 +106,7 @@ export default async function staticRoutes(app, { dir, media = () => new Map() }
       .header('etag', etag)
       .header('vary', 'Accept-Encoding')
       .header('x-content-type-options', 'nosniff');
+    if (file.type.startsWith('text/html')) reply.header('content-security-policy', AUDIENCE_PAGE_CSP_HEADER);
     if (etagMatches(request.headers['if-none-match'], Object.values(file.etag))) return reply.code(304).send();
     if (encoding) reply.header('content-encoding', encoding === 'gzip' ? 'gzip' : 'br');
     return reply.header('content-length', body.length).send(body);
@@ -113,22 +121,24 @@ export default async function staticRoutes(app, { dir, media = () => new Map() }
   app.get('/media/*', async (request, reply) => {
     const raw = request.url.slice('/media/'.length).split('?')[0];
     const rel = decodeMediaPath(raw);
-    const file = rel === null ? undefined : media().get(rel);
-    if (!file) return reply.code(404).send({ error: 'NOT_FOUND', message: 'no such media file in this score' });
-    let info;
-    try {
-      info = await stat(file);
-    } catch {
-      return reply.code(404).send({ error: 'NOT_FOUND', message: 'media file missing on the server' });
+    const source = media();
+    const listed = rel !== null && source !== null && source.assets.some((asset) => asset.src === rel);
+    if (!listed) return reply.code(404).send({ error: 'NOT_FOUND', message: 'no such media file in this score' });
+    // Checked on every request, not only at load: a link can be planted in the folder mid-show.
+    const info = await resolveMediaFile(source.dir, rel);
+    if (!info.ok) {
+      if (info.reason === 'outside') onOutside(rel);
+      return reply.code(404).send({ error: 'NOT_FOUND', message: info.reason === 'missing' ? 'media file missing on the server' : 'no such media file in this score' });
     }
-    if (!info.isFile()) return reply.code(404).send({ error: 'NOT_FOUND', message: 'no such media file in this score' });
+    const file = info.file;
     const etag = `"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`;
     reply
       .header('content-type', mediaType(rel))
       .header('cache-control', MEDIA_MAX_AGE)
       .header('etag', etag)
       .header('accept-ranges', 'bytes')
-      .header('x-content-type-options', 'nosniff');
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', MEDIA_CSP);
     if (etagMatches(request.headers['if-none-match'], [etag])) return reply.code(304).send();
     const range = parseRange(request.headers.range, info.size);
     if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${info.size}`).send();
@@ -137,8 +147,8 @@ export default async function staticRoutes(app, { dir, media = () => new Map() }
         .code(206)
         .header('content-range', `bytes ${range.start}-${range.end}/${info.size}`)
         .header('content-length', range.end - range.start + 1)
-        .send(createReadStream(file, range));
+        .send(createReadStream(file, { ...range, flags: MEDIA_READ_FLAGS }));
     }
-    return reply.header('content-length', info.size).send(createReadStream(file));
+    return reply.header('content-length', info.size).send(createReadStream(file, { flags: MEDIA_READ_FLAGS }));
   });
 }

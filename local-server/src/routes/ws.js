@@ -13,6 +13,14 @@ import { BadInput } from '../metrics.js';
  */
 const FRAMES_PER_SECOND = 50;
 const FRAME_BURST = 200;
+/**
+ * A resync answers with the whole snapshot (≈18 KB on a big score) for a 17-byte request, so it
+ * gets its own, much smaller budget: a viewer needs one after a rare gap or a new epoch. Beyond
+ * 3 at once and 6 a minute the request gets no answer and is counted (ws_resync); a real viewer
+ * whose resync goes unanswered reconnects, and a new socket starts with a snapshot.
+ */
+const RESYNCS_PER_MINUTE = 6;
+const RESYNC_BURST = 3;
 
 /**
  * @param {import('fastify').FastifyInstance} app
@@ -20,17 +28,19 @@ const FRAME_BURST = 200;
  */
 export default async function wsRoutes(app, { show, metrics, now, overflow }) {
   // Full and no edge to send viewers to: answer the handshake itself with 503 + Retry-After.
-  const turnAway = async (_request, reply) => {
-    if (overflow.full() && !overflow.redirects()) return overflow.reject(reply, 'ws', '/ws');
+  const turnAway = async (request, reply) => {
+    if (overflow.fullFor(request.ip) && !overflow.redirects()) return overflow.reject(reply, 'ws', '/ws');
   };
-  app.get('/ws', { websocket: true, preValidation: turnAway }, (socket) => {
-    if (overflow.full()) {
+  app.get('/ws', { websocket: true, preValidation: turnAway }, (socket, request) => {
+    if (overflow.fullFor(request.ip)) {
       overflow.count('ws');
       socket.close(CloseCode.TRY_AGAIN_LATER, overflow.reason());
       return;
     }
+    overflow.track(request.ip, socket);
     const sink = show.hub.addWebSocket(socket);
     const budget = createTokenBucket({ ratePerSecond: FRAMES_PER_SECOND, burst: FRAME_BURST, now: performance.now() });
+    const resyncBudget = createTokenBucket({ ratePerSecond: RESYNCS_PER_MINUTE / 60, burst: RESYNC_BURST, now: performance.now() });
 
     const reject = (source, code, reason) => {
       metrics.badInput.inc({ source });
@@ -44,7 +54,8 @@ export default async function wsRoutes(app, { show, metrics, now, overflow }) {
       if (parsed.ok === false) return reject(BadInput.WS_FRAME, CloseCode.POLICY_VIOLATION, /** @type {any} */ (parsed).reason);
       const frame = /** @type {any} */ (parsed).frame;
       if (frame.type === 'ping') socket.send(encodePong(frame.id, frame.c, now()));
-      else show.hub.resync(sink);
+      else if (resyncBudget.take(performance.now())) show.hub.resync(sink);
+      else metrics.badInput.inc({ source: BadInput.WS_RESYNC });
     });
 
     // ws reports oversize frames (maxPayload → close 1009) and invalid UTF-8 (1007) as errors.

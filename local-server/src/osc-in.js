@@ -1,0 +1,125 @@
+// OSC remote control on a UDP port (--osc-in): /tutti/play, /pause, /stop, /seek bar [beat],
+// /tempo bpm. OSC has no authentication, so the listener defends by where it listens and who
+// it hears (SECURITY.md, "Musicians' OSC"): it binds 127.0.0.1 unless given a host, only senders
+// inside --osc-allow are heard, and a packet may carry at most a few commands, the listener
+// at most a few dozen a second — one 56 KB bundle of 2,000 seeks used to become 2,000 deltas
+// pushed to every phone. Anything dropped is counted in tutti_bad_input_total{source}.
+
+import dgram from 'node:dgram';
+import { decode } from 'node-osc';
+import { createTokenBucket } from '#core/util/token-bucket.js';
+import { BadInput } from './metrics.js';
+
+/** A show needs one command at a time; a controller may group a seek and a play. */
+export const MAX_COMMANDS_PER_PACKET = 8;
+/** Sustained commands per second (and burst): far above a human or a sequencer's cue list. */
+export const COMMANDS_PER_SECOND = 20;
+const WARN_EVERY_MS = 60_000;
+
+/**
+ * Parse `--osc-in [HOST:]PORT`; a bare port means 127.0.0.1:PORT (IPv6 as "[::1]:PORT").
+ * @param {string} text
+ * @returns {{ host: string, port: number } | null}
+ */
+export function parseOscListen(text) {
+  const match = /^(?:(?:\[([0-9a-fA-F:.]+)\]|([^:\s/[\]]+)):)?(\d{1,5})$/.exec(String(text).trim());
+  if (!match || Number(match[3]) > 65535) return null;
+  return { host: match[1] ?? match[2] ?? '127.0.0.1', port: Number(match[3]) };
+}
+
+/**
+ * @param {object} options
+ * @param {number} options.port
+ * @param {string} [options.host] default 127.0.0.1 (this machine only)
+ * @param {((address: string) => boolean) | null} [options.allow] senders heard (null: everyone who can reach `host`)
+ * @param {any} options.show
+ * @param {import('./metrics.js').Metrics} options.metrics
+ * @param {{ warn: Function, info: Function }} options.log
+ * @returns {Promise<{ port: number, host: string, close: () => Promise<void> }>}
+ */
+export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metrics, log }) {
+  const bad = () => metrics.badInput.inc({ source: BadInput.OSC });
+  const budget = createTokenBucket({ ratePerSecond: COMMANDS_PER_SECOND, burst: COMMANDS_PER_SECOND, now: performance.now() });
+  const warned = { denied: 0, flood: 0 };
+  /** One console line a minute per kind of drop, not one per packet. */
+  const warnOnce = (kind, message) => {
+    const t = Date.now();
+    if (t - warned[kind] < WARN_EVERY_MS) return;
+    warned[kind] = t;
+    log.warn(message);
+  };
+  const drop = (source, count = 1) => metrics.badInput.inc({ source }, count);
+
+  const commands = {
+    '/tutti/play': () => show.engine.play(),
+    '/tutti/pause': () => show.engine.pause(),
+    '/tutti/stop': () => show.engine.stop(),
+    '/tutti/seek': (bar, beat = 1) => show.engine.seek(bar, beat),
+    '/tutti/tempo': (bpm) => show.engine.setTempo(bpm),
+  };
+  /** Carry out one message; false when it was a command the rate budget had no room for. */
+  const run = (message, t) => {
+    if (!Array.isArray(message) || typeof message[0] !== 'string') return bad();
+    const [address, ...args] = message;
+    const command = commands[address];
+    if (!command) return bad();
+    // Only real commands spend the budget: junk costs no state change, so it cannot crowd out a cue.
+    if (!budget.take(t)) return false;
+    try {
+      command(...args);
+      metrics.oscIn.inc({ address });
+    } catch (err) {
+      bad();
+      log.warn(`OSC-in ${address}: ${err.message}`);
+    }
+  };
+
+  /** Flatten a decoded packet (message or nested bundles, depth ≤ 8) into `[address, ...args]` lists. */
+  const messagesOf = (packet, depth = 0, out = []) => {
+    if (packet?.oscType === 'bundle') {
+      if (depth < 8) for (const element of packet.elements) messagesOf(element, depth + 1, out);
+    } else if (packet?.oscType === 'message') out.push([packet.address, ...packet.args.map((a) => a.value)]);
+    else out.push(null);
+    return out;
+  };
+
+  const receive = (/** @type {Buffer} */ bytes, /** @type {dgram.RemoteInfo} */ rinfo) => {
+    // Who sent it is checked before a byte is decoded.
+    if (allow && !allow(rinfo.address)) {
+      drop(BadInput.OSC_DENIED);
+      warnOnce('denied', `OSC-in: ignoring ${rinfo.address} (not in --osc-allow); counted in tutti_bad_input_total{source="osc_denied"}`);
+      return;
+    }
+    let messages;
+    try {
+      messages = messagesOf(decode(bytes));
+    } catch {
+      return bad();
+    }
+    let flooded = Math.max(0, messages.length - MAX_COMMANDS_PER_PACKET);
+    const t = performance.now();
+    for (const message of messages.slice(0, MAX_COMMANDS_PER_PACKET)) {
+      if (run(message, t) === false) flooded += 1;
+    }
+    if (flooded > 0) {
+      drop(BadInput.OSC_FLOOD, flooded);
+      warnOnce('flood', `OSC-in: dropped commands from ${rinfo.address} (over ${MAX_COMMANDS_PER_PACKET} per packet or ${COMMANDS_PER_SECOND}/s); counted in tutti_bad_input_total{source="osc_flood"}`);
+    }
+  };
+
+  return new Promise((resolve, reject) => {
+    const socket = dgram.createSocket(host.includes(':') ? 'udp6' : 'udp4');
+    socket.once('listening', () => {
+      socket.removeListener('error', reject);
+      socket.on('error', (err) => log.warn(`OSC-in socket: ${err.message}`));
+      const bound = socket.address();
+      if (!allow && !['127.0.0.1', '::1'].includes(bound.address)) {
+        log.warn(`OSC-in listens on ${host}:${bound.port} and accepts commands from anyone who can reach it; add --osc-allow with your musicians' addresses`);
+      }
+      resolve({ port: bound.port, host: bound.address, close: () => new Promise((done) => socket.close(() => done())) });
+    });
+    socket.once('error', reject);
+    socket.on('message', receive);
+    socket.bind(port, host);
+  });
+}
