@@ -5,7 +5,6 @@
 // Flags are those of `tutti serve` (and TUTTI_* variables); saved settings fill in the rest.
 
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseServeArgs } from '../local-server/src/config.js';
 import { StartupError } from '../local-server/src/server.js';
@@ -14,6 +13,9 @@ import { formatProblems } from '../core/score/validate.js';
 import { createSettingsStore, browserConfigDir } from './main/settings-store.js';
 import { launchShow } from './main/launch-show.js';
 import { defaultStateDir, resumeFileFor, logFileFor } from '../local-server/src/state-dir.js';
+import { overridesFromServeOptions } from './main/launch-args.js';
+import { buildAudienceFromSource } from '../local-server/src/audience-from-source.js';
+import { findElectronBinary } from './electron-binary.js';
 
 const APP_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** If Electron exits this soon with an error (no display, missing libraries), fall back. */
@@ -21,24 +23,6 @@ const EARLY_EXIT_MS = 4000;
 
 const out = (line) => process.stdout.write(`${line}\n`);
 const err = (line) => process.stderr.write(`${line}\n`);
-
-/**
- * The Electron binary to run, or the reason there is none. Under plain Node the `electron`
- * package exports the binary's path (and throws when the binary was never downloaded).
- * @returns {Promise<{ binary: string | null, reason: string }>}
- */
-async function findElectron() {
-  if (process.env.TUTTI_NO_ELECTRON === '1') return { binary: null, reason: 'TUTTI_NO_ELECTRON=1' };
-  try {
-    const mod = await import('electron');
-    const binary = typeof mod.default === 'string' ? mod.default : null;
-    if (!binary) return { binary: null, reason: 'the electron package did not give a binary path' };
-    if (!existsSync(binary)) return { binary: null, reason: `the Electron binary is missing (${binary})` };
-    return { binary, reason: '' };
-  } catch (e) {
-    return { binary: null, reason: e?.code === 'ERR_MODULE_NOT_FOUND' ? 'the electron package is not installed' : `it cannot load (${String(e?.message ?? e).split('\n')[0]})` };
-  }
-}
 
 /** Run the desktop app; resolves false when it died at once (so the browser console takes over). */
 function runElectron(binary, args) {
@@ -54,13 +38,9 @@ function runElectron(binary, args) {
   });
 }
 
-async function serveInBrowser(argv, reason) {
+/** @param {Record<string, any>} options parsed `tutti serve` flags */
+async function serveInBrowser(options, reason) {
   out(`Electron cannot run here (${reason}): serving the same console in your browser instead.`);
-  const { options, errors } = parseServeArgs(argv, process.env);
-  if (errors.length) {
-    err(`npm start: ${errors.join('; ')}\nThe flags are those of "tutti serve" (see: npx tutti serve --help).`);
-    return 2;
-  }
   const store = createSettingsStore({ dir: browserConfigDir(), warn: (msg) => err(`warning: ${msg}`) });
   const settings = store.load();
   const log = createLog({
@@ -69,13 +49,7 @@ async function serveInBrowser(argv, reason) {
       if (level !== 'info') err(`[${new Date().toISOString().slice(11, 19)}] ${level}: ${msg}`);
     },
   });
-  const overrides = Object.fromEntries(Object.entries({
-    scorePath: options.scorePath, host: options.host, port: options.port, controlPort: options.controlPort,
-    token: options.token, autoplay: options.autoplay, oscTargets: options.oscTargets, oscInPort: options.oscInPort,
-    edgeUrl: options.edgeUrl, edgeToken: options.edgeToken, maxClients: options.maxClients,
-    oscInHost: options.oscInPort === null ? undefined : options.oscInHost, oscAllow: options.oscAllow.length ? options.oscAllow : undefined,
-    maxPerAddress: options.maxPerAddress, trustProxy: options.trustProxy || undefined,
-  }).filter(([, v]) => v !== undefined && v !== null));
+  const overrides = overridesFromServeOptions(options);
 
   let launched;
   try {
@@ -89,6 +63,7 @@ async function serveInBrowser(argv, reason) {
       log,
       recentScores: () => store.get().recentScores,
       onChange: (change) => store.update(change),
+      buildAudienceApp: buildAudienceFromSource,
     });
   } catch (e) {
     if (e instanceof StartupError) {
@@ -114,9 +89,17 @@ async function serveInBrowser(argv, reason) {
 
 async function main() {
   const argv = process.argv.slice(2);
-  const { binary, reason } = await findElectron();
+  // The same flags in both modes, refused the same way before anything starts (the desktop app
+  // parses them again from its argv: app/main/launch-args.js).
+  const { options, errors } = parseServeArgs(argv, process.env);
+  if (errors.length) {
+    err(`npm start: ${errors.join('; ')}\nThe flags are those of "tutti serve" (see: npx tutti serve --help).`);
+    process.exit(2);
+  }
+  // Never `import('electron')` here: since Electron 42 that downloads a missing binary.
+  const { binary, reason } = findElectronBinary();
   if (binary && (await runElectron(binary, argv))) return;
-  const code = await serveInBrowser(argv, binary ? 'the Electron binary exited at once — no display?' : reason);
+  const code = await serveInBrowser(options, binary ? 'the Electron binary exited at once — no display?' : reason);
   if (code !== null) process.exit(code);
 }
 

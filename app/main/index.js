@@ -17,4 +17,7 @@ createDesktopApp({
     serverEntry: here('./server-child.js'),
     scoresDir: electron.app.isPackaged ? join(process.resourcesPath, 'scores') : here('../../scores/'),
   },
+  // `npm start -- --port 9000` arrives as `electron <folder> --port 9000` (process.defaultApp);
+  // a packaged app gets its flags, or the score file the OS opens with it, after the executable.
+  launch: { argv: process.argv, defaultApp: Boolean(/** @type {any} */ (process).defaultApp), cwd: process.cwd(), env: process.env },
 }).main();

@@ -40,6 +40,7 @@ export function portIsFree(port, host) {
  * @property {string | null} [logFile] the JSON log file (README.md "Logs"); null = none
  * @property {string | null} [stateFile] crash resume: where the show position is kept (README.md "Crash resume"); null = off
  * @property {typeof realStart} [startShowServer]
+ * @property {() => Promise<void>} [buildAudienceApp] builds a missing dist/audience (source checkout only; never in the desktop app)
  */
 
 /**
@@ -78,6 +79,8 @@ export async function launchShow(options) {
     controlPort: ports.controlPort,
     token: overrides.token,
     autoplay: overrides.autoplay ?? false,
+    oscPlain: overrides.oscPlain ?? false,
+    rateLimit: overrides.rateLimit,
     oscTargets: overrides.oscTargets?.length ? overrides.oscTargets : settings.oscTargets,
     oscInPort: overrides.oscInPort ?? settings.oscInPort,
     // Flag-only choices (no setting): where OSC-in listens and who it hears, per-address limits.
@@ -88,9 +91,11 @@ export async function launchShow(options) {
     edgeUrl: overrides.edgeUrl ?? null,
     edgeToken: overrides.edgeToken ?? null,
     maxClients: overrides.maxClients ?? settings.maxClients,
+    // Already resolved by the caller from --state-file/--no-resume and its own folder.
     stateFile: options.stateFile ?? null,
     logFile: options.logFile ?? null,
     log,
+    buildAudienceApp: options.buildAudienceApp,
   });
 
   let server;

@@ -2,14 +2,16 @@
 // sends { type: 'start', … }; this starts the server and answers { type: 'ready', URLs and
 // ports } or { type: 'failed' } (then exits, and main restarts it with backoff).
 // Console changes worth saving travel back as { type: 'settings', change }; main owns the file.
+// { type: 'notice', msg } from main is logged as a warning (the console's Log panel shows it).
+// Transport changes travel back as { type: 'transport', state } (main keeps the laptop awake
+// while the show plays: keep-awake.js).
 // Nothing here touches Electron APIs: `process.parentPort` is the only link, so tests drive
 // runServerChild with a fake port object.
 
 import { launchShow } from './launch-show.js';
 import { applySettingsChange } from './settings-store.js';
-import { join } from 'node:path';
 import { createLog } from '../../local-server/src/log.js';
-import { STATE_FILE_NAME, LOG_FILE_NAME } from '../../local-server/src/state-dir.js';
+import { resumeFileFor, logFileFor } from '../../local-server/src/state-dir.js';
 
 /**
  * @param {{ port: { on: (event: 'message', fn: (e: { data: any }) => void) => void, postMessage: (msg: any) => void }, exit?: (code: number) => void, launch?: typeof launchShow }} deps
@@ -18,13 +20,14 @@ export function runServerChild({ port, exit = (code) => process.exit(code), laun
   let server = null;
   let settings = null;
   let starting = false;
+  let log = null;
 
   port.on('message', async ({ data }) => {
     if (!data || typeof data !== 'object') return;
     if (data.type === 'start' && !server && !starting) {
       starting = true;
       settings = data.settings;
-      const log = createLog({
+      log = createLog({
         redact: [data.overrides?.token, data.overrides?.edgeToken],
         print: (level, msg) => port.postMessage({ type: 'log', level, msg }),
       });
@@ -34,8 +37,9 @@ export function runServerChild({ port, exit = (code) => process.exit(code), laun
           overrides: data.overrides ?? {},
           scoresDir: data.scoresDir,
           settingsPath: data.settingsPath,
-          stateFile: typeof data.stateDir === 'string' ? join(data.stateDir, STATE_FILE_NAME) : null,
-          logFile: typeof data.stateDir === 'string' ? join(data.stateDir, LOG_FILE_NAME) : null,
+          // The app's user-data folder, unless --state-file/--no-resume/--log-file/--no-log-file say otherwise.
+          stateFile: typeof data.stateDir === 'string' ? resumeFileFor(data.overrides ?? {}, data.stateDir) : null,
+          logFile: typeof data.stateDir === 'string' ? logFileFor(data.overrides ?? {}, data.stateDir) : null,
           mode: 'electron',
           log,
           recentScores: () => settings.recentScores,
@@ -45,6 +49,7 @@ export function runServerChild({ port, exit = (code) => process.exit(code), laun
           },
         });
         server = launched.server;
+        server.show.events.on('transport', (state) => port.postMessage({ type: 'transport', state }));
         port.postMessage({
           type: 'ready',
           audienceUrl: server.audienceUrl,
@@ -53,6 +58,7 @@ export function runServerChild({ port, exit = (code) => process.exit(code), laun
           controlPort: Number(new URL(server.controlUrl).port),
           scorePath: launched.scorePath,
           notices: launched.notices,
+          transport: server.status().transport,
         });
       } catch (err) {
         const problems = (err.problems ?? []).slice(0, 20);
@@ -61,6 +67,8 @@ export function runServerChild({ port, exit = (code) => process.exit(code), laun
       } finally {
         starting = false;
       }
+    } else if (data.type === 'notice' && typeof data.msg === 'string') {
+      log?.warn(data.msg);
     } else if (data.type === 'stop') {
       await server?.close();
       server = null;

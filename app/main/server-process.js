@@ -17,6 +17,7 @@ const STOP_GRACE_MS = 3000;
  * @property {(status: ServerStatus) => void} onStatus
  * @property {(change: Record<string, unknown>) => void} [onSettings]
  * @property {(level: string, msg: string) => void} [onLog]
+ * @property {(transport: string) => void} [onTransport] the show's transport changed ('playing' | 'paused' | 'stopped')
  * @property {readonly number[]} [delays]
  * @property {number} [stableMs]
  * @property {(fn: () => void, ms: number) => any} [setTimer]
@@ -27,7 +28,7 @@ const STOP_GRACE_MS = 3000;
 /** @param {ServerProcessOptions} options */
 export function createServerProcess(options) {
   const {
-    fork, entry, startMessage, onStatus, onSettings = () => {}, onLog = () => {},
+    fork, entry, startMessage, onStatus, onSettings = () => {}, onLog = () => {}, onTransport = () => {},
     delays = RESTART_DELAYS_MS, stableMs = STABLE_AFTER_MS,
     setTimer = setTimeout, clearTimer = clearTimeout, now = Date.now,
   } = options;
@@ -67,6 +68,8 @@ export function createServerProcess(options) {
       onSettings(msg.change);
     } else if (msg.type === 'log') {
       onLog(msg.level, msg.msg);
+    } else if (msg.type === 'transport' && typeof msg.state === 'string') {
+      onTransport(msg.state);
     }
   }
 
@@ -112,6 +115,11 @@ export function createServerProcess(options) {
         current.postMessage({ type: 'stop' });
       });
     },
+    /**
+     * Show a warning in the console's log (the server's log, which the console page reads).
+     * @param {string} msg
+     */
+    notice: (msg) => child?.postMessage({ type: 'notice', msg }),
     /** The last 'ready' message (URLs, ports), or null before the first start. */
     info: () => info,
     running: () => child !== null,

@@ -3,7 +3,8 @@
 // or ~/.config/tutti when `npm start` serves the console in a browser.
 //
 // Only known keys with the right types are read or written, so a secret (the control token,
-// an edge token) can never end up in the file, and a hand-edited mistake falls back to the
+// an edge token in clear) can never end up in the file — the desktop app stores the edge token
+// only as safeStorage ciphertext, `edgeTokenEncrypted` (edge-token-store.js) — and a hand-edited mistake falls back to the
 // default for that key instead of stopping the show. Writes are atomic (temp file + rename).
 
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -20,18 +21,20 @@ export const MAX_RECENT_SCORES = 10;
  * @property {number} controlPort preferred control port
  * @property {Array<{ host: string, port: number }>} oscTargets
  * @property {number | null} oscInPort
- * @property {string | null} edgeUrl the edge's public URL (its token is never stored)
+ * @property {string | null} edgeUrl the edge's public URL
+ * @property {string | null} edgeTokenEncrypted its publish token encrypted by Electron's safeStorage (base64), desktop app only
  * @property {number | null} maxClients
  * @property {string[]} recentScores newest first
  */
 
 /** @returns {Settings} */
 export function defaultSettings() {
-  return { version: 1, audiencePort: 8080, controlPort: 8081, oscTargets: [], oscInPort: null, edgeUrl: null, maxClients: null, recentScores: [] };
+  return { version: 1, audiencePort: 8080, controlPort: 8081, oscTargets: [], oscInPort: null, edgeUrl: null, edgeTokenEncrypted: null, maxClients: null, recentScores: [] };
 }
 
 const isPort = (v, allowZero = false) => Number.isInteger(v) && v >= (allowZero ? 0 : 1) && v <= 65535;
 const isTarget = (t) => t && typeof t === 'object' && typeof t.host === 'string' && t.host.length > 0 && t.host.length <= 253 && isPort(t.port);
+const isCiphertext = (v) => v === null || (typeof v === 'string' && v.length > 0 && v.length <= 16384 && /^[A-Za-z0-9+/]+={0,2}$/.test(v));
 const isHttpUrl = (v) => {
   try {
     return ['http:', 'https:'].includes(new URL(v).protocol);
@@ -60,6 +63,7 @@ export function sanitizeSettings(raw) {
   take('oscTargets', Array.isArray(r.oscTargets) && r.oscTargets.every(isTarget), Array.isArray(r.oscTargets) ? r.oscTargets.slice(0, 64).map((t) => ({ host: t.host, port: t.port })) : []);
   take('oscInPort', r.oscInPort === null || isPort(r.oscInPort, true));
   take('edgeUrl', r.edgeUrl === null || (typeof r.edgeUrl === 'string' && isHttpUrl(r.edgeUrl)));
+  take('edgeTokenEncrypted', isCiphertext(r.edgeTokenEncrypted));
   take('maxClients', r.maxClients === null || (Number.isInteger(r.maxClients) && r.maxClients > 0));
   take('recentScores', Array.isArray(r.recentScores) && r.recentScores.every((p) => typeof p === 'string' && p.length > 0 && p.length <= 4096),
     Array.isArray(r.recentScores) ? r.recentScores.slice(0, MAX_RECENT_SCORES) : []);
@@ -68,7 +72,7 @@ export function sanitizeSettings(raw) {
 }
 
 /**
- * Apply what the console changed ({ scorePath } | { oscTargets } | { edgeUrl }) to settings.
+ * Apply what the console changed ({ scorePath } | { oscTargets } | { edgeUrl } | { edgeTokenEncrypted }) to settings.
  * Pure: returns a new object. Unknown changes are ignored.
  * @param {Settings} settings
  * @param {Record<string, unknown>} change
@@ -81,6 +85,7 @@ export function applySettingsChange(settings, change) {
   }
   if (Array.isArray(change.oscTargets) && change.oscTargets.every(isTarget)) next.oscTargets = change.oscTargets.map((t) => ({ host: t.host, port: t.port }));
   if ('edgeUrl' in change && (change.edgeUrl === null || (typeof change.edgeUrl === 'string' && isHttpUrl(change.edgeUrl)))) next.edgeUrl = /** @type {string | null} */ (change.edgeUrl);
+  if ('edgeTokenEncrypted' in change && isCiphertext(change.edgeTokenEncrypted)) next.edgeTokenEncrypted = /** @type {string | null} */ (change.edgeTokenEncrypted);
   if (change.clearRecent === true) next.recentScores = [];
   return next;
 }

@@ -11,6 +11,7 @@ import { lanAddress } from './lan-address.js';
 import { defaultStateDir, resumeFileFor, logFileFor } from './state-dir.js';
 import { packageVersion } from './version.js';
 import { writeNewScore } from './new-score.js';
+import { buildAudienceFromSource } from './audience-from-source.js';
 
 const USAGE = `Tutti — live networked scores
 
@@ -134,7 +135,7 @@ async function serve(argv, out, err, env) {
   const logFile = logFileFor(options, stateDir);
   let server;
   try {
-    server = await startShowServer({ ...options, stateFile, logFile, log });
+    server = await startShowServer({ ...options, stateFile, logFile, log, buildAudienceApp: buildAudienceFromSource });
   } catch (e) {
     if (e instanceof StartupError) {
       const details = e.problems.length ? `\n${formatProblems(e.problems).split('\n').map((l) => `  ${l}`).join('\n')}` : '';

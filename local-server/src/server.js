@@ -31,7 +31,6 @@ import pollRoutes from './routes/poll.js';
 import timeRoutes from './routes/time.js';
 import controlRoutes, { controlErrorHandler, acceptJsonBodiesOfAnyType } from './routes/control.js';
 import staticRoutes from './routes/static.js';
-import { buildAudienceApp } from '../audience/build.js';
 
 export const DEFAULT_SCORE = fileURLToPath(new URL('../../scores/demo.score.json', import.meta.url));
 export const AUDIENCE_DIST = fileURLToPath(new URL('../../dist/audience', import.meta.url));
@@ -87,6 +86,7 @@ export class StartupError extends Error {
  * @property {{ ratePerSecond: number, burst: number }} [authFailures] failed control-token checks allowed (default AUTH_FAILURE_LIMIT in control-guard.js)
  * @property {import('./log.js').Log} [log]
  * @property {string | null} [logFile] also write the log, and Fastify's errors, as JSON lines to this rotated file (README.md "Logs")
+ * @property {() => Promise<void>} [buildAudienceApp] builds a missing dist/audience (source checkouts only: see app/README.md)
  */
 
 /**
@@ -192,8 +192,9 @@ export async function startShowServer(options = {}) {
   await audience.register(sseRoutes, routeOptions);
   await audience.register(pollRoutes, routeOptions);
   await audience.register(timeRoutes, routeOptions);
-  // A fresh checkout without a build (npm install runs it; this covers a deleted dist/).
-  if (!existsSync(AUDIENCE_DIST)) await buildAudienceApp({ quiet: true });
+  // dist/audience is prebuilt (npm install builds it; the desktop app ships it). The server never
+  // imports the builder (esbuild is a dev tool): a source checkout injects it for a deleted dist/.
+  if (!existsSync(AUDIENCE_DIST) && options.buildAudienceApp) await options.buildAudienceApp();
   const warnedLinks = new Set();
   const onOutside = (src) => {
     metrics.badInput.inc({ source: BadInput.MEDIA_LINK });

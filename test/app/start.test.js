@@ -4,12 +4,16 @@
 // Real processes, real sockets; nothing faked.
 
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { findElectronBinary } from '../../app/electron-binary.js';
 
+const ELECTRON_PACKAGE = join(createRequire(import.meta.url).resolve('electron/package.json'), '..');
 const START = fileURLToPath(new URL('../../app/start.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -25,9 +29,10 @@ afterEach(async () => {
 });
 
 /** Start `node app/start.js …`; resolves once its start-up lines are printed (or the process ends). */
-function start(args) {
+function start(args, extraEnv = {}) {
   const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state') };
-  for (const key of Object.keys(env)) if (key.startsWith('TUTTI_')) delete env[key];
+  for (const key of Object.keys(env)) if (key.startsWith('TUTTI_') || key.startsWith('ELECTRON_')) delete env[key];
+  Object.assign(env, extraEnv);
   const child = spawn(process.execPath, [START, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -70,6 +75,13 @@ test('says in one line that Electron cannot run, then serves the console with it
   const lines = first.out().split('\n');
   expect(lines[0]).toMatch(/^Electron cannot run here \(.+\): serving the same console in your browser instead\.$/);
   expect(lines.filter((l) => /electron/i.test(l))).toHaveLength(1);
+  // The electron package is installed but its binary is not, and npm start must not fetch it
+  // (requiring the package would: it has no install script since Electron 42).
+  if (!findElectronBinary({ env: {} }).binary) {
+    expect(lines[0]).toContain('the Electron binary has not been downloaded');
+    expect(`${first.out()}${first.err()}`).not.toMatch(/Downloading|install-electron --no|failed to install/i);
+    expect(existsSync(join(ELECTRON_PACKAGE, 'path.txt'))).toBe(false);
+  }
   const [, base, token] = consoleUrl(first);
 
   const page = await fetch(`${base}/?token=${token}`);
@@ -124,4 +136,37 @@ test('a bad flag stops with one clear message and a non-zero exit code', async (
   expect(await run.exited).toBe(2);
   expect(run.err()).toMatch(/unknown flag --prot \(did you mean --port\?\)/);
   expect(run.err()).not.toMatch(/\n\s+at /); // no stack trace
+});
+
+describe('the Electron binary', () => {
+  /** An unpacked "Electron" that records its arguments and exits at once, as one without a display would. */
+  async function stubDistribution(exitCode) {
+    const dist = join(home, 'electron-dist');
+    await mkdir(dist, { recursive: true });
+    await writeFile(join(dist, 'electron'), `#!/bin/sh\nprintf '%s\\n' "$@" > "${join(home, 'electron-args.txt')}"\nexit ${exitCode}\n`);
+    await chmod(join(dist, 'electron'), 0o755);
+    return dist;
+  }
+
+  test('is looked for without loading the electron package, and never downloaded', async () => {
+    const pkg = join(home, 'electron');
+    await mkdir(join(pkg, 'dist'), { recursive: true });
+    expect(findElectronBinary({ env: {}, packageDir: pkg })).toMatchObject({ binary: null, reason: expect.stringContaining('npx install-electron') });
+    await writeFile(join(pkg, 'path.txt'), 'electron');
+    expect(findElectronBinary({ env: {}, packageDir: pkg })).toMatchObject({ binary: null, reason: expect.stringContaining('missing') });
+    await writeFile(join(pkg, 'dist', 'electron'), '');
+    expect(findElectronBinary({ env: {}, packageDir: pkg })).toEqual({ binary: join(pkg, 'dist', 'electron'), distDir: join(pkg, 'dist'), reason: '' });
+    expect(findElectronBinary({ env: { TUTTI_NO_ELECTRON: '1' }, packageDir: pkg }).binary).toBeNull();
+  });
+
+  (process.platform === 'win32' ? test.skip : test)('one that exits at once gets the flags, then the browser console takes over in one line', async () => {
+    const dist = await stubDistribution(1);
+    const run = await start(['--port', '0', '--control-port', '0', '--host', '127.0.0.1'], { ELECTRON_OVERRIDE_DIST_PATH: dist });
+    const args = (await readFile(join(home, 'electron-args.txt'), 'utf8')).trim().split('\n');
+    expect(args).toEqual([ROOT, '--port', '0', '--control-port', '0', '--host', '127.0.0.1']);
+    const lines = run.out().split('\n');
+    expect(lines[0]).toBe('Electron cannot run here (the Electron binary exited at once — no display?): serving the same console in your browser instead.');
+    expect(consoleUrl(run)).not.toBeNull();
+    await run.stop();
+  });
 });

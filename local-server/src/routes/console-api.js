@@ -16,7 +16,7 @@ import { createCountIn } from '../console/count-in.js';
 /**
  * What the program hosting the server (`npm start`, the desktop app) tells the console: where
  * settings live and the recent scores. `onChange` receives what the console changed
- * ({ oscTargets } | { edgeUrl } | { scorePath }) so the host can persist it.
+ * ({ oscTargets } | { edgeUrl, edgeToken } | { scorePath }) so the host can persist it.
  * @typedef {object} ConsoleHost
  * @property {'browser' | 'electron' | 'serve'} mode
  * @property {() => string[]} [recentScores]
@@ -407,13 +407,14 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
     if (!checked.url) return reply.code(400).send({ error: 'BAD_EDGE_URL', message: checked.reason.replace('--edge', 'the edge URL') });
     secrets.add(token);
     await edge.enable(url, token);
-    tell({ edgeUrl: edge.publicUrl() });
+    // The desktop app keeps the token encrypted (app/main/edge-token-store.js); other hosts drop it.
+    tell({ edgeUrl: edge.publicUrl(), edgeToken: token });
     return edgeStatus();
   });
 
   app.delete('/api/edge', async () => {
     edge.disable();
-    tell({ edgeUrl: null });
+    tell({ edgeUrl: null, edgeToken: null });
     return edgeStatus();
   });
 

@@ -10,6 +10,10 @@ export class FakeWebContents extends EventEmitter {
     this.sent = [];
     this.openHandler = null;
     this.url = '';
+    this.loading = false;
+  }
+  isLoading() {
+    return this.loading;
   }
   send(channel, payload) {
     this.sent.push({ channel, payload });
@@ -22,11 +26,48 @@ export class FakeWebContents extends EventEmitter {
   }
 }
 
-export function createFakeElectron({ userData, singleInstance = true } = {}) {
+/**
+ * @param {{ userData?: string, singleInstance?: boolean, encryption?: 'available' | 'unavailable' | 'basic_text' }} [options]
+ *   encryption: what safeStorage offers (a keychain, nothing, or Linux's fixed-key fallback)
+ */
+export function createFakeElectron({ userData, singleInstance = true, encryption = 'available' } = {}) {
   const windows = [];
   const forks = [];
   const handlers = new Map();
-  const calls = { quit: 0, menus: [], openExternal: [], recentDocuments: [], errorBoxes: [], dialogs: [] };
+  const calls = { quit: 0, menus: [], openExternal: [], recentDocuments: [], errorBoxes: [], dialogs: [], blockers: [] };
+
+  // powerSaveBlocker: ids handed out, the ones still started, every start/stop in order.
+  const started = new Set();
+  let nextBlocker = 1;
+  const powerSaveBlocker = {
+    start: (type) => {
+      const id = nextBlocker++;
+      started.add(id);
+      calls.blockers.push({ start: type, id });
+      return id;
+    },
+    stop: (id) => {
+      started.delete(id);
+      calls.blockers.push({ stop: id });
+    },
+    isStarted: (id) => started.has(id),
+  };
+
+  // safeStorage: a reversible transformation standing in for the OS keychain (tests check that
+  // the clear token never reaches the settings file and comes back after a restart).
+  const safeStorage = {
+    isEncryptionAvailable: () => encryption !== 'unavailable',
+    getSelectedStorageBackend: () => (encryption === 'basic_text' ? 'basic_text' : 'gnome_libsecret'),
+    encryptString: (text) => {
+      if (encryption === 'unavailable') throw new Error('Encryption is not available.');
+      return Buffer.from(`fake-keychain:${text}`, 'utf8').map((b) => b ^ 0x5a);
+    },
+    decryptString: (data) => {
+      const text = Buffer.from(data).map((b) => b ^ 0x5a).toString('utf8');
+      if (!text.startsWith('fake-keychain:')) throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
+      return text.slice('fake-keychain:'.length);
+    },
+  };
 
   class BrowserWindow extends EventEmitter {
     constructor(options) {
@@ -146,6 +187,8 @@ export function createFakeElectron({ userData, singleInstance = true } = {}) {
       showItemInFolder: () => {},
     },
     session: { defaultSession: session },
+    powerSaveBlocker,
+    safeStorage,
     utilityProcess: {
       fork: (entry, args, options) => {
         const child = new FakeUtilityProcess(entry, args, options);

@@ -1,0 +1,13 @@
+// Builds dist/audience from the audience sources, for `tutti serve` and `npm start` run from a
+// source checkout whose dist/ was deleted. The builder (local-server/audience/build.js, esbuild)
+// is a development tool: the desktop app ships the prebuilt dist/audience instead and never
+// loads this (app/README.md, "Building the desktop app"), hence the import on demand.
+
+/**
+ * Build the audience web app into dist/audience.
+ * @returns {Promise<void>}
+ */
+export async function buildAudienceFromSource() {
+  const { buildAudienceApp } = await import('../audience/build.js');
+  await buildAudienceApp({ quiet: true });
+}
