@@ -41,8 +41,14 @@ export class Show extends DurableObject {
     this.shards = new Map();
     this.nextGen = 1;
     this.counters = { accepted: 0, noop: 0, resync: 0, badFrame: 0, tooBig: 0, stale: 0 };
+    /** Viewer frames the shards refused (viewer-rules.js), as they report them on each push. */
+    this.viewerRefused = { flood: 0, oversize: 0, binary: 0, frame: 0, resync_ignored: 0 };
     this.fanout = createFanout({
-      send: (index, batch) => shardStub(env, index).push(batch),
+      send: async (index, batch) => {
+        const result = await shardStub(env, index).push(batch);
+        for (const [kind, n] of Object.entries(result?.refused ?? {})) if (kind in this.viewerRefused && Number.isFinite(n)) this.viewerRefused[kind] += n;
+        return result;
+      },
       latest: () => ({ rev: this.head.rev, snapshot: this.snapshotJson }),
       onEmpty: (index, gen) => {
         if (this.shards.get(index) === gen) {
@@ -251,6 +257,7 @@ export class Show extends DurableObject {
       shards: this.fanout.perShard(),
       shardStartedAt: this.fanout.startedAt(),
       frames: { ...this.counters },
+      viewerFramesRefused: { ...this.viewerRefused },
     };
   }
 }

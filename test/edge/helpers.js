@@ -13,9 +13,10 @@ import { createSseParser } from '../../core/protocol/sse-parser.js';
 
 /**
  * Start the worker with a fresh persistence folder (reused by restart()).
- * @param {{ vars?: Record<string, string | number>, persistDir?: string }} [options]
+ * @param {{ vars?: Record<string, string | number>, persistDir?: string, port?: number, direct?: boolean }} [options]
+ *   direct: talk to workerd itself, not through wrangler's dev proxy (see local-edge.js)
  */
-export async function startEdge({ vars = {}, persistDir, port = 0 } = {}) {
+export async function startEdge({ vars = {}, persistDir, port = 0, direct = false } = {}) {
   const dir = persistDir ?? mkdtempSync(join(tmpdir(), 'tutti-edge-'));
   const token = randomBytes(16).toString('hex');
   const logs = [];
@@ -23,7 +24,7 @@ export async function startEdge({ vars = {}, persistDir, port = 0 } = {}) {
     logs.push(line);
     if (logs.length > 500) logs.shift();
   };
-  let edge = await startLocalEdge({ token, persistDir: dir, vars, log, port });
+  let edge = await startLocalEdge({ token, persistDir: dir, vars, log, port, direct });
   return {
     get url() {
       return edge.url;
@@ -37,14 +38,14 @@ export async function startEdge({ vars = {}, persistDir, port = 0 } = {}) {
     /** Stop workerd and start it again on the same storage (same token). */
     async restart() {
       await edge.stop();
-      edge = await startLocalEdge({ token, persistDir: dir, vars, log, port });
+      edge = await startLocalEdge({ token, persistDir: dir, vars, log, port, direct });
     },
     /** Stop workerd; start() brings it back on the same port and storage. */
     async pause() {
       await edge.stop();
     },
     async resume() {
-      edge = await startLocalEdge({ token, persistDir: dir, vars, log, port });
+      edge = await startLocalEdge({ token, persistDir: dir, vars, log, port, direct });
     },
     async stop({ keepDir = false } = {}) {
       await edge.stop();
