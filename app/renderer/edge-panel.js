@@ -28,13 +28,20 @@ export function createEdgePanel({ api }) {
   function render(edge) {
     if (!edge) return;
     const tag = $('edge-state');
-    const state = !edge.enabled ? 'off' : edge.connected ? 'connected' : 'connecting';
+    const replaced = edge.enabled && edge.state === 'replaced';
+    const state = !edge.enabled ? 'off' : replaced ? 'replaced' : edge.connected ? 'connected' : 'connecting';
     setText(tag, state);
-    tag.className = `tag ${state === 'connected' ? 'tag-ok' : state === 'connecting' ? 'tag-warn' : ''}`;
+    tag.className = `tag ${state === 'connected' ? 'tag-ok' : state === 'connecting' ? 'tag-warn' : replaced ? 'tag-bad' : ''}`;
+    // Two venues with one token would take the show from each other: this one stopped (README.md, control API).
+    $('edge-replaced').hidden = !replaced;
+    if (replaced) {
+      const at = edge.replacedAt ? new Date(edge.replacedAt).toLocaleTimeString() : 'just now';
+      setText($('edge-replaced-text'), `Stopped publishing at ${at}: another venue server connected to this edge with the same token. Remote viewers now follow that one. Stop it first, then publish from here again.`);
+    }
     if (edge.enabled && document.activeElement !== url && edge.publicUrl) url.value = edge.publicUrl;
     /** @type {HTMLButtonElement} */ ($('edge-off')).disabled = !edge.enabled;
     const rows = [
-      ['Link', edge.enabled ? (edge.connected ? 'connected' : 'not connected — retrying') : 'off'],
+      ['Link', edge.enabled ? (replaced ? 'replaced by another venue server — not retrying' : edge.connected ? 'connected' : 'not connected — retrying') : 'off'],
       ['Lag', edge.enabled ? (edge.lag === null || edge.lag === undefined ? '—' : `${edge.lag} update${edge.lag === 1 ? '' : 's'} behind`) : '—'],
       ['Remote viewers', edge.enabled && edge.remoteViewers !== null && edge.remoteViewers !== undefined ? String(edge.remoteViewers) : '—'],
       ['Reconnects', edge.enabled ? String(edge.reconnects ?? 0) : '—'],
@@ -62,6 +69,15 @@ export function createEdgePanel({ api }) {
   $('edge-off').addEventListener('click', async () => {
     try {
       render(await api.del('/api/edge'));
+      report(null);
+    } catch (err) {
+      report(err);
+    }
+  });
+
+  $('edge-resume').addEventListener('click', async () => {
+    try {
+      render(await api.post('/api/edge/resume'));
       report(null);
     } catch (err) {
       report(err);

@@ -27,6 +27,7 @@ export function createEdgeMirror({ stream, log, metrics, media = null }) {
     const s = uplink?.status();
     metrics.edgeConnected.set(s?.connected ? 1 : 0);
     metrics.edgeLag.set(s?.lag ?? 0);
+    metrics.edgeReplaced.set(s?.state === 'replaced' ? 1 : 0);
   }, 1000);
   gauge.unref();
 
@@ -77,6 +78,15 @@ export function createEdgeMirror({ stream, log, metrics, media = null }) {
       mediaSync = null;
       log.info(`edge mirror off: ${url}`);
       url = null;
+    },
+    /**
+     * Publish again after another venue server replaced this one (the operator's call: the
+     * other one is replaced in turn). False when the mirror is off or was not replaced.
+     */
+    resume() {
+      const resumed = uplink?.resume() ?? false;
+      if (resumed) mediaSync?.trigger();
+      return resumed;
     },
     /** @param {string} json */
     publish(json) {

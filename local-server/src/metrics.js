@@ -46,5 +46,6 @@ export function createMetrics() {
     oscIn: labelled(client.Counter, 'tutti_osc_in_total', 'OSC remote-control messages accepted', ['address']),
     edgeConnected: labelled(client.Gauge, 'tutti_edge_connected', '1 while the edge uplink is connected', []),
     edgeLag: labelled(client.Gauge, 'tutti_edge_lag', 'Updates the edge has not acknowledged yet', []),
+    edgeReplaced: labelled(client.Gauge, 'tutti_edge_replaced', '1 while another venue server publishing with the same token has replaced this one (it waits for POST /api/edge/resume)', []),
   };
 }

@@ -169,16 +169,27 @@ test('when someone else changed the edge, the resync brings it back to the strea
   await viewer.close();
 });
 
-test('a publisher that takes over is fought off by reconnects, and the stream wins', async () => {
+test('a publisher that takes over stops the uplink (no fight back) until resume(), then the stream wins', async () => {
   const stream = makeStream(`fight-${Date.now()}`);
   const { uplink } = makeUplink(stream);
   await waitFor(() => uplink.status().ackedSeq === 0, { what: 'first ack' });
   const { publisher } = await openPublisher(edge);
   await publish(publisher, snapshot('other', 1, { other: true }));
+  await waitFor(() => uplink.status().state === 'replaced', { what: 'the uplink to see it was replaced' });
+  expect(uplink.status()).toMatchObject({ connected: false, lastError: expect.stringMatching(/^REPLACED/) });
+  // Issue 11: reconnecting here would replace the other venue, which would replace us, …
+  await new Promise((r) => setTimeout(r, 2500));
+  expect(publisher.state.closeCode).toBeNull();
+  expect(uplink.status().state).toBe('replaced');
+  expect(await showStats(edge)).toMatchObject({ epoch: 'other', publishers: 1 });
+  expect(logs.some((l) => l.startsWith('warn') && /REPLACED/.test(l))).toBe(true);
+
+  expect(uplink.resume()).toBe(true);
   await waitFor(() => uplink.status().connected && uplink.status().ackedEpoch === stream.epoch(), { timeoutMs: 15_000, what: 'the uplink to reconnect' });
+  expect(await publisher.closed).toBe(4001);
+  expect(uplink.resume()).toBe(false); // not replaced any more
   step(stream, uplink, { beat: 9 });
   await waitFor(async () => (await showStats(edge)).seq === 1 && (await showStats(edge)).epoch === stream.epoch(), { what: 'converged' });
-  await publisher.close();
 });
 
 test('a wrong token: never throws, reports UNAUTHORIZED, keeps trying', async () => {
