@@ -80,6 +80,8 @@ export function openSocket(url, options = {}) {
     res.on('error', () => ws.terminate());
   });
   ws.on('message', (data) => {
+    // The edge's answer to a publisher's sign of life (see openPublisher) is not a frame to read.
+    if (String(data) === ALIVE_FRAME) return;
     raw.push(String(data));
     frames.push(JSON.parse(String(data)));
     for (const w of waiters) w();
@@ -157,11 +159,27 @@ export async function openViewer(edge) {
   return viewer;
 }
 
-/** A raw publisher on /publish; resolves with the socket and the hello frame. */
-export async function openPublisher(edge, token = edge.token) {
+/** What a live publisher sends every second (edge-worker/README.md, "Venue status"). */
+export const ALIVE_FRAME = '{"type":"alive"}';
+
+/**
+ * A raw publisher on /publish; resolves with the socket and the hello frame. Like the real
+ * uplink it sends a sign of life every `aliveMs` (the hello's), unless `alive: false` (a
+ * publisher that hangs).
+ * @param {any} edge
+ * @param {string} [token]
+ * @param {{ alive?: boolean }} [options]
+ */
+export async function openPublisher(edge, token = edge.token, { alive = true } = {}) {
   const publisher = openSocket(`${edge.wsUrl}/publish`, { headers: { authorization: `Bearer ${token}` } });
   await publisher.opened;
   const hello = await publisher.next((f) => f.type === 'hello');
+  if (alive && hello.aliveMs) {
+    const timer = setInterval(() => {
+      if (publisher.ws.readyState === WebSocket.OPEN) publisher.ws.send(ALIVE_FRAME);
+    }, hello.aliveMs);
+    publisher.ws.once('close', () => clearInterval(timer));
+  }
   return { publisher, hello };
 }
 
@@ -234,4 +252,16 @@ export async function freePort() {
   const { port } = server.address();
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/**
+ * A state as the venue published it: without the `venue` field the edge merges in
+ * (edge-worker/README.md, "Venue status").
+ * @param {Record<string, unknown> | null | undefined} state
+ */
+export function withoutVenue(state) {
+  if (!state || typeof state !== 'object') return state;
+  const rest = { ...state };
+  delete rest.venue;
+  return rest;
 }

@@ -22,6 +22,12 @@ const HANDSHAKE_TIMEOUT_MS = 10_000;
  * two would take the show from each other several times a second: stop until the operator says.
  */
 export const REPLACED_CLOSE_CODE = 4001;
+/**
+ * Sign of life for the edge, when its hello asks for one (`aliveMs`): without it the edge marks
+ * the venue lost after VENUE_LOST_MS of silence (edge-worker/README.md, "Venue status"). The edge
+ * answers it from the runtime without waking the show object; the answer is ignored here.
+ */
+const ALIVE_FRAME = '{"type":"alive"}';
 
 /**
  * @typedef {object} UplinkStatus
@@ -119,6 +125,28 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
   let alive = true;
   /** @type {NodeJS.Timeout | null} */
   let reconnectTimer = null;
+  /** @type {NodeJS.Timeout | null} */
+  let aliveTimer = null;
+
+  /** @param {unknown} everyMs the hello's aliveMs (absent on older edges) */
+  function startAlive(everyMs) {
+    stopAlive();
+    const ms = Number(everyMs);
+    if (!Number.isFinite(ms) || ms < 100) return;
+    aliveTimer = setInterval(() => {
+      try {
+        send(ALIVE_FRAME);
+      } catch {
+        // the close handler reconnects
+      }
+    }, ms);
+    aliveTimer.unref?.();
+  }
+
+  function stopAlive() {
+    if (aliveTimer) clearInterval(aliveTimer);
+    aliveTimer = null;
+  }
 
   function status() {
     /** @type {number | null} */
@@ -200,6 +228,7 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
         ackedEpoch = sentEpoch;
         ackedSeq = sentSeq;
         snapshotInFlight = false;
+        startAlive(message.aliveMs);
         info(`connected to ${target.url ?? url} (edge at ${sentEpoch ?? 'no state'}${sentSeq === null ? '' : `#${sentSeq}`})`);
         safePump();
         notify();
@@ -276,6 +305,7 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
     socket.on('close', (code) => {
       if (ws !== socket) return; // an older socket; the current one has its own handler
       ws = null;
+      stopAlive();
       const wasConnected = connected;
       connected = false;
       if (code === REPLACED_CLOSE_CODE && !closed) {
@@ -340,6 +370,7 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
       closed = true;
       clearInterval(checkTimer);
       clearInterval(heartbeatTimer);
+      stopAlive();
       if (reconnectTimer) clearTimeout(reconnectTimer);
       reconnectTimer = null;
       const socket = ws;
