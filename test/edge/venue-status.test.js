@@ -74,6 +74,10 @@ describe('a fresh edge', () => {
     const after = await (await fetch(`${edge.url}/poll?since=${poll[0].seq}&wait=3000`)).json();
     expect(after).toMatchObject([{ type: 'snapshot', epoch: 'first', data: { venue: { status: 'live' } } }]);
     expect(await (await fetch(`${edge.url}/healthz`)).json()).toMatchObject({ venue: 'live', venueSince: expect.any(Number) });
+    // The venue field is the edge's: a publisher cannot fake it.
+    expect(await publish(publisher, snapshot('first', 1, { title: 'First', venue: { status: 'none', since: 1 } }))).toMatchObject({ type: 'ack', seq: 1 });
+    expect(await viewer.next()).toMatchObject({ seq: 1, data: { venue: { status: 'live' } } });
+    expect(await publish(publisher, { v: 1, type: 'delta', epoch: 'first', seq: 2, t: Date.now(), data: { venue: { status: 'lost' } } })).toMatchObject({ type: 'error', code: 'BAD_FRAME' });
     await publisher.close();
     await viewer.close();
   });
