@@ -17,6 +17,18 @@ function mediaText({ uploaded, total, bytes, state, lastError }) {
   return uploaded < total && lastError ? `${held}; ${lastError}` : held;
 }
 
+/**
+ * What the edge tells remote viewers about the show (its /healthz), in words.
+ * @param {{ status: string, since: number | null, error: string | null }} venue
+ */
+function venueText({ status, since, error }) {
+  const at = since ? ` since ${new Date(since).toLocaleTimeString()}` : '';
+  if (status === 'live') return `the show, live${at}`;
+  if (status === 'lost') return `"the venue is offline"${at}`;
+  if (status === 'none') return '"the show has not started yet"';
+  return error ? `unknown (${error})` : 'checking…';
+}
+
 /** @param {{ api: any }} deps */
 export function createEdgePanel({ api }) {
   const form = $('edge-form');
@@ -47,6 +59,7 @@ export function createEdgePanel({ api }) {
       ['Reconnects', edge.enabled ? String(edge.reconnects ?? 0) : '—'],
       ['Overflow', edge.maxClients ? `beyond ${edge.maxClients} local viewers, new ones go ${edge.enabled ? 'to the edge' : 'away (503) until the edge is on'}` : 'no local cap (--max-clients not set)'],
     ];
+    if (edge.enabled && edge.venue) rows.push(['Remote viewers see', venueText(edge.venue)]);
     if (edge.enabled && edge.media) rows.push(['Media', mediaText(edge.media)]);
     if (edge.enabled && edge.lastError) rows.push(['Last error', edge.lastError]);
     fill($('edge-meta'), ...rows.flatMap(([k, v]) => [h('dt', { text: k }), h('dd', { text: v })]));

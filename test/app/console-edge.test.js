@@ -52,6 +52,8 @@ test('switching the mirror on from the console: link connected, a remote viewer 
   const meta = () => page.textContent('#edge-meta');
   await waitFor(async () => (await meta()).includes(`${assets} of ${assets} files on the edge`), { timeoutMs: 30_000, what: 'the media reported on the edge' });
   await waitFor(async () => /Remote viewers\s*1/.test(await meta()), { timeoutMs: 15_000, what: 'the remote viewer counted' });
+  // What the edge tells remote viewers about the show (its /healthz), read back by the console.
+  await waitFor(async () => /Remote viewers see\s*the show, live/.test(await meta()), { timeoutMs: 15_000, what: 'the edge\'s venue status in the panel' });
   // What the console says is what the edge serves.
   const src = server.show.engine.score().assets[0].src;
   expect((await fetch(`${edge.url}/media/${src}`)).status).toBe(200);

@@ -102,6 +102,9 @@ describe('a venue server killed mid-show (SIGKILL)', () => {
     const poll = pollRecorder(edge.url);
     await waitFor(() => [ws.frames.map((data) => ({ data })), sse.events, poll.events].every((list) => lastVenue(list) === 'live'), { what: 'all viewers live', timeoutMs: 15_000 });
     expect((await showStats(edge)).venue.status).toBe('live');
+    // The venue's console and metrics say what remote viewers see (the edge's /healthz).
+    await waitFor(async () => (await venue.status()).edge.venue?.status === 'live', { what: 'the venue to read the edge\'s venue status', timeoutMs: 12_000 });
+    await waitFor(async () => /^tutti_edge_venue\{status="live"\} 1$/m.test((await venue.api('/metrics')).body), { what: 'tutti_edge_venue{status="live"} 1', timeoutMs: 5000 });
 
     const killedAt = Date.now();
     await venue.kill('SIGKILL');
@@ -122,6 +125,7 @@ describe('a venue server killed mid-show (SIGKILL)', () => {
     venue = await startServeChild(edge);
     await waitFor(() => firstAt(wsTimes, 'live', backAt) !== null && firstAt(sse.events, 'live', backAt) !== null && firstAt(poll.events, 'live', backAt) !== null, { what: 'every transport live again', timeoutMs: 20_000 });
     expect((await (await fetch(`${edge.url}/healthz`)).json()).venue).toBe('live');
+    await waitFor(async () => (await venue.status()).edge.venue?.status === 'live', { what: 'the new venue to read "live"', timeoutMs: 12_000 });
     await ws.close();
     await sse.stop();
     await poll.stop();
