@@ -4,6 +4,18 @@
 import { $, h, fill, setText } from './dom.js';
 import { edgeMediaText } from './edge-media-text.js';
 
+/**
+ * What the edge tells remote viewers about the show (its /healthz), in words.
+ * @param {{ status: string, since: number | null, error: string | null }} venue
+ */
+function venueText({ status, since, error }) {
+  const at = since ? ` since ${new Date(since).toLocaleTimeString()}` : '';
+  if (status === 'live') return `the show, live${at}`;
+  if (status === 'lost') return `"the venue is offline"${at}`;
+  if (status === 'none') return '"the show has not started yet"';
+  return error ? `unknown (${error})` : 'checking…';
+}
+
 /** @param {{ api: any }} deps */
 export function createEdgePanel({ api }) {
   const form = $('edge-form');
@@ -15,18 +27,26 @@ export function createEdgePanel({ api }) {
   function render(edge) {
     if (!edge) return;
     const tag = $('edge-state');
-    const state = !edge.enabled ? 'off' : edge.connected ? 'connected' : 'connecting';
+    const replaced = edge.enabled && edge.state === 'replaced';
+    const state = !edge.enabled ? 'off' : replaced ? 'replaced' : edge.connected ? 'connected' : 'connecting';
     setText(tag, state);
-    tag.className = `tag ${state === 'connected' ? 'tag-ok' : state === 'connecting' ? 'tag-warn' : ''}`;
+    tag.className = `tag ${state === 'connected' ? 'tag-ok' : state === 'connecting' ? 'tag-warn' : replaced ? 'tag-bad' : ''}`;
+    // Two venues with one token would take the show from each other: this one stopped (README.md, control API).
+    $('edge-replaced').hidden = !replaced;
+    if (replaced) {
+      const at = edge.replacedAt ? new Date(edge.replacedAt).toLocaleTimeString() : 'just now';
+      setText($('edge-replaced-text'), `Stopped publishing at ${at}: another venue server connected to this edge with the same token. Remote viewers now follow that one. Stop it first, then publish from here again.`);
+    }
     if (edge.enabled && document.activeElement !== url && edge.publicUrl) url.value = edge.publicUrl;
     /** @type {HTMLButtonElement} */ ($('edge-off')).disabled = !edge.enabled;
     const rows = [
-      ['Link', edge.enabled ? (edge.connected ? 'connected' : 'not connected — retrying') : 'off'],
+      ['Link', edge.enabled ? (replaced ? 'replaced by another venue server — not retrying' : edge.connected ? 'connected' : 'not connected — retrying') : 'off'],
       ['Lag', edge.enabled ? (edge.lag === null || edge.lag === undefined ? '—' : `${edge.lag} update${edge.lag === 1 ? '' : 's'} behind`) : '—'],
       ['Remote viewers', edge.enabled && edge.remoteViewers !== null && edge.remoteViewers !== undefined ? String(edge.remoteViewers) : '—'],
       ['Reconnects', edge.enabled ? String(edge.reconnects ?? 0) : '—'],
       ['Overflow', edge.maxClients ? `beyond ${edge.maxClients} local viewers, new ones go ${edge.enabled ? 'to the edge' : 'away (503) until the edge is on'}` : 'no local cap (--max-clients not set)'],
     ];
+    if (edge.enabled && edge.venue) rows.push(['Remote viewers see', venueText(edge.venue)]);
     if (edge.enabled && edge.media) rows.push(['Media', edgeMediaText(edge)]);
     if (edge.enabled && edge.lastError) rows.push(['Last error', edge.lastError]);
     fill($('edge-meta'), ...rows.flatMap(([k, v]) => [h('dt', { text: k }), h('dd', { text: v })]));
@@ -49,6 +69,15 @@ export function createEdgePanel({ api }) {
   $('edge-off').addEventListener('click', async () => {
     try {
       render(await api.del('/api/edge'));
+      report(null);
+    } catch (err) {
+      report(err);
+    }
+  });
+
+  $('edge-resume').addEventListener('click', async () => {
+    try {
+      render(await api.post('/api/edge/resume'));
       report(null);
     } catch (err) {
       report(err);

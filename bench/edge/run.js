@@ -97,7 +97,19 @@ function percentile(histogram, total, p) {
 async function openPublisher(url, token) {
   const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/publish`, { headers: { authorization: `Bearer ${token}` }, perMessageDeflate: false });
   const replies = [];
-  ws.on('message', (data) => replies.push(JSON.parse(String(data))));
+  // Like the real uplink: a sign of life every `aliveMs` (the hello's), or the edge marks the
+  // venue lost while thousands of viewers are still joining (edge-worker/README.md, "Venue status").
+  const alive = '{"type":"alive"}';
+  ws.on('message', (data) => {
+    const text = String(data);
+    if (text === alive) return;
+    const reply = JSON.parse(text);
+    replies.push(reply);
+    if (reply.type === 'hello' && reply.aliveMs) {
+      const timer = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send(alive), reply.aliveMs);
+      ws.once('close', () => clearInterval(timer));
+    }
+  });
   await new Promise((resolve, reject) => {
     ws.once('open', resolve);
     ws.once('error', reject);

@@ -11,6 +11,8 @@ const DEFAULTS = Object.freeze({
   SSE_MAX_MS: 10 * 60_000,
   MEDIA_MAX_FILE_BYTES: 25 * 1024 * 1024,
   MEDIA_MAX_TOTAL_BYTES: 100 * 1024 * 1024,
+  VENUE_LOST_MS: 5000,
+  VENUE_EXPIRE_MS: 6 * 3600_000,
 });
 
 /**
@@ -48,5 +50,9 @@ export function readConfig(env) {
     // Durable Object holds 10 GB).
     mediaFileBytes: intVar(env, 'MEDIA_MAX_FILE_BYTES', 1, 1024 ** 3),
     mediaTotalBytes: intVar(env, 'MEDIA_MAX_TOTAL_BYTES', 1, 5 * 1024 ** 3),
+    // A publisher not heard from for this long is lost (README.md, "Venue status").
+    venueLostMs: intVar(env, 'VENUE_LOST_MS', 1000, 600_000),
+    // A show lost for this long is over: viewers see "not started" instead of its last bar.
+    venueExpireMs: intVar(env, 'VENUE_EXPIRE_MS', 1000, 30 * 24 * 3600_000),
   };
 }

@@ -7,7 +7,7 @@
 
 /**
  * @typedef {{ epoch: string | null, seq: number | null, rev: number, snapshot: string | null,
- *   deltas: { seq: number, json: string }[] }} Feed
+ *   deltas: { seq: number, json: string }[], venue: { status: string, since: number } }} Feed
  */
 
 /** A refresh that has not finished after this long is presumed abandoned (its request went away). */
@@ -20,7 +20,7 @@ const REFRESH_TIMEOUT_MS = 2000;
  */
 export function createFeedCache({ ttlMs, limit }) {
   /** @type {Feed} */
-  let feed = { epoch: null, seq: null, rev: -1, snapshot: null, deltas: [] };
+  let feed = { epoch: null, seq: null, rev: -1, snapshot: null, deltas: [], venue: { status: 'none', since: 0 } };
   let fetchedAt = 0;
   let refreshingSince = 0;
 
@@ -31,7 +31,8 @@ export function createFeedCache({ ttlMs, limit }) {
       const reply = await root.feed(feed.epoch, feed.seq);
       if (reply.rev < feed.rev) return; // an older answer raced a newer one
       const deltas = reply.full ? reply.deltas : feed.deltas.concat(reply.deltas);
-      feed = { epoch: reply.epoch, seq: reply.seq, rev: reply.rev, snapshot: reply.snapshot, deltas: deltas.slice(-limit) };
+      const venue = { status: String(reply.venue?.status ?? 'none'), since: Number(reply.venue?.since ?? 0) };
+      feed = { epoch: reply.epoch, seq: reply.seq, rev: reply.rev, snapshot: reply.snapshot, deltas: deltas.slice(-limit), venue };
       fetchedAt = Date.now();
     } finally {
       refreshingSince = 0;

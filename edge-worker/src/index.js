@@ -84,9 +84,13 @@ export default {
           return await servePoll(url, { cache: cacheFor(config), root: rootStub(env), tickMs: config.feedTtlMs });
         case '/time':
           return json({ s: Date.now() }, 200, CORS);
-        default: // /healthz; ?deep=1 also asks the root (epoch, seq, viewers per shard)
+        default: {
+          // /healthz; ?deep=1 also asks the root (epoch, seq, viewers per shard). The venue's
+          // status comes from the feed cache: at most one root RPC per FEED_TTL_MS.
           if (url.searchParams.get('deep') === '1') return json({ ok: true, show: await rootStub(env).stats() }, 200, CORS);
-          return json({ ok: true, service: 'tutti-edge' }, 200, CORS);
+          const { venue } = await cacheFor(config).current(rootStub(env));
+          return json({ ok: true, service: 'tutti-edge', venue: venue.status, venueSince: venue.since || null }, 200, CORS);
+        }
       }
     } catch (err) {
       return jsonError(503, 'UNAVAILABLE', `the show is not reachable right now: ${err instanceof Error ? err.message : String(err)}`, { 'retry-after': '2', ...CORS });

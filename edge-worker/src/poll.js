@@ -14,6 +14,9 @@ const MAX_WAIT_MS = 30_000;
  */
 export async function servePoll(url, { cache, root, tickMs }) {
   const since = parseSeq(url.searchParams.get('since') ?? undefined);
+  // As on the venue (README.md, audience endpoints): a client on another epoch needs the snapshot,
+  // whatever its seq (the edge's own venue snapshots start epochs of their own).
+  const epoch = url.searchParams.get('epoch');
   const rawWait = Number(url.searchParams.get('wait') ?? 0);
   const wait = Number.isFinite(rawWait) ? Math.min(Math.max(0, Math.floor(rawWait)), MAX_WAIT_MS) : 0;
   const deadline = Date.now() + wait;
@@ -21,7 +24,7 @@ export async function servePoll(url, { cache, root, tickMs }) {
   // Bounded: at most wait / tickMs + 1 rounds.
   for (;;) {
     const feed = await cache.current(root);
-    items = cache.after(feed, since);
+    items = epoch && feed.epoch && epoch !== feed.epoch ? cache.after(feed, null) : cache.after(feed, since);
     if (items.length > 0 || Date.now() + tickMs > deadline) break;
     await sleep(tickMs);
   }

@@ -4,11 +4,11 @@
 
 /* global WebSocketRequestResponsePair */
 import { DurableObject } from 'cloudflare:workers';
-import { CloseCode, MAX_CLIENT_FRAME_BYTES, encodePong, parseClientFrame } from '../../core/protocol/envelope.js';
+import { CloseCode, encodePong } from '../../core/protocol/envelope.js';
 import { readConfig } from './config.js';
 import { isWebSocketUpgrade, jsonError } from './http.js';
-import { exceedsBytes } from './publish-rules.js';
 import { rootStub } from './stubs.js';
+import { judgeViewerFrame, newViewerBudget, readViewerBudget } from './viewer-rules.js';
 
 const VIEWER_TAG = 'viewer';
 const INDEX_TAG_PREFIX = 'shard:';
@@ -40,6 +40,8 @@ export class Shard extends DurableObject {
     this.latest = null;
     /** @type {Promise<void> | null} */
     this.attaching = null;
+    /** Viewer frames refused since the last push (reported to the root, see viewer-rules.js). */
+    this.refused = { flood: 0, oversize: 0, binary: 0, frame: 0, resync_ignored: 0 };
     // A plain-text keepalive answered by the runtime without waking the object. SPEC pings
     // carry the server time, so they go through webSocketMessage below.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
@@ -72,6 +74,7 @@ export class Shard extends DurableObject {
     const [client, server] = Object.values(pair);
     // The index rides along as a tag: after hibernation the object has forgotten everything else.
     this.ctx.acceptWebSocket(server, [VIEWER_TAG, `${INDEX_TAG_PREFIX}${this.index}`]);
+    server.serializeAttachment(newViewerBudget(Date.now()));
     // Same turn as the accept: no push can slip in between, so the joiner sees snapshot → deltas.
     if (this.latest) server.send(this.latest.json);
     return new Response(null, { status: 101, webSocket: client, headers: { [SHARD_HEADER]: String(this.index) } });
@@ -123,7 +126,9 @@ export class Shard extends DurableObject {
     // its attach reply counts as a viewer: dropping us now would leave it without updates.
     const joining = this.attaching !== null;
     if (sockets.length === 0 && !joining) this.attached = false;
-    return { viewers: sockets.length, joining, startedAt: this.startedAt };
+    const refused = this.refused;
+    this.refused = { flood: 0, oversize: 0, binary: 0, frame: 0, resync_ignored: 0 };
+    return { viewers: sockets.length, joining, startedAt: this.startedAt, refused };
   }
 
   /**
@@ -131,14 +136,16 @@ export class Shard extends DurableObject {
    * @param {string | ArrayBuffer} message
    */
   async webSocketMessage(ws, message) {
-    const tooBig = typeof message === 'string' ? exceedsBytes(message, MAX_CLIENT_FRAME_BYTES) : message.byteLength > MAX_CLIENT_FRAME_BYTES;
-    if (tooBig) return ws.close(CloseCode.MESSAGE_TOO_BIG, 'frame over 4 KiB');
-    if (typeof message !== 'string') return ws.close(CloseCode.POLICY_VIOLATION, 'binary frames are not accepted');
-    const parsed = parseClientFrame(message);
-    if (!parsed.ok) return ws.close(CloseCode.POLICY_VIOLATION, parsed.reason);
-    const frame = parsed.frame;
-    if (frame.type === 'ping') {
-      ws.send(encodePong(frame.id, frame.c, Date.now()));
+    // Frames still queued behind one that closed the socket cost nothing more.
+    if (ws.readyState !== WebSocket.OPEN) return;
+    const now = Date.now();
+    const { verdict, budget } = judgeViewerFrame(readViewerBudget(ws.deserializeAttachment(), now), message, now);
+    ws.serializeAttachment(budget);
+    if (verdict.action === 'close' || verdict.action === 'ignore') this.refused[verdict.refusal] += 1;
+    if (verdict.action === 'close') return ws.close(verdict.code, verdict.reason);
+    if (verdict.action === 'ignore') return;
+    if (verdict.action === 'pong') {
+      ws.send(encodePong(verdict.id, verdict.c, now));
       return;
     }
     // resync: after hibernation the snapshot is no longer in memory; fetch it from the root.

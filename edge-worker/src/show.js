@@ -12,11 +12,23 @@ import { isWebSocketUpgrade, json, jsonError } from './http.js';
 import { createMediaStore } from './media.js';
 import { judgeFrame } from './publish-rules.js';
 import { shardStub } from './stubs.js';
+import { liveVenue, lostSnapshot, noneSnapshot, venueOf, withVenue } from './venue-status.js';
 
 const PUBLISHER_TAG = 'publisher';
 const DELTA_PREFIX = 'd:';
 /** Close code sent to a publisher connection replaced by a newer one. */
 const REPLACED = 4001;
+/** Close code sent to a publisher connection that gave no sign of life for VENUE_LOST_MS. */
+const SILENT = 4002;
+/**
+ * The publisher's sign of life, answered by the runtime without waking the root (so an idle show
+ * still hibernates); the alarm reads when it was last answered (README.md, "Venue status").
+ */
+export const ALIVE_FRAME = '{"type":"alive"}';
+/** How often the uplink sends ALIVE_FRAME (told in the hello). */
+const ALIVE_EVERY_MS = 1000;
+
+/* global WebSocketRequestResponsePair */
 
 /** @param {number} seq */
 const deltaKey = (seq) => `${DELTA_PREFIX}${String(seq).padStart(16, '0')}`;
@@ -29,8 +41,11 @@ export class Show extends DurableObject {
   constructor(ctx, env) {
     super(ctx, env);
     this.config = readConfig(env);
-    /** @type {{ epoch: string | null, seq: number | null, rev: number }} */
-    this.head = { epoch: null, seq: null, rev: 0 };
+    /** minted: the head is the root's own venue snapshot (lost/none), not the publisher's */
+    /** @type {{ epoch: string | null, seq: number | null, rev: number, minted?: boolean }} */
+    this.head = { epoch: null, seq: null, rev: 0, minted: false };
+    /** Last time a publisher frame, connect or close was seen (ms); 0 after a wake-up. */
+    this.lastHeardAt = 0;
     /** @type {Record<string, unknown> | null} */
     this.state = null;
     /** @type {{ seq: number, json: string }[]} serialized deltas, oldest first */
@@ -40,9 +55,15 @@ export class Show extends DurableObject {
     /** @type {Map<number, number>} shard index → attach generation (persisted) */
     this.shards = new Map();
     this.nextGen = 1;
-    this.counters = { accepted: 0, noop: 0, resync: 0, badFrame: 0, tooBig: 0, stale: 0 };
+    this.counters = { accepted: 0, noop: 0, resync: 0, badFrame: 0, tooBig: 0, stale: 0, venueLost: 0 };
+    /** Viewer frames the shards refused (viewer-rules.js), as they report them on each push. */
+    this.viewerRefused = { flood: 0, oversize: 0, binary: 0, frame: 0, resync_ignored: 0 };
     this.fanout = createFanout({
-      send: (index, batch) => shardStub(env, index).push(batch),
+      send: async (index, batch) => {
+        const result = await shardStub(env, index).push(batch);
+        for (const [kind, n] of Object.entries(result?.refused ?? {})) if (kind in this.viewerRefused && Number.isFinite(n)) this.viewerRefused[kind] += n;
+        return result;
+      },
       latest: () => ({ rev: this.head.rev, snapshot: this.snapshotJson }),
       onEmpty: (index, gen) => {
         if (this.shards.get(index) === gen) {
@@ -52,6 +73,7 @@ export class Show extends DurableObject {
       },
       warn: (message) => console.warn(message),
     });
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(ALIVE_FRAME, ALIVE_FRAME));
     this.media = createMediaStore({ storage: ctx.storage, limits: { fileBytes: this.config.mediaFileBytes, totalBytes: this.config.mediaTotalBytes } });
     ctx.blockConcurrencyWhile(() => this.load());
   }
@@ -60,7 +82,7 @@ export class Show extends DurableObject {
     const storage = this.ctx.storage;
     const meta = await storage.get('meta');
     if (meta && typeof meta.epoch === 'string') {
-      this.head = { epoch: meta.epoch, seq: meta.seq, rev: meta.rev ?? 0 };
+      this.head = { epoch: meta.epoch, seq: meta.seq, rev: meta.rev ?? 0, minted: meta.minted === true };
       this.state = (await storage.get('state')) ?? {};
       const deltas = await storage.list({ prefix: DELTA_PREFIX });
       this.replay = [...deltas.values()];
@@ -69,6 +91,13 @@ export class Show extends DurableObject {
       if (!last || last.seq !== this.head.seq) this.replay = [];
       this.snapshotJson = this.makeSnapshot();
     }
+    const now = Date.now();
+    // Nothing ever published: viewers get a "not started" state rather than nothing at all.
+    if (this.head.epoch === null) this.publishMinted(noneSnapshot(now));
+    // After a restart nobody is connected yet: the publisher gets VENUE_LOST_MS to come back
+    // before its show is marked lost (a stale "live" must not survive a restart).
+    if (this.ctx.getWebSockets(PUBLISHER_TAG).length === 0) this.lastHeardAt = now;
+    if (venueOf(this.state).status !== 'none') void storage.setAlarm(now + this.config.venueLostMs);
     const shards = await storage.get('shards');
     if (shards) {
       this.nextGen = shards.nextGen;
@@ -95,7 +124,8 @@ export class Show extends DurableObject {
    * @param {string} text
    */
   handleFrame(text) {
-    const verdict = judgeFrame(this.head, text, MAX_PUBLISH_FRAME_BYTES);
+    this.lastHeardAt = Date.now();
+    const verdict = judgeFrame(this.publisherHead(), text, MAX_PUBLISH_FRAME_BYTES);
     switch (verdict.kind) {
       case 'error':
         if (verdict.code === 'TOO_BIG') this.counters.tooBig += 1;
@@ -104,7 +134,7 @@ export class Show extends DurableObject {
         return { type: 'error', code: verdict.code, message: verdict.message };
       case 'resync':
         this.counters.resync += 1;
-        return { type: 'resync', reason: verdict.reason, epoch: this.head.epoch, seq: this.head.seq };
+        return { type: 'resync', reason: verdict.reason, ...this.publisherHead() };
       case 'noop':
         this.counters.noop += 1;
         return this.ack();
@@ -115,7 +145,16 @@ export class Show extends DurableObject {
   }
 
   ack() {
-    return { type: 'ack', epoch: this.head.epoch, seq: this.head.seq, viewers: this.fanout.viewers() };
+    return { type: 'ack', ...this.publisherHead(), viewers: this.fanout.viewers() };
+  }
+
+  /**
+   * Where the publisher's stream stands. The root's own venue snapshots are not part of it: after
+   * one, the publisher must start again with a snapshot, as on a fresh edge.
+   * @returns {{ epoch: string | null, seq: number | null }}
+   */
+  publisherHead() {
+    return this.head.minted ? { epoch: null, seq: null } : { epoch: this.head.epoch, seq: this.head.seq };
   }
 
   /**
@@ -125,14 +164,17 @@ export class Show extends DurableObject {
   apply(envelope, text) {
     const storage = this.ctx.storage;
     this.counters.accepted += 1;
-    this.head = { epoch: envelope.epoch, seq: envelope.seq, rev: this.head.rev + 1 };
+    this.head = { epoch: envelope.epoch, seq: envelope.seq, rev: this.head.rev + 1, minted: false };
     if (envelope.type === 'snapshot') {
-      const stale = this.replay.map((entry) => deltaKey(entry.seq));
-      this.replay = [];
-      this.state = /** @type {Record<string, unknown>} */ (envelope.data);
+      // Every viewer learns that the venue is live from the snapshot itself.
+      const venue = liveVenue(this.state, Date.now());
+      const merged = withVenue(envelope, venue);
+      text = merged.text;
+      this.dropReplay();
+      this.state = merged.data;
       this.snapshotJson = text;
       void storage.put({ meta: this.head, state: this.state });
-      for (let i = 0; i < stale.length; i += 128) void storage.delete(stale.slice(i, i + 128));
+      void storage.setAlarm(this.lastHeardAt + this.config.venueLostMs);
     } else {
       this.state = /** @type {Record<string, unknown>} */ (applyMergePatch(this.state ?? {}, envelope.data));
       this.replay.push({ seq: envelope.seq, json: text });
@@ -142,6 +184,63 @@ export class Show extends DurableObject {
       if (dropped) void storage.delete(deltaKey(dropped.seq));
     }
     this.fanout.publish(text);
+  }
+
+  dropReplay() {
+    const stale = this.replay.map((entry) => deltaKey(entry.seq));
+    this.replay = [];
+    for (let i = 0; i < stale.length; i += 128) void this.ctx.storage.delete(stale.slice(i, i + 128));
+  }
+
+  /**
+   * Publish one of the root's own venue snapshots (venue-status.js) to every viewer.
+   * @param {{ epoch: string, seq: number, data: Record<string, unknown>, text: string }} snapshot
+   */
+  publishMinted(snapshot) {
+    this.head = { epoch: snapshot.epoch, seq: snapshot.seq, rev: this.head.rev + 1, minted: true };
+    this.dropReplay();
+    this.state = snapshot.data;
+    this.snapshotJson = snapshot.text;
+    void this.ctx.storage.put({ meta: this.head, state: this.state });
+    this.fanout.publish(snapshot.text);
+  }
+
+  /** The latest sign of life of the publisher (ms): frames, connects, closes, alive pings. */
+  lastHeard() {
+    let heard = this.lastHeardAt;
+    for (const ws of this.ctx.getWebSockets(PUBLISHER_TAG)) {
+      heard = Math.max(heard, this.ctx.getWebSocketAutoResponseTimestamp(ws)?.getTime() ?? 0, /** @type {any} */ (ws.deserializeAttachment())?.connectedAt ?? 0);
+    }
+    return heard;
+  }
+
+  /**
+   * Runs while the venue is live (every VENUE_LOST_MS at most) and once a lost show expires. The
+   * WebSocket close may never come (a pulled cable, a killed machine): silence is what counts.
+   */
+  async alarm() {
+    const now = Date.now();
+    const venue = venueOf(this.state);
+    if (venue.status === 'live') {
+      const heard = this.lastHeard();
+      if (now - heard < this.config.venueLostMs) {
+        await this.ctx.storage.setAlarm(heard + this.config.venueLostMs);
+        return;
+      }
+      for (const ws of this.ctx.getWebSockets(PUBLISHER_TAG)) {
+        try {
+          ws.close(SILENT, `no sign of life for ${this.config.venueLostMs} ms`);
+        } catch {
+          // already closing
+        }
+      }
+      this.counters.venueLost += 1;
+      this.publishMinted(lostSnapshot(this.head, this.state, now));
+      await this.ctx.storage.setAlarm(now + this.config.venueExpireMs);
+    } else if (venue.status === 'lost') {
+      if (now - venue.since >= this.config.venueExpireMs) this.publishMinted(noneSnapshot(now));
+      else await this.ctx.storage.setAlarm(venue.since + this.config.venueExpireMs);
+    }
   }
 
   /** @param {Request} request */
@@ -168,7 +267,10 @@ export class Show extends DurableObject {
     const pair = new WebSocketPair();
     const [client, server] = Object.values(pair);
     this.ctx.acceptWebSocket(server, [PUBLISHER_TAG]);
-    server.send(JSON.stringify({ type: 'hello', epoch: this.head.epoch, seq: this.head.seq }));
+    this.lastHeardAt = Date.now();
+    server.serializeAttachment({ connectedAt: this.lastHeardAt });
+    // aliveMs: send ALIVE_FRAME this often, or be marked lost after VENUE_LOST_MS of silence.
+    server.send(JSON.stringify({ type: 'hello', ...this.publisherHead(), aliveMs: ALIVE_EVERY_MS }));
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -203,6 +305,8 @@ export class Show extends DurableObject {
    * @param {string} reason
    */
   webSocketClose(ws, code, reason) {
+    // The lost timer starts now: the alarm (already set while live) fires VENUE_LOST_MS later.
+    if (this.ctx.getTags(ws).includes(PUBLISHER_TAG)) this.lastHeardAt = Date.now();
     try {
       ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
     } catch {
@@ -237,7 +341,7 @@ export class Show extends DurableObject {
     const first = this.replay[0];
     const chains = epoch === headEpoch && seq !== null && headSeq !== null && seq <= headSeq && (seq === headSeq || (first !== undefined && seq >= first.seq - 1));
     const deltas = chains ? this.replay.filter((entry) => entry.seq > seq) : this.replay.slice();
-    return { epoch: headEpoch, seq: headSeq, rev, snapshot: this.snapshotJson, deltas, full: !chains };
+    return { epoch: headEpoch, seq: headSeq, rev, snapshot: this.snapshotJson, deltas, full: !chains, venue: venueOf(this.state) };
   }
 
   stats() {
@@ -251,6 +355,8 @@ export class Show extends DurableObject {
       shards: this.fanout.perShard(),
       shardStartedAt: this.fanout.startedAt(),
       frames: { ...this.counters },
+      viewerFramesRefused: { ...this.viewerRefused },
+      venue: venueOf(this.state),
     };
   }
 }

@@ -24,7 +24,8 @@ export function serveSse(request, { cache, root, tickMs, maxMs }) {
 
   async function pump() {
     const endAt = Date.now() + maxMs;
-    let epoch = /** @type {string | null} */ (null);
+    // ?epoch= (the audience app sends what it holds): a client on another epoch starts with the snapshot.
+    let epoch = /** @type {string | null} */ (url.searchParams.get('epoch') || null);
     let position = resumeFrom;
     let lastWrite = Date.now();
     await writer.write(encoder.encode('retry: 1000\n\n'));

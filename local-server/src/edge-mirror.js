@@ -19,6 +19,8 @@ export function createEdgeMirror({ stream, log, metrics, media = null }) {
   let uplink = null;
   /** @type {import('./edge/media-sync.js').MediaSync | null} */
   let mediaSync = null;
+  /** @type {ReturnType<typeof import('./edge/venue-probe.js').createVenueProbe> | null} */
+  let venueProbe = null;
   let mediaSource = media;
   let url = null;
   /** @type {string | null} */
@@ -27,6 +29,9 @@ export function createEdgeMirror({ stream, log, metrics, media = null }) {
     const s = uplink?.status();
     metrics.edgeConnected.set(s?.connected ? 1 : 0);
     metrics.edgeLag.set(s?.lag ?? 0);
+    metrics.edgeReplaced.set(s?.state === 'replaced' ? 1 : 0);
+    const seen = venueProbe?.status().status ?? null;
+    for (const status of ['live', 'lost', 'none', 'unknown']) metrics.edgeVenue.set({ status }, seen === status ? 1 : 0);
   }, 1000);
   gauge.unref();
 
@@ -51,7 +56,7 @@ export function createEdgeMirror({ stream, log, metrics, media = null }) {
      */
     async enable(edgeUrl, token) {
       this.disable();
-      const [{ createEdgeUplink }, { createMediaSync }] = await Promise.all([import('./edge/uplink.js'), import('./edge/media-sync.js')]);
+      const [{ createEdgeUplink }, { createMediaSync }, { createVenueProbe }] = await Promise.all([import('./edge/uplink.js'), import('./edge/media-sync.js'), import('./edge/venue-probe.js')]);
       url = edgeUrl.replace(/\/+$/, '');
       const sync = createMediaSync({ url, token, source: () => mediaSource?.() ?? null, log });
       mediaSync = sync;
@@ -66,6 +71,7 @@ export function createEdgeMirror({ stream, log, metrics, media = null }) {
           connected = s.connected;
         },
       });
+      venueProbe = createVenueProbe({ url });
       epoch = stream.epoch();
       log.info(`edge mirror on: ${url}`);
     },
@@ -75,8 +81,19 @@ export function createEdgeMirror({ stream, log, metrics, media = null }) {
       uplink = null;
       mediaSync?.close();
       mediaSync = null;
+      venueProbe?.close();
+      venueProbe = null;
       log.info(`edge mirror off: ${url}`);
       url = null;
+    },
+    /**
+     * Publish again after another venue server replaced this one (the operator's call: the
+     * other one is replaced in turn). False when the mirror is off or was not replaced.
+     */
+    resume() {
+      const resumed = uplink?.resume() ?? false;
+      if (resumed) mediaSync?.trigger();
+      return resumed;
     },
     /** @param {string} json */
     publish(json) {
@@ -95,7 +112,8 @@ export function createEdgeMirror({ stream, log, metrics, media = null }) {
     mediaIdle: () => mediaSync?.whenIdle() ?? Promise.resolve(),
     /** Public URL viewers are sent to on overflow (null when the mirror is off). */
     publicUrl: () => url,
-    status: () => (uplink ? { enabled: true, ...uplink.status(), media: mediaSync?.status() ?? null } : { enabled: false }),
+    // venue: what the edge tells remote viewers about the show (its /healthz), see edge/venue-probe.js.
+    status: () => (uplink ? { enabled: true, ...uplink.status(), media: mediaSync?.status() ?? null, venue: venueProbe?.status() ?? null } : { enabled: false }),
     close() {
       clearInterval(gauge);
       this.disable();

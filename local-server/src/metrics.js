@@ -71,5 +71,7 @@ export function createMetrics() {
     oscIn: labelled(client.Counter, 'tutti_osc_in_total', 'OSC remote-control messages accepted', ['address']),
     edgeConnected: labelled(client.Gauge, 'tutti_edge_connected', '1 while the edge uplink is connected', []),
     edgeLag: labelled(client.Gauge, 'tutti_edge_lag', 'Updates the edge has not acknowledged yet', []),
+    edgeVenue: labelled(client.Gauge, 'tutti_edge_venue', 'What the edge tells remote viewers about the show (its /healthz venue): 1 for the current status', ['status']),
+    edgeReplaced: labelled(client.Gauge, 'tutti_edge_replaced', '1 while another venue server publishing with the same token has replaced this one (it waits for POST /api/edge/resume)', []),
   };
 }

@@ -56,7 +56,7 @@ async function readFeed(until, ms = 8000) {
 }
 
 test('every console route needs the token', async () => {
-  for (const [method, path] of [['GET', '/api/console'], ['GET', '/api/events'], ['GET', '/api/log'], ['POST', '/api/score/validate'], ['POST', '/api/osc/targets'], ['POST', '/api/edge'], ['DELETE', '/api/edge'], ['POST', '/api/console/count-in']]) {
+  for (const [method, path] of [['GET', '/api/console'], ['GET', '/api/events'], ['GET', '/api/log'], ['POST', '/api/score/validate'], ['POST', '/api/osc/targets'], ['POST', '/api/edge'], ['DELETE', '/api/edge'], ['POST', '/api/edge/resume'], ['POST', '/api/console/count-in']]) {
     const res = await call(method, path, method === 'POST' ? {} : undefined, 'wrong');
     expect([path, res.status, res.body.error]).toEqual([path, 401, 'UNAUTHORIZED']);
   }
@@ -157,9 +157,12 @@ test('OSC targets and the edge switch', async () => {
 
   const on = await call('POST', '/api/edge', { url: 'http://127.0.0.1:9/', token: 'edge-secret-token' });
   expect(on.status).toBe(200);
-  expect(on.body).toMatchObject({ enabled: true, publicUrl: 'http://127.0.0.1:9' });
+  expect(on.body).toMatchObject({ enabled: true, publicUrl: 'http://127.0.0.1:9', state: 'connecting' });
+  // Not replaced: resume changes nothing (test/edge/two-venues.test.js covers a real takeover).
+  expect((await call('POST', '/api/edge/resume')).body).toMatchObject({ enabled: true, state: 'connecting' });
   const off = await call('DELETE', '/api/edge');
   expect(off.body.enabled).toBe(false);
+  expect((await call('POST', '/api/edge/resume')).status).toBe(409);
   const log = await call('GET', '/api/log');
   expect(log.body.entries.some((e) => e.msg.includes('edge mirror on'))).toBe(true);
   expect(JSON.stringify(log.body)).not.toContain('edge-secret-token');

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { startShow } from '../support/show.js';
 import { acquireBrowserLock } from '../audience/support/exclusive.js';
 import { launchBrowser } from '../audience/support/browser.js';
-import { freePort, openViewer, startEdge, waitFor } from '../edge/helpers.js';
+import { freePort, openPublisher, openViewer, startEdge, waitFor } from '../edge/helpers.js';
 
 const SHOTS = fileURLToPath(new URL('../../artifacts/console/', import.meta.url));
 const TIDAL = fileURLToPath(new URL('../../scores/tidal-lines.score.json', import.meta.url));
@@ -52,6 +52,8 @@ test('switching the mirror on from the console: link connected, a remote viewer 
   const meta = () => page.textContent('#edge-meta');
   await waitFor(async () => (await meta()).includes(`${assets} of ${assets} files on the edge`), { timeoutMs: 30_000, what: 'the media reported on the edge' });
   await waitFor(async () => /Remote viewers\s*1/.test(await meta()), { timeoutMs: 15_000, what: 'the remote viewer counted' });
+  // What the edge tells remote viewers about the show (its /healthz), read back by the console.
+  await waitFor(async () => /Remote viewers see\s*the show, live/.test(await meta()), { timeoutMs: 15_000, what: 'the edge\'s venue status in the panel' });
   // What the console says is what the edge serves.
   const src = server.show.engine.score().assets[0].src;
   expect((await fetch(`${edge.url}/media/${src}`)).status).toBe(200);
@@ -62,6 +64,37 @@ test('switching the mirror on from the console: link connected, a remote viewer 
   await page.waitForFunction(() => document.getElementById('edge-state')?.textContent === 'off', undefined, { timeout: 10_000 });
   expect(server.status().edge.enabled).toBe(false);
   viewer.close?.();
+  await page.close();
+  expect(problems).toEqual([]);
+}, 120_000);
+
+test('replaced by another venue server: a red banner, no retrying, and "Publish from here again" takes the edge back', async () => {
+  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  await page.goto(`${server.controlUrl}/?token=${server.token ?? 'test-token'}`);
+  await page.fill('#edge-url', edge.url);
+  await page.fill('#edge-token', edge.token);
+  await page.click('#edge-on');
+  await page.waitForFunction(() => document.getElementById('edge-state')?.textContent === 'connected', undefined, { timeout: 20_000 });
+  expect(await page.isVisible('#edge-replaced')).toBe(false);
+
+  // Another publisher with the same token (a second venue server) connects.
+  const { publisher: other } = await openPublisher(edge);
+  await page.waitForFunction(() => document.getElementById('edge-state')?.textContent === 'replaced', undefined, { timeout: 10_000 });
+  expect(await page.isVisible('#edge-replaced')).toBe(true);
+  expect(await page.textContent('#edge-replaced')).toMatch(/another venue server connected to this edge with the same token/);
+  expect(await page.textContent('#edge-meta')).toMatch(/replaced by another venue server — not retrying/);
+  await page.evaluate(() => document.querySelector('.card-edge')?.scrollIntoView());
+  await page.screenshot({ path: `${SHOTS}edge-replaced.png`, clip: await page.locator('.card-edge').boundingBox() ?? undefined });
+  // It stays stopped: the other publisher is not replaced back.
+  await new Promise((r) => setTimeout(r, 3000));
+  expect(other.state.closeCode).toBeNull();
+
+  await page.click('#edge-resume');
+  await page.waitForFunction(() => document.getElementById('edge-state')?.textContent === 'connected', undefined, { timeout: 20_000 });
+  expect(await other.closed).toBe(4001);
+  expect(await page.isVisible('#edge-replaced')).toBe(false);
+  await page.click('#edge-off');
   await page.close();
   expect(problems).toEqual([]);
 }, 120_000);

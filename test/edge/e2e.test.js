@@ -4,7 +4,7 @@
 import WebSocket from 'ws';
 import { applyEnvelope } from '../../core/fanout/state-stream.js';
 import { startShow } from '../support/show.js';
-import { openViewer, showStats, startEdge, waitFor } from './helpers.js';
+import { openViewer, showStats, startEdge, waitFor, withoutVenue } from './helpers.js';
 
 let edge;
 let server;
@@ -62,7 +62,8 @@ test('a viewer on the edge sees the same state as a viewer on the local server',
   }, { timeoutMs: 20_000, what: 'four updates seen by both viewers' });
   const a = localStates();
   const b = remoteStates();
-  for (const key of common) expect([key, JSON.parse(b.get(key))]).toEqual([key, JSON.parse(a.get(key))]);
+  for (const key of common) expect([key, withoutVenue(JSON.parse(b.get(key)))]).toEqual([key, JSON.parse(a.get(key))]);
+  expect(JSON.parse(b.get(common[0])).venue).toMatchObject({ status: 'live' });
 
   // A control action on the venue reaches the remote viewer too.
   const res = await fetch(`${server.controlUrl}/api/transport`, {

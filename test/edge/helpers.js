@@ -13,9 +13,10 @@ import { createSseParser } from '../../core/protocol/sse-parser.js';
 
 /**
  * Start the worker with a fresh persistence folder (reused by restart()).
- * @param {{ vars?: Record<string, string | number>, persistDir?: string }} [options]
+ * @param {{ vars?: Record<string, string | number>, persistDir?: string, port?: number, direct?: boolean }} [options]
+ *   direct: talk to workerd itself, not through wrangler's dev proxy (see local-edge.js)
  */
-export async function startEdge({ vars = {}, persistDir, port = 0 } = {}) {
+export async function startEdge({ vars = {}, persistDir, port = 0, direct = false } = {}) {
   const dir = persistDir ?? mkdtempSync(join(tmpdir(), 'tutti-edge-'));
   const token = randomBytes(16).toString('hex');
   const logs = [];
@@ -23,7 +24,7 @@ export async function startEdge({ vars = {}, persistDir, port = 0 } = {}) {
     logs.push(line);
     if (logs.length > 500) logs.shift();
   };
-  let edge = await startLocalEdge({ token, persistDir: dir, vars, log, port });
+  let edge = await startLocalEdge({ token, persistDir: dir, vars, log, port, direct });
   return {
     get url() {
       return edge.url;
@@ -37,14 +38,14 @@ export async function startEdge({ vars = {}, persistDir, port = 0 } = {}) {
     /** Stop workerd and start it again on the same storage (same token). */
     async restart() {
       await edge.stop();
-      edge = await startLocalEdge({ token, persistDir: dir, vars, log, port });
+      edge = await startLocalEdge({ token, persistDir: dir, vars, log, port, direct });
     },
     /** Stop workerd; start() brings it back on the same port and storage. */
     async pause() {
       await edge.stop();
     },
     async resume() {
-      edge = await startLocalEdge({ token, persistDir: dir, vars, log, port });
+      edge = await startLocalEdge({ token, persistDir: dir, vars, log, port, direct });
     },
     async stop({ keepDir = false } = {}) {
       await edge.stop();
@@ -79,6 +80,8 @@ export function openSocket(url, options = {}) {
     res.on('error', () => ws.terminate());
   });
   ws.on('message', (data) => {
+    // The edge's answer to a publisher's sign of life (see openPublisher) is not a frame to read.
+    if (String(data) === ALIVE_FRAME) return;
     raw.push(String(data));
     frames.push(JSON.parse(String(data)));
     for (const w of waiters) w();
@@ -156,11 +159,27 @@ export async function openViewer(edge) {
   return viewer;
 }
 
-/** A raw publisher on /publish; resolves with the socket and the hello frame. */
-export async function openPublisher(edge, token = edge.token) {
+/** What a live publisher sends every second (edge-worker/README.md, "Venue status"). */
+export const ALIVE_FRAME = '{"type":"alive"}';
+
+/**
+ * A raw publisher on /publish; resolves with the socket and the hello frame. Like the real
+ * uplink it sends a sign of life every `aliveMs` (the hello's), unless `alive: false` (a
+ * publisher that hangs).
+ * @param {any} edge
+ * @param {string} [token]
+ * @param {{ alive?: boolean }} [options]
+ */
+export async function openPublisher(edge, token = edge.token, { alive = true } = {}) {
   const publisher = openSocket(`${edge.wsUrl}/publish`, { headers: { authorization: `Bearer ${token}` } });
   await publisher.opened;
   const hello = await publisher.next((f) => f.type === 'hello');
+  if (alive && hello.aliveMs) {
+    const timer = setInterval(() => {
+      if (publisher.ws.readyState === WebSocket.OPEN) publisher.ws.send(ALIVE_FRAME);
+    }, hello.aliveMs);
+    publisher.ws.once('close', () => clearInterval(timer));
+  }
   return { publisher, hello };
 }
 
@@ -233,4 +252,16 @@ export async function freePort() {
   const { port } = server.address();
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/**
+ * A state as the venue published it: without the `venue` field the edge merges in
+ * (edge-worker/README.md, "Venue status").
+ * @param {Record<string, unknown> | null | undefined} state
+ */
+export function withoutVenue(state) {
+  if (!state || typeof state !== 'object') return state;
+  const rest = { ...state };
+  delete rest.venue;
+  return rest;
 }

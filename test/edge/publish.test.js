@@ -78,7 +78,7 @@ describe('publisher frames', () => {
   test('the hello tells a new connection where the edge stands', async () => {
     await publish(publisher, snapshot('hello', 10, { n: 10 }));
     const second = await openPublisher(edge);
-    expect(second.hello).toEqual({ type: 'hello', epoch: 'hello', seq: 10 });
+    expect(second.hello).toEqual({ type: 'hello', epoch: 'hello', seq: 10, aliveMs: 1000 });
     // One publisher at a time: the older connection is closed as replaced.
     expect(await publisher.closed).toBe(4001);
     publisher = second.publisher;
@@ -118,7 +118,7 @@ describe('publisher frames', () => {
     // The state is the one from the accepted frames only.
     await new Promise((r) => setTimeout(r, 300));
     const [snap] = await (await fetch(`${edge.url}/poll`)).json();
-    expect(snap.data).toEqual({ v: 2 });
+    expect(snap.data).toEqual({ v: 2, venue: { status: 'live', since: expect.any(Number) } });
   });
 
   test('a snapshot may start a new epoch or jump ahead; an older one of the same epoch is refused', async () => {
@@ -133,7 +133,7 @@ describe('publisher frames', () => {
     const fresh = await startEdge();
     try {
       const { publisher: p, hello } = await openPublisher(fresh);
-      expect(hello).toEqual({ type: 'hello', epoch: null, seq: null });
+      expect(hello).toEqual({ type: 'hello', epoch: null, seq: null, aliveMs: 1000 });
       expect(await publish(p, delta('x', 1, { a: 1 }))).toMatchObject({ type: 'resync', epoch: null, seq: null });
       await p.close();
     } finally {
@@ -183,7 +183,7 @@ describe('persistence', () => {
     await edge.restart();
 
     const again = await openPublisher(edge);
-    expect(again.hello).toEqual({ type: 'hello', epoch: 'durable', seq: 6 });
+    expect(again.hello).toEqual({ type: 'hello', epoch: 'durable', seq: 6, aliveMs: 1000 });
     const [snap] = await (await fetch(`${edge.url}/poll`)).json();
     expect(snap).toMatchObject({ type: 'snapshot', epoch: 'durable', seq: 6, data: { title: 'kept', n: 6 } });
     const deltas = await (await fetch(`${edge.url}/poll?since=3`)).json();

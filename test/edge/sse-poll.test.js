@@ -29,9 +29,16 @@ afterAll(async () => {
 });
 
 describe('/poll', () => {
+  test('?epoch= of another epoch: the snapshot even at the same seq (as on the venue)', async () => {
+    expect(await getJson('/poll?since=10&epoch=sp')).toEqual([]);
+    expect(await getJson('/poll?since=10&epoch=elsewhere')).toMatchObject([{ type: 'snapshot', epoch: 'sp', seq: 10 }]);
+    const { events } = await readSse(`${edge.url}/sse?since=10&epoch=elsewhere`, { count: 1, timeoutMs: 5000 });
+    expect(events[0]?.data).toMatchObject({ type: 'snapshot', epoch: 'sp', seq: 10 });
+  });
+
   test('without since: the snapshot', async () => {
     const body = await getJson('/poll');
-    expect(body).toEqual([{ v: 1, type: 'snapshot', epoch: 'sp', seq: 10, t: expect.any(Number), data: { title: 'Poll me', beat: 10 } }]);
+    expect(body).toEqual([{ v: 1, type: 'snapshot', epoch: 'sp', seq: 10, t: expect.any(Number), data: { title: 'Poll me', beat: 10, venue: { status: 'live', since: expect.any(Number) } } }]);
   });
 
   test('with since inside the replay window: exactly the deltas after it', async () => {
@@ -134,7 +141,7 @@ describe('/time and /healthz', () => {
   });
 
   test('/healthz answers 200 with a small JSON body', async () => {
-    expect(await getJson('/healthz')).toEqual({ ok: true, service: 'tutti-edge' });
+    expect(await getJson('/healthz')).toEqual({ ok: true, service: 'tutti-edge', venue: 'live', venueSince: expect.any(Number) });
   });
 
   test('other methods on audience routes are refused', async () => {

@@ -3,7 +3,7 @@
 
 import { createStateStream, applyEnvelope } from '../../core/fanout/state-stream.js';
 import { createEdgeUplink, edgePublishUrl } from '../../local-server/src/edge/uplink.js';
-import { freePort, openPublisher, openViewer, publish, showStats, snapshot, startEdge, waitFor } from './helpers.js';
+import { freePort, openPublisher, openViewer, publish, showStats, snapshot, startEdge, waitFor, withoutVenue } from './helpers.js';
 
 let edge;
 const uplinks = [];
@@ -78,7 +78,7 @@ test('connects, sends the snapshot, then each delta once; status reports acks, l
   for (let i = 0; i < sent.length; i += 1) await viewer.next((f) => f.type === 'delta');
   // The stream's serialized bytes reach the viewer unchanged.
   expect(viewer.raw.slice(-5)).toEqual(sent);
-  expect(seen().state).toEqual(stream.state());
+  expect(withoutVenue(seen().state)).toEqual(stream.state());
   await waitFor(() => uplink.status().ackedSeq === 5, { what: 'ack of seq 5' });
   const status = uplink.status();
   expect(status).toMatchObject({ connected: true, ackedEpoch: stream.epoch(), ackedSeq: 5, lag: 0, lastError: null, reconnects: 0 });
@@ -115,7 +115,7 @@ test('after the edge was away, it gets exactly the deltas it missed', async () =
   expect(after.frames.resync).toBe(0);
   expect(uplink.status().reconnects).toBeGreaterThanOrEqual(1);
   const viewer = await openViewer(edge);
-  expect((await viewer.next()).data).toEqual(stream.state());
+  expect(withoutVenue((await viewer.next()).data)).toEqual(stream.state());
   await viewer.close();
 });
 
@@ -135,7 +135,7 @@ test('when the edge missed more than the replay window, it gets a snapshot', asy
   const viewer = await openViewer(edge);
   const first = await viewer.next();
   expect(first).toMatchObject({ type: 'snapshot', epoch: stream.epoch(), seq: 20 });
-  expect(first.data).toEqual(stream.state());
+  expect(withoutVenue(first.data)).toEqual(stream.state());
   await viewer.close();
 });
 
@@ -165,20 +165,31 @@ test('when someone else changed the edge, the resync brings it back to the strea
   }, { what: 'the edge back on the stream' });
   expect(logs.some((l) => l.includes('edge asked for a snapshot'))).toBe(true);
   const viewer = await openViewer(edge);
-  expect((await viewer.next()).data).toEqual(stream.state());
+  expect(withoutVenue((await viewer.next()).data)).toEqual(stream.state());
   await viewer.close();
 });
 
-test('a publisher that takes over is fought off by reconnects, and the stream wins', async () => {
+test('a publisher that takes over stops the uplink (no fight back) until resume(), then the stream wins', async () => {
   const stream = makeStream(`fight-${Date.now()}`);
   const { uplink } = makeUplink(stream);
   await waitFor(() => uplink.status().ackedSeq === 0, { what: 'first ack' });
   const { publisher } = await openPublisher(edge);
   await publish(publisher, snapshot('other', 1, { other: true }));
+  await waitFor(() => uplink.status().state === 'replaced', { what: 'the uplink to see it was replaced' });
+  expect(uplink.status()).toMatchObject({ connected: false, lastError: expect.stringMatching(/^REPLACED/) });
+  // Issue 11: reconnecting here would replace the other venue, which would replace us, …
+  await new Promise((r) => setTimeout(r, 2500));
+  expect(publisher.state.closeCode).toBeNull();
+  expect(uplink.status().state).toBe('replaced');
+  expect(await showStats(edge)).toMatchObject({ epoch: 'other', publishers: 1 });
+  expect(logs.some((l) => l.startsWith('warn') && /REPLACED/.test(l))).toBe(true);
+
+  expect(uplink.resume()).toBe(true);
   await waitFor(() => uplink.status().connected && uplink.status().ackedEpoch === stream.epoch(), { timeoutMs: 15_000, what: 'the uplink to reconnect' });
+  expect(await publisher.closed).toBe(4001);
+  expect(uplink.resume()).toBe(false); // not replaced any more
   step(stream, uplink, { beat: 9 });
   await waitFor(async () => (await showStats(edge)).seq === 1 && (await showStats(edge)).epoch === stream.epoch(), { what: 'converged' });
-  await publisher.close();
 });
 
 test('a wrong token: never throws, reports UNAUTHORIZED, keeps trying', async () => {

@@ -13,6 +13,7 @@ import { createView } from './view.js';
 import { createAudioPlayer } from './audio.js';
 import { createWakeLock } from './wake-lock.js';
 import { registerServiceWorker, cacheMedia } from './service-worker-client.js';
+import { createVenueNotice, venueOffline } from './venue-notice.js';
 
 const base = document.baseURI;
 const params = new URLSearchParams(location.search);
@@ -29,6 +30,7 @@ const schedule = createBeatSchedule();
 const view = createView({ base });
 const audio = createAudioPlayer({ base, toLocal: (s) => clock.toLocal(s) });
 const wakeLock = createWakeLock();
+const venueNotice = createVenueNotice();
 
 /** Measurements kept for the connection indicator and the browser tests (window.__tutti). */
 const displays = [];
@@ -59,7 +61,9 @@ function onApplied(envelope, outcome, receivedAt) {
     else audio.cancelFrom(serverNow); // stop/seek took it back
     lastAudioKey = audioKey;
   }
-  if (state.transport !== 'playing') audio.cancelFrom(serverNow);
+  if (state.transport !== 'playing' || venueOffline(state)) audio.cancelFrom(serverNow);
+  // The edge says the venue is offline or the show has not started (venue-notice.js).
+  venueNotice.update(state);
   plan();
 }
 

@@ -17,10 +17,25 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
 const CHECK_INTERVAL_MS = 1000;
 const HEARTBEAT_MS = 15_000;
 const HANDSHAKE_TIMEOUT_MS = 10_000;
+/**
+ * The edge closes a publisher with this code when a newer one connects with the same token
+ * (edge-worker/README.md, "Root"). Reconnecting would replace the other venue in turn, and the
+ * two would take the show from each other several times a second: stop until the operator says.
+ */
+export const REPLACED_CLOSE_CODE = 4001;
+/**
+ * Sign of life for the edge, when its hello asks for one (`aliveMs`): without it the edge marks
+ * the venue lost after VENUE_LOST_MS of silence (edge-worker/README.md, "Venue status"). The edge
+ * answers it from the runtime without waking the show object; the answer is ignored here.
+ */
+const ALIVE_FRAME = '{"type":"alive"}';
 
 /**
  * @typedef {object} UplinkStatus
  * @property {string} url the edge's publish endpoint
+ * @property {'connecting' | 'connected' | 'replaced' | 'closed'} state 'replaced': another publisher
+ *   took the edge over; this uplink waits for resume()
+ * @property {number | null} replacedAt when it was replaced (ms since the epoch)
  * @property {boolean} connected authenticated and greeted by the edge
  * @property {string | null} ackedEpoch
  * @property {number | null} ackedSeq last seq the edge confirmed
@@ -32,6 +47,7 @@ const HANDSHAKE_TIMEOUT_MS = 10_000;
  * @typedef {object} EdgeUplink
  * @property {(json?: string) => void} publish tell the uplink the stream changed (pass the new envelope JSON)
  * @property {() => UplinkStatus} status
+ * @property {() => boolean} resume reconnect after being replaced (false when it was not replaced)
  * @property {() => Promise<void>} close
  *
  * @typedef {object} UplinkStream the parts of a core/fanout/state-stream.js StateStream the uplink reads
@@ -87,6 +103,8 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
   let ws = null;
   let connected = false;
   let closed = false;
+  /** @type {number | null} set when the edge replaced us; nothing reconnects until resume() */
+  let replacedAt = null;
   let attempt = 0;
   let reconnects = 0;
   let everConnected = false;
@@ -108,6 +126,28 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
   let alive = true;
   /** @type {NodeJS.Timeout | null} */
   let reconnectTimer = null;
+  /** @type {NodeJS.Timeout | null} */
+  let aliveTimer = null;
+
+  /** @param {unknown} everyMs the hello's aliveMs (absent on older edges) */
+  function startAlive(everyMs) {
+    stopAlive();
+    const ms = Number(everyMs);
+    if (!Number.isFinite(ms) || ms < 100) return;
+    aliveTimer = setInterval(() => {
+      try {
+        send(ALIVE_FRAME);
+      } catch {
+        // the close handler reconnects
+      }
+    }, ms);
+    aliveTimer.unref?.();
+  }
+
+  function stopAlive() {
+    if (aliveTimer) clearInterval(aliveTimer);
+    aliveTimer = null;
+  }
 
   function status() {
     /** @type {number | null} */
@@ -117,7 +157,9 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
     } catch {
       // a broken stream must not break status()
     }
-    return { url: target.url ?? String(url), connected, ackedEpoch, ackedSeq, lag, remoteViewers, reconnects, lastError };
+    /** @type {UplinkStatus['state']} */
+    const state = closed ? 'closed' : replacedAt !== null ? 'replaced' : connected ? 'connected' : 'connecting';
+    return { url: target.url ?? String(url), state, replacedAt, connected, ackedEpoch, ackedSeq, lag, remoteViewers, reconnects, lastError };
   }
 
   function notify() {
@@ -192,6 +234,7 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
         ackedEpoch = sentEpoch;
         ackedSeq = sentSeq;
         snapshotInFlight = false;
+        startAlive(message.aliveMs);
         info(`connected to ${target.url ?? url} (edge at ${sentEpoch ?? 'no state'}${sentSeq === null ? '' : `#${sentSeq}`})`);
         safePump();
         notify();
@@ -224,7 +267,7 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
   }
 
   function scheduleReconnect() {
-    if (closed || reconnectTimer) return;
+    if (closed || replacedAt !== null || reconnectTimer) return;
     // Equal jitter: half fixed, half random, so a venue's restarts do not reconnect in lockstep.
     const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
     const delay = ceiling / 2 + Math.random() * (ceiling / 2);
@@ -266,11 +309,23 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
       lastError = code === '401' ? 'UNAUTHORIZED: the edge refused the token (check --edge-token)' : `CONNECT: ${text}`;
     });
     socket.on('close', (code) => {
-      if (ws === socket) ws = null;
+      if (ws !== socket) return; // an older socket; the current one has its own handler
+      ws = null;
+      stopAlive();
       const wasConnected = connected;
       connected = false;
-      if (code === 4001) lastError = 'REPLACED: another publisher connected to this edge';
-      else if (wasConnected && !closed) lastError ??= `CLOSED: the edge closed the connection (code ${code})`;
+      if (code === REPLACED_CLOSE_CODE && !closed) {
+        replacedAt = Date.now();
+        lastError = 'REPLACED: another venue server publishes to this edge with the same token';
+        warn(
+          '!!! REPLACED: another venue server connected to this edge with the same publish token. ' +
+            'This one has STOPPED publishing so the two do not take the show from each other. ' +
+            'Stop the other one, then resume with the console\'s edge switch or POST /api/edge/resume.',
+        );
+        notify();
+        return;
+      }
+      if (wasConnected && !closed) lastError ??= `CLOSED: the edge closed the connection (code ${code})`;
       if (wasConnected) warn(`disconnected (${lastError ?? `code ${code}`}); reconnecting`);
       else if (lastError && attempt === 0) warn(`cannot connect: ${lastError}`);
       notify();
@@ -307,10 +362,21 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
       safePump();
     },
     status,
+    resume() {
+      if (closed || replacedAt === null) return false;
+      replacedAt = null;
+      lastError = null;
+      attempt = 0;
+      info('resuming: publishing to the edge again (the other venue server will be replaced)');
+      connect();
+      notify();
+      return true;
+    },
     close() {
       closed = true;
       clearInterval(checkTimer);
       clearInterval(heartbeatTimer);
+      stopAlive();
       if (reconnectTimer) clearTimeout(reconnectTimer);
       reconnectTimer = null;
       const socket = ws;

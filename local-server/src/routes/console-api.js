@@ -412,6 +412,13 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
     return edgeStatus();
   });
 
+  // After "replaced" (another venue server took the edge over) the uplink waits for this.
+  app.post('/api/edge/resume', async (_request, reply) => {
+    if (!edge.status().enabled) return reply.code(409).send({ error: 'EDGE_OFF', message: 'the edge mirror is off; switch it on with POST /api/edge' });
+    edge.resume();
+    return edgeStatus();
+  });
+
   app.delete('/api/edge', async () => {
     edge.disable();
     tell({ edgeUrl: null, edgeToken: null });

@@ -1,0 +1,32 @@
+// The token bucket of ./token-bucket.js as plain data, for holders that cannot keep a closure
+// alive: the edge's shards store it in each viewer socket's attachment so a hibernated (evicted)
+// shard still remembers how much a viewer has sent (edge-worker/README.md, "Viewer frames").
+
+/**
+ * @typedef {{ tokens: number, at: number }} BucketState tokens left at time `at` (ms)
+ * @typedef {{ ratePerSecond: number, burst: number }} BucketLimits
+ */
+
+/**
+ * A full bucket at time `now`.
+ * @param {BucketLimits} limits
+ * @param {number} now ms
+ * @returns {BucketState}
+ */
+export function fullBucket(limits, now) {
+  return { tokens: limits.burst, at: now };
+}
+
+/**
+ * Refill the bucket up to time `t` and take one token. Pure: returns the next state.
+ * @param {BucketState} state
+ * @param {number} t ms
+ * @param {BucketLimits} limits
+ * @returns {{ ok: boolean, state: BucketState }} ok is false when no token was left
+ */
+export function takeToken(state, t, limits) {
+  const at = Math.max(state.at, t);
+  const tokens = Math.min(limits.burst, state.tokens + (Math.max(0, t - state.at) / 1000) * limits.ratePerSecond);
+  if (tokens < 1) return { ok: false, state: { tokens, at } };
+  return { ok: true, state: { tokens: tokens - 1, at } };
+}

@@ -1,0 +1,70 @@
+// What a shard does with one frame a viewer sent: the venue server's rules (README.md, "Audience
+// endpoints"; SECURITY.md), decided in one pure function so the shard only carries them out.
+// The per-socket budget lives in the socket's attachment (serializeAttachment), not in memory
+// only: a shard that hibernated between two frames still knows what the viewer has spent.
+
+import { CloseCode, MAX_CLIENT_FRAME_BYTES, parseClientFrame } from '../../core/protocol/envelope.js';
+import { fullBucket, takeToken } from '../../core/util/token-bucket-state.js';
+import { exceedsBytes } from './publish-rules.js';
+
+/** Same budget as the venue's /ws (local-server/src/routes/ws.js): 50 frames/s, bursts of 200. */
+export const FRAME_LIMITS = Object.freeze({ ratePerSecond: 50, burst: 200 });
+/**
+ * A viewer needs a snapshot after a gap or a new epoch, a few times a minute at most; each one is
+ * a whole state (a few KB) sent by the shard. Beyond this budget a resync is answered with nothing.
+ */
+export const RESYNC_LIMITS = Object.freeze({ ratePerSecond: 5 / 60, burst: 5 });
+
+/**
+ * @typedef {{ frames: import('../../core/util/token-bucket-state.js').BucketState,
+ *   resyncs: import('../../core/util/token-bucket-state.js').BucketState }} ViewerBudget
+ * @typedef {'flood' | 'oversize' | 'binary' | 'frame' | 'resync_ignored'} Refusal
+ * @typedef {{ action: 'pong', id: number, c: number }
+ *   | { action: 'resync' }
+ *   | { action: 'ignore', refusal: Refusal }
+ *   | { action: 'close', code: number, reason: string, refusal: Refusal }} ViewerVerdict
+ */
+
+/**
+ * A fresh budget for a viewer that joins at `now`.
+ * @param {number} now
+ * @returns {ViewerBudget}
+ */
+export function newViewerBudget(now) {
+  return { frames: fullBucket(FRAME_LIMITS, now), resyncs: fullBucket(RESYNC_LIMITS, now) };
+}
+
+/**
+ * @param {unknown} value whatever deserializeAttachment() returned
+ * @param {number} now
+ * @returns {ViewerBudget}
+ */
+export function readViewerBudget(value, now) {
+  const v = /** @type {any} */ (value);
+  const valid = (b) => b && Number.isFinite(b.tokens) && Number.isFinite(b.at);
+  return v && valid(v.frames) && valid(v.resyncs) ? { frames: v.frames, resyncs: v.resyncs } : newViewerBudget(now);
+}
+
+/**
+ * Judge one viewer frame. Order matters: the frame budget is charged first (a flood of anything
+ * is a flood), then size, type and content.
+ * @param {ViewerBudget} budget
+ * @param {string | ArrayBuffer} message
+ * @param {number} now ms
+ * @returns {{ verdict: ViewerVerdict, budget: ViewerBudget }}
+ */
+export function judgeViewerFrame(budget, message, now) {
+  const frameTake = takeToken(budget.frames, now, FRAME_LIMITS);
+  let next = { frames: frameTake.state, resyncs: budget.resyncs };
+  if (!frameTake.ok) return { verdict: { action: 'close', code: CloseCode.POLICY_VIOLATION, reason: 'too many frames', refusal: 'flood' }, budget: next };
+  const tooBig = typeof message === 'string' ? exceedsBytes(message, MAX_CLIENT_FRAME_BYTES) : message.byteLength > MAX_CLIENT_FRAME_BYTES;
+  if (tooBig) return { verdict: { action: 'close', code: CloseCode.MESSAGE_TOO_BIG, reason: 'frame over 4 KiB', refusal: 'oversize' }, budget: next };
+  if (typeof message !== 'string') return { verdict: { action: 'close', code: CloseCode.POLICY_VIOLATION, reason: 'binary frames are not accepted', refusal: 'binary' }, budget: next };
+  const parsed = parseClientFrame(message);
+  if (parsed.ok === false) return { verdict: { action: 'close', code: CloseCode.POLICY_VIOLATION, reason: /** @type {any} */ (parsed).reason, refusal: 'frame' }, budget: next };
+  const frame = /** @type {any} */ (parsed).frame;
+  if (frame.type === 'ping') return { verdict: { action: 'pong', id: frame.id, c: frame.c }, budget: next };
+  const resyncTake = takeToken(budget.resyncs, now, RESYNC_LIMITS);
+  next = { frames: next.frames, resyncs: resyncTake.state };
+  return { verdict: resyncTake.ok ? { action: 'resync' } : { action: 'ignore', refusal: 'resync_ignored' }, budget: next };
+}

@@ -1,0 +1,50 @@
+// A real `tutti serve` in a child process, publishing to an edge: what a venue runs. Tests can
+// SIGKILL it (a crash, a pulled plug) or run two of them with the same token.
+
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { freePort, waitFor } from './helpers.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const TUTTI = `${ROOT}local-server/bin/tutti.js`;
+
+/**
+ * @param {{ url: string, token: string }} edge
+ * @param {{ args?: string[] }} [options]
+ */
+export async function startServeChild(edge, { args = [] } = {}) {
+  const [port, controlPort] = [await freePort(), await freePort()];
+  const token = `venue-${port}`;
+  const child = spawn(process.execPath, [TUTTI, 'serve', '--host', '127.0.0.1', '--port', String(port), '--control-port', String(controlPort), '--token', token, '--autoplay', '--edge', edge.url, '--edge-token', edge.token, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => { output += d; });
+  child.stderr.on('data', (d) => { output += d; });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const control = `http://127.0.0.1:${controlPort}`;
+  /**
+   * @param {string} path
+   * @param {'GET' | 'POST'} [method]
+   */
+  const api = async (path, method = 'GET') => {
+    const res = await fetch(`${control}${path}`, { method, headers: { authorization: `Bearer ${token}` } });
+    const text = await res.text();
+    return { status: res.status, body: res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+  };
+  await waitFor(async () => (await fetch(`${control}/api/status`, { headers: { authorization: `Bearer ${token}` } }).catch(() => null))?.ok === true, { timeoutMs: 20_000, what: 'tutti serve to start' });
+  return {
+    child,
+    pid: child.pid,
+    api,
+    status: async () => (await api('/api/status')).body,
+    output: () => output,
+    /** @param {NodeJS.Signals} signal */
+    async kill(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill(signal);
+      await exited;
+    },
+  };
+}
