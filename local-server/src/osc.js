@@ -106,5 +106,3 @@ export function createOscOut({ targets, show, metrics, log, plain = false, now =
   for (const target of targets) api.add(target);
   return api;
 }
-
-export { startOscIn } from './osc-in.js';

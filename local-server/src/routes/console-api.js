@@ -158,9 +158,9 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
   async function sample() {
     const t = clock();
     const [joins, resyncs, dropped, slowClosed] = await Promise.all([metrics.joins, metrics.resyncs, metrics.dropped, metrics.slowClosed].map(total));
-    const localJoins = joins; // the probe is not counted (hub.js)
-    const joinsPerSecond = lastTotals ? Math.max(0, (localJoins - lastTotals.joins) / ((t - lastTotals.t) / 1000)) : 0;
-    lastTotals = { t, joins: localJoins };
+    // The latency probe is not counted in joins (hub.js), so this is phones only.
+    const joinsPerSecond = lastTotals ? Math.max(0, (joins - lastTotals.joins) / ((t - lastTotals.t) / 1000)) : 0;
+    lastTotals = { t, joins };
     probe.prune(t - LATENCY_WINDOW_MS);
     const windowed = probe.since(t - LATENCY_WINDOW_MS).sort((a, b) => a - b);
     const lastSecond = probe.since(t - 1000).sort((a, b) => a - b);
@@ -169,7 +169,7 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
     if (history.length > HISTORY_POINTS) history.shift();
     latest = {
       joinsPerSecond: round1(joinsPerSecond),
-      joinsTotal: localJoins,
+      joinsTotal: joins,
       latency: {
         label: 'server-side push latency',
         about: 'envelope created → received by a loopback WebSocket viewer inside the server (fan-out and socket writes; not the Wi-Fi)',
