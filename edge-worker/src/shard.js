@@ -40,8 +40,8 @@ export class Shard extends DurableObject {
     this.latest = null;
     /** @type {Promise<void> | null} */
     this.attaching = null;
-    // A plain-text keepalive answered by the runtime without waking the object. SPEC pings
-    // carry the server time, so they go through webSocketMessage below.
+    // A plain-text keepalive answered by the runtime without waking the object. The JSON pings of
+    // README.md's `GET /ws` carry the server time, so they go through webSocketMessage below.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
   }
 

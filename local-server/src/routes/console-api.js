@@ -1,8 +1,8 @@
-// The console's API, beyond SPEC §4 (which lives in control.js): one snapshot of everything the
-// composer's console shows (GET /api/console), a live feed (GET /api/events, SSE), score checks
-// before anything plays, OSC targets, the edge mirror switch, a count-in, and the server's log.
-// Every route sits behind the control listener's bearer token; bodies are checked by JSON
-// schemas; errors are JSON with a code. Nothing here can crash the show.
+// The console's API, beyond README.md's "Control API" table (which lives in control.js): one
+// snapshot of everything the composer's console shows (GET /api/console), a live feed (GET
+// /api/events, SSE), score checks before anything plays, OSC targets, the edge mirror switch, a
+// count-in, and the server's log. Every route sits behind the control listener's bearer token;
+// bodies are checked by JSON schemas; errors are JSON with a code. Nothing here can crash the show.
 
 import net from 'node:net';
 import QRCode from 'qrcode';
