@@ -1,8 +1,8 @@
-// What every viewer does with the state stream (SPEC §3): keep a copy of the state, apply
-// deltas in order, and notice when it can no longer trust that copy (a seq gap or a new epoch)
-// so the transport can ask for a snapshot. Duplicates and stale envelopes (a replay overlapping
-// what we already have, a late frame from a transport we are leaving) are ignored, never applied
-// twice.
+// What every viewer does with the state stream (README.md, "Audience endpoints"): keep a copy of
+// the state, apply deltas in order, and notice when it can no longer trust that copy (a seq gap or
+// a new epoch) so the transport can ask for a snapshot. Duplicates and stale envelopes (a replay
+// overlapping what we already have, a late frame from a transport we are leaving) are ignored,
+// never applied twice.
 
 import { applyEnvelope } from '../fanout/state-stream.js';
 import { envelopeProblem } from '../protocol/envelope.js';

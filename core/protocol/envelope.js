@@ -1,8 +1,12 @@
-// The envelope every transport carries (SPEC §3) and the few frames a viewer may send.
+// The envelope every transport carries (README.md, "Audience endpoints") and the few frames a
+// viewer may send.
 
 export const PROTOCOL_VERSION = 1;
 
-/** Largest client frame a viewer may send; bigger ones close with 1009 (SPEC §3). */
+/**
+ * Largest client frame a viewer may send; bigger ones close with 1009 (README.md, "Audience
+ * endpoints", `GET /ws`).
+ */
 export const MAX_CLIENT_FRAME_BYTES = 4096;
 
 /**
@@ -30,7 +34,7 @@ export const CloseCode = Object.freeze({
  */
 
 /**
- * Build an envelope object (SPEC §3).
+ * Build an envelope object (README.md, "Audience endpoints").
  * @param {EnvelopeType} type
  * @param {string} epoch
  * @param {number} seq

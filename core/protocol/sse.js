@@ -1,5 +1,5 @@
-// Server-Sent Events framing (SPEC §2): every event carries `id: <seq>` so a reconnecting
-// EventSource resumes with Last-Event-ID.
+// Server-Sent Events framing (README.md, "Audience endpoints"): every event carries `id: <seq>` so
+// a reconnecting EventSource resumes with Last-Event-ID.
 
 /**
  * One SSE event for an envelope already serialized to JSON (JSON has no raw newlines).

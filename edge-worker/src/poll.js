@@ -1,4 +1,5 @@
-// GET /poll?since=SEQ[&wait=MS] (SPEC §2), answered from the isolate's feed cache.
+// GET /poll?since=SEQ[&wait=MS] (README.md, "Audience endpoints"), answered from the isolate's feed
+// cache.
 
 import { parseSeq } from '../../core/protocol/sse.js';
 import { CORS, sleep } from './http.js';

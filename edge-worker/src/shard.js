@@ -42,8 +42,8 @@ export class Shard extends DurableObject {
     this.attaching = null;
     /** Viewer frames refused since the last push (reported to the root, see viewer-rules.js). */
     this.refused = { flood: 0, oversize: 0, binary: 0, frame: 0, resync_ignored: 0 };
-    // A plain-text keepalive answered by the runtime without waking the object. SPEC pings
-    // carry the server time, so they go through webSocketMessage below.
+    // A plain-text keepalive answered by the runtime without waking the object. The JSON pings of
+    // README.md's `GET /ws` carry the server time, so they go through webSocketMessage below.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
   }
 

@@ -1,6 +1,6 @@
-// GET /sse (SPEC §2): an event stream fed from the isolate's feed cache. Resumes from
-// Last-Event-ID or ?since. Streams end after SSE_MAX_MS so every loop is bounded; EventSource
-// reconnects by itself with Last-Event-ID and loses nothing.
+// GET /sse (README.md, "Audience endpoints"): an event stream fed from the isolate's feed cache.
+// Resumes from Last-Event-ID or ?since. Streams end after SSE_MAX_MS so every loop is bounded;
+// EventSource reconnects by itself with Last-Event-ID and loses nothing.
 
 import { SSE_HEARTBEAT, formatSseEvent, parseSeq } from '../../core/protocol/sse.js';
 import { CORS, sleep } from './http.js';

@@ -1,5 +1,5 @@
-// `tutti serve` flags (SPEC §1). Each flag can also come from TUTTI_<NAME> (e.g.
-// TUTTI_CONTROL_PORT); flags win. Problems are collected and reported in one clear message.
+// `tutti serve` flags (README.md, "`tutti serve` flags"). Each flag can also come from TUTTI_<NAME>
+// (e.g. TUTTI_CONTROL_PORT); flags win. Problems are collected and reported in one clear message.
 
 import { MIN_CONTROL_TOKEN_CHARS } from './auth.js';
 import { parseOscTarget } from './osc.js';

@@ -43,6 +43,10 @@ function processMetrics() {
   return processRegistry;
 }
 
+/**
+ * A server's own registry and the counters, gauges and histogram README.md lists under "Metrics"
+ * (one registry per server, so tests can run several servers in one process).
+ */
 export function createMetrics() {
   const registry = new client.Registry();
   const labelled = (Type, name, help, labelNames, extra = {}) =>

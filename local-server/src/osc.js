@@ -1,9 +1,9 @@
-// OSC to the musicians (SPEC §5). Every beat and cue is encoded once (node-osc) as a bundle
-// whose timetag is the time it sounds, and the same bytes go to every target from one UDP
-// socket: a target that is down (ICMP unreachable) only produces a counted error, never blocks
-// the others, and is reached again as soon as it is back — nobody re-registers it.
-// With `plain` (--osc-plain), for receivers that do not read bundles, each beat and cue is a
-// plain message sent at the moment it sounds instead (timed by the server, ±1–2 ms).
+// OSC to the musicians (README.md, "OSC address space"). Every beat and cue is encoded once
+// (node-osc) as a bundle whose timetag is the time it sounds, and the same bytes go to every target
+// from one UDP socket: a target that is down (ICMP unreachable) only produces a counted error,
+// never blocks the others, and is reached again as soon as it is back — nobody re-registers it.
+// With `plain` (--osc-plain), for receivers that do not read bundles, each beat and cue is a plain
+// message sent at the moment it sounds instead (timed by the server, ±1–2 ms).
 
 import dgram from 'node:dgram';
 import { Bundle, Message, encode } from 'node-osc';
@@ -106,5 +106,3 @@ export function createOscOut({ targets, show, metrics, log, plain = false, now =
   for (const target of targets) api.add(target);
   return api;
 }
-
-export { startOscIn } from './osc-in.js';

@@ -2,7 +2,7 @@
 // (page and poll 307, socket close 1013 with the URL as reason: browsers do not follow a
 // redirect on a WebSocket handshake), otherwise 503 + Retry-After on every transport, the
 // WebSocket handshake included. One address may hold at most half of the cap (SECURITY.md,
-// "Idle and crowded sockets"), so a single phone or laptop cannot fill the room by itself.
+// "Availability: attacks tried on the venue server"), so a single phone or laptop cannot fill the room by itself.
 
 import { isExemptAddress } from './exempt-address.js';
 

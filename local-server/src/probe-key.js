@@ -1,11 +1,11 @@
 // The console's latency probe (console/latency-probe.js) is a WebSocket viewer inside the
 // server; it must not count as one (README.md, --max-clients). It proves what it is with a
-// secret made at start and known only to this process, from a loopback address.
+// secret made at start and known only to this process, from this machine (127.0.0.1 or ::1, the
+// same two addresses the per-address limits exempt).
 
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { PROBE_HEADER } from './console/latency-probe.js';
-
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+import { isExemptAddress } from './exempt-address.js';
 
 /**
  * A new probe secret and the check the audience listener applies to a request.
@@ -18,7 +18,7 @@ export function createProbeKey() {
     key,
     isProbe(request) {
       const given = request.headers[PROBE_HEADER];
-      if (typeof given !== 'string' || !LOOPBACK.has(request.ip)) return false;
+      if (typeof given !== 'string' || !isExemptAddress(request.ip)) return false;
       const bytes = Buffer.from(given);
       return bytes.length === expected.length && timingSafeEqual(bytes, expected);
     },

@@ -8,7 +8,9 @@ import { createShowEngine } from '#core/score/engine.js';
 import { createStateStream } from '#core/fanout/state-stream.js';
 import { createHub } from './hub/hub.js';
 
-/** A new epoch id: changes on every restart and every score load (SPEC §3). */
+/**
+ * A new epoch id: changes on every restart and every score load (README.md, "Audience endpoints").
+ */
 export const newEpoch = () => randomBytes(6).toString('base64url');
 
 /**
@@ -26,8 +28,9 @@ export function createShow({ loaded, now, metrics, lookaheadMs, replayLimit = 51
   /** @type {((json: string) => void)[]} */
   const listeners = [];
 
-  // The stream is created with a placeholder; the engine's first state replaces it below.
-  // Envelope `t` in whole ms (SPEC §3 example; fewer bytes than a fractional clock reading).
+  // The stream is created with a placeholder; the engine's first state replaces it below. Envelope
+  // `t` in whole ms (as in README.md's envelope example, "Audience endpoints"; fewer bytes than a
+  // fractional clock reading).
   const stream = createStateStream({ epoch: newEpoch(), state: {}, now: () => Math.round(now()), replayLimit });
   const hub = createHub({ stream, metrics, now, ...hubOptions });
 

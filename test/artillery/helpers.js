@@ -53,7 +53,7 @@ export async function runBriefly({ file, target, dir, users = 4, ramp = 2, hold 
   return { ...run, json, result, log: lines.join('\n') };
 }
 
-/** Expectations every push-receiving scenario must meet (SPEC §7). */
+/** Expectations every push-receiving scenario must meet (artillery/README.md, "Scenarios"). */
 export function expectHealthyViewers(outcome, users) {
   const { result } = outcome;
   if (!result || outcome.exitCode !== 0) throw new Error(`artillery failed (exit ${outcome.exitCode}):\n${outcome.log.slice(-3000)}`);
@@ -64,7 +64,7 @@ export function expectHealthyViewers(outcome, users) {
   expect(latency.p99).toBeGreaterThanOrEqual(latency.p50);
   expect(latency.min).toBeGreaterThan(-50); // same machine, same clock
   expect(result.counters['tutti.messages']).toBeGreaterThanOrEqual(latency.count);
-  expect(result.counters['tutti.resyncs']).toBe(0); // present at 0: SPEC §7 names both counters
+  expect(result.counters['tutti.resyncs']).toBe(0); // present at 0 (artillery/README.md)
   expect(result.counters['vusers.created']).toBe(users);
   expect(result.counters['vusers.completed']).toBe(users);
   expect(result.counters['vusers.failed'] ?? 0).toBe(0);

@@ -1,5 +1,5 @@
-// Control API (SPEC §4) on a real server: token checks, transport, tempo, score loading with a
-// new epoch, malformed bodies, metrics.
+// Control API (README.md, "Control API" table) on a real server: token checks, transport, tempo,
+// score loading with a new epoch, malformed bodies, metrics.
 import { fileURLToPath } from 'node:url';
 import { startShowServer } from '../../local-server/src/server.js';
 import { openWs, waitFor } from '../support/clients.js';

@@ -1,5 +1,6 @@
-// OSC over real UDP (SPEC §5): beats as timetagged bundles sent ahead of time, transport
-// messages, score cues, a dead target never blocking the others, and OSC-in remote control.
+// OSC over real UDP (README.md, "OSC address space"): beats as timetagged bundles sent ahead of
+// time, transport messages, score cues, a dead target never blocking the others, and OSC-in remote
+// control.
 import dgram from 'node:dgram';
 import { fileURLToPath } from 'node:url';
 import { Server, Client, Message } from 'node-osc';

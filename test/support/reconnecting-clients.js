@@ -1,5 +1,6 @@
-// Viewers that behave as SPEC §3 asks of every client: reconnect after a drop and resync on a
-// seq gap or a new epoch — over WebSocket, SSE and polling. Used by the fault tests.
+// Viewers that behave as README.md ("Audience endpoints") asks of every client: reconnect after a
+// drop and resync on a seq gap or a new epoch — over WebSocket, SSE and polling. Used by the fault
+// tests.
 
 import WebSocket from 'ws';
 import { createTracker } from './clients.js';
@@ -73,7 +74,7 @@ export function sseViewer(baseUrl) {
         const decoder = new TextDecoder();
         const parser = createSseParser((event) => {
           if (!client.tracker.accept(JSON.parse(event.data))) {
-            // Gap or new epoch: reconnect without Last-Event-ID (SPEC §3).
+            // Gap or new epoch: reconnect without Last-Event-ID (README.md, "Audience endpoints").
             client.resyncs += 1;
             client.reset();
             controller.abort();

@@ -1,5 +1,5 @@
-// ZScore's published load-test figures ("ZScore Web Server Testing", szagorac/szcore docs/testing,
-// summarised in ../shared/RESEARCH.md), and how a Tutti run's numbers line up against them.
+// ZScore's published load-test figures ("ZScore Web Server Testing", szagorac/szcore docs/testing;
+// README.md, "How fast, how small"), and how a Tutti run's numbers line up against them.
 
 export const ZSCORE_SOURCE = 'ZScore Web Server Testing (szagorac/szcore, docs/testing): Union Rose score, Java/Undertow server, real phones';
 
@@ -14,7 +14,9 @@ export const ZSCORE = Object.freeze({
 });
 
 const fmtRange = (v, f) => (Array.isArray(v) ? `${f(v[0])}–${f(v[1])}` : f(v));
+/** A duration for the report: "8.4 ms", "253 ms", "4.6 s"; "—" when there is no figure. */
 export const ms = (v) => (v === null || v === undefined || !Number.isFinite(v) ? '—' : v >= 1000 ? `${(v / 1000).toFixed(v >= 10_000 ? 0 : 1)} s` : `${v >= 100 ? Math.round(v) : Math.round(v * 10) / 10} ms`);
+/** A size for the report: "130 B", "11.0 KB", "1.90 MB"; "—" when there is no figure. */
 export const bytes = (v) => (v === null || v === undefined || !Number.isFinite(v) ? '—' : v >= 1e6 ? `${(v / 1e6).toFixed(2)} MB` : v >= 1e3 ? `${(v / 1e3).toFixed(1)} KB` : `${Math.round(v)} B`);
 
 /**
@@ -131,6 +133,10 @@ function verdict(ours, theirs, factor = 0.8) {
   return 'similar';
 }
 
+/**
+ * How many virtual users of a run failed (Artillery's `vusers.failed`, absent when none did).
+ * @param {{ counters: Record<string, number> }} run
+ */
 export function failedOf(run) {
   return Number(run.counters['vusers.failed'] ?? 0);
 }

@@ -1,8 +1,9 @@
 // Read just what a load client needs from an envelope (type, epoch, seq, t) without parsing the
 // whole thing: a snapshot is ~18 KB and thousands of virtual viewers share one or two cores, so
-// JSON.parse on every frame would make the load generator, not the server, the bottleneck.
-// Servers write the envelope keys in SPEC order (v, type, epoch, seq, t, data); anything else
-// falls back to a full parse, so a reordered envelope is still read correctly, only slower.
+// JSON.parse on every frame would make the load generator, not the server, the bottleneck. Servers
+// write the envelope keys in the documented order (README.md, "Audience endpoints": v, type, epoch,
+// seq, t, data); anything else falls back to a full parse, so a reordered envelope is still read
+// correctly, only slower.
 
 const HEAD = /^\{"v":1,"type":"(snapshot|delta)","epoch":"([^"\\]{1,64})","seq":(\d{1,15}),"t":(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)[,}]/;
 

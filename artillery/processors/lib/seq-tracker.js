@@ -1,7 +1,8 @@
-// The SPEC §3 ordering rules, for a load client: follow epoch and seq, notice a gap or a new
-// epoch (→ resync), drop duplicates. Unlike core/client/stream-tracker.js it never applies the
-// merge patches: a virtual viewer needs to know whether it is in step, not what the state is,
-// and applying 18 KB patches for thousands of viewers would load the generator, not the server.
+// The ordering rules of README.md's "Audience endpoints", for a load client: follow epoch and seq,
+// notice a gap or a new epoch (→ resync), drop duplicates. Unlike core/client/stream-tracker.js it
+// never applies the merge patches: a virtual viewer needs to know whether it is in step, not what
+// the state is, and applying 18 KB patches for thousands of viewers would load the generator, not
+// the server.
 
 /**
  * @typedef {'join' | 'live' | 'duplicate' | 'resync' | 'ignored'} Verdict

@@ -29,7 +29,6 @@ export function createLatencyProbe({ port, key }) {
   let error = null;
   let offset = null; // server clock − local clock, from the best (lowest round trip) pong
   let bestRtt = Infinity;
-  let joins = 0;
   let closed = false;
   let retry = null;
   let pinger = null;
@@ -45,7 +44,6 @@ export function createLatencyProbe({ port, key }) {
       state = 'open';
       error = null;
       failures = 0;
-      joins += 1;
       ping();
       pinger = setInterval(ping, 5000);
       pinger.unref();
@@ -110,8 +108,6 @@ export function createLatencyProbe({ port, key }) {
       const keep = samples.findIndex((s) => s.at >= before);
       samples = keep === -1 ? [] : samples.slice(keep);
     },
-    connected: () => state === 'open',
-    joins: () => joins,
     /** Server clock − this module's clock (0 until the first pong). */
     offset: () => offset ?? 0,
     state: () => ({ state, error }),

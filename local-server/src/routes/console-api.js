@@ -1,8 +1,8 @@
-// The console's API, beyond SPEC §4 (which lives in control.js): one snapshot of everything the
-// composer's console shows (GET /api/console), a live feed (GET /api/events, SSE), score checks
-// before anything plays, OSC targets, the edge mirror switch, a count-in, and the server's log.
-// Every route sits behind the control listener's bearer token; bodies are checked by JSON
-// schemas; errors are JSON with a code. Nothing here can crash the show.
+// The console's API, beyond README.md's "Control API" table (which lives in control.js): one
+// snapshot of everything the composer's console shows (GET /api/console), a live feed (GET
+// /api/events, SSE), score checks before anything plays, OSC targets, the edge mirror switch, a
+// count-in, and the server's log. Every route sits behind the control listener's bearer token;
+// bodies are checked by JSON schemas; errors are JSON with a code. Nothing here can crash the show.
 
 import net from 'node:net';
 import QRCode from 'qrcode';
@@ -158,9 +158,9 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
   async function sample() {
     const t = clock();
     const [joins, resyncs, dropped, slowClosed] = await Promise.all([metrics.joins, metrics.resyncs, metrics.dropped, metrics.slowClosed].map(total));
-    const localJoins = joins; // the probe is not counted (hub.js)
-    const joinsPerSecond = lastTotals ? Math.max(0, (localJoins - lastTotals.joins) / ((t - lastTotals.t) / 1000)) : 0;
-    lastTotals = { t, joins: localJoins };
+    // The latency probe is not counted in joins (hub.js), so this is phones only.
+    const joinsPerSecond = lastTotals ? Math.max(0, (joins - lastTotals.joins) / ((t - lastTotals.t) / 1000)) : 0;
+    lastTotals = { t, joins };
     probe.prune(t - LATENCY_WINDOW_MS);
     const windowed = probe.since(t - LATENCY_WINDOW_MS).sort((a, b) => a - b);
     const lastSecond = probe.since(t - 1000).sort((a, b) => a - b);
@@ -169,7 +169,7 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
     if (history.length > HISTORY_POINTS) history.shift();
     latest = {
       joinsPerSecond: round1(joinsPerSecond),
-      joinsTotal: localJoins,
+      joinsTotal: joins,
       latency: {
         label: 'server-side push latency',
         about: 'envelope created → received by a loopback WebSocket viewer inside the server (fan-out and socket writes; not the Wi-Fi)',

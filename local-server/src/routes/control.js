@@ -1,5 +1,6 @@
-// Control API (SPEC §4), on the loopback control listener only. Every route needs the bearer
-// token; bodies are checked before anything is touched; errors are JSON with a code.
+// Control API (README.md, "Control API" table), on the loopback control listener only. Every route
+// needs the bearer token; bodies are checked before anything is touched; errors are JSON with a
+// code.
 
 import { EngineError } from '#core/score/engine.js';
 import { loadScoreFile } from '../score-file.js';
@@ -76,8 +77,8 @@ export default async function controlRoutes(app, { show, metrics, status, log })
 /**
  * Read every control request body as JSON, whatever its Content-Type says: `curl -d '{…}'`
  * sends form-urlencoded and `fetch` with a string body sends text/plain, and both mean JSON here
- * (SPEC §4 bodies are JSON only). Safe because every API call also needs the bearer token, which
- * a cross-site "simple" request cannot carry. An empty body is no body; bad JSON is a 400.
+ * (README.md, "Control API"). Safe because every API call also needs the bearer token, which a
+ * cross-site "simple" request cannot carry. An empty body is no body; bad JSON is a 400.
  * @param {import('fastify').FastifyInstance} app
  */
 export function acceptJsonBodiesOfAnyType(app) {

@@ -1,5 +1,5 @@
-// GET /poll?since=SEQ[&wait=MS]: envelopes as a JSON array (SPEC §2). The array is joined from
-// the stored serialized envelopes: nothing is re-serialized per request.
+// GET /poll?since=SEQ[&wait=MS]: envelopes as a JSON array (README.md, "Audience endpoints"). The
+// array is joined from the stored serialized envelopes: nothing is re-serialized per request.
 
 import { parseSeq } from '#core/protocol/sse.js';
 import { BadInput } from '../metrics.js';

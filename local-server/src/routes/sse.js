@@ -1,5 +1,5 @@
-// GET /sse: Server-Sent Events. Resumes from Last-Event-ID or ?since (SPEC §2); the hub
-// writes the same pre-formatted event bytes to every stream.
+// GET /sse: Server-Sent Events. Resumes from Last-Event-ID or ?since (README.md, "Audience
+// endpoints"); the hub writes the same pre-formatted event bytes to every stream.
 
 import { parseSeq } from '#core/protocol/sse.js';
 import { BadInput } from '../metrics.js';

@@ -1,5 +1,5 @@
-// GET /ws: the WebSocket transport. The hub writes pre-built frames; this file only handles
-// what a viewer may send (ping, resync) and rejects everything else (SPEC §3).
+// GET /ws: the WebSocket transport. The hub writes pre-built frames; this file only handles what a
+// viewer may send (ping, resync) and rejects everything else (README.md, "Audience endpoints").
 
 import { parseClientFrame, encodePong, CloseCode } from '#core/protocol/envelope.js';
 import { createTokenBucket } from '#core/util/token-bucket.js';

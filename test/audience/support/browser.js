@@ -32,7 +32,7 @@ export async function openPage(browser, options = {}) {
 
 export { startShow } from '../../support/show.js';
 
-/** Call the control API (SPEC §4). */
+/** Call the control API (README.md, "Control API"). */
 export async function control(show, method, path, body) {
   const res = await fetch(`${show.controlUrl}${path}`, {
     method,
