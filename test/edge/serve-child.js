@@ -14,8 +14,8 @@ const TUTTI = `${ROOT}local-server/bin/tutti.js`;
  */
 export async function startServeChild(edge, { args = [] } = {}) {
   const [port, controlPort] = [await freePort(), await freePort()];
-  const token = `venue-${port}`;
-  const child = spawn(process.execPath, [TUTTI, 'serve', '--host', '127.0.0.1', '--port', String(port), '--control-port', String(controlPort), '--token', token, '--autoplay', '--edge', edge.url, '--edge-token', edge.token, ...args], {
+  const token = `venue-control-${port}`; // the CLI wants at least 16 characters
+  const child = spawn(process.execPath, [TUTTI, 'serve', '--host', '127.0.0.1', '--port', String(port), '--control-port', String(controlPort), '--token', token, '--autoplay', '--no-resume', '--no-log-file', '--edge', edge.url, '--edge-token', edge.token, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
