@@ -5,6 +5,7 @@
 
 import { createTimeline } from './timeline.js';
 import { viewPatch, mergeView, mediaUrl } from './audience-view.js';
+import { createCueIndex } from './cue-index.js';
 
 /**
  * @typedef {'stopped' | 'playing' | 'paused'} Transport
@@ -65,6 +66,8 @@ export function createShowEngine(options) {
   let partPrefix;
   /** @type {Array<any & { index: number, n: number }>} cues sorted by beat index */
   let cues;
+  /** @type {import('./cue-index.js').CueIndex} */
+  let cueIndex;
   /** @type {Array<{ index: number, mark: string, name?: string, bar: number }>} */
   let sections;
   /** @type {string[]} URLs of the score's audio assets */
@@ -93,6 +96,7 @@ export function createShowEngine(options) {
     cues = (score.cues ?? [])
       .map((cue, n) => ({ ...cue, n, index: timeline.indexOf(cue.at.bar, cue.at.beat) }))
       .sort((a, b) => a.index - b.index || a.n - b.n);
+    cueIndex = createCueIndex({ cues, initialView: score.view, assets });
     // Phones fetch and cache these when the listener joins, so no cue waits for a download.
     audioMedia = (score.assets ?? []).filter((a) => a.kind === 'audio').map(mediaUrl);
     sections = (score.sections ?? [])
@@ -107,15 +111,8 @@ export function createShowEngine(options) {
     view = viewAt(0);
   }
 
-  /** The view after every view cue up to and including beat `index`. */
-  function viewAt(index) {
-    let v = score.view ? mergeView({}, viewPatch(score.view, assets)) : {};
-    for (const cue of cues) {
-      if (cue.index > index) break;
-      if (cue.view) v = mergeView(v, viewPatch(cue.view, assets));
-    }
-    return v;
-  }
+  /** The view after every view cue up to and including beat `index` (checkpointed: see cue-index.js). */
+  const viewAt = (index) => cueIndex.viewAt(index);
 
   function sectionAt(index) {
     let found;
@@ -167,9 +164,7 @@ export function createShowEngine(options) {
     current = index;
     currentAt = at;
     const pos = timeline.positionOf(index);
-    for (const cue of cues) {
-      if (cue.index < index) continue;
-      if (cue.index > index) break;
+    for (const cue of cueIndex.cuesAt(index)) {
       if (cue.view) view = { ...mergeView(view, viewPatch(cue.view, assets)), at: Math.round(at) };
       if (cue.audio) {
         const asset = assets.get(cue.audio.asset);
