@@ -6,6 +6,8 @@
 import { createTimeline } from './timeline.js';
 import { viewPatch, mergeView, mediaUrl } from './audience-view.js';
 import { createCueIndex } from './cue-index.js';
+import { segmentAt } from './segment.js';
+import { buildAheadChunk, aheadState } from './ahead.js';
 
 /**
  * @typedef {'stopped' | 'playing' | 'paused'} Transport
@@ -86,6 +88,10 @@ export function createShowEngine(options) {
   /** @type {Record<string, unknown> | undefined} */
   let audio;
   let timer = null;
+  /** @type {import('./segment.js').Segment | null} while playing: the segment the published beats are in */
+  let segment = null;
+  /** @type {import('./ahead.js').AheadChunk[]} while playing: the cues of the next 15–30 s (core/score/ahead.js) */
+  let ahead = [];
 
   function load(nextScore) {
     cancelTimer();
@@ -130,6 +136,27 @@ export function createShowEngine(options) {
     return anchor.time + (timeline.msAt(index) - timeline.msAt(anchor.index)) / tempoFactor;
   }
 
+  const chunkFrom = (from) =>
+    buildAheadChunk({ cueIndex, cues, from, totalBeats: timeline.totalBeats, timeOfBeat, assets });
+
+  /** New anchor (play, seek, tempo, resume): the segment and the cues ahead start again from `index`. */
+  function reanchorFlywheel(index) {
+    segment = segmentAt(timeline, index, timeOfBeat(index), tempoFactor);
+    ahead = [];
+    if (index >= timeline.totalBeats) return;
+    ahead.push(chunkFrom(index));
+    if (ahead[0].until < timeline.totalBeats) ahead.push(chunkFrom(ahead[0].until));
+  }
+
+  /** Beat `index` is being published: move the segment and the ahead window along when due. */
+  function advanceFlywheel(index, at) {
+    if (segment && index >= segment.until) segment = segmentAt(timeline, index, at, tempoFactor);
+    if (ahead.length === 2 && index >= ahead[1].from) {
+      ahead.shift();
+      if (ahead[0].until < timeline.totalBeats) ahead.push(chunkFrom(ahead[0].until));
+    }
+  }
+
   function state() {
     const pos = timeline.positionOf(current);
     const section = sectionAt(current);
@@ -143,6 +170,10 @@ export function createShowEngine(options) {
     };
     if (section) s.section = { mark: section.mark, ...(section.name ? { name: section.name } : {}), bar: section.bar };
     if (audio) s.audio = audio;
+    if (transport === 'playing' && segment) {
+      s.segment = segment;
+      s.ahead = aheadState(ahead);
+    }
     return s;
   }
 
@@ -175,6 +206,7 @@ export function createShowEngine(options) {
         onOscCue({ address: prefix + cue.osc.address, args: cue.osc.args ?? [], at, cue: cue.n });
       }
     }
+    advanceFlywheel(index, at);
     onBeat({ bar: pos.bar, beat: pos.beat, beats: pos.beats, bpm: tempo(), at, index });
     emitState();
   }
@@ -209,6 +241,7 @@ export function createShowEngine(options) {
     cancelTimer();
     anchor = { index, time: now() + lookaheadMs };
     nextBeat = index;
+    reanchorFlywheel(index);
     setTransport('playing');
     tick();
   }
@@ -285,6 +318,7 @@ export function createShowEngine(options) {
         // Re-anchor on the last published beat so no later beat can land before it.
         anchor = { index: current, time: currentAt };
         tempoFactor = factor;
+        reanchorFlywheel(current);
         cancelTimer();
         tick();
       } else {
@@ -336,6 +370,7 @@ export function createShowEngine(options) {
         currentAt = timeOfBeat(current);
         view = viewAt(current);
         nextBeat = next;
+        reanchorFlywheel(current);
         setTransport('playing');
         tick();
         return true;

@@ -4,6 +4,7 @@
 import { parseClientFrame, encodePong, CloseCode } from '#core/protocol/envelope.js';
 import { createTokenBucket } from '#core/util/token-bucket.js';
 import { BadInput } from '../metrics.js';
+import { streamFromQuery, BAD_STREAM } from './stream-query.js';
 
 /**
  * A viewer pings at most ~14 times a second while it learns the clock, then every few seconds.
@@ -20,16 +21,24 @@ const FRAME_BURST = 200;
  */
 export default async function wsRoutes(app, { show, metrics, now, overflow }) {
   // Full and no edge to send viewers to: answer the handshake itself with 503 + Retry-After.
-  const turnAway = async (_request, reply) => {
+  const turnAway = async (request, reply) => {
+    const stream = streamFromQuery(/** @type {any} */ (request.query));
+    if (stream === null) {
+      metrics.badInput.inc({ source: BadInput.QUERY });
+      return reply.code(400).send(BAD_STREAM);
+    }
+    // Compression is negotiated on the lean stream only, where one pre-compressed frame serves
+    // every client (hub/ws-frame.js); full-stream sockets keep no zlib state at all.
+    if (stream !== 'lean') delete request.raw.headers['sec-websocket-extensions'];
     if (overflow.full() && !overflow.redirects()) return overflow.reject(reply, 'ws', '/ws');
   };
-  app.get('/ws', { websocket: true, preValidation: turnAway }, (socket) => {
+  app.get('/ws', { websocket: true, preValidation: turnAway }, (socket, request) => {
     if (overflow.full()) {
       overflow.count('ws');
       socket.close(CloseCode.TRY_AGAIN_LATER, overflow.reason());
       return;
     }
-    const sink = show.hub.addWebSocket(socket);
+    const sink = show.hub.addWebSocket(socket, streamFromQuery(/** @type {any} */ (request.query)) ?? 'full');
     const budget = createTokenBucket({ ratePerSecond: FRAMES_PER_SECOND, burst: FRAME_BURST, now: performance.now() });
 
     const reject = (source, code, reason) => {
