@@ -67,7 +67,7 @@ export function flywheelSegment(state) {
 export function aheadItems(state) {
   if (!state || !isPlainObject(state.ahead)) return [];
   const chunks = Object.entries(state.ahead)
-    .map(([from, chunk]) => ({ from: Number(from), items: Array.isArray(chunk?.items) ? chunk.items : [] }))
+    .map(([from, chunk]) => ({ from: Number(from), items: isPlainObject(chunk) && Array.isArray(chunk.items) ? chunk.items : [] }))
     .filter((c) => Number.isFinite(c.from))
     .sort((a, b) => a.from - b.from);
   return chunks.flatMap((c) => c.items.filter((item) => isPlainObject(item) && Number.isFinite(item.at) && Number.isFinite(item.i)));

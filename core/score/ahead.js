@@ -61,7 +61,8 @@ export function buildAheadChunk({ cueIndex, cues, from, totalBeats, timeOfBeat, 
     if (cue.index > from && (at - start >= chunkMs || bytes >= maxBytes)) break;
     until = cue.index + 1;
     /** @type {AheadItem} */
-    const item = { i: cue.index, at: Math.round(at) };
+    // Exact, like the segment: the page shows a view change and its beat at the same instant.
+    const item = { i: cue.index, at };
     if (cue.view) {
       const { set, del } = splitDeletes(viewPatch(cue.view, assets));
       item.view = set;
