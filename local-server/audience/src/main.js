@@ -168,6 +168,7 @@ joinButton.addEventListener('click', async () => {
   for (const cue of aheadSounds) audio.play(cue);
   joinButton.textContent = ok ? 'Sound on' : 'Joined (this browser has no sound)';
   document.body.classList.add('joined');
+  if (ok) document.body.classList.add('sound-on');
 });
 
 document.addEventListener('visibilitychange', () => {
