@@ -80,3 +80,16 @@ test('an unknown stream is refused with 400 on every transport and counted as ba
   await expect(openViewer('?stream=fat')).rejects.toThrow('HTTP 400');
   expect(await badInputs()).toBe(before + 3);
 });
+
+test('on the lean stream a small compressed frame that inflates past 4 KiB closes with 1009', async () => {
+  const ws = new WebSocket(`${wsUrl(server.audienceUrl)}?stream=lean`, { perMessageDeflate: { threshold: 0 } });
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
+  expect(ws.extensions).toMatch(/permessage-deflate/);
+  const closed = new Promise((resolve) => ws.once('close', (code) => resolve(code)));
+  ws.on('error', () => {});
+  ws.send(JSON.stringify({ type: 'ping', id: 1, c: 1, pad: 'a'.repeat(100_000) })); // ~200 bytes compressed
+  expect(await closed).toBe(1009);
+});
