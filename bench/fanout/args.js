@@ -10,7 +10,7 @@ export const DEFAULT_OUT = `${ROOT}bench-results/fanout.json`;
 export const FULL_CASES = 'ws:1000,ws:5000,ws:10000,sse:2000,poll:2000,longpoll:2000,hold:10000';
 export const QUICK_CASES = 'ws:200,sse:200,poll:200,longpoll:200';
 export const IMPLS = ['ours', 'naive', 'naive-delta', 'proto-split', 'proto-single'];
-const TRANSPORTS = ['ws', 'sse', 'poll', 'longpoll', 'hold'];
+const TRANSPORTS = ['ws', 'lean', 'sse', 'poll', 'longpoll', 'hold'];
 
 export const USAGE = `Usage: node bench/fanout/run.js [flags]
 
@@ -20,6 +20,7 @@ to N viewers in separate client processes, all on 127.0.0.1.
   --cases LIST        comma-separated TRANSPORT:N (default ${FULL_CASES})
                       ws = WebSocket (ours and the baselines in --impls), sse = Server-Sent Events,
                       poll = GET /poll every --poll-interval ms (like ZScore), longpoll = /poll?wait=,
+                      lean = WebSocket on /ws?stream=lean (no per-beat deltas, compressed once; ours only),
                       hold = WebSocket held for --hold seconds, one run, ours only
   --impls LIST        implementations for ws cases (default ours,naive): ours, naive, naive-delta
                       (naive loop sending the real deltas), proto-split / proto-single (prototype:
@@ -49,7 +50,7 @@ to N viewers in separate client processes, all on 127.0.0.1.
 `;
 
 /**
- * @typedef {{ label: string, transport: 'ws' | 'sse' | 'poll' | 'longpoll', clients: number, impls: string[], duration: number, runs: number, hold: boolean }} Case
+ * @typedef {{ label: string, transport: 'ws' | 'lean' | 'sse' | 'poll' | 'longpoll', clients: number, impls: string[], duration: number, runs: number, hold: boolean }} Case
  * @typedef {{ cases: Case[], score: string, out: string, perProcess: number, batch: number, pollIntervalMs: number,
  *   longPollWaitMs: number, maxRssBytes: number, quietWaitMs: number, quietCpuPct: number, profileDir: string | null, fromJson: string | null, rampTimeoutMs: number, maxOtherCpuPct: number, busyRetries: number, quick: boolean, duration: number, runs: number, help: boolean }} Plan
  */

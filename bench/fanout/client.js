@@ -26,7 +26,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * @typedef {object} Config
- * @property {'ws' | 'sse' | 'poll' | 'longpoll'} transport
+ * @property {'ws' | 'lean' | 'sse' | 'poll' | 'longpoll'} transport
  * @property {string} audienceUrl http://127.0.0.1:PORT
  * @property {string} wsUrl
  * @property {number} count viewers in this process
@@ -304,7 +304,8 @@ function openPoll(conn) {
 
 // ---- ramp, clock sync, reports ----
 
-const openers = { ws: openWs, sse: openSse, poll: openPoll, longpoll: openPoll };
+// lean: the same WebSocket client on /ws?stream=lean (the URL comes from the server worker).
+const openers = { ws: openWs, lean: openWs, sse: openSse, poll: openPoll, longpoll: openPoll };
 
 async function openWithRetry() {
   const conn = newConn();

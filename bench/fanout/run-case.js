@@ -54,7 +54,7 @@ export async function runCase({ kase, impl, run, plan, log }) {
   const token = randomBytes(12).toString('base64url');
   const execArgv = plan.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${plan.profileDir}`, `--cpu-prof-name=${kase.label.replace(':', '-')}-${impl}-${run}.cpuprofile`] : [];
   const server = impl === 'ours'
-    ? forkWorker(SHOW_SERVER, { name: 'show server', args: ['--score', plan.score, '--token', token], execArgv })
+    ? forkWorker(SHOW_SERVER, { name: 'show server', args: ['--score', plan.score, '--token', token, '--stream', kase.transport === 'lean' ? 'lean' : 'full'], execArgv })
     : impl.startsWith('proto-')
       ? forkWorker(SPLIT_SERVER, { name: `${impl} server`, args: ['--score', plan.score, '--workers', impl === 'proto-split' ? '2' : '1'], execArgv })
       : forkWorker(NAIVE_SERVER, { name: `${impl} server`, args: ['--score', plan.score, '--mode', impl === 'naive' ? 'state' : 'delta'], execArgv });

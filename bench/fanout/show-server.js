@@ -3,14 +3,15 @@
 // (timed around hub.broadcast, the same span as tutti_fanout_duration_seconds but exact rather
 // than bucketed) and loops the score so a run can last longer than the piece.
 //
-// argv: --score FILE --token T
+// argv: --score FILE --token T [--stream full|lean] (which stream the window and fan-out times follow)
 
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { startShowServer } from '../../local-server/src/server.js';
 import { serveParent, tellParent } from '../lib/child-ipc.js';
 
-const { values } = parseArgs({ options: { score: { type: 'string' }, token: { type: 'string' } } });
+const { values } = parseArgs({ options: { score: { type: 'string' }, token: { type: 'string' }, stream: { type: 'string', default: 'full' } } });
+const streamName = values.stream === 'lean' ? 'lean' : 'full';
 
 const server = await startShowServer({
   scorePath: values.score, host: '127.0.0.1', port: 0, controlPort: 0, token: values.token,
@@ -24,11 +25,12 @@ const hub = /** @type {any} */ (show.hub);
 const broadcast = hub.broadcast;
 // show.js calls hub.broadcast(seq, json) through the hub object, so wrapping the property
 // times exactly one real fan-out (plus ~1 µs for the wrapper).
-hub.broadcast = (seq, json) => {
+hub.broadcast = (seq, json, group = 'full') => {
   const started = performance.now();
-  broadcast(seq, json);
-  durations.push(performance.now() - started);
+  broadcast(seq, json, group);
+  if (group === streamName) durations.push(performance.now() - started);
 };
+const measured = show.streamNamed(streamName);
 
 // Like an operator pressing play again: the piece (128 bars ≈ 4.3 min) never ends mid-run.
 show.events.on('transport', (transport) => {
@@ -39,18 +41,18 @@ serveParent({
   /** Start a measurement window: fan-out timings restart; the current seq is its lower bound. */
   'window-start': () => {
     durations = [];
-    return { seq: show.stream.seq(), clients: show.hub.counts() };
+    return { seq: measured.seq(), clients: show.hub.counts() };
   },
   /** Close the window: the current seq is its upper bound. */
-  'window-end': () => ({ seq: show.stream.seq(), durations, clients: show.hub.counts() }),
+  'window-end': () => ({ seq: measured.seq(), durations, clients: show.hub.counts() }),
   memory: () => process.memoryUsage(),
-  seq: () => ({ seq: show.stream.seq() }),
+  seq: () => ({ seq: measured.seq() }),
 }, { onExit: () => server.close() });
 
 tellParent('ready', {
   impl: 'ours',
   audienceUrl: server.audienceUrl,
   controlUrl: server.controlUrl,
-  wsUrl: `${server.audienceUrl.replace(/^http/, 'ws')}/ws`,
+  wsUrl: `${server.audienceUrl.replace(/^http/, 'ws')}/ws${streamName === 'lean' ? '?stream=lean' : ''}`,
   pid: process.pid,
 });

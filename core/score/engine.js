@@ -6,6 +6,9 @@
 import { createTimeline } from './timeline.js';
 import { viewPatch, mergeView, mediaUrl } from './audience-view.js';
 import { resumePointProblem } from './resume-point.js';
+import { createCueIndex } from './cue-index.js';
+import { segmentAt } from './segment.js';
+import { buildAheadChunk, aheadState } from './ahead.js';
 
 /**
  * @typedef {'stopped' | 'playing' | 'paused'} Transport
@@ -66,6 +69,8 @@ export function createShowEngine(options) {
   let partPrefix;
   /** @type {Array<any & { index: number, n: number }>} cues sorted by beat index */
   let cues;
+  /** @type {import('./cue-index.js').CueIndex} */
+  let cueIndex;
   /** @type {Array<{ index: number, mark: string, name?: string, bar: number }>} */
   let sections;
   /** @type {string[]} URLs of the score's audio assets */
@@ -84,6 +89,10 @@ export function createShowEngine(options) {
   /** @type {Record<string, unknown> | undefined} */
   let audio;
   let timer = null;
+  /** @type {import('./segment.js').Segment | null} while playing: the segment the published beats are in */
+  let segment = null;
+  /** @type {import('./ahead.js').AheadChunk[]} while playing: the cues of the next 15–30 s (core/score/ahead.js) */
+  let ahead = [];
 
   function load(nextScore) {
     cancelTimer();
@@ -94,6 +103,7 @@ export function createShowEngine(options) {
     cues = (score.cues ?? [])
       .map((cue, n) => ({ ...cue, n, index: timeline.indexOf(cue.at.bar, cue.at.beat) }))
       .sort((a, b) => a.index - b.index || a.n - b.n);
+    cueIndex = createCueIndex({ cues, initialView: score.view, assets });
     // Phones fetch and cache these when the listener joins, so no cue waits for a download.
     audioMedia = (score.assets ?? []).filter((a) => a.kind === 'audio').map(mediaUrl);
     sections = (score.sections ?? [])
@@ -108,15 +118,8 @@ export function createShowEngine(options) {
     view = viewAt(0);
   }
 
-  /** The view after every view cue up to and including beat `index`. */
-  function viewAt(index) {
-    let v = score.view ? mergeView({}, viewPatch(score.view, assets)) : {};
-    for (const cue of cues) {
-      if (cue.index > index) break;
-      if (cue.view) v = mergeView(v, viewPatch(cue.view, assets));
-    }
-    return v;
-  }
+  /** The view after every view cue up to and including beat `index` (checkpointed: see cue-index.js). */
+  const viewAt = (index) => cueIndex.viewAt(index);
 
   function sectionAt(index) {
     let found;
@@ -134,6 +137,27 @@ export function createShowEngine(options) {
     return anchor.time + (timeline.msAt(index) - timeline.msAt(anchor.index)) / tempoFactor;
   }
 
+  const chunkFrom = (from) =>
+    buildAheadChunk({ cueIndex, cues, from, totalBeats: timeline.totalBeats, timeOfBeat, assets });
+
+  /** New anchor (play, seek, tempo, resume): the segment and the cues ahead start again from `index`. */
+  function reanchorFlywheel(index) {
+    segment = segmentAt(timeline, index, timeOfBeat(index), tempoFactor);
+    ahead = [];
+    if (index >= timeline.totalBeats) return;
+    ahead.push(chunkFrom(index));
+    if (ahead[0].until < timeline.totalBeats) ahead.push(chunkFrom(ahead[0].until));
+  }
+
+  /** Beat `index` is being published: move the segment and the ahead window along when due. */
+  function advanceFlywheel(index, at) {
+    if (segment && index >= segment.until) segment = segmentAt(timeline, index, at, tempoFactor);
+    if (ahead.length === 2 && index >= ahead[1].from) {
+      ahead.shift();
+      if (ahead[0].until < timeline.totalBeats) ahead.push(chunkFrom(ahead[0].until));
+    }
+  }
+
   function state() {
     const pos = timeline.positionOf(current);
     const section = sectionAt(current);
@@ -147,6 +171,10 @@ export function createShowEngine(options) {
     };
     if (section) s.section = { mark: section.mark, ...(section.name ? { name: section.name } : {}), bar: section.bar };
     if (audio) s.audio = audio;
+    if (transport === 'playing' && segment) {
+      s.segment = segment;
+      s.ahead = aheadState(ahead);
+    }
     return s;
   }
 
@@ -168,9 +196,7 @@ export function createShowEngine(options) {
     current = index;
     currentAt = at;
     const pos = timeline.positionOf(index);
-    for (const cue of cues) {
-      if (cue.index < index) continue;
-      if (cue.index > index) break;
+    for (const cue of cueIndex.cuesAt(index)) {
       if (cue.view) view = { ...mergeView(view, viewPatch(cue.view, assets)), at: Math.round(at) };
       if (cue.audio) {
         const asset = assets.get(cue.audio.asset);
@@ -181,6 +207,7 @@ export function createShowEngine(options) {
         onOscCue({ address: prefix + cue.osc.address, args: cue.osc.args ?? [], at, cue: cue.n });
       }
     }
+    advanceFlywheel(index, at);
     onBeat({ bar: pos.bar, beat: pos.beat, beats: pos.beats, bpm: tempo(), at, index });
     emitState();
   }
@@ -215,6 +242,7 @@ export function createShowEngine(options) {
     cancelTimer();
     anchor = { index, time: now() + lookaheadMs };
     nextBeat = index;
+    reanchorFlywheel(index);
     setTransport('playing');
     tick();
   }
@@ -301,6 +329,7 @@ export function createShowEngine(options) {
         // Re-anchor on the last published beat so no later beat can land before it.
         anchor = { index: current, time: currentAt };
         tempoFactor = factor;
+        reanchorFlywheel(current);
         cancelTimer();
         tick();
       } else {
@@ -357,6 +386,7 @@ export function createShowEngine(options) {
         currentAt = timeOfBeat(current);
         view = viewAt(current);
         nextBeat = next;
+        reanchorFlywheel(current);
         setTransport('playing');
         tick();
         return true;

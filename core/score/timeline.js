@@ -13,6 +13,7 @@
  * @property {(index: number) => number} msAt ms from the first beat to a (fractional) beat index
  * @property {(ms: number) => number} indexAtMs fractional beat index at a time (inverse of msAt)
  * @property {(bar: number) => number} beatsInBar
+ * @property {(index: number) => number} segmentEnd first beat index after `index` where the meter or the tempo's course changes (totalBeats at the end)
  */
 
 /**
@@ -79,6 +80,25 @@ export function createTimeline(score) {
     return lo + (ms - start[lo]) / (60000 / bpm[lo]);
   };
 
+  // Where a segment of steady meter and steady-or-linear tempo ends (core/score/segment.js).
+  const boundarySet = new Set([totalBeats]);
+  for (const m of score.meter) boundarySet.add(barStart[m.bar]);
+  for (const mark of marks) {
+    boundarySet.add(mark.from);
+    if (mark.until !== undefined) boundarySet.add(mark.until);
+  }
+  const boundaries = [...boundarySet].sort((a, b) => a - b);
+  const segmentEnd = (index) => {
+    let lo = 0;
+    let hi = boundaries.length - 1; // boundaries.at(-1) = totalBeats > any beat index
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (boundaries[mid] <= index) lo = mid + 1;
+      else hi = mid;
+    }
+    return boundaries[lo];
+  };
+
   const positionOf = (index) => {
     const k = Math.min(Math.max(0, Math.floor(index)), totalBeats - 1);
     let lo = 1;
@@ -100,5 +120,6 @@ export function createTimeline(score) {
     msAt,
     indexAtMs,
     beatsInBar: (bar) => barBeats[bar] ?? 0,
+    segmentEnd,
   };
 }

@@ -160,7 +160,11 @@ export async function startShowServer(options = {}) {
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, trustProxy: trustProxy ? ['127.0.0.1', '::1'] : false,
   });
   const guard = guardConnections({ server: audience.server, maxPerAddress: maxPerAddress > 0 ? maxPerAddress : Infinity, firstRequestTimeoutMs, metrics, log });
-  await audience.register(websocket, { options: { maxPayload: MAX_CLIENT_FRAME_BYTES, perMessageDeflate: false, clientTracking: false } });
+  // permessage-deflate without context takeover, offered to lean-stream sockets only (routes/ws.js):
+  // the hub compresses each lean update once for all of them; ws never compresses its own small
+  // sends (pongs) and a viewer's inflate window stays small.
+  const perMessageDeflate = { serverNoContextTakeover: true, clientNoContextTakeover: true, clientMaxWindowBits: 10, threshold: 64 * 1024 };
+  await audience.register(websocket, { options: { maxPayload: MAX_CLIENT_FRAME_BYTES, perMessageDeflate, clientTracking: false } });
   const limiter = createRateLimiter(rateLimit);
   const sweepLimiter = setInterval(() => limiter.sweep(), 10_000);
   sweepLimiter.unref();

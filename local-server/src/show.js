@@ -6,6 +6,7 @@ import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { createShowEngine } from '#core/score/engine.js';
 import { createStateStream } from '#core/fanout/state-stream.js';
+import { deriveLeanState, LEAN_EPOCH_SUFFIX } from '#core/fanout/lean-state.js';
 import { createHub } from './hub/hub.js';
 
 /**
@@ -32,7 +33,20 @@ export function createShow({ loaded, now, metrics, lookaheadMs, replayLimit = 51
   // `t` in whole ms (as in README.md's envelope example, "Audience endpoints"; fewer bytes than a
   // fractional clock reading).
   const stream = createStateStream({ epoch: newEpoch(), state: {}, now: () => Math.round(now()), replayLimit });
-  const hub = createHub({ stream, metrics, now, ...hubOptions });
+  // The lean stream (README.md, `?stream=lean`): its own seq space and epoch id, derived from
+  // every full state in order, encoded once per update for all its clients.
+  const leanStream = createStateStream({ epoch: `${stream.epoch()}${LEAN_EPOCH_SUFFIX}`, state: {}, now: () => Math.round(now()), replayLimit });
+  /** @type {Record<string, unknown> | null} */
+  let lean = null;
+  const hub = createHub({ stream, leanStream, metrics, now, ...hubOptions });
+
+  /** Start both streams in a new epoch with the engine's current state. */
+  const resetStreams = (epoch) => {
+    const state = engine.state();
+    stream.reset(epoch, state);
+    lean = deriveLeanState(null, state);
+    leanStream.reset(`${epoch}${LEAN_EPOCH_SUFFIX}`, lean);
+  };
 
   let loading = false;
   const publish = (state) => {
@@ -41,6 +55,9 @@ export function createShow({ loaded, now, metrics, lookaheadMs, replayLimit = 51
     if (!update) return;
     hub.broadcast(update.seq, update.json);
     for (const listener of listeners) listener(update.json);
+    lean = deriveLeanState(lean, state);
+    const leanUpdate = leanStream.update(lean);
+    if (leanUpdate) hub.broadcast(leanUpdate.seq, leanUpdate.json, 'lean');
   };
 
   const engine = createShowEngine({
@@ -54,12 +71,18 @@ export function createShow({ loaded, now, metrics, lookaheadMs, replayLimit = 51
     onOscCue: (cue) => events.emit('osc-cue', cue),
     onTransport: (transport) => events.emit('transport', transport),
   });
-  stream.reset(stream.epoch(), engine.state());
+  resetStreams(stream.epoch());
   metrics.seq.set(0);
 
   return {
     engine,
     stream,
+    leanStream,
+    /**
+     * The stream a `?stream=` query selects (README.md): `lean`, else the full one.
+     * @param {unknown} name
+     */
+    streamNamed: (name) => (name === 'lean' ? leanStream : stream),
     hub,
     events,
     /** Where the current score came from. */
@@ -76,7 +99,7 @@ export function createShow({ loaded, now, metrics, lookaheadMs, replayLimit = 51
       } finally {
         loading = false;
       }
-      stream.reset(newEpoch(), engine.state());
+      resetStreams(newEpoch());
       metrics.seq.set(0);
       hub.broadcastSnapshot();
       for (const listener of listeners) listener(stream.snapshot().json);

@@ -8,6 +8,7 @@ import { launchBrowser, openPage, startShow, control, waitInPage, ARTIFACTS } fr
 import { startJitterProxy } from './support/jitter-proxy.js';
 import { acquireBrowserLock } from './support/exclusive.js';
 import { startFrameDropProxy } from './support/ws-frame-drop-proxy.js';
+import { LEAN_EPOCH_SUFFIX } from '../../core/fanout/lean-state.js';
 
 let browser;
 let release;
@@ -103,12 +104,13 @@ test('a server restart (new epoch) is followed by itself: reconnect, resync, bac
     await page.goto(`${first.audienceUrl}/`);
     await waitInPage(page, () => window.__tutti.connection().live && window.__tutti.displays().length >= 2);
     const oldEpoch = await page.evaluate(() => window.__tutti.epoch());
-    expect(oldEpoch).toBe((await control(first, 'GET', '/api/status')).epoch);
+    // The page reads the lean stream (README.md, `?stream=lean`): the full epoch with a suffix.
+    expect(oldEpoch).toBe(`${(await control(first, 'GET', '/api/status')).epoch}${LEAN_EPOCH_SUFFIX}`);
 
     await first.close();
     await new Promise((r) => setTimeout(r, 800)); // down for a moment
     second = await startShow({ port });
-    const newEpoch = (await control(second, 'GET', '/api/status')).epoch;
+    const newEpoch = `${(await control(second, 'GET', '/api/status')).epoch}${LEAN_EPOCH_SUFFIX}`;
     expect(newEpoch).not.toBe(oldEpoch);
 
     await waitInPage(page, (e) => window.__tutti.epoch() === e && window.__tutti.connection().live, newEpoch);
@@ -133,7 +135,9 @@ test('a lost WebSocket frame (seq gap) makes the page resync by itself', async (
   });
   const { context, page } = await openPage(browser);
   try {
-    await page.goto(`${proxy.url}/`);
+    // The full stream (`?stream=full`): its frames are plain text the proxy can parse and drop whole
+    // (lean frames are compressed), and it has a delta per beat to lose.
+    await page.goto(`${proxy.url}/?stream=full`);
     await waitInPage(page, () => window.__tutti.log().some((l) => l.what === 'resync (gap) via ws'));
     expect(proxy.dropped).toHaveLength(1);
     const lost = proxy.dropped[0].seq;

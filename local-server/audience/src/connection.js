@@ -27,8 +27,9 @@ const PROBE_CHECK_MS = 5000;
  * @param {() => void} options.onStatus connection status changed
  * @param {number} [options.betterRetryMs]
  * @param {string[]} [options.order]
+ * @param {'full' | 'lean'} [options.stream] which state stream to ask for (README.md, `?stream=`)
  */
-export function createConnection({ base, tracker, clock, onApplied, onClock, onStatus, betterRetryMs, order }) {
+export function createConnection({ base, tracker, clock, onApplied, onClock, onStatus, betterRetryMs, order, stream = 'full' }) {
   const supported = (order ?? ['ws', 'sse', 'poll']).filter(
     (n) => (n === 'ws' && 'WebSocket' in window) || (n === 'sse' && 'EventSource' in window) || n === 'poll',
   );
@@ -60,6 +61,7 @@ export function createConnection({ base, tracker, clock, onApplied, onClock, onS
     const live = { name, handle: null, gotState: false, silence: null };
     live.handle = OPENERS[name]({
       base,
+      stream,
       cursor,
       events: {
         onOpen: () => onStatus(),

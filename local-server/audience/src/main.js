@@ -13,7 +13,8 @@ import { createView } from './view.js';
 import { createAudioPlayer } from './audio.js';
 import { createWakeLock } from './wake-lock.js';
 import { registerServiceWorker, cacheMedia } from './service-worker-client.js';
-import { createVenueNotice, venueOffline } from './venue-notice.js';
+import { createVenueNotice, venueOffline, heldWhileOffline } from './venue-notice.js';
+import { createFlywheelPlan, roundTempo } from './flywheel-plan.js';
 
 const base = document.baseURI;
 const params = new URLSearchParams(location.search);
@@ -26,7 +27,9 @@ const clock = createClockSync({
   refineEvery: 250,
   steadyEvery: 3000,
 });
-const schedule = createBeatSchedule();
+// Room for the 15–30 s of views sent ahead (a view change per beat at 400 bpm is 200).
+const schedule = createBeatSchedule({ limit: 256 });
+const flywheel = createFlywheelPlan();
 const view = createView({ base });
 const audio = createAudioPlayer({ base, toLocal: (s) => clock.toLocal(s) });
 const wakeLock = createWakeLock();
@@ -36,6 +39,12 @@ const venueNotice = createVenueNotice();
 const displays = [];
 const viewChanges = [];
 let lastAudioKey = '';
+/** What flywheel frames show besides the beat (from the latest state). */
+let frameInfo = { section: undefined, transport: undefined, score: undefined };
+let lastSegmentKey = '';
+let segmentReceivedAt = 0;
+/** Sounds sent ahead, kept so that the Join tap can schedule them. */
+let aheadSounds = [];
 
 /** Queue what the new state announces; each item is released at its `at`. */
 function onApplied(envelope, outcome, receivedAt) {
@@ -46,22 +55,40 @@ function onApplied(envelope, outcome, receivedAt) {
     audio.cancelFrom(-Infinity);
   }
   const serverNow = clock.toServer(pageNow());
-  const p = state.position;
-  // Section, transport and tempo change with the beat they belong to, so they travel with it.
-  const frame = { position: p, section: state.section, transport: state.transport, tempo: state.tempo, score: state.score, receivedAt };
-  const at = typeof p?.at === 'number' ? p.at : serverNow;
-  schedule.add('position', at, `${tracker.epoch()}|${p?.index}|${at}|${state.transport}|${state.tempo}|${state.score?.title}`, frame);
-  const v = state.view ?? {};
-  schedule.add('view', typeof v.at === 'number' ? v.at : serverNow, JSON.stringify(v), v);
-  const a = state.audio;
-  const audioKey = a ? `${a.cue}@${a.at}` : '';
-  if (audioKey !== lastAudioKey) {
-    // A cue is scheduled on the audio clock as soon as it is announced (sample-accurate start).
-    if (a) audio.play(a);
-    else audio.cancelFrom(serverNow); // stop/seek took it back
-    lastAudioKey = audioKey;
+  const { lean, segment, views, sounds } = flywheel.update(heldWhileOffline(state), outcome.epochChanged);
+  frameInfo = { section: lean.section, transport: lean.transport, score: lean.score };
+  const segmentKey = segment ? `${tracker.epoch()}|${segment.index}|${segment.at}|${segment.bpm}` : '';
+  const reanchored = segmentKey !== lastSegmentKey;
+  if (reanchored) {
+    flywheel.resetShown();
+    lastSegmentKey = segmentKey;
+    segmentReceivedAt = receivedAt;
   }
-  if (state.transport !== 'playing' || venueOffline(state)) audio.cancelFrom(serverNow);
+  if (!segment) {
+    // Not playing (or a server without the flywheel): the state's own position, at its time.
+    const p = lean.position;
+    // Section, transport and tempo change with the beat they belong to, so they travel with it.
+    const frame = { position: p, section: lean.section, transport: lean.transport, tempo: lean.tempo, score: lean.score, receivedAt };
+    const at = typeof p?.at === 'number' ? p.at : serverNow;
+    schedule.add('position', at, `${tracker.epoch()}|${p?.index}|${at}|${lean.transport}|${lean.tempo}|${lean.score?.title}`, frame);
+  } else schedule.clear('position');
+  if (views) for (const v of views) schedule.add('view', v.at ?? serverNow, v.key, v.view);
+  if (segment) {
+    // Sounds sent ahead are scheduled on the audio clock at once (sample-accurate start); a new
+    // anchor (seek, tempo) takes back those it no longer announces.
+    if (reanchored) audio.cancelFrom(serverNow);
+    if (views) aheadSounds = sounds;
+    for (const cue of aheadSounds) audio.play(cue);
+  } else {
+    const a = state.audio;
+    const audioKey = a ? `${a.cue}@${a.at}` : '';
+    if (audioKey !== lastAudioKey) {
+      if (a) audio.play(a);
+      else audio.cancelFrom(serverNow); // stop/seek took it back
+      lastAudioKey = audioKey;
+    }
+  }
+  if (lean.transport !== 'playing' || venueOffline(state)) audio.cancelFrom(serverNow);
   // The edge says the venue is offline or the show has not started (venue-notice.js).
   venueNotice.update(state);
   plan();
@@ -73,7 +100,8 @@ const timer = createPreciseTimer(pageNow);
 function plan() {
   timer.cancel();
   const local = pageNow();
-  for (const item of schedule.due(clock.toServer(local))) {
+  const serverNow = clock.toServer(local);
+  for (const item of schedule.due(serverNow)) {
     if (item.kind === 'position') {
       const p = item.payload.position;
       if (p) {
@@ -82,14 +110,24 @@ function plan() {
         displays.push({ index: p.index, bar: p.bar, beat: p.beat, at: item.at, local, server: clock.toServer(local), lead, epoch: tracker.epoch() });
         if (displays.length > 4000) displays.shift();
       }
-      view.frame(item.payload);
+      view.frame({ ...item.payload, tempo: typeof item.payload.tempo === 'number' ? roundTempo(item.payload.tempo) : item.payload.tempo });
     } else if (item.kind === 'view') {
       viewChanges.push({ at: item.at, local, server: clock.toServer(local), text: item.payload.text, color: item.payload.color });
       if (viewChanges.length > 200) viewChanges.shift();
       view.view(item.payload);
     }
   }
-  const next = schedule.nextAt();
+  // The flywheel: the beat sounding now, computed from the segment on the synced clock.
+  const beat = flywheel.beat(serverNow);
+  if (beat.show) {
+    const b = beat.show;
+    const lead = b.at - clock.toServer(segmentReceivedAt);
+    displays.push({ index: b.index, bar: b.bar, beat: b.beat, at: b.at, local, server: serverNow, lead, epoch: tracker.epoch() });
+    if (displays.length > 4000) displays.shift();
+    view.frame({ position: b, ...frameInfo, tempo: roundTempo(b.bpm) });
+  }
+  const queued = schedule.nextAt();
+  const next = queued === null ? beat.nextAt : beat.nextAt === null ? queued : Math.min(queued, beat.nextAt);
   // A hair past the target, so float rounding can never leave the item just short of due.
   if (next !== null) timer.at(clock.toLocal(next) + 0.01, plan);
 }
@@ -106,6 +144,9 @@ const connection = createConnection({
   },
   onStatus: () => status(),
   betterRetryMs: Number(params.get('probe')) || undefined,
+  // The stream without per-beat deltas; `?stream=full` keeps the full one (servers that do not
+  // know the parameter send the full stream anyway, and the flywheel runs on it just the same).
+  stream: params.get('stream') === 'full' ? 'full' : 'lean',
 });
 
 function status() {
@@ -128,8 +169,10 @@ joinButton.addEventListener('click', async () => {
   cacheMedia(media);
   const a = tracker.state()?.audio;
   if (a) audio.play(a);
+  for (const cue of aheadSounds) audio.play(cue);
   joinButton.textContent = ok ? 'Sound on' : 'Joined (this browser has no sound)';
   document.body.classList.add('joined');
+  if (ok) document.body.classList.add('sound-on');
 });
 
 document.addEventListener('visibilitychange', () => {
@@ -150,6 +193,7 @@ status();
 // A small, read-only window into the page for the browser tests and for debugging on a phone.
 /** @type {any} */ (window).__tutti = {
   state: () => tracker.state(),
+  lean: () => flywheel.state(),
   seq: () => tracker.seq(),
   epoch: () => tracker.epoch(),
   counts: () => tracker.counts(),

@@ -27,6 +27,16 @@ export function venueOffline(state) {
   return v !== null && v.status !== 'live';
 }
 
+/**
+ * The state to display while the venue is offline: the last one, held still. Without the
+ * flywheel's segment the page would go on counting beats the venue is no longer playing.
+ * @param {any} state
+ */
+export function heldWhileOffline(state) {
+  if (!venueOffline(state)) return state;
+  return { ...state, segment: undefined, ahead: undefined, transport: state.transport === 'playing' ? 'paused' : state.transport };
+}
+
 /** @param {number | undefined} since */
 function timeOf(since) {
   return typeof since === 'number' && since > 0 ? new Date(since).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : null;

@@ -44,6 +44,8 @@ export function createView({ base }) {
   const tileEls = new Map();
   let lastTitle = '';
   let lastBeats = 0;
+  /** Until the page has seen the show play, "stopped" means it has not started yet. */
+  let seenPlaying = false;
 
   function setText(node, text) {
     const t = text ?? '';
@@ -118,11 +120,14 @@ export function createView({ base }) {
       el.beat.textContent = String(beat);
       el.counter.setAttribute('aria-label', `Bar ${bar}, beat ${beat}`);
       renderBeats(position?.beats ?? 0, position?.beat ?? 0);
-      const label = transport === 'playing' ? `▶ playing · ♩ = ${tempo}` : transport === 'paused' ? '❚❚ paused' : '■ stopped';
+      if (transport === 'playing') seenPlaying = true;
+      const stopped = seenPlaying ? '■ stopped' : 'waiting for the show to start';
+      const label = transport === 'playing' ? `▶ playing · ♩ = ${tempo}` : transport === 'paused' ? '❚❚ paused' : stopped;
       setText(el.transport, transport ? label : '');
       const bars = score?.bars;
       if (bars && position) {
-        const fraction = Math.min(1, Math.max(0, (position.bar - 1 + (position.beat - 1) / (position.beats || 1)) / bars));
+        // The beat on screen counts as reached, so the line is full on the piece's last beat.
+        const fraction = Math.min(1, Math.max(0, (position.bar - 1 + position.beat / (position.beats || 1)) / bars));
         el.fill.style.transform = `scaleX(${fraction})`;
         el.progress.setAttribute('aria-valuemax', String(bars));
         el.progress.setAttribute('aria-valuenow', String(position.bar));

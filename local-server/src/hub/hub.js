@@ -7,12 +7,16 @@
 import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
 import { formatSseEvent, SSE_HEARTBEAT } from '#core/protocol/sse.js';
-import { encodeTextFrame } from './ws-frame.js';
+import { encodeTextFrame, encodeDeflatedTextFrame } from './ws-frame.js';
 
 /**
  * @typedef {'ws' | 'sse'} StreamTransport
+ * @typedef {'full' | 'lean'} StreamName which state stream a client reads (README.md, `?stream=`)
+ * @typedef {'ws' | 'wsz' | 'sse'} Encoding wsz = WebSocket frame compressed once (permessage-deflate, no context takeover)
  * @typedef {object} Sink one connected streaming client
  * @property {StreamTransport} transport
+ * @property {StreamName} group
+ * @property {Encoding} encoding
  * @property {{ writableLength: number, write: (b: Buffer) => unknown, once: Function, destroyed?: boolean }} out where bytes go
  * @property {() => void} close
  * @property {boolean} stale
@@ -24,24 +28,33 @@ import { encodeTextFrame } from './ws-frame.js';
 
 /**
  * @param {object} options
- * @param {import('#core/fanout/state-stream.js').StateStream} options.stream
+ * @param {import('#core/fanout/state-stream.js').StateStream} options.stream the full stream
+ * @param {import('#core/fanout/state-stream.js').StateStream} [options.leanStream] the lean stream (`?stream=lean`); the full one when absent
  * @param {import('../metrics.js').Metrics} options.metrics
  * @param {() => number} options.now
  * @param {number} [options.maxBufferedBytes] unsent bytes beyond which a client counts as slow
  * @param {number} [options.staleTimeoutMs] how long a slow client may stay stuck before it is closed
  * @param {number} [options.sweepMs] liveness/heartbeat period
  */
-export function createHub({ stream, metrics, now, maxBufferedBytes = 256 * 1024, staleTimeoutMs = 30_000, sweepMs = 15_000 }) {
+export function createHub({ stream, leanStream, metrics, now, maxBufferedBytes = 256 * 1024, staleTimeoutMs = 30_000, sweepMs = 15_000 }) {
   /** @type {Set<Sink>} */
   const sinks = new Set();
+  /** @type {Record<StreamName, import('#core/fanout/state-stream.js').StateStream>} */
+  const streams = { full: stream, lean: leanStream ?? stream };
+  /** Clients per stream, so each update is only walked over by the clients that read it. */
+  /** @type {Record<StreamName, Set<Sink>>} */
+  const groups = { full: new Set(), lean: new Set() };
+  /** @param {StreamName} group */
+  const groupOf = (group) => (leanStream ? group : 'full');
   const counts = { ws: 0, sse: 0 };
-  /** @type {Set<{ since: number, finish: (jsons: string[]) => void }>} */
+  /** @type {Set<{ since: number, group: StreamName, finish: (jsons: string[]) => void }>} */
   const pollWaiters = new Set();
   /** Recent pollers (address → last seen), so status can report polling viewers. */
   const pollers = new Map();
 
   const encoders = {
     ws: (seq, json) => encodeTextFrame(json),
+    wsz: (seq, json) => encodeDeflatedTextFrame(json),
     sse: (seq, json) => Buffer.from(formatSseEvent(seq, json)),
   };
 
@@ -68,20 +81,20 @@ export function createHub({ stream, metrics, now, maxBufferedBytes = 256 * 1024,
   function catchUp(sink) {
     if (!sinks.has(sink)) return;
     sink.stale = false;
-    const snap = stream.snapshot();
+    const snap = streams[sink.group].snapshot();
     metrics.resyncs.inc({ transport: sink.transport, reason: 'slow' });
     sendOne(sink, snap.seq, snap.json);
   }
 
   // The last encoded frame per transport: every viewer joining (or resyncing) at the same seq
   // shares one ≈18 KB snapshot buffer instead of allocating its own, which fragmented memory.
-  const lastEncoded = { ws: { json: null, bytes: null }, sse: { json: null, bytes: null } };
+  const lastEncoded = { ws: { json: null, bytes: null }, wsz: { json: null, bytes: null }, sse: { json: null, bytes: null } };
 
   function sendOne(sink, seq, json) {
-    const cache = lastEncoded[sink.transport];
+    const cache = lastEncoded[sink.encoding];
     if (cache.json !== json) {
       cache.json = json;
-      cache.bytes = encoders[sink.transport](seq, json);
+      cache.bytes = encoders[sink.encoding](seq, json);
     }
     const bytes = cache.bytes;
     if (deliver(sink, bytes)) {
@@ -92,12 +105,14 @@ export function createHub({ stream, metrics, now, maxBufferedBytes = 256 * 1024,
 
   function add(sink) {
     sinks.add(sink);
+    groups[sink.group].add(sink);
     if (!sink.counted) return;
     count(sink.transport, +1);
     metrics.joins.inc({ transport: sink.transport });
   }
 
   function remove(sink) {
+    groups[sink.group].delete(sink);
     if (sinks.delete(sink) && sink.counted) count(sink.transport, -1);
   }
 
@@ -108,31 +123,40 @@ export function createHub({ stream, metrics, now, maxBufferedBytes = 256 * 1024,
     sink.close();
   }
 
-  /** Send the same envelope bytes to every streaming client and answer waiting polls. */
-  function broadcast(seq, json) {
+  /**
+   * Send the same envelope bytes to every streaming client of one stream and answer its waiting polls.
+   * @param {number} seq
+   * @param {string} json
+   * @param {StreamName} [group]
+   */
+  function broadcast(seq, json, group = 'full') {
     const started = performance.now();
-    const frames = { ws: null, sse: null };
-    const sent = { ws: 0, sse: 0 };
+    /** @type {Record<Encoding, Buffer | null>} */
+    const frames = { ws: null, wsz: null, sse: null };
+    const sent = { ws: 0, wsz: 0, sse: 0 };
     const dropped = { ws: 0, sse: 0 };
     const t = now();
-    for (const sink of sinks) {
-      const bytes = (frames[sink.transport] ??= encoders[sink.transport](seq, json));
-      if (deliver(sink, bytes)) sent[sink.transport] += 1;
+    for (const sink of groups[group]) {
+      const bytes = (frames[sink.encoding] ??= encoders[sink.encoding](seq, json));
+      if (deliver(sink, bytes)) sent[sink.encoding] += 1;
       else if (sink.stale && t - sink.staleSince > staleTimeoutMs) evict(sink);
       else dropped[sink.transport] += 1;
     }
-    for (const transport of /** @type {StreamTransport[]} */ (['ws', 'sse'])) {
-      if (sent[transport]) {
-        metrics.messages.inc({ transport }, sent[transport]);
-        metrics.bytes.inc({ transport }, sent[transport] * frames[transport].length);
+    for (const encoding of /** @type {Encoding[]} */ (['ws', 'wsz', 'sse'])) {
+      const transport = encoding === 'sse' ? 'sse' : 'ws';
+      if (sent[encoding]) {
+        metrics.messages.inc({ transport }, sent[encoding]);
+        metrics.bytes.inc({ transport }, sent[encoding] * /** @type {Buffer} */ (frames[encoding]).length);
       }
-      if (dropped[transport]) metrics.dropped.inc({ transport }, dropped[transport]);
     }
+    for (const transport of /** @type {StreamTransport[]} */ (['ws', 'sse'])) if (dropped[transport]) metrics.dropped.inc({ transport }, dropped[transport]);
+    const source = streams[group];
     for (const waiter of pollWaiters) {
-      const jsons = stream.deltasSince(waiter.since);
-      waiter.finish(jsons ?? [stream.snapshot().json]);
+      if (waiter.group !== group) continue;
+      const jsons = source.deltasSince(waiter.since);
+      waiter.finish(jsons ?? [source.snapshot().json]);
     }
-    metrics.seq.set(seq);
+    if (group === 'full') metrics.seq.set(seq);
     metrics.fanout.observe((performance.now() - started) / 1000);
   }
 
@@ -157,20 +181,24 @@ export function createHub({ stream, metrics, now, maxBufferedBytes = 256 * 1024,
     /**
      * Register an open WebSocket; sends the snapshot first.
      * @param {import('ws').WebSocket} ws
+     * @param {StreamName} [requested] the stream asked for (the full one when there is no lean stream)
      * @param {{ counted?: boolean }} [options] counted: false for the console's latency probe
      * @returns {Sink}
      */
-    addWebSocket(ws, { counted = true } = {}) {
+    addWebSocket(ws, requested = /** @type {StreamName} */ ('full'), { counted = true } = {}) {
+      const group = groupOf(requested);
       const socket = /** @type {any} */ (ws)._socket;
+      // permessage-deflate is only negotiated on the lean stream (routes/ws.js).
+      const deflate = Boolean(/** @type {any} */ (ws)._extensions?.['permessage-deflate']);
       /** @type {Sink} */
       const sink = {
-        transport: 'ws', out: socket, stale: false, staleSince: 0, alive: true, ws, counted,
+        transport: 'ws', group, encoding: deflate ? 'wsz' : 'ws', out: socket, stale: false, staleSince: 0, alive: true, ws, counted,
         close: () => ws.terminate(),
       };
       ws.on('pong', () => { sink.alive = true; });
       ws.once('close', () => remove(sink));
       add(sink);
-      const snap = stream.snapshot();
+      const snap = streams[group].snapshot();
       sendOne(sink, snap.seq, snap.json);
       return sink;
     },
@@ -178,7 +206,7 @@ export function createHub({ stream, metrics, now, maxBufferedBytes = 256 * 1024,
     /** A viewer asked for a fresh snapshot (it saw a gap or a new epoch). */
     resync(sink, reason = 'request') {
       metrics.resyncs.inc({ transport: sink.transport, reason });
-      const snap = stream.snapshot();
+      const snap = streams[sink.group].snapshot();
       sendOne(sink, snap.seq, snap.json);
     },
 
@@ -187,11 +215,14 @@ export function createHub({ stream, metrics, now, maxBufferedBytes = 256 * 1024,
      * window still holds it, otherwise starts with a snapshot.
      * @param {import('node:http').ServerResponse} res
      * @param {number | null} since
+     * @param {StreamName} [requested] the stream asked for (the full one when there is no lean stream)
      */
-    addEventStream(res, since) {
+    addEventStream(res, since, requested = /** @type {StreamName} */ ('full')) {
+      const group = groupOf(requested);
+      const stream = streams[group];
       /** @type {Sink} */
       const sink = {
-        transport: 'sse', out: /** @type {any} */ (res), stale: false, staleSince: 0, alive: true, counted: true,
+        transport: 'sse', group, encoding: 'sse', out: /** @type {any} */ (res), stale: false, staleSince: 0, alive: true, counted: true,
         close: () => res.destroy(),
       };
       res.once('close', () => remove(sink));
@@ -215,9 +246,12 @@ export function createHub({ stream, metrics, now, maxBufferedBytes = 256 * 1024,
      * @param {number} waitMs
      * @param {string} address who polls (for the viewer count)
      * @param {AbortSignal} signal aborts the wait when the request closes
+     * @param {StreamName} [requested] the stream asked for (the full one when there is no lean stream)
      * @returns {Promise<string[]>} serialized envelopes
      */
-    poll(since, waitMs, address, signal) {
+    poll(since, waitMs, address, signal, requested = /** @type {StreamName} */ ('full')) {
+      const group = groupOf(requested);
+      const stream = streams[group];
       pollers.set(address, now());
       if (since === null) return Promise.resolve([stream.snapshot().json]);
       const jsons = stream.deltasSince(since);
@@ -229,6 +263,7 @@ export function createHub({ stream, metrics, now, maxBufferedBytes = 256 * 1024,
       return new Promise((resolve) => {
         const waiter = {
           since,
+          group,
           finish(result) {
             clearTimeout(timer);
             pollWaiters.delete(waiter);
@@ -245,10 +280,13 @@ export function createHub({ stream, metrics, now, maxBufferedBytes = 256 * 1024,
 
     broadcast,
 
-    /** Everyone gets the current snapshot (new score / new epoch). */
+    /** Everyone gets the current snapshot of their stream (new score / new epoch). */
     broadcastSnapshot() {
-      const snap = stream.snapshot();
-      broadcast(snap.seq, snap.json);
+      for (const group of /** @type {StreamName[]} */ (['full', 'lean'])) {
+        if (group === 'lean' && streams.lean === streams.full) continue;
+        const snap = streams[group].snapshot();
+        broadcast(snap.seq, snap.json, group);
+      }
     },
 
     counts() {

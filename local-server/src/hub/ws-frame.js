@@ -1,6 +1,7 @@
 // One pre-built, unmasked WebSocket text frame, written as-is to every client socket.
 // ws's Sender.frame builds exactly what ws.send would write (permessage-deflate is off).
 
+import { deflateRawSync, constants as zlibConstants } from 'node:zlib';
 import * as wsModule from 'ws';
 
 // Sender is exported by ws at run time but missing from @types/ws.
@@ -13,5 +14,20 @@ const { Sender } = /** @type {any} */ (wsModule);
 export function encodeTextFrame(text) {
   const payload = Buffer.from(text);
   const parts = Sender.frame(payload, { fin: true, rsv1: false, opcode: 0x01, mask: false, readOnly: true });
+  return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+}
+
+/**
+ * The same text frame compressed with permessage-deflate (RFC 7692) without context takeover:
+ * each message is compressed on its own, so one buffer serves every client that negotiated the
+ * extension (README.md, `?stream=lean`).
+ * @param {string} text
+ * @returns {Buffer}
+ */
+export function encodeDeflatedTextFrame(text) {
+  const deflated = deflateRawSync(Buffer.from(text), { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+  // RFC 7692 §7.2.1: drop the 00 00 ff ff tail of the sync flush.
+  const payload = deflated.subarray(0, deflated.length - 4);
+  const parts = Sender.frame(payload, { fin: true, rsv1: true, opcode: 0x01, mask: false, readOnly: true });
   return parts.length === 1 ? parts[0] : Buffer.concat(parts);
 }

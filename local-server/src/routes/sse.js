@@ -3,6 +3,7 @@
 
 import { parseSeq } from '#core/protocol/sse.js';
 import { BadInput } from '../metrics.js';
+import { streamFromQuery, BAD_STREAM } from './stream-query.js';
 
 /**
  * @param {import('fastify').FastifyInstance} app
@@ -17,9 +18,14 @@ export default async function sseRoutes(app, { show, metrics, overflow }) {
       metrics.badInput.inc({ source: BadInput.QUERY });
       return reply.code(400).send({ error: 'BAD_SINCE', message: 'since / Last-Event-ID must be a non-negative integer' });
     }
+    const stream = streamFromQuery(query);
+    if (stream === null) {
+      metrics.badInput.inc({ source: BadInput.QUERY });
+      return reply.code(400).send(BAD_STREAM);
+    }
     if (overflow.fullFor(request.ip)) return overflow.reject(reply, 'sse', '/sse');
     // A client resuming in another epoch (server restarted or new score) must start over.
-    const resumeFrom = query.epoch && query.epoch !== show.stream.epoch() ? null : since;
+    const resumeFrom = query.epoch && query.epoch !== show.streamNamed(stream).epoch() ? null : since;
     reply.hijack();
     reply.raw.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
@@ -29,6 +35,6 @@ export default async function sseRoutes(app, { show, metrics, overflow }) {
     });
     reply.raw.write('retry: 1000\n\n');
     overflow.track(request.ip, reply.raw);
-    show.hub.addEventStream(reply.raw, resumeFrom);
+    show.hub.addEventStream(reply.raw, resumeFrom, stream);
   });
 }

@@ -4,6 +4,7 @@
 import { parseClientFrame, encodePong, CloseCode } from '#core/protocol/envelope.js';
 import { createTokenBucket } from '#core/util/token-bucket.js';
 import { BadInput } from '../metrics.js';
+import { streamFromQuery, BAD_STREAM } from './stream-query.js';
 
 /**
  * A viewer pings at most ~14 times a second while it learns the clock, then every few seconds.
@@ -30,6 +31,14 @@ export default async function wsRoutes(app, { show, metrics, now, overflow, isPr
   // Full and no edge to send viewers to: answer the handshake itself with 503 + Retry-After.
   // The console's latency probe is not a viewer: it neither takes a slot nor is turned away.
   const turnAway = async (request, reply) => {
+    const stream = streamFromQuery(/** @type {any} */ (request.query));
+    if (stream === null) {
+      metrics.badInput.inc({ source: BadInput.QUERY });
+      return reply.code(400).send(BAD_STREAM);
+    }
+    // Compression is negotiated on the lean stream only, where one pre-compressed frame serves
+    // every client (hub/ws-frame.js); full-stream sockets keep no zlib state at all.
+    if (stream !== 'lean') delete request.raw.headers['sec-websocket-extensions'];
     if (!isProbe(request) && overflow.fullFor(request.ip) && !overflow.redirects()) return overflow.reject(reply, 'ws', '/ws');
   };
   app.get('/ws', { websocket: true, preValidation: turnAway }, (socket, request) => {
@@ -40,7 +49,7 @@ export default async function wsRoutes(app, { show, metrics, now, overflow, isPr
       return;
     }
     if (!probe) overflow.track(request.ip, socket);
-    const sink = show.hub.addWebSocket(socket, { counted: !probe });
+    const sink = show.hub.addWebSocket(socket, streamFromQuery(/** @type {any} */ (request.query)) ?? 'full', { counted: !probe });
     const budget = createTokenBucket({ ratePerSecond: FRAMES_PER_SECOND, burst: FRAME_BURST, now: performance.now() });
     const resyncBudget = createTokenBucket({ ratePerSecond: RESYNCS_PER_MINUTE / 60, burst: RESYNC_BURST, now: performance.now() });
 

@@ -7,9 +7,9 @@ const WAIT_MS = 25_000;
 const SLACK_MS = 10_000;
 
 /**
- * @param {{ base: string, cursor: () => { since: number, epoch: string } | null, events: import('./events.js').TransportEvents }} options
+ * @param {{ base: string, stream?: string, cursor: () => { since: number, epoch: string } | null, events: import('./events.js').TransportEvents }} options
  */
-export function openPolling({ base, cursor, events }) {
+export function openPolling({ base, stream, cursor, events }) {
   let done = false;
   let opened = false;
   /** @type {AbortController | null} */
@@ -19,6 +19,7 @@ export function openPolling({ base, cursor, events }) {
     // Bounded by `done`: every iteration awaits the network, and any failure ends the loop.
     while (!done) {
       const url = new URL('poll', base);
+      if (stream && stream !== 'full') url.searchParams.set('stream', stream);
       const at = cursor();
       if (at) {
         url.searchParams.set('since', String(at.since));

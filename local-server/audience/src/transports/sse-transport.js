@@ -5,15 +5,16 @@
 import { pageNow } from '../page-clock.js';
 
 /**
- * @param {{ base: string, cursor: () => { since: number, epoch: string } | null, events: import('./events.js').TransportEvents }} options
+ * @param {{ base: string, stream?: string, cursor: () => { since: number, epoch: string } | null, events: import('./events.js').TransportEvents }} options
  */
-export function openEventSource({ base, cursor, events }) {
+export function openEventSource({ base, stream, cursor, events }) {
   let done = false;
   /** @type {EventSource} */
   let es;
 
   function open() {
     const url = new URL('sse', base);
+    if (stream && stream !== 'full') url.searchParams.set('stream', stream);
     const at = cursor();
     if (at) {
       url.searchParams.set('since', String(at.since));

@@ -4,10 +4,11 @@
 import { pageNow } from '../page-clock.js';
 
 /**
- * @param {{ base: string, events: import('./events.js').TransportEvents }} options
+ * @param {{ base: string, stream?: string, events: import('./events.js').TransportEvents }} options
  */
-export function openWebSocket({ base, events }) {
+export function openWebSocket({ base, stream, events }) {
   const url = new URL('ws', base);
+  if (stream && stream !== 'full') url.searchParams.set('stream', stream);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   let done = false;
   let ws;

@@ -1,0 +1,95 @@
+// `?stream=lean` on /ws, /sse and /poll (README.md): the lean stream has its own epoch id and seq
+// space, is negotiated with permessage-deflate on /ws (and only there), and bad values are refused.
+import { WebSocket } from 'ws';
+import { startShowServer } from '../../local-server/src/server.js';
+import { createTracker, openSse, getJson, waitFor, wsUrl } from '../support/clients.js';
+import { jsonEqual } from '../../core/protocol/merge-patch.js';
+import { LEAN_EPOCH_SUFFIX } from '../../core/fanout/lean-state.js';
+
+let server;
+const token = 'test-token-lean';
+beforeAll(async () => {
+  server = await startShowServer({ host: '127.0.0.1', port: 0, controlPort: 0, token, autoplay: true });
+});
+afterAll(() => server.close());
+
+/** A viewer with the ws library's default options (it offers permessage-deflate, like browsers). */
+async function openViewer(query) {
+  const ws = new WebSocket(`${wsUrl(server.audienceUrl)}${query}`);
+  const tracker = createTracker();
+  ws.on('message', (data) => {
+    const msg = JSON.parse(data.toString());
+    if (msg.v === 1) tracker.accept(msg);
+  });
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+    ws.once('error', reject);
+  });
+  return { ws, tracker };
+}
+
+const badInputs = async () => {
+  const text = await (await fetch(`${server.controlUrl}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
+  return Number(/tutti_bad_input_total\{source="query"\} (\d+)/.exec(text)?.[1] ?? 0);
+};
+
+test('WebSocket lean: compressed, own epoch and seq space, no per-beat position, same state as the server', async () => {
+  const lean = await openViewer('?stream=lean');
+  const full = await openViewer('');
+  expect(lean.ws.extensions).toMatch(/permessage-deflate/);
+  expect(full.ws.extensions).toBe(''); // the full stream keeps no zlib state per socket
+  await waitFor(() => lean.tracker.state && full.tracker.envelopes.length >= 3, 5000, 'both streams');
+  const leanSeqBefore = server.show.leanStream.seq();
+  // Operator actions move the lean stream; beats alone (within a 15 s chunk) do not.
+  server.show.engine.seek(5);
+  server.show.engine.setTempo(120);
+  await waitFor(() => lean.tracker.seq >= server.show.leanStream.seq() && server.show.leanStream.seq() > leanSeqBefore, 5000, 'lean deltas');
+  expect(lean.tracker.gaps).toBe(0);
+  expect(lean.tracker.epoch).toBe(`${server.show.stream.epoch()}${LEAN_EPOCH_SUFFIX}`);
+  expect(jsonEqual(lean.tracker.state, server.show.leanStream.state())).toBe(true);
+  expect(lean.tracker.state.position).toBeUndefined();
+  expect(lean.tracker.state.segment).toMatchObject({ bar: 5, bpm: 120 });
+  expect(full.tracker.state.position).toBeDefined();
+  expect(full.tracker.state.segment).toMatchObject({ bpm: 120 });
+  lean.ws.close();
+  full.ws.close();
+});
+
+test('SSE and poll lean resume in the lean seq space', async () => {
+  const first = await getJson(`${server.audienceUrl}/poll?stream=lean`);
+  expect(first.status).toBe(200);
+  const snap = first.body[0];
+  expect(snap).toMatchObject({ type: 'snapshot', epoch: server.show.leanStream.epoch() });
+  server.show.engine.seek(9);
+  const next = await getJson(`${server.audienceUrl}/poll?stream=lean&since=${snap.seq}&epoch=${encodeURIComponent(snap.epoch)}`);
+  expect(next.body[0]).toMatchObject({ type: 'delta', seq: snap.seq + 1 });
+  const sse = await openSse(server.audienceUrl, { query: `?stream=lean&since=${snap.seq}&epoch=${encodeURIComponent(snap.epoch)}` });
+  await waitFor(() => sse.ids.length >= 1, 5000, 'sse event');
+  expect(sse.ids[0]).toBe(snap.seq + 1);
+  sse.close();
+  // The full stream's epoch is a foreign epoch to the lean stream: it starts with a snapshot.
+  const foreign = await getJson(`${server.audienceUrl}/poll?stream=lean&since=1&epoch=${encodeURIComponent(server.show.stream.epoch())}`);
+  expect(foreign.body[0].type).toBe('snapshot');
+});
+
+test('an unknown stream is refused with 400 on every transport and counted as bad input', async () => {
+  const before = await badInputs();
+  expect((await getJson(`${server.audienceUrl}/poll?stream=fat`)).status).toBe(400);
+  expect((await fetch(`${server.audienceUrl}/sse?stream=fat`)).status).toBe(400);
+  await expect(openViewer('?stream=fat')).rejects.toThrow('HTTP 400');
+  expect(await badInputs()).toBe(before + 3);
+});
+
+test('on the lean stream a small compressed frame that inflates past 4 KiB closes with 1009', async () => {
+  const ws = new WebSocket(`${wsUrl(server.audienceUrl)}?stream=lean`, { perMessageDeflate: { threshold: 0 } });
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
+  expect(ws.extensions).toMatch(/permessage-deflate/);
+  const closed = new Promise((resolve) => ws.once('close', (code) => resolve(code)));
+  ws.on('error', () => {});
+  ws.send(JSON.stringify({ type: 'ping', id: 1, c: 1, pad: 'a'.repeat(100_000) })); // ~200 bytes compressed
+  expect(await closed).toBe(1009);
+});
