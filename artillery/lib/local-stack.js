@@ -107,8 +107,11 @@ export async function waitForShow(base, { timeoutMs = 30_000 } = {}) {
     try {
       const res = await fetch(`${base}/poll`, { signal: AbortSignal.timeout(5000) });
       const body = res.ok ? await res.json() : null;
-      if (Array.isArray(body) && body.length > 0) return body[0];
-      last = res.ok ? 'no state yet (is a show publishing to it?)' : `HTTP ${res.status}`;
+      // An edge with no venue publishing answers with its own "none"/"lost" snapshot
+      // (edge-worker/README.md, "Venue status"): that is not the show yet.
+      const venue = Array.isArray(body) ? body[0]?.data?.venue?.status : undefined;
+      if (Array.isArray(body) && body.length > 0 && venue !== 'none' && venue !== 'lost') return body[0];
+      last = !res.ok ? `HTTP ${res.status}` : venue ? `the edge says the venue is "${venue}" (is a show publishing to it?)` : 'no state yet (is a show publishing to it?)';
     } catch (err) {
       last = err.cause?.code ?? err.message;
     }
