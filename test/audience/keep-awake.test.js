@@ -77,8 +77,10 @@ test('on a non-secure origin the Join tap keeps the screen on with the looping v
     });
     await waitInPage(page, () => !document.getElementById('keep-awake').paused);
 
-    // The show ends: the screen may sleep again.
-    await control(show, 'POST', '/api/transport', { action: 'stop' });
+    // The piece runs out (the engine stops after its last beat): the screen may sleep again.
+    const bars = await page.evaluate(() => window.__tutti.state().score.bars);
+    await control(show, 'POST', '/api/transport', { action: 'seek', bar: bars, beat: 1 });
+    await waitInPage(page, () => window.__tutti.state().transport === 'stopped', undefined, 20_000);
     await waitInPage(page, () => document.getElementById('keep-awake').paused && !window.__tutti.screenOn().wanted);
     // And a restart keeps it on again.
     await control(show, 'POST', '/api/transport', { action: 'play' });
