@@ -17,7 +17,17 @@ export function createWakeLock({ video }) {
 
   const wanted = () => joined && !showOver;
 
-  async function acquire() {
+  /** @type {Promise<void> | null} one request at a time (the tap and a visibilitychange may overlap) */
+  let pending = null;
+
+  function acquire() {
+    pending ??= request().finally(() => {
+      pending = null;
+    });
+    return pending;
+  }
+
+  async function request() {
     if (!wanted() || document.visibilityState !== 'visible') return;
     if (sentinel) return;
     if ('wakeLock' in navigator) {
