@@ -15,6 +15,7 @@ import { join, dirname, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { AUDIENCE_PAGE_CSP } from '../../core/protocol/page-csp.js';
+import { buildKeepAwakeWebm } from './keep-awake-webm.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SRC = join(HERE, 'src');
@@ -28,6 +29,7 @@ const TYPES = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
+  '.webm': 'video/webm',
 };
 /** Unhashed files older than this and no longer referenced are removed (a concurrent build may still need fresher ones). */
 const STALE_MS = 60_000;
@@ -55,9 +57,12 @@ export async function buildAudienceApp({ quiet = false, outDir = AUDIENCE_OUT_DI
   const css = await bundle(join(SRC, 'styles.css'));
   const jsPath = `assets/app-${hashOf(js)}.js`;
   const cssPath = `assets/app-${hashOf(css)}.css`;
+  // Screen on without a secure context (README.md, "Screen on"): fetched only after the Join tap.
+  const video = buildKeepAwakeWebm();
+  const videoPath = `assets/keep-awake-${hashOf(video)}.webm`;
 
   const template = await readFile(join(SRC, 'index.html'), 'utf8');
-  const html = Buffer.from(minifyHtml(template.replace('%CSP%', AUDIENCE_PAGE_CSP).replace('%CSS%', cssPath).replace('%JS%', jsPath)));
+  const html = Buffer.from(minifyHtml(template.replace('%CSP%', AUDIENCE_PAGE_CSP).replace('%CSS%', cssPath).replace('%JS%', jsPath).replace('%KEEP_AWAKE%', videoPath)));
 
   const precache = ['./', cssPath, jsPath];
   const version = hashOf(Buffer.concat([html, js, css]));
@@ -75,6 +80,7 @@ export async function buildAudienceApp({ quiet = false, outDir = AUDIENCE_OUT_DI
   const outputs = [
     [jsPath, js],
     [cssPath, css],
+    [videoPath, video],
     ['sw.js', sw],
     ['index.html', html],
   ];

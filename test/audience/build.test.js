@@ -19,11 +19,20 @@ test('writes index.html, hashed assets, sw.js with its precache list, .br/.gz si
   const paths = Object.keys(manifest.files);
   const cssPath = paths.find((p) => /^assets\/app-[A-Za-z0-9]{12}\.css$/.test(p));
   const jsPath = paths.find((p) => /^assets\/app-[A-Za-z0-9]{12}\.js$/.test(p));
-  expect(paths.sort()).toEqual([cssPath, jsPath, 'index.html', 'sw.js'].sort());
+  const videoPath = paths.find((p) => /^assets\/keep-awake-[A-Za-z0-9]{12}\.webm$/.test(p));
+  expect(paths.sort()).toEqual([cssPath, jsPath, videoPath, 'index.html', 'sw.js'].sort());
   const html = await readFile(join(outDir, 'index.html'), 'utf8');
   // index.html references the hashed files with relative URLs (works under any origin/prefix).
   expect(html).toContain(`href="${cssPath}"`);
   expect(html).toContain(`src="${jsPath}"`);
+  // The keep-awake video (README "Screen on"): a WebM (EBML magic, V_VP8 track), fetched only after Join.
+  expect(html).toContain(`src="${videoPath}"`);
+  expect(html).toMatch(/<video id="keep-awake"[^>]* muted playsinline loop preload="none"/);
+  const video = await readFile(join(outDir, videoPath));
+  expect(video.subarray(0, 4).toString('hex')).toBe('1a45dfa3');
+  expect(video.includes('V_VP8')).toBe(true);
+  expect(video.length).toBeLessThan(1024);
+  expect(manifest.files[videoPath].type).toBe('video/webm');
   expect(html).not.toMatch(/(src|href)="\/[^/]/);
   const sw = await readFile(join(outDir, 'sw.js'), 'utf8');
   expect(sw).toContain(JSON.stringify(['./', cssPath, jsPath]));

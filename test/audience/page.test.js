@@ -34,7 +34,13 @@ test('joins, shows bar:beat advancing at each beat time and the cue content chan
   expect(title).toBe('Tutti — a short demo');
   expect(await page.textContent('#section')).toBe('A — Gathering');
   expect(await page.getAttribute('#conn', 'data-level')).toBe('good');
-  expect(await page.textContent('#conn-text')).toMatch(/^WS · \d+ ms · ±\d+(\.\d)? ms$/);
+  // One plain word for the audience; the technical details only after a tap on the indicator.
+  expect(await page.textContent('#conn-text')).toBe('live');
+  expect(await page.isVisible('#conn-details')).toBe(false);
+  await page.click('#conn');
+  expect(await page.isVisible('#conn-details')).toBe(true);
+  expect(await page.textContent('#conn-details')).toMatch(/^WS · \d+ ms · ±\d+(\.\d)? ms$/);
+  expect(await page.getAttribute('#conn', 'aria-expanded')).toBe('true');
 
   // Beats advance one by one, each shown at its `at` on the synced clock (not on arrival).
   const displays = await page.evaluate(() => window.__tutti.displays());

@@ -32,7 +32,7 @@ const schedule = createBeatSchedule({ limit: 256 });
 const flywheel = createFlywheelPlan();
 const view = createView({ base });
 const audio = createAudioPlayer({ base, toLocal: (s) => clock.toLocal(s) });
-const wakeLock = createWakeLock();
+const wakeLock = createWakeLock({ video: /** @type {HTMLVideoElement} */ (document.getElementById('keep-awake')) });
 const venueNotice = createVenueNotice();
 
 /** Measurements kept for the connection indicator and the browser tests (window.__tutti). */
@@ -45,6 +45,8 @@ let lastSegmentKey = '';
 let segmentReceivedAt = 0;
 /** Sounds sent ahead, kept so that the Join tap can schedule them. */
 let aheadSounds = [];
+/** Whether the show has played since the page opened: "stopped" after that is the end of the show. */
+let seenPlaying = false;
 
 /** Queue what the new state announces; each item is released at its `at`. */
 function onApplied(envelope, outcome, receivedAt) {
@@ -89,6 +91,9 @@ function onApplied(envelope, outcome, receivedAt) {
     }
   }
   if (lean.transport !== 'playing' || venueOffline(state)) audio.cancelFrom(serverNow);
+  if (lean.transport === 'playing') seenPlaying = true;
+  // The screen stays on from the Join tap until the show is over.
+  wakeLock.setShowOver(seenPlaying && lean.transport === 'stopped');
   // The edge says the venue is offline or the show has not started (venue-notice.js).
   venueNotice.update(state);
   plan();
@@ -162,8 +167,9 @@ function scoreMedia() {
 const joinButton = /** @type {HTMLButtonElement} */ (document.getElementById('join'));
 joinButton.addEventListener('click', async () => {
   joinButton.disabled = true;
-  const ok = await audio.unlock();
+  // First, inside the tap: the keep-awake video may only start from a user gesture.
   wakeLock.enable();
+  const ok = await audio.unlock();
   const media = scoreMedia();
   audio.preload(media);
   cacheMedia(media);
@@ -179,7 +185,7 @@ document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'visible') {
     connection.resume('visible');
     wakeLock.reacquire();
-  }
+  } else wakeLock.hidden();
 });
 // A frozen page (Page Lifecycle: phone asleep, tab discarded-to-be) gets `resume`, not visibilitychange.
 document.addEventListener('resume', () => connection.resume('unfrozen'));
@@ -205,5 +211,6 @@ status();
   viewChanges: () => viewChanges.slice(),
   audio: () => audio.played(),
   wakeLock: () => wakeLock.active(),
+  screenOn: () => wakeLock.status(),
   timerEarly: () => timer.early(),
 };

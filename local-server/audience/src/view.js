@@ -1,8 +1,10 @@
 // Everything the viewer sees. Only textContent and style properties are written (never HTML), so
 // nothing in the state can inject markup; image URLs must be http(s) or relative; colours must
 // be #rgb/#rrggbb (core/protocol/colour.js), so no CSS value can make the phone fetch anything.
+// The connection indicator has its own file (connection-pill.js).
 
 import { isColour } from '#core/protocol/colour.js';
+import { createConnectionPill } from './connection-pill.js';
 
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const MAX_TILES = 400;
@@ -37,9 +39,8 @@ export function createView({ base }) {
     progress: $('progress'),
     fill: $('progress-fill'),
     progressLabel: $('progress-label'),
-    conn: $('conn'),
-    connText: $('conn-text'),
   };
+  const pill = createConnectionPill();
   /** @type {Map<string, HTMLElement>} */
   const tileEls = new Map();
   let lastTitle = '';
@@ -166,16 +167,7 @@ export function createView({ base }) {
     },
     /** @param {{ transport: string | null, live: boolean, estimate: any, error: string }} s */
     connection(s) {
-      const e = s.estimate;
-      const names = { ws: 'WS', sse: 'SSE', poll: 'Poll' };
-      const parts = [s.transport ? names[s.transport] : 'offline'];
-      if (e) parts.push(`${Math.round(e.rtt)} ms`, `±${e.uncertainty < 10 ? e.uncertainty.toFixed(1) : Math.round(e.uncertainty)} ms`);
-      setText(el.connText, s.live ? parts.join(' · ') : s.transport ? 'connecting…' : 'reconnecting…');
-      const level = !s.live ? 'bad' : s.transport === 'ws' && e && e.quality === 'good' ? 'good' : 'fair';
-      el.conn.dataset.level = level;
-      const spoken = s.live && e ? `${{ ws: 'WebSocket', sse: 'event stream', poll: 'polling' }[s.transport]}, round trip ${Math.round(e.rtt)} milliseconds, clock sync within ${Math.round(e.uncertainty)} milliseconds` : el.connText.textContent;
-      el.conn.setAttribute('aria-label', `Connection: ${spoken}`);
-      el.conn.title = s.error || '';
+      pill.render(s);
     },
   };
 }

@@ -10,9 +10,10 @@ export const ARTIFACTS = fileURLToPath(new URL('../../../artifacts/audience/', i
 export const SCORES = fileURLToPath(new URL('../../../scores/', import.meta.url));
 export const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
-export async function launchBrowser() {
+/** @param {{ args?: string[] }} [options] extra Chromium flags (e.g. --host-resolver-rules for a non-secure origin) */
+export async function launchBrowser(options = {}) {
   await mkdir(ARTIFACTS, { recursive: true });
-  return launchChromium();
+  return launchChromium(options);
 }
 
 /**
