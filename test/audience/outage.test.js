@@ -1,7 +1,7 @@
 // Issue 12 §1: the page keeps the show going through a network outage (the flywheel), and
 // converges when the network returns. Real Chromium behind a proxy that stalls all traffic.
 
-import { launchBrowser, openPage, startShow, control, waitInPage, quantile } from './support/browser.js';
+import { launchBrowser, openPage, startShow, control, waitInPage, quantile, trueOffset } from './support/browser.js';
 import { startOutageProxy } from '../support/outage-proxy.js';
 import { acquireBrowserLock } from './support/exclusive.js';
 
@@ -23,23 +23,6 @@ afterAll(async () => {
   await release?.();
 });
 
-/** Page offset (server − page clock) measured outside the proxied path: GET /time direct + a CDP round trip. */
-async function trueOffset(page) {
-  let best = null;
-  for (let i = 0; i < 15; i += 1) {
-    const a = performance.now();
-    const { s } = await (await fetch(`${show.audienceUrl}/time`)).json();
-    const b = performance.now();
-    const c = performance.now();
-    const p = await page.evaluate(() => performance.timeOrigin + performance.now());
-    const d = performance.now();
-    const error = (b - a) / 2 + (d - c) / 2;
-    const offset = s - (a + b) / 2 - (p - (c + d) / 2);
-    if (!best || error < best.error) best = { offset, error };
-  }
-  return best.offset;
-}
-
 async function outage({ seconds, seekAfter }) {
   schedule = new Map();
   const proxy = await startOutageProxy({ targetPort: new URL(show.audienceUrl).port });
@@ -60,7 +43,7 @@ async function outage({ seconds, seekAfter }) {
     } else await new Promise((r) => setTimeout(r, seconds * 1000));
     const restoreAt = await page.evaluate(() => performance.timeOrigin + performance.now());
     proxy.restore();
-    const offset = await trueOffset(page);
+    const { offset } = await trueOffset(page, show, 15);
 
     // During the outage the page kept showing beats, each at the server's time for it.
     const during = (await page.evaluate(() => window.__tutti.displays())).filter((d) => d.local > cutAt && d.local < restoreAt);

@@ -8,7 +8,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
-import { launchBrowser, openPage, startShow, control, waitInPage, quantile, ARTIFACTS } from './support/browser.js';
+import { launchBrowser, openPage, startShow, control, waitInPage, quantile, trueOffset, ARTIFACTS } from './support/browser.js';
 import { startJitterProxy } from './support/jitter-proxy.js';
 import { acquireBrowserLock } from './support/exclusive.js';
 
@@ -18,28 +18,6 @@ const PAGES = 4;
 const BEATS = 96;
 const BPM = 240; // 250 ms per beat: many beat changes in little time
 const MAX_DELAY_MS = 150;
-
-/**
- * Ground truth for one page's offset (server clock − page clock), measured outside the jittery
- * path: GET /time straight to the server, and a CDP round trip to the page, both against this
- * process's clock; the pair with the fastest round trips wins (error ≤ half of both round trips).
- */
-async function trueOffset(page) {
-  let best = null;
-  for (let i = 0; i < 20; i += 1) {
-    const a = performance.now();
-    const res = await fetch(`${show.audienceUrl}/time`);
-    const b = performance.now();
-    const { s } = await res.json();
-    const c = performance.now();
-    const p = await page.evaluate(() => performance.timeOrigin + performance.now());
-    const d = performance.now();
-    const error = (b - a) / 2 + (d - c) / 2;
-    const offset = s - (a + b) / 2 - (p - (c + d) / 2);
-    if (!best || error < best.error) best = { offset, error };
-  }
-  return best;
-}
 
 let browser;
 let show;
@@ -76,7 +54,7 @@ async function measure(pages, n) {
     ),
   );
   const truths = [];
-  for (const { page } of pages) truths.push(await trueOffset(page));
+  for (const { page } of pages) truths.push(await trueOffset(page, show));
   /** @type {Array<{ index: number, serverSkew: number, localSkew: number, trueSkew: number, late: number[], lead: number[] }>} */
   const beats = [];
   for (let index = startIndex; index < startIndex + BEATS; index += 1) {

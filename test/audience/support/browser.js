@@ -58,3 +58,29 @@ export function quantile(values, q) {
   const v = [...values].sort((a, b) => a - b);
   return v[Math.min(v.length - 1, Math.max(0, Math.ceil(q * v.length) - 1))];
 }
+
+/**
+ * Ground truth for one page's offset (server clock − page clock), measured outside any jittery
+ * path: GET /time straight to the server, and a CDP round trip to the page, both against this
+ * process's clock; the pair with the fastest round trips wins (error ≤ half of both round trips).
+ * @param {import('playwright-core').Page} page
+ * @param {{ audienceUrl: string }} show
+ * @param {number} [rounds]
+ * @returns {Promise<{ offset: number, error: number }>}
+ */
+export async function trueOffset(page, show, rounds = 20) {
+  let best = null;
+  for (let i = 0; i < rounds; i += 1) {
+    const a = performance.now();
+    const res = await fetch(`${show.audienceUrl}/time`);
+    const b = performance.now();
+    const { s } = await res.json();
+    const c = performance.now();
+    const p = await page.evaluate(() => performance.timeOrigin + performance.now());
+    const d = performance.now();
+    const error = (b - a) / 2 + (d - c) / 2;
+    const offset = s - (a + b) / 2 - (p - (c + d) / 2);
+    if (!best || error < best.error) best = { offset, error };
+  }
+  return best;
+}
