@@ -271,6 +271,18 @@ test('fits a 1280 × 800 laptop screen: transport and audience above the fold', 
   await waitFor(() => server.status().transport === 'stopped', 3000, 'stopped');
 });
 
+test('at 800 px wide no half-width card sits alone on its row (no large empty areas)', async () => {
+  await page.setViewportSize({ width: 800, height: 1000 });
+  await page.screenshot({ path: `${SHOTS}06-800px.png`, fullPage: true });
+  const cards = await page.$$eval('.layout > .card', (els) => els.map((el) => {
+    const r = el.getBoundingClientRect();
+    return { name: el.className, top: Math.round(r.top), width: r.width, layout: el.parentElement.getBoundingClientRect().width };
+  }));
+  const alone = cards.filter((c) => c.width < c.layout * 0.7 && !cards.some((o) => o !== c && o.top === c.top));
+  expect(alone.map((c) => c.name)).toEqual([]);
+  await page.setViewportSize({ width: 1600, height: 1000 });
+});
+
 test('no script errors and no CSP violations in the whole session', () => {
   expect(pageErrors).toEqual([]);
 });
