@@ -2,6 +2,8 @@
 // Limits a sustained rate while tolerating bunching (a network or a stalled event loop often
 // delivers a second's worth of well-behaved traffic at once), which a fixed window does not.
 
+import { fullBucket, refill, takeToken } from './token-bucket-state.js';
+
 /**
  * @typedef {object} TokenBucket
  * @property {(t: number) => boolean} take take one token at time t (ms); false when none is left
@@ -16,22 +18,18 @@
  * @returns {TokenBucket}
  */
 export function createTokenBucket({ ratePerSecond, burst, now }) {
-  let tokens = burst;
-  let at = now;
-  const refill = (t) => {
-    tokens = Math.min(burst, tokens + (Math.max(0, t - at) / 1000) * ratePerSecond);
-    at = Math.max(at, t);
-  };
+  // The refill rule lives once, in token-bucket-state.js (the edge keeps the same state as data).
+  const limits = { ratePerSecond, burst };
+  let state = fullBucket(limits, now);
   return {
     take(t) {
-      refill(t);
-      if (tokens < 1) return false;
-      tokens -= 1;
-      return true;
+      const result = takeToken(state, t, limits);
+      state = result.state;
+      return result.ok;
     },
     full(t) {
-      refill(t);
-      return tokens >= burst;
+      state = refill(state, t, limits);
+      return state.tokens >= burst;
     },
   };
 }
