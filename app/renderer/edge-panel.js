@@ -52,37 +52,30 @@ export function createEdgePanel({ api }) {
     fill($('edge-meta'), ...rows.flatMap(([k, v]) => [h('dt', { text: k }), h('dd', { text: v })]));
   }
 
+  /** Run one edge API call: show the status it returns, or what went wrong. */
+  const act = async (call) => {
+    try {
+      render(await call());
+      report(null);
+    } catch (err) {
+      report(err);
+    }
+  };
+
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     if (!url.value.trim() || !token.value) {
       report(new Error('Give the edge URL and its publish token.'));
       return;
     }
-    try {
-      render(await api.post('/api/edge', { url: url.value.trim(), token: token.value }));
+    await act(async () => {
+      const status = await api.post('/api/edge', { url: url.value.trim(), token: token.value });
       token.value = '';
-      report(null);
-    } catch (err) {
-      report(err);
-    }
+      return status;
+    });
   });
-  $('edge-off').addEventListener('click', async () => {
-    try {
-      render(await api.del('/api/edge'));
-      report(null);
-    } catch (err) {
-      report(err);
-    }
-  });
-
-  $('edge-resume').addEventListener('click', async () => {
-    try {
-      render(await api.post('/api/edge/resume'));
-      report(null);
-    } catch (err) {
-      report(err);
-    }
-  });
+  $('edge-off').addEventListener('click', () => act(() => api.del('/api/edge')));
+  $('edge-resume').addEventListener('click', () => act(() => api.post('/api/edge/resume')));
 
   return {
     render,
