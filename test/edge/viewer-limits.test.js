@@ -108,8 +108,12 @@ test('the resync budget lives in the socket, not in memory: a hibernated shard s
   // 20 s refilled 20 × 5/60 ≈ 1.7 resyncs: one of these three is answered. A shard that had
   // forgotten the budget would answer all three.
   for (let i = 0; i < 3; i += 1) viewer.send({ type: 'resync' });
+  // A freshly woken shard answers a resync after fetching the show from the root, so a ping sent
+  // behind it can overtake it: wait for the answer, then use the pong to flush anything more.
+  await waitFor(() => viewer.frames.filter((f) => f.type === 'snapshot').length >= 7, { timeoutMs: 10_000, what: 'the resync answered after hibernation' });
   viewer.send({ type: 'ping', id: 7, c: 1 });
   await viewer.next((f) => f.type === 'pong' && f.id === 7);
+  await new Promise((r) => setTimeout(r, 500));
   expect(viewer.frames.filter((f) => f.type === 'snapshot').length).toBe(7);
   // Prove the shard really was a fresh instance when it judged that resync.
   await publish(publisher, snapshot('flood', 1000, { bar: 1000 }));
