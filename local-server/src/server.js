@@ -28,6 +28,7 @@ import { createFileLogger, teeToFile } from './log-file.js';
 import wsRoutes from './routes/ws.js';
 import sseRoutes from './routes/sse.js';
 import pollRoutes from './routes/poll.js';
+import audienceMethodRoutes from './routes/audience-methods.js';
 import timeRoutes from './routes/time.js';
 import controlRoutes, { controlErrorHandler, acceptJsonBodiesOfAnyType } from './routes/control.js';
 import staticRoutes from './routes/static.js';
@@ -196,6 +197,7 @@ export async function startShowServer(options = {}) {
   await audience.register(sseRoutes, routeOptions);
   await audience.register(pollRoutes, routeOptions);
   await audience.register(timeRoutes, routeOptions);
+  await audience.register(audienceMethodRoutes, routeOptions);
   // dist/audience is prebuilt (npm install builds it; the desktop app ships it). The server never
   // imports the builder (esbuild is a dev tool): a source checkout injects it for a deleted dist/.
   if (!existsSync(AUDIENCE_DIST) && options.buildAudienceApp) await options.buildAudienceApp();

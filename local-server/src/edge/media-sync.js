@@ -40,6 +40,16 @@ const DEFAULT_CONCURRENCY = 3;
  * @param {string} raw
  * @returns {string | null}
  */
+/**
+ * The error code of an edge answer: `{"error": CODE}` (README.md, "Errors"), or the nested
+ * `{"error": {"code"}}` an edge deployed before that change still sends.
+ * @param {any} body
+ */
+function errorCodeOf(body) {
+  const error = body?.error;
+  return typeof error === 'string' ? error : (error?.code ?? '');
+}
+
 export function edgeHttpBase(raw) {
   let parsed;
   try {
@@ -124,7 +134,7 @@ export function createMediaSync({ url, token, source, log = {}, concurrency = DE
     } catch {
       // not JSON: keep the status
     }
-    if (!res.ok) throw new HttpError(res.status, `${res.status} ${body?.error?.code ?? ''} ${body?.error?.message ?? text.slice(0, 200)}`.trim());
+    if (!res.ok) throw new HttpError(res.status, `${res.status} ${errorCodeOf(body)} ${body?.message ?? body?.error?.message ?? text.slice(0, 200)}`.trim());
     return body;
   }
 
