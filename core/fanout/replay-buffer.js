@@ -1,6 +1,8 @@
 // The last N deltas, already serialized, so a client that missed a few gets exactly those
 // (SSE Last-Event-ID, poll ?since, WS after a short gap) instead of a whole snapshot.
 
+import { deltasAfter } from '../stream/catch-up.js';
+
 /**
  * @typedef {{ seq: number, json: string }} ReplayEntry
  * @typedef {object} ReplayBuffer
@@ -28,13 +30,7 @@ export function createReplayBuffer(limit) {
       if (entries.length > limit) entries.splice(0, entries.length - limit);
     },
     since(seq) {
-      const last = entries.at(-1);
-      if (!last) return null;
-      if (seq === last.seq) return [];
-      const first = entries[0];
-      // Deltas first.seq..last.seq are kept, so a client at first.seq-1 or later can catch up.
-      if (seq < first.seq - 1 || seq > last.seq) return null;
-      return entries.slice(seq - first.seq + 1);
+      return deltasAfter(entries, seq, entries.at(-1)?.seq ?? null);
     },
     clear() {
       entries = [];

@@ -6,6 +6,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { createEnvelope } from '../../core/protocol/envelope.js';
 import { applyMergePatch } from '../../core/protocol/merge-patch.js';
+import { deltasAfter } from '../../core/stream/catch-up.js';
 import { MAX_PUBLISH_FRAME_BYTES, readConfig } from './config.js';
 import { createFanout } from './fanout.js';
 import { isWebSocketUpgrade, json, jsonError } from './http.js';
@@ -338,10 +339,8 @@ export class Show extends DurableObject {
    */
   feed(epoch, seq) {
     const { epoch: headEpoch, seq: headSeq, rev } = this.head;
-    const first = this.replay[0];
-    const chains = epoch === headEpoch && seq !== null && headSeq !== null && seq <= headSeq && (seq === headSeq || (first !== undefined && seq >= first.seq - 1));
-    const deltas = chains ? this.replay.filter((entry) => entry.seq > seq) : this.replay.slice();
-    return { epoch: headEpoch, seq: headSeq, rev, snapshot: this.snapshotJson, deltas, full: !chains, venue: venueOf(this.state) };
+    const after = epoch === headEpoch ? deltasAfter(this.replay, seq, headSeq) : null;
+    return { epoch: headEpoch, seq: headSeq, rev, snapshot: this.snapshotJson, deltas: after ?? this.replay.slice(), full: after === null, venue: venueOf(this.state) };
   }
 
   stats() {
