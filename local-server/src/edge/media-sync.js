@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { MEDIA_READ_FLAGS, resolveMediaFile } from '../media-file.js';
+import { backoffDelay } from '#core/util/backoff.js';
 
 const RETRY_BASE_MS = 1000;
 const RETRY_CAP_MS = 30_000;
@@ -249,7 +250,7 @@ export function createMediaSync({ url, token, source, log = {}, concurrency = DE
 
   function scheduleRetry() {
     if (retryTimer || closer.signal.aborted) return;
-    const delay = Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** attempt);
+    const delay = backoffDelay(attempt, { baseMs: RETRY_BASE_MS, capMs: RETRY_CAP_MS, jitter: false });
     attempt = Math.min(attempt + 1, 16);
     current.state = 'retrying';
     retryTimer = setTimeout(() => {

@@ -6,6 +6,7 @@
 
 import WebSocket from 'ws';
 import { MAX_SNAPSHOT_BYTES } from '#core/protocol/envelope.js';
+import { backoffDelay } from '#core/util/backoff.js';
 
 const BACKOFF_BASE_MS = 250;
 // One publisher per show: retrying every second at most costs the edge nothing, and a venue link
@@ -268,9 +269,8 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
 
   function scheduleReconnect() {
     if (closed || replacedAt !== null || reconnectTimer) return;
-    // Equal jitter: half fixed, half random, so a venue's restarts do not reconnect in lockstep.
-    const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
-    const delay = ceiling / 2 + Math.random() * (ceiling / 2);
+    // Equal jitter, so a venue's restarts do not reconnect in lockstep.
+    const delay = backoffDelay(attempt, { baseMs: BACKOFF_BASE_MS, capMs: BACKOFF_CAP_MS });
     attempt = Math.min(attempt + 1, 16);
     reconnectTimer = setTimeout(() => {
       reconnectTimer = null;
