@@ -2,7 +2,7 @@
 // heads, seq tracking, the SSE parser, burst arrivals, page assets, phases and the CLI flags.
 
 import { readFileSync, existsSync } from 'node:fs';
-import { readEnvelopeHead, headOf } from '../../artillery/processors/lib/envelope-head.js';
+import { readEnvelopeHead, headOf } from '../../core/protocol/envelope-head.js';
 import { createSeqTracker } from '../../artillery/processors/lib/seq-tracker.js';
 import { createSseParser } from '../../core/protocol/sse-parser.js';
 import { createBurstSchedule } from '../../artillery/processors/lib/bursts.js';

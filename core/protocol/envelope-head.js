@@ -1,6 +1,7 @@
 // Read just what a load client needs from an envelope (type, epoch, seq, t) without parsing the
 // whole thing: a snapshot is ~18 KB and thousands of virtual viewers share one or two cores, so
-// JSON.parse on every frame would make the load generator, not the server, the bottleneck. Servers
+// JSON.parse on every frame would make the load generator, not the server, the bottleneck. Used
+// by the Artillery processors and the benches alike. Servers
 // write the envelope keys in the documented order (README.md, "Audience endpoints": v, type, epoch,
 // seq, t, data); anything else falls back to a full parse, so a reordered envelope is still read
 // correctly, only slower.
@@ -41,3 +42,6 @@ export function headOf(value) {
   if (typeof e.epoch !== 'string' || !Number.isSafeInteger(e.seq) || typeof e.t !== 'number' || !Number.isFinite(e.t)) return null;
   return { type: e.type, epoch: e.epoch, seq: /** @type {number} */ (e.seq), t: e.t };
 }
+
+/** How many leading characters readEnvelopeHead needs to find the head (epoch ids are at most 64 characters). */
+export const HEAD_CHARS = 200;
