@@ -2,7 +2,8 @@
 // happens to the connection, the edge's state ends up equal to the stream's.
 
 import { createStateStream, applyEnvelope } from '../../core/fanout/state-stream.js';
-import { createEdgeUplink, edgePublishUrl } from '../../local-server/src/edge/uplink.js';
+import { createEdgeUplink } from '../../local-server/src/edge/uplink.js';
+import { edgePublishUrl } from '../../local-server/src/edge/edge-url.js';
 import { freePort, openPublisher, openViewer, publish, showStats, snapshot, startEdge, waitFor, withoutVenue } from './helpers.js';
 
 let edge;

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { MEDIA_READ_FLAGS, resolveMediaFile } from '../media-file.js';
 import { backoffDelay } from '#core/util/backoff.js';
+import { edgeHttpBase } from './edge-url.js';
 
 const RETRY_BASE_MS = 1000;
 const RETRY_CAP_MS = 30_000;
@@ -36,12 +37,6 @@ const DEFAULT_CONCURRENCY = 3;
  */
 
 /**
- * The edge's HTTP base URL from what the user typed for --edge (http(s) or ws(s), with or
- * without /publish).
- * @param {string} raw
- * @returns {string | null}
- */
-/**
  * The error code of an edge answer: `{"error": CODE}` (README.md, "Errors"), or the nested
  * `{"error": {"code"}}` an edge deployed before that change still sends.
  * @param {any} body
@@ -49,20 +44,6 @@ const DEFAULT_CONCURRENCY = 3;
 function errorCodeOf(body) {
   const error = body?.error;
   return typeof error === 'string' ? error : (error?.code ?? '');
-}
-
-export function edgeHttpBase(raw) {
-  let parsed;
-  try {
-    parsed = new URL(String(raw));
-  } catch {
-    return null;
-  }
-  const schemes = { 'http:': 'http:', 'https:': 'https:', 'ws:': 'http:', 'wss:': 'https:' };
-  const scheme = schemes[parsed.protocol];
-  if (!scheme) return null;
-  const pathname = parsed.pathname.replace(/\/+$/, '').replace(/\/publish$/, '');
-  return `${scheme}//${parsed.host}${pathname}`;
 }
 
 /** @param {string} src */

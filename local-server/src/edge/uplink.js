@@ -7,6 +7,7 @@
 import WebSocket from 'ws';
 import { MAX_SNAPSHOT_BYTES } from '#core/protocol/envelope.js';
 import { backoffDelay } from '#core/util/backoff.js';
+import { edgePublishUrl } from './edge-url.js';
 
 const BACKOFF_BASE_MS = 250;
 // One publisher per show: retrying every second at most costs the edge nothing, and a venue link
@@ -57,29 +58,6 @@ const ALIVE_FRAME = '{"type":"alive"}';
  * @property {() => string} epoch
  * @property {() => number} seq
  */
-
-/**
- * Turn what a person typed (`https://edge.example.com`, `http://127.0.0.1:8787/`, `wss://…/publish`)
- * into the publish WebSocket URL.
- * @param {string} raw
- * @returns {{ url: string | null, reason: string | null }} url, or the reason it is not usable
- */
-export function edgePublishUrl(raw) {
-  let parsed;
-  try {
-    parsed = new URL(String(raw));
-  } catch {
-    return { url: null, reason: `--edge must be a URL such as https://edge.example.com (got "${raw}")` };
-  }
-  const schemes = { 'http:': 'ws:', 'https:': 'wss:', 'ws:': 'ws:', 'wss:': 'wss:' };
-  const scheme = schemes[parsed.protocol];
-  if (!scheme) return { url: null, reason: `--edge must start with https://, http://, wss:// or ws:// (got "${parsed.protocol}")` };
-  parsed.protocol = scheme;
-  const path = parsed.pathname.replace(/\/+$/, '');
-  parsed.pathname = path.endsWith('/publish') ? path : `${path}/publish`;
-  parsed.hash = '';
-  return { url: parsed.href, reason: null };
-}
 
 /** @param {unknown} err */
 function messageOf(err) {

@@ -9,7 +9,7 @@ import QRCode from 'qrcode';
 import { createTimeline } from '#core/score/timeline.js';
 import { loadScoreFile } from '../score-file.js';
 import { lanAddress } from '../lan-address.js';
-import { edgePublishUrl } from '../edge/uplink.js';
+import { edgePublishUrl } from '../edge/edge-url.js';
 import { createLatencyProbe, clock } from '../console/latency-probe.js';
 import { createCountIn } from '../console/count-in.js';
 
