@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
 import { formatSseEvent, SSE_HEARTBEAT } from '#core/protocol/sse.js';
-import { encodeTextFrame, encodeDeflatedTextFrame } from './ws-frame.js';
+import { encodeTextFrame, encodeDeflatedTextFrame, rawSocketOf } from './ws-frame.js';
 
 /**
  * @typedef {'ws' | 'sse'} StreamTransport
@@ -187,9 +187,8 @@ export function createHub({ stream, leanStream, metrics, now, maxBufferedBytes =
      */
     addWebSocket(ws, requested = /** @type {StreamName} */ ('full'), { counted = true } = {}) {
       const group = groupOf(requested);
-      const socket = /** @type {any} */ (ws)._socket;
       // permessage-deflate is only negotiated on the lean stream (routes/ws.js).
-      const deflate = Boolean(/** @type {any} */ (ws)._extensions?.['permessage-deflate']);
+      const { socket, deflate } = rawSocketOf(ws);
       /** @type {Sink} */
       const sink = {
         transport: 'ws', group, encoding: deflate ? 'wsz' : 'ws', out: socket, stale: false, staleSince: 0, alive: true, ws, counted,
