@@ -12,6 +12,8 @@ import { createHub } from './hub/hub.js';
 /**
  * A new epoch id: changes on every restart and every score load (README.md, "Audience endpoints").
  */
+/** @typedef {ReturnType<typeof createShow>} Show the running show: engine, streams, hub, events */
+
 export const newEpoch = () => randomBytes(6).toString('base64url');
 
 /**

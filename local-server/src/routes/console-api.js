@@ -105,7 +105,7 @@ export function scoreSummary(score, path) {
 
 /**
  * @param {import('fastify').FastifyInstance} app
- * @param {{ show: any, metrics: import('../metrics.js').Metrics, status: () => any, log: any, osc: any, edge: any, audiencePort: () => number, probeKey: string }} options
+ * @param {{ show: import('../show.js').Show, metrics: import('../metrics.js').Metrics, status: () => any, log: any, osc: any, edge: any, audiencePort: () => number, probeKey: string }} options
  */
 export default async function consoleApi(app, { show, metrics, status, log, osc, edge, audiencePort, probeKey }) {
   const startedAt = Date.now();

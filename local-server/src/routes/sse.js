@@ -7,7 +7,7 @@ import { BadInput } from '../metrics.js';
 
 /**
  * @param {import('fastify').FastifyInstance} app
- * @param {{ show: any, metrics: import('../metrics.js').Metrics, overflow: import('../overflow.js').Overflow }} options
+ * @param {{ show: import('../show.js').Show, metrics: import('../metrics.js').Metrics, overflow: import('../overflow.js').Overflow }} options
  */
 export default async function sseRoutes(app, { show, metrics, overflow }) {
   app.get('/sse', (request, reply) => {
