@@ -1,6 +1,8 @@
 // The envelope every transport carries (README.md, "Audience endpoints") and the few frames a
 // viewer may send.
 
+import { parseVote } from '../votes/vote-message.js';
+
 export const PROTOCOL_VERSION = 1;
 
 /**
@@ -66,8 +68,9 @@ export function envelopeProblem(value) {
 }
 
 /**
- * @typedef {{ type: 'ping', id: number, c: number } | { type: 'resync' }} ClientFrame
- * @typedef {{ ok: true, frame: ClientFrame } | { ok: false, reason: string }} ParsedClientFrame
+ * @typedef {{ type: 'ping', id: number, c: number } | { type: 'resync' }
+ *   | { type: 'vote', vote: import('../votes/vote-message.js').Vote }} ClientFrame
+ * @typedef {{ ok: true, frame: ClientFrame } | { ok: false, reason: string, vote?: true }} ParsedClientFrame vote: a malformed vote
  */
 
 /**
@@ -87,6 +90,10 @@ export function parseClientFrame(text) {
   if (value.type === 'ping') {
     if (!Number.isFinite(value.id) || !Number.isFinite(value.c)) return { ok: false, reason: 'ping needs numeric id and c' };
     return { ok: true, frame: { type: 'ping', id: value.id, c: value.c } };
+  }
+  if (value.type === 'vote') {
+    const parsed = parseVote(value);
+    return parsed.ok ? { ok: true, frame: { type: 'vote', vote: parsed.vote } } : { ok: false, reason: /** @type {{ reason: string }} */ (parsed).reason, vote: true };
   }
   return { ok: false, reason: 'unknown frame type' };
 }

@@ -5,6 +5,7 @@
 /* global WebSocketRequestResponsePair */
 import { DurableObject } from 'cloudflare:workers';
 import { CloseCode, encodePong } from '../../core/protocol/envelope.js';
+import { encodeVoteReply } from '../../core/votes/vote-message.js';
 import { readConfig } from './config.js';
 import { isWebSocketUpgrade, jsonError } from './http.js';
 import { rootStub } from './stubs.js';
@@ -144,6 +145,7 @@ export class Shard extends DurableObject {
     if (verdict.action === 'close' || verdict.action === 'ignore') this.refused[verdict.refusal] += 1;
     if (verdict.action === 'close') return ws.close(verdict.code, verdict.reason);
     if (verdict.action === 'ignore') return;
+    if (verdict.action === 'vote') return this.vote(ws, verdict.vote);
     if (verdict.action === 'pong') {
       ws.send(encodePong(verdict.id, verdict.c, now));
       return;
@@ -158,6 +160,15 @@ export class Shard extends DurableObject {
       }
     }
     if (this.latest) ws.send(this.latest.json);
+  }
+
+  /**
+   * A viewer's vote (README.md, "Audience voices"); counted by the edge's vote ledger (votes.js).
+   * @param {WebSocket} ws
+   * @param {import('../../core/votes/vote-message.js').Vote} vote
+   */
+  async vote(ws, vote) {
+    ws.send(encodeVoteReply(vote.key, 'closed'));
   }
 
   /**

@@ -21,6 +21,7 @@ export const RESYNC_LIMITS = Object.freeze({ ratePerSecond: 5 / 60, burst: 5 });
  * @typedef {'flood' | 'oversize' | 'binary' | 'frame' | 'resync_ignored'} Refusal
  * @typedef {{ action: 'pong', id: number, c: number }
  *   | { action: 'resync' }
+ *   | { action: 'vote', vote: import('../../core/votes/vote-message.js').Vote }
  *   | { action: 'ignore', refusal: Refusal }
  *   | { action: 'close', code: number, reason: string, refusal: Refusal }} ViewerVerdict
  */
@@ -64,6 +65,7 @@ export function judgeViewerFrame(budget, message, now) {
   if (parsed.ok === false) return { verdict: { action: 'close', code: CloseCode.POLICY_VIOLATION, reason: /** @type {any} */ (parsed).reason, refusal: 'frame' }, budget: next };
   const frame = /** @type {any} */ (parsed).frame;
   if (frame.type === 'ping') return { verdict: { action: 'pong', id: frame.id, c: frame.c }, budget: next };
+  if (frame.type === 'vote') return { verdict: { action: 'vote', vote: frame.vote }, budget: next };
   const resyncTake = takeToken(budget.resyncs, now, RESYNC_LIMITS);
   next = { frames: next.frames, resyncs: resyncTake.state };
   return { verdict: resyncTake.ok ? { action: 'resync' } : { action: 'ignore', refusal: 'resync_ignored' }, budget: next };

@@ -5,6 +5,8 @@ import { parseClientFrame, encodePong, CloseCode } from '#core/protocol/envelope
 import { createTokenBucket } from '#core/util/token-bucket.js';
 import { BadInput } from '../metrics.js';
 import { streamFromQuery, BAD_STREAM } from './stream-query.js';
+import { encodeVoteReply } from '#core/votes/vote-message.js';
+import { createSocketVoter } from '../votes/socket-voter.js';
 
 /**
  * A viewer pings at most ~14 times a second while it learns the clock, then every few seconds.
@@ -25,9 +27,9 @@ const RESYNC_BURST = 3;
 
 /**
  * @param {import('fastify').FastifyInstance} app
- * @param {{ show: ReturnType<typeof import('../show.js').createShow>, metrics: import('../metrics.js').Metrics, now: () => number, overflow: import('../overflow.js').Overflow, isProbe: (request: import('fastify').FastifyRequest) => boolean }} options
+ * @param {{ show: ReturnType<typeof import('../show.js').createShow>, metrics: import('../metrics.js').Metrics, now: () => number, overflow: import('../overflow.js').Overflow, isProbe: (request: import('fastify').FastifyRequest) => boolean, votes: ReturnType<typeof import('../votes/vote-desk.js').createVoteDesk> }} options
  */
-export default async function wsRoutes(app, { show, metrics, now, overflow, isProbe }) {
+export default async function wsRoutes(app, { show, metrics, now, overflow, isProbe, votes }) {
   // Full and no edge to send viewers to: answer the handshake itself with 503 + Retry-After.
   // The console's latency probe is not a viewer: it neither takes a slot nor is turned away.
   const turnAway = async (request, reply) => {
@@ -52,6 +54,7 @@ export default async function wsRoutes(app, { show, metrics, now, overflow, isPr
     const sink = show.hub.addWebSocket(socket, streamFromQuery(/** @type {any} */ (request.query)) ?? 'full', { counted: !probe });
     const budget = createTokenBucket({ ratePerSecond: FRAMES_PER_SECOND, burst: FRAME_BURST, now: performance.now() });
     const resyncBudget = createTokenBucket({ ratePerSecond: RESYNCS_PER_MINUTE / 60, burst: RESYNC_BURST, now: performance.now() });
+    const voter = createSocketVoter(votes, metrics);
 
     const reject = (source, code, reason) => {
       metrics.badInput.inc({ source });
@@ -62,9 +65,15 @@ export default async function wsRoutes(app, { show, metrics, now, overflow, isPr
       if (!budget.take(performance.now())) return reject(BadInput.WS_FLOOD, CloseCode.POLICY_VIOLATION, 'too many frames');
       if (isBinary) return reject(BadInput.WS_BINARY, CloseCode.POLICY_VIOLATION, 'binary frames are not accepted');
       const parsed = parseClientFrame(data.toString());
-      if (parsed.ok === false) return reject(BadInput.WS_FRAME, CloseCode.POLICY_VIOLATION, /** @type {any} */ (parsed).reason);
+      // A vote that does not parse is counted as a bad vote (README.md, "Audience voices").
+      if (parsed.ok === false) return reject(/** @type {any} */ (parsed).vote ? BadInput.VOTE : BadInput.WS_FRAME, CloseCode.POLICY_VIOLATION, /** @type {any} */ (parsed).reason);
       const frame = /** @type {any} */ (parsed).frame;
       if (frame.type === 'ping') socket.send(encodePong(frame.id, frame.c, now()));
+      else if (frame.type === 'vote') {
+        const result = voter(frame.vote);
+        if ('close' in result) return reject(BadInput.VOTE, CloseCode.POLICY_VIOLATION, result.close);
+        socket.send(encodeVoteReply(frame.vote.key, result.outcome === 'counted' || result.outcome === 'changed' || result.outcome === 'repeat' ? null : result.outcome));
+      }
       else if (resyncBudget.take(performance.now())) show.hub.resync(sink);
       else metrics.badInput.inc({ source: BadInput.WS_RESYNC });
     });
