@@ -9,6 +9,7 @@ import { servePoll } from './poll.js';
 import { serveSse } from './sse.js';
 import { rootStub } from './stubs.js';
 import { connectViewer } from './viewers.js';
+import { serveVote } from './vote-route.js';
 
 export { Show } from './show.js';
 export { Shard } from './shard.js';
@@ -68,6 +69,7 @@ export default {
     }
 
     if (url.pathname.startsWith('/media/')) return serveMedia(request, env);
+    if (url.pathname === '/vote') return serveVote(request, env, config);
     if (!AUDIENCE_ROUTES.has(url.pathname)) return env.ASSETS.fetch(request);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return jsonError(405, 'METHOD_NOT_ALLOWED', `${url.pathname} only answers GET`, { allow: 'GET' });

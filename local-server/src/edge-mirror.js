@@ -22,6 +22,8 @@ export function createEdgeMirror({ stream, log, metrics, media = null }) {
   /** @type {ReturnType<typeof import('./edge/venue-probe.js').createVenueProbe> | null} */
   let venueProbe = null;
   let mediaSource = media;
+  /** @type {(report: any) => void} the edge's vote totals go here (the vote desk) */
+  let votesTo = () => {};
   let url = null;
   /** @type {string | null} */
   let epoch = null;
@@ -70,6 +72,7 @@ export function createEdgeMirror({ stream, log, metrics, media = null }) {
           if (s.connected && !connected) sync.trigger();
           connected = s.connected;
         },
+        onVotes: (report) => votesTo(report),
       });
       venueProbe = createVenueProbe({ url });
       epoch = stream.epoch();
@@ -94,6 +97,13 @@ export function createEdgeMirror({ stream, log, metrics, media = null }) {
       const resumed = uplink?.resume() ?? false;
       if (resumed) mediaSync?.trigger();
       return resumed;
+    },
+    /**
+     * Where the edge's vote totals go (README.md, "Audience voices").
+     * @param {(report: { key: string, counts: number[], total: number }) => void} listener
+     */
+    onVotes(listener) {
+      votesTo = listener;
     },
     /** @param {string} json */
     publish(json) {

@@ -144,6 +144,7 @@ export async function startShowServer(options = {}) {
     sendOsc: (address, args) => osc.message(address, args, 'vote'),
     edgeOn: () => edge.status().enabled === true,
   });
+  edge.onVotes((report) => votes.edgeTotals(report));
   const overflow = createOverflow({ maxClients, edgeUrl: () => edge.publicUrl(), viewers: () => show.hub.viewers(), metrics });
 
   const status = () => ({

@@ -253,15 +253,17 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
       return outcome;
     },
     /**
-     * The edge's totals for a round (README.md, "Audience voices"): counts per option id.
-     * @param {{ key: string, counts: Record<string, number>, total: number }} report
+     * The edge's totals for a round (README.md, "Audience voices"): counts per option, in the
+     * score's order. Ignored once the result is final, so the published result stays the one
+     * the branch was decided on.
+     * @param {{ key: string, counts: number[], total: number }} report
      * @returns {boolean} whether it applied to the current round
      */
     edgeTotals(report) {
       const r = round;
-      if (!r || r.key !== report.key) return false;
-      r.edge = r.prompt.options.map((o) => {
-        const n = Number(report.counts?.[o.id]);
+      if (!r || r.key !== report?.key || r.phase === 'closed' || !Array.isArray(report.counts)) return false;
+      r.edge = r.prompt.options.map((o, i) => {
+        const n = Number(report.counts[i]);
         return Number.isSafeInteger(n) && n >= 0 ? n : 0;
       });
       const total = Number(report.total);
