@@ -36,6 +36,7 @@ export const SCORE_LIMITS = Object.freeze({
   promptOptionsMax: 6,
   questionChars: 200,
   optionLabelChars: 60,
+  reactions: 256,
 });
 
 /**
@@ -51,6 +52,7 @@ export const SCORE_LIMITS = Object.freeze({
  *   osc?: { part?: string, address: string, args: Array<number | string | boolean> } }} Cue
  * @typedef {{ id: string, label: string, section?: string }} PromptOption
  * @typedef {{ id: string, at: Position, beats: number, question: string, options: PromptOption[] }} Prompt
+ * @typedef {{ at: Position, until: Position, label?: string, full?: number }} Reaction
  * @typedef {object} Score a validated, normalized score
  * @property {'tutti-score/1'} format
  * @property {string} id
@@ -65,6 +67,7 @@ export const SCORE_LIMITS = Object.freeze({
  * @property {View} view           always present (`{}` when the score has none)
  * @property {Cue[]} cues          always present, sorted stably by position
  * @property {Prompt[]} prompts    always present, sorted by position (scores/README.md, "Prompts and branches")
+ * @property {Reaction[]} reactions always present, sorted by position (scores/README.md, "Reactions")
  * @typedef {{ ok: boolean, problems: ScoreProblem[], score?: Score }} ValidationResult
  */
 

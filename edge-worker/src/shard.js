@@ -45,6 +45,8 @@ export class Shard extends DurableObject {
     this.attaching = null;
     /** Viewer frames refused since the last push (reported to the root, see viewer-rules.js). */
     this.refused = { flood: 0, oversize: 0, binary: 0, frame: 0, resync_ignored: 0, vote: 0 };
+    /** Reaction taps since the last push, reported to the root with its result. */
+    this.taps = 0;
     /** The votes this shard owns (votes.js): one choice per device id, reported to the root. */
     this.ledger = createVoteLedger({ storage: ctx.storage, root: () => rootStub(env) });
     // A plain-text keepalive answered by the runtime without waking the object. The JSON pings of
@@ -133,7 +135,9 @@ export class Shard extends DurableObject {
     if (sockets.length === 0 && !joining) this.attached = false;
     const refused = this.refused;
     this.refused = { flood: 0, oversize: 0, binary: 0, frame: 0, resync_ignored: 0, vote: 0 };
-    return { viewers: sockets.length, joining, startedAt: this.startedAt, refused };
+    const taps = this.taps;
+    this.taps = 0;
+    return { viewers: sockets.length, joining, startedAt: this.startedAt, refused, taps };
   }
 
   /**
@@ -150,6 +154,10 @@ export class Shard extends DurableObject {
     if (verdict.action === 'close') return ws.close(verdict.code, verdict.reason);
     if (verdict.action === 'ignore') return;
     if (verdict.action === 'vote') return this.vote(ws, verdict.vote, verdict.limited);
+    if (verdict.action === 'tap') {
+      this.taps += verdict.n;
+      return;
+    }
     if (verdict.action === 'pong') {
       ws.send(encodePong(verdict.id, verdict.c, now));
       return;

@@ -75,6 +75,7 @@ export class Show extends DurableObject {
       send: async (index, batch) => {
         const result = await shardStub(env, index).push(batch);
         for (const [kind, n] of Object.entries(result?.refused ?? {})) if (kind in this.viewerRefused && Number.isFinite(n)) this.viewerRefused[kind] += n;
+        if (Number.isSafeInteger(result?.taps) && result.taps > 0) this.edgeVotes.taps(result.taps);
         return result;
       },
       latest: () => ({ rev: this.head.rev, snapshot: this.snapshotJson }),

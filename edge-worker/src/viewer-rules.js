@@ -18,16 +18,20 @@ export const RESYNC_LIMITS = Object.freeze({ ratePerSecond: 5 / 60, burst: 5 });
 
 /** Votes per socket, as on the venue (local-server/src/votes/socket-voter.js): 10 at once, then 2 a second. */
 export const VOTE_LIMITS = Object.freeze({ ratePerSecond: 2, burst: 10 });
+/** Reaction taps per socket, as on the venue: 20 a second (the rest are dropped). */
+export const TAP_LIMITS = Object.freeze({ ratePerSecond: 20, burst: 20 });
 
 /**
  * @typedef {{ frames: import('../../core/util/token-bucket-state.js').BucketState,
  *   resyncs: import('../../core/util/token-bucket-state.js').BucketState,
- *   votes?: import('../../core/util/token-bucket-state.js').BucketState, device?: string }} ViewerBudget
+ *   votes?: import('../../core/util/token-bucket-state.js').BucketState, device?: string,
+ *   taps?: import('../../core/util/token-bucket-state.js').BucketState }} ViewerBudget
  *   device: the one device id this socket votes for (the first it used)
  * @typedef {'flood' | 'oversize' | 'binary' | 'frame' | 'resync_ignored' | 'vote'} Refusal
  * @typedef {{ action: 'pong', id: number, c: number }
  *   | { action: 'resync' }
  *   | { action: 'vote', vote: import('../../core/votes/vote-message.js').Vote, limited: boolean }
+ *   | { action: 'tap', n: number } n: the taps that fit the socket's budget (0: all dropped)
  *   | { action: 'ignore', refusal: Refusal }
  *   | { action: 'close', code: number, reason: string, refusal: Refusal }} ViewerVerdict
  */
@@ -53,6 +57,7 @@ export function readViewerBudget(value, now) {
   /** @type {ViewerBudget} */
   const budget = { frames: v.frames, resyncs: v.resyncs };
   if (valid(v.votes)) budget.votes = v.votes;
+  if (valid(v.taps)) budget.taps = v.taps;
   if (typeof v.device === 'string' && DEVICE_ID.test(v.device)) budget.device = v.device;
   return budget;
 }
@@ -78,6 +83,16 @@ export function judgeViewerFrame(budget, message, now) {
   const frame = /** @type {any} */ (parsed).frame;
   if (frame.type === 'ping') return { verdict: { action: 'pong', id: frame.id, c: frame.c }, budget: next };
   if (frame.type === 'vote') return judgeVote(next, frame.vote, now);
+  if (frame.type === 'tap') {
+    let taps = next.taps ?? fullBucket(TAP_LIMITS, now);
+    let n = 0;
+    for (; n < frame.n; n += 1) {
+      const take = takeToken(taps, now, TAP_LIMITS);
+      taps = take.state;
+      if (!take.ok) break;
+    }
+    return { verdict: { action: 'tap', n }, budget: { ...next, taps } };
+  }
   const resyncTake = takeToken(budget.resyncs, now, RESYNC_LIMITS);
   next = { ...next, resyncs: resyncTake.state };
   return { verdict: resyncTake.ok ? { action: 'resync' } : { action: 'ignore', refusal: 'resync_ignored' }, budget: next };

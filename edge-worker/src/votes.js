@@ -158,7 +158,24 @@ export function createVoteTotals({ send }) {
     send(JSON.stringify({ type: 'votes', key, ...sum() }));
   }
 
+  let pendingTaps = 0;
+  let tapTimer = null;
+  let tapsTotal = 0;
   return {
+    /**
+     * Reaction taps a shard reported with a push result; sent on to the venue every TOTALS_INTERVAL_MS.
+     * @param {number} n
+     */
+    taps(n) {
+      pendingTaps += n;
+      tapsTotal += n;
+      tapTimer ??= setTimeout(() => {
+        tapTimer = null;
+        const batch = pendingTaps;
+        pendingTaps = 0;
+        if (batch > 0) send(JSON.stringify({ type: 'taps', n: batch }));
+      }, TOTALS_INTERVAL_MS);
+    },
     /**
      * @param {string} current the open prompt's key (reports for another are dropped)
      * @param {number} index
@@ -178,6 +195,6 @@ export function createVoteTotals({ send }) {
       return true;
     },
     /** For /healthz?deep=1. */
-    stats: () => ({ key, owners: owners.size, reports, ...sum() }),
+    stats: () => ({ key, owners: owners.size, reports, ...sum(), taps: tapsTotal }),
   };
 }

@@ -24,6 +24,8 @@ export function createEdgeMirror({ stream, log, metrics, media = null }) {
   let mediaSource = media;
   /** @type {(report: any) => void} the edge's vote totals go here (the vote desk) */
   let votesTo = () => {};
+  /** @type {(n: number) => void} the edge's reaction taps go here (the reaction meter) */
+  let tapsTo = () => {};
   let url = null;
   /** @type {string | null} */
   let epoch = null;
@@ -73,6 +75,7 @@ export function createEdgeMirror({ stream, log, metrics, media = null }) {
           connected = s.connected;
         },
         onVotes: (report) => votesTo(report),
+        onTaps: (n) => tapsTo(n),
       });
       venueProbe = createVenueProbe({ url });
       epoch = stream.epoch();
@@ -104,6 +107,13 @@ export function createEdgeMirror({ stream, log, metrics, media = null }) {
      */
     onVotes(listener) {
       votesTo = listener;
+    },
+    /**
+     * Where the edge's reaction taps go (README.md, "Audience voices").
+     * @param {(n: number) => void} listener
+     */
+    onTaps(listener) {
+      tapsTo = listener;
     },
     /** @param {string} json */
     publish(json) {

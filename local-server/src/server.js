@@ -33,6 +33,7 @@ import controlRoutes, { controlErrorHandler, acceptJsonBodiesOfAnyType } from '.
 import staticRoutes from './routes/static.js';
 import voteRoutes from './routes/vote.js';
 import { createVoteDesk } from './votes/vote-desk.js';
+import { createReactionMeter } from './votes/reaction-meter.js';
 
 export const DEFAULT_SCORE = fileURLToPath(new URL('../../scores/demo.score.json', import.meta.url));
 export const AUDIENCE_DIST = fileURLToPath(new URL('../../dist/audience', import.meta.url));
@@ -145,6 +146,12 @@ export async function startShowServer(options = {}) {
     edgeOn: () => edge.status().enabled === true,
   });
   edge.onVotes((report) => votes.edgeTotals(report));
+  const reactions = createReactionMeter({
+    show, now, metrics,
+    viewers: () => show.hub.viewers() + (edge.status().remoteViewers ?? 0),
+    sendOsc: (address, args) => osc.message(address, args, 'reaction'),
+  });
+  edge.onTaps((n) => reactions.tap(n, 'edge'));
   const overflow = createOverflow({ maxClients, edgeUrl: () => edge.publicUrl(), viewers: () => show.hub.viewers(), metrics });
 
   const status = () => ({
@@ -160,6 +167,7 @@ export async function startShowServer(options = {}) {
     edge: edge.status(),
     maxClients,
     vote: votes.status(),
+    reaction: reactions.status(),
   });
 
   // ---- audience listener: audience routes only ----
@@ -201,7 +209,7 @@ export async function startShowServer(options = {}) {
     reply.code(status).send({ error: error.code ?? 'ERROR', message: status === 500 ? 'internal error' : error.message });
   });
   const probeKey = createProbeKey();
-  const routeOptions = { show, metrics, now, overflow, isProbe: probeKey.isProbe, votes };
+  const routeOptions = { show, metrics, now, overflow, isProbe: probeKey.isProbe, votes, reactions };
   await audience.register(wsRoutes, routeOptions);
   await audience.register(sseRoutes, routeOptions);
   await audience.register(pollRoutes, routeOptions);
@@ -244,6 +252,7 @@ export async function startShowServer(options = {}) {
     }
   } catch (err) {
     votes.close();
+    reactions.close();
     show.close();
     osc.close();
     edge.close();
@@ -291,6 +300,7 @@ export async function startShowServer(options = {}) {
     osc,
     edge,
     votes,
+    reactions,
     status,
     /** Stop everything; viewers are told the server is going away. */
     async close() {
@@ -298,6 +308,7 @@ export async function startShowServer(options = {}) {
       closed = true;
       clearInterval(sweepLimiter);
       votes.close();
+      reactions.close();
       show.close();
       osc.close();
       edge.close();

@@ -16,7 +16,8 @@ const sockets = [];
 
 beforeAll(async () => {
   edge = await startEdge({ vars: { SHARD_CAPACITY: 3, SHARD_COUNT: 4 } });
-  server = await startShow({ scorePath: writeVoteScore({ beats: 24 }), autoplay: false, edgeUrl: edge.url, edgeToken: edge.token });
+  // 24 bars: the reaction window (bar 13 to the end) stays open long enough for a loaded machine
+  server = await startShow({ scorePath: writeVoteScore({ beats: 24, bars: 24, reactions: [{ at: { bar: 13 }, until: { bar: 24 }, full: 40 }] }), autoplay: false, edgeUrl: edge.url, edgeToken: edge.token });
   await waitFor(() => server.status().edge.connected === true, { timeoutMs: 15_000, what: 'the venue to connect to the edge' });
 }, 60_000);
 
@@ -112,4 +113,16 @@ test('venue + edge shards: exact totals, a second tab on another shard and a rec
   expect((await fetch(`${edge.url}/vote`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' })).status).toBe(415);
   // The refusals are counted by the shards and reported to the root with their next push.
   await waitFor(async () => (await showStats(edge)).viewerFramesRefused.vote >= 2, { timeoutMs: 10_000, what: 'the refusals in the root\'s stats' });
+
+  // The branch took the show to section D (bar 13), where the reaction window opens: remote taps
+  // reach the venue's meter through the shards, the root and the uplink.
+  await waitFor(() => stateOf(remote[0])?.react, { timeoutMs: 10_000, what: 'the reaction window on the edge' });
+  const tappers = [remote[0], remote[1], remote[4], remote[5]];
+  for (let round = 0; round < 6; round += 1) {
+    for (const v of tappers) v.send({ type: 'tap', n: 2 });
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const edgeTaps = async () => Number((await server.metrics.exposition()).split('\n').find((l) => l.startsWith('tutti_taps_total{where="edge"}'))?.split(' ').pop() ?? 0);
+  await waitFor(async () => (await edgeTaps()) === 48, { timeoutMs: 10_000, what: 'the 48 edge taps at the venue' });
+  expect((await showStats(edge)).votes.taps).toBe(48);
 }, 90_000);

@@ -148,3 +148,42 @@ test('malformed votes are refused and counted: bad fields close the socket 1008,
   expect(await vote(c, key, 'c', deviceId(5))).toMatchObject({ ok: true });
   await waitFor(() => c.tracker.state?.vote?.total === 1, 3000, 'one vote');
 }, 30_000);
+
+test('reactions: taps from every socket become a smoothed 0–1 level in the state and over OSC while the window is open; over-budget taps are dropped', async () => {
+  const osc = await listenOsc();
+  cleanup.push(() => osc.server.close());
+  // 4 s window from bar 2; level 1 = 80 taps/s
+  const show = await startShow({
+    scorePath: writeVoteScore({ prompt: false, reactions: [{ at: { bar: 2 }, until: { bar: 6 }, label: 'Applaud', full: 80 }] }),
+    autoplay: false, oscTargets: [{ host: '127.0.0.1', port: osc.port }],
+  });
+  cleanup.push(() => show.close());
+  const clients = [];
+  for (let i = 0; i < 5; i += 1) clients.push(await viewer(show));
+  show.show.engine.play();
+  const react = await waitFor(() => clients[0].tracker.state?.react, 5000, 'the reaction window');
+  expect(react).toMatchObject({ label: 'Applaud', level: 0 });
+  expect(react.closes - react.opens).toBe(4000);
+  await waitFor(() => Date.now() >= react.opens, 2000, 'the window to open');
+  // 5 sockets × 4 taps every 250 ms = 80 taps/s: level 1 once smoothed
+  const levels = [];
+  for (let round = 0; round < 10; round += 1) {
+    for (const c of clients) c.ws.send(JSON.stringify({ type: 'tap', n: 4 }));
+    await new Promise((r) => setTimeout(r, 250));
+    levels.push(clients[0].tracker.state?.react?.level ?? 0);
+  }
+  expect(Math.max(...levels)).toBeGreaterThanOrEqual(0.8);
+  expect(await metric(show, 'tutti_taps_total{where="venue"}')).toBe(200);
+  // one socket flooding: 10 taps every 50 ms is 200/s, over its 20/s budget
+  for (let i = 0; i < 10; i += 1) clients[1].ws.send(JSON.stringify({ type: 'tap', n: 10 }));
+  await waitFor(async () => (await metric(show, 'tutti_taps_total{where="dropped"}')) >= 70, 3000, 'dropped taps');
+  // The window closes: `react` leaves the state; the level went out over OSC 4 times a second.
+  await waitFor(() => clients[0].tracker.state && !clients[0].tracker.state.react, 6000, 'the window to close');
+  const sent = osc.received.filter((m) => m[0] === '/tutti/reaction').map((m) => m[1]);
+  expect(sent.length).toBeGreaterThanOrEqual(8);
+  expect(Math.max(...sent)).toBeGreaterThanOrEqual(0.8);
+  // malformed taps are refused like any bad frame
+  clients[2].ws.send(JSON.stringify({ type: 'tap', n: 11 }));
+  expect(await clients[2].closed).toEqual({ code: 1008, reason: 'tap needs n, a whole number from 1 to 10' });
+  expect((await fetch(`${show.audienceUrl}/tap`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":0}' })).status).toBe(400);
+}, 30_000);

@@ -1,16 +1,17 @@
 // A short score with a branching prompt, written to a temporary folder, for the vote suites
 // (README.md, "Audience voices"): 4/4 at `bpm`, sections A (bar 1), B (5), C (9), D (13); the
 // prompt "path" opens at bar 2 for `beats` beats; option "c" jumps to C, "d" to D, "stay" has no branch.
+// A reaction window runs from bar 13 to bar 16 beat 4 (level 1 = 40 taps/s) unless `reactions` says otherwise.
 
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * @param {{ bpm?: number, beats?: number, bars?: number, at?: { bar: number, beat?: number } }} [options]
+ * @param {{ bpm?: number, beats?: number, bars?: number, at?: { bar: number, beat?: number }, reactions?: object[], prompt?: boolean }} [options]
  * @returns {string} the score's path
  */
-export function writeVoteScore({ bpm = 240, beats = 8, bars = 16, at = { bar: 2 } } = {}) {
+export function writeVoteScore({ bpm = 240, beats = 8, bars = 16, at = { bar: 2 }, reactions = [{ at: { bar: 13 }, until: { bar: 16, beat: 4 }, full: 40 }], prompt = true } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'tutti-votes-'));
   const score = {
     format: 'tutti-score/1',
@@ -26,7 +27,8 @@ export function writeVoteScore({ bpm = 240, beats = 8, bars = 16, at = { bar: 2 
       { at: { bar: 13 }, mark: 'D' },
     ],
     view: { text: 'Votes' },
-    prompts: [
+    reactions,
+    prompts: !prompt ? [] : [
       {
         id: 'path', at, beats, question: 'Which way?',
         options: [

@@ -16,6 +16,7 @@ import { registerServiceWorker, cacheMedia } from './service-worker-client.js';
 import { createVenueNotice, venueOffline, heldWhileOffline } from './venue-notice.js';
 import { createFlywheelPlan, roundTempo } from './flywheel-plan.js';
 import { createVotePanel } from './vote-panel.js';
+import { createReactionPad } from './reaction-pad.js';
 
 const base = document.baseURI;
 const params = new URLSearchParams(location.search);
@@ -98,6 +99,7 @@ function onApplied(envelope, outcome, receivedAt) {
   // The edge says the venue is offline or the show has not started (venue-notice.js).
   venueNotice.update(state);
   votePanel.update(venueOffline(state) ? null : state);
+  reactionPad.update(venueOffline(state) ? null : state);
   plan();
 }
 
@@ -163,6 +165,11 @@ const votePanel = createVotePanel({
   serverNow: () => clock.toServer(pageNow()),
   sendOnSocket: (frame) => connection.sendOnSocket(frame),
 });
+const reactionPad = createReactionPad({
+  base,
+  serverNow: () => clock.toServer(pageNow()),
+  sendOnSocket: (frame) => connection.sendOnSocket(frame),
+});
 
 function status() {
   view.connection({ ...connection.status(), estimate: clock.estimate() });
@@ -224,4 +231,5 @@ status();
   screenOn: () => wakeLock.status(),
   timerEarly: () => timer.early(),
   vote: () => votePanel.status(),
+  reaction: () => reactionPad.status(),
 };

@@ -5,6 +5,8 @@
 import { createTokenBucket } from '#core/util/token-bucket.js';
 
 /** A phone votes once per prompt and may change its mind a few times; more is a script. */
+/** Taps per second one socket may report (a thumb manages about 10); beyond, they are dropped and counted. */
+export const TAPS_PER_SECOND = 20;
 export const VOTES_PER_SECOND = 2;
 export const VOTE_BURST = 10;
 
@@ -25,5 +27,17 @@ export function createSocketVoter(desk, metrics) {
       return { outcome: 'rate' };
     }
     return { outcome: desk.cast(vote) };
+  };
+}
+
+/**
+ * A socket's tap budget: TAPS_PER_SECOND, a burst of the same.
+ * @returns {(n: number) => boolean} whether these n taps fit
+ */
+export function createTapBudget() {
+  const budget = createTokenBucket({ ratePerSecond: TAPS_PER_SECOND, burst: TAPS_PER_SECOND, now: performance.now() });
+  return (n) => {
+    for (let i = 0; i < n; i += 1) if (!budget.take(performance.now())) return false;
+    return true;
   };
 }
