@@ -1,6 +1,8 @@
 // The envelope every transport carries (README.md, "Audience endpoints") and the few frames a
 // viewer may send.
 
+import { parseVote } from '../votes/vote-message.js';
+
 export const PROTOCOL_VERSION = 1;
 
 /**
@@ -18,6 +20,9 @@ export const MAX_CLIENT_FRAME_BYTES = 4096;
  * ("Audience endpoints") and scores/README.md document it.
  */
 export const MAX_SNAPSHOT_BYTES = 256 * 1024;
+
+/** Most taps one tap frame may report (a phone reports 4 times a second; 10 taps in 250 ms is already frantic). */
+export const MAX_TAPS_PER_FRAME = 10;
 
 /** WebSocket close codes used by Tutti. */
 export const CloseCode = Object.freeze({
@@ -66,8 +71,9 @@ export function envelopeProblem(value) {
 }
 
 /**
- * @typedef {{ type: 'ping', id: number, c: number } | { type: 'resync' }} ClientFrame
- * @typedef {{ ok: true, frame: ClientFrame } | { ok: false, reason: string }} ParsedClientFrame
+ * @typedef {{ type: 'ping', id: number, c: number } | { type: 'resync' }
+ *   | { type: 'vote', vote: import('../votes/vote-message.js').Vote } | { type: 'tap', n: number }} ClientFrame
+ * @typedef {{ ok: true, frame: ClientFrame } | { ok: false, reason: string, vote?: true }} ParsedClientFrame vote: a malformed vote
  */
 
 /**
@@ -87,6 +93,15 @@ export function parseClientFrame(text) {
   if (value.type === 'ping') {
     if (!Number.isFinite(value.id) || !Number.isFinite(value.c)) return { ok: false, reason: 'ping needs numeric id and c' };
     return { ok: true, frame: { type: 'ping', id: value.id, c: value.c } };
+  }
+  // Taps counted by the phone since its last report (README.md, "Audience voices": reactions).
+  if (value.type === 'tap') {
+    if (!Number.isInteger(value.n) || value.n < 1 || value.n > MAX_TAPS_PER_FRAME) return { ok: false, reason: `tap needs n, a whole number from 1 to ${MAX_TAPS_PER_FRAME}` };
+    return { ok: true, frame: { type: 'tap', n: value.n } };
+  }
+  if (value.type === 'vote') {
+    const parsed = parseVote(value);
+    return parsed.ok ? { ok: true, frame: { type: 'vote', vote: parsed.vote } } : { ok: false, reason: /** @type {{ reason: string }} */ (parsed).reason, vote: true };
   }
   return { ok: false, reason: 'unknown frame type' };
 }

@@ -93,9 +93,12 @@ export function createShowEngine(options) {
   let segment = null;
   /** @type {import('./ahead.js').AheadChunk[]} while playing: the cues of the next 15–30 s (core/score/ahead.js) */
   let ahead = [];
+  /** @type {{ from: number, to: number } | null} a branch (core/votes/prompt-plan.js): beat `from` is replaced by beat `to` */
+  let jump = null;
 
   function load(nextScore) {
     cancelTimer();
+    jump = null;
     score = nextScore;
     timeline = createTimeline(score);
     assets = new Map((score.assets ?? []).map((a) => [a.id, a]));
@@ -218,6 +221,7 @@ export function createShowEngine(options) {
     if (transport !== 'playing') return;
     const horizon = now() + lookaheadMs;
     while (nextBeat < timeline.totalBeats && timeOfBeat(nextBeat) <= horizon) {
+      if (jump && nextBeat === jump.from) takeJump();
       publishBeat(nextBeat, timeOfBeat(nextBeat));
       nextBeat += 1;
     }
@@ -237,9 +241,24 @@ export function createShowEngine(options) {
     timer = setTimer(tick, Math.max(0, timeOfBeat(nextBeat) - lookaheadMs - now()));
   }
 
+  /**
+   * A branch is due: beat `jump.to` sounds when beat `jump.from` would have, and the show goes on
+   * from there, as a seek would (the view as playing up to it would show it).
+   */
+  function takeJump() {
+    const { from, to } = /** @type {{ from: number, to: number }} */ (jump);
+    jump = null;
+    anchor = { index: to, time: timeOfBeat(from) };
+    nextBeat = to;
+    view = viewAt(to);
+    audio = undefined;
+    reanchorFlywheel(to);
+  }
+
   /** Start playing from beat `index`, which sounds one lookahead from now. */
   function startAt(index) {
     cancelTimer();
+    jump = null;
     anchor = { index, time: now() + lookaheadMs };
     nextBeat = index;
     reanchorFlywheel(index);
@@ -281,6 +300,7 @@ export function createShowEngine(options) {
     pause() {
       if (transport !== 'playing') return;
       cancelTimer();
+      jump = null;
       resumeFrom = current + 1;
       setTransport('paused');
       emitState();
@@ -288,6 +308,7 @@ export function createShowEngine(options) {
     /** Stop and return to the start of the piece. */
     stop() {
       cancelTimer();
+      jump = null;
       const wasStopped = transport === 'stopped' && current === 0;
       resumeFrom = 0;
       current = 0;
@@ -399,6 +420,33 @@ export function createShowEngine(options) {
       if (point.transport === 'paused') setTransport('paused');
       emitState();
       return true;
+    },
+    /**
+     * When beat `index` sounds (server ms) while playing, at the current anchor and tempo; null
+     * when not playing. Beats past the end extend the last beat's length.
+     * @param {number} index
+     * @returns {number | null}
+     */
+    beatTime(index) {
+      return transport === 'playing' ? timeOfBeat(index) : null;
+    },
+    /**
+     * Branch (scores/README.md, "Prompts and branches"): at the first bar line not yet published
+     * (beats go out one lookahead ahead), play beat `index` instead and carry on from there.
+     * Only while playing; a later call replaces an earlier one, and a seek, stop or score load
+     * cancels it.
+     * @param {number} index the beat to jump to (a section's first beat)
+     * @returns {{ from: number, bar: number, at: number } | null} the bar line replaced and when it sounds, or null (not playing, no bar line left)
+     */
+    jumpAtNextBar(index) {
+      if (transport !== 'playing' || !Number.isInteger(index) || index < 0 || index >= timeline.totalBeats) return null;
+      for (let k = nextBeat; k < timeline.totalBeats; k += 1) {
+        const pos = timeline.positionOf(k);
+        if (pos.beat !== 1) continue;
+        jump = { from: k, to: index };
+        return { from: k, bar: pos.bar, at: timeOfBeat(k) };
+      }
+      return null;
     },
     state,
     status() {

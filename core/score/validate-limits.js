@@ -29,6 +29,14 @@ export const SCORE_LIMITS = Object.freeze({
   dataNodes: 20_000,
   dataChars: 65_536,
   problems: 100,
+  // Prompts (validate-prompts.js): how many, how long open, options per prompt, text lengths.
+  prompts: 256,
+  promptBeats: 1_024,
+  promptOptionsMin: 2,
+  promptOptionsMax: 6,
+  questionChars: 200,
+  optionLabelChars: 60,
+  reactions: 256,
 });
 
 /**
@@ -42,6 +50,9 @@ export const SCORE_LIMITS = Object.freeze({
  * @typedef {{ text?: string, instruction?: string, color?: string, image?: string, data?: Record<string, unknown> }} View
  * @typedef {{ at: Position, label?: string, view?: View, audio?: { asset: string, gain: number },
  *   osc?: { part?: string, address: string, args: Array<number | string | boolean> } }} Cue
+ * @typedef {{ id: string, label: string, section?: string }} PromptOption
+ * @typedef {{ id: string, at: Position, beats: number, question: string, options: PromptOption[] }} Prompt
+ * @typedef {{ at: Position, until: Position, label?: string, full?: number }} Reaction
  * @typedef {object} Score a validated, normalized score
  * @property {'tutti-score/1'} format
  * @property {string} id
@@ -55,6 +66,8 @@ export const SCORE_LIMITS = Object.freeze({
  * @property {Asset[]} assets      always present
  * @property {View} view           always present (`{}` when the score has none)
  * @property {Cue[]} cues          always present, sorted stably by position
+ * @property {Prompt[]} prompts    always present, sorted by position (scores/README.md, "Prompts and branches")
+ * @property {Reaction[]} reactions always present, sorted by position (scores/README.md, "Reactions")
  * @typedef {{ ok: boolean, problems: ScoreProblem[], score?: Score }} ValidationResult
  */
 

@@ -10,6 +10,8 @@ import { describeValue, formatProblems } from './format-problems.js';
 import { checkCues, checkView } from './validate-cues.js';
 import { SCORE_FORMAT, SCORE_LIMITS } from './validate-limits.js';
 import { checkAssets, checkParts } from './validate-media.js';
+import { checkPrompts } from './validate-prompts.js';
+import { checkReactions } from './validate-reactions.js';
 import { checkInteger, checkKeys, checkString, has, isObject, own, shown } from './validate-primitives.js';
 import { checkSnapshotSize } from './validate-state-size.js';
 import { checkMeter, checkSections, checkTempo } from './validate-timing.js';
@@ -33,7 +35,7 @@ export { formatProblems, SCORE_FORMAT, SCORE_LIMITS };
 const SCORE_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 // "$schema" is accepted (and dropped) so editors can offer completion from scores/score.schema.json.
-const ROOT_KEYS = ['$schema', 'format', 'id', 'title', 'composer', 'bars', 'meter', 'tempo', 'sections', 'parts', 'assets', 'view', 'cues'];
+const ROOT_KEYS = ['$schema', 'format', 'id', 'title', 'composer', 'bars', 'meter', 'tempo', 'sections', 'parts', 'assets', 'view', 'cues', 'prompts', 'reactions'];
 
 /**
  * Validate a parsed score. Reports every problem at once (up to SCORE_LIMITS.problems, then one
@@ -142,6 +144,8 @@ function checkScore(ctx, value) {
   out.sections = checkSections(ctx, own(value, 'sections'), env);
   out.view = has(value, 'view') ? checkView(ctx, own(value, 'view'), 'view', env, true) : {};
   out.cues = checkCues(ctx, own(value, 'cues'), env);
+  out.prompts = checkPrompts(ctx, own(value, 'prompts'), env, out.sections);
+  out.reactions = checkReactions(ctx, own(value, 'reactions'), env);
   // Only a score that is otherwise valid can be played, so only then is it replayed.
   if (ctx.count() === 0) checkSnapshotSize(ctx, /** @type {Score} */ (out), env.cueOrder ?? []);
   return /** @type {Score} */ (out);

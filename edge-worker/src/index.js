@@ -11,6 +11,7 @@ import { servePoll } from './poll.js';
 import { serveSse } from './sse.js';
 import { rootStub } from './stubs.js';
 import { connectViewer } from './viewers.js';
+import { serveVote } from './vote-route.js';
 
 export { Show } from './show.js';
 export { Shard } from './shard.js';
@@ -70,6 +71,7 @@ export default {
     }
 
     if (url.pathname.startsWith('/media/')) return serveMedia(request, env);
+    if (url.pathname === '/vote') return serveVote(request, env, config);
     if (!AUDIENCE_ROUTES.has(url.pathname)) return env.ASSETS.fetch(request);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return audienceErrorResponse('METHOD_NOT_ALLOWED', { allow: AUDIENCE_METHODS, ...CORS });

@@ -5,9 +5,12 @@
 /* global WebSocketRequestResponsePair */
 import { DurableObject } from 'cloudflare:workers';
 import { CloseCode, encodePong } from '../../core/protocol/envelope.js';
+import { encodeVoteReply } from '../../core/votes/vote-message.js';
 import { readConfig } from './config.js';
 import { isWebSocketUpgrade, jsonError } from './http.js';
-import { rootStub } from './stubs.js';
+import { rootStub, shardStub } from './stubs.js';
+import { createVoteLedger, ownerOf } from './votes.js';
+import { parseVote } from '../../core/votes/vote-message.js';
 import { judgeViewerFrame, newViewerBudget, readViewerBudget } from './viewer-rules.js';
 
 const VIEWER_TAG = 'viewer';
@@ -41,7 +44,11 @@ export class Shard extends DurableObject {
     /** @type {Promise<void> | null} */
     this.attaching = null;
     /** Viewer frames refused since the last push (reported to the root, see viewer-rules.js). */
-    this.refused = { flood: 0, oversize: 0, binary: 0, frame: 0, resync_ignored: 0 };
+    this.refused = { flood: 0, oversize: 0, binary: 0, frame: 0, resync_ignored: 0, vote: 0 };
+    /** Reaction taps since the last push, reported to the root with its result. */
+    this.taps = 0;
+    /** The votes this shard owns (votes.js): one choice per device id, reported to the root. */
+    this.ledger = createVoteLedger({ storage: ctx.storage, root: () => rootStub(env) });
     // A plain-text keepalive answered by the runtime without waking the object. The JSON pings of
     // README.md's `GET /ws` carry the server time, so they go through webSocketMessage below.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
@@ -127,8 +134,10 @@ export class Shard extends DurableObject {
     const joining = this.attaching !== null;
     if (sockets.length === 0 && !joining) this.attached = false;
     const refused = this.refused;
-    this.refused = { flood: 0, oversize: 0, binary: 0, frame: 0, resync_ignored: 0 };
-    return { viewers: sockets.length, joining, startedAt: this.startedAt, refused };
+    this.refused = { flood: 0, oversize: 0, binary: 0, frame: 0, resync_ignored: 0, vote: 0 };
+    const taps = this.taps;
+    this.taps = 0;
+    return { viewers: sockets.length, joining, startedAt: this.startedAt, refused, taps };
   }
 
   /**
@@ -144,6 +153,11 @@ export class Shard extends DurableObject {
     if (verdict.action === 'close' || verdict.action === 'ignore') this.refused[verdict.refusal] += 1;
     if (verdict.action === 'close') return ws.close(verdict.code, verdict.reason);
     if (verdict.action === 'ignore') return;
+    if (verdict.action === 'vote') return this.vote(ws, verdict.vote, verdict.limited);
+    if (verdict.action === 'tap') {
+      this.taps += verdict.n;
+      return;
+    }
     if (verdict.action === 'pong') {
       ws.send(encodePong(verdict.id, verdict.c, now));
       return;
@@ -158,6 +172,43 @@ export class Shard extends DurableObject {
       }
     }
     if (this.latest) ws.send(this.latest.json);
+  }
+
+  /**
+   * A viewer's vote (README.md, "Audience voices"): counted by the shard that owns its device id
+   * (votes.js), this one or another; the viewer gets the owner's answer.
+   * @param {WebSocket} ws
+   * @param {import('../../core/votes/vote-message.js').Vote} vote
+   * @param {boolean} limited over this socket's vote budget: answered, not counted
+   */
+  async vote(ws, vote, limited) {
+    if (limited) return ws.send(encodeVoteReply(vote.key, 'rate'));
+    if (this.index === null) this.index = indexFromTags(this.ctx.getTags(ws));
+    const owner = ownerOf(vote.device, this.config.shardCount);
+    let outcome;
+    try {
+      outcome = owner === this.index ? await this.recordVote(owner, vote) : await shardStub(this.env, owner).recordVote(owner, vote);
+    } catch {
+      outcome = 'unavailable';
+    }
+    try {
+      ws.send(encodeVoteReply(vote.key, outcome === 'counted' || outcome === 'changed' || outcome === 'repeat' ? null : outcome));
+    } catch {
+      // the viewer left; its vote counts all the same
+    }
+  }
+
+  /**
+   * RPC (from a shard or the Worker's POST /vote): count a vote whose device id this shard owns.
+   * @param {number} index this shard's index (an owner may have no viewers and not know it yet)
+   * @param {unknown} vote
+   * @returns {Promise<string>} counted, changed, repeat, closed, unknown_option or bad
+   */
+  async recordVote(index, vote) {
+    const parsed = parseVote(vote);
+    if (parsed.ok === false || !Number.isInteger(index) || ownerOf(parsed.vote.device, this.config.shardCount) !== index) return 'bad';
+    this.index ??= index;
+    return this.ledger.record(index, parsed.vote);
   }
 
   /**

@@ -14,6 +14,7 @@ import { createMediaStore } from './media.js';
 import { judgeFrame } from './publish-rules.js';
 import { shardStub } from './stubs.js';
 import { liveVenue, lostSnapshot, noneSnapshot, venueOf, withVenue } from './venue-status.js';
+import { createVoteTotals, promptOf } from './votes.js';
 
 const PUBLISHER_TAG = 'publisher';
 const DELTA_PREFIX = 'd:';
@@ -58,11 +59,24 @@ export class Show extends DurableObject {
     this.nextGen = 1;
     this.counters = { accepted: 0, noop: 0, resync: 0, badFrame: 0, tooBig: 0, stale: 0, venueLost: 0 };
     /** Viewer frames the shards refused (viewer-rules.js), as they report them on each push. */
-    this.viewerRefused = { flood: 0, oversize: 0, binary: 0, frame: 0, resync_ignored: 0 };
+    this.viewerRefused = { flood: 0, oversize: 0, binary: 0, frame: 0, resync_ignored: 0, vote: 0 };
+    /** The edge's votes (votes.js): every owner shard's totals, summed and sent to the publisher. */
+    this.edgeVotes = createVoteTotals({
+      send: (text) => {
+        for (const ws of this.ctx.getWebSockets(PUBLISHER_TAG)) {
+          try {
+            ws.send(text);
+          } catch {
+            // a closing publisher; the next one gets the next totals
+          }
+        }
+      },
+    });
     this.fanout = createFanout({
       send: async (index, batch) => {
         const result = await shardStub(env, index).push(batch);
         for (const [kind, n] of Object.entries(result?.refused ?? {})) if (kind in this.viewerRefused && Number.isFinite(n)) this.viewerRefused[kind] += n;
+        if (Number.isSafeInteger(result?.taps) && result.taps > 0) this.edgeVotes.taps(result.taps);
         return result;
       },
       latest: () => ({ rev: this.head.rev, snapshot: this.snapshotJson }),
@@ -343,8 +357,27 @@ export class Show extends DurableObject {
     return { epoch: headEpoch, seq: headSeq, rev, snapshot: this.snapshotJson, deltas: after ?? this.replay.slice(), full: after === null, venue: venueOf(this.state) };
   }
 
+  /** RPC for owner shards: the prompt open in the venue's state (its `vote`), or null. */
+  currentVote() {
+    return /** @type {any} */ (this.state)?.vote ?? null;
+  }
+
+  /**
+   * RPC from an owner shard: its totals for a prompt (votes.js). Reports for another prompt than
+   * the open one are dropped.
+   * @param {number} index
+   * @param {string} key
+   * @param {number[]} counts
+   * @param {number} total
+   */
+  voteTotals(index, key, counts, total) {
+    const prompt = promptOf(this.state);
+    return prompt !== null && this.edgeVotes.report(prompt.key, index, key, counts, total);
+  }
+
   stats() {
     return {
+      votes: this.edgeVotes.stats(),
       epoch: this.head.epoch,
       seq: this.head.seq,
       rev: this.head.rev,

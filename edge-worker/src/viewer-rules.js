@@ -6,6 +6,7 @@
 import { CloseCode, MAX_CLIENT_FRAME_BYTES, parseClientFrame } from '../../core/protocol/envelope.js';
 import { fullBucket, takeToken } from '../../core/util/token-bucket-state.js';
 import { exceedsBytes } from './publish-rules.js';
+import { DEVICE_ID } from '../../core/votes/vote-message.js';
 
 /** Same budget as the venue's /ws (local-server/src/routes/ws.js): 50 frames/s, bursts of 200. */
 export const FRAME_LIMITS = Object.freeze({ ratePerSecond: 50, burst: 200 });
@@ -15,12 +16,22 @@ export const FRAME_LIMITS = Object.freeze({ ratePerSecond: 50, burst: 200 });
  */
 export const RESYNC_LIMITS = Object.freeze({ ratePerSecond: 5 / 60, burst: 5 });
 
+/** Votes per socket, as on the venue (local-server/src/votes/socket-voter.js): 10 at once, then 2 a second. */
+export const VOTE_LIMITS = Object.freeze({ ratePerSecond: 2, burst: 10 });
+/** Reaction taps per socket, as on the venue: 20 a second (the rest are dropped). */
+export const TAP_LIMITS = Object.freeze({ ratePerSecond: 20, burst: 20 });
+
 /**
  * @typedef {{ frames: import('../../core/util/token-bucket-state.js').BucketState,
- *   resyncs: import('../../core/util/token-bucket-state.js').BucketState }} ViewerBudget
- * @typedef {'flood' | 'oversize' | 'binary' | 'frame' | 'resync_ignored'} Refusal
+ *   resyncs: import('../../core/util/token-bucket-state.js').BucketState,
+ *   votes?: import('../../core/util/token-bucket-state.js').BucketState, device?: string,
+ *   taps?: import('../../core/util/token-bucket-state.js').BucketState }} ViewerBudget
+ *   device: the one device id this socket votes for (the first it used)
+ * @typedef {'flood' | 'oversize' | 'binary' | 'frame' | 'resync_ignored' | 'vote'} Refusal
  * @typedef {{ action: 'pong', id: number, c: number }
  *   | { action: 'resync' }
+ *   | { action: 'vote', vote: import('../../core/votes/vote-message.js').Vote, limited: boolean }
+ *   | { action: 'tap', n: number } n: the taps that fit the socket's budget (0: all dropped)
  *   | { action: 'ignore', refusal: Refusal }
  *   | { action: 'close', code: number, reason: string, refusal: Refusal }} ViewerVerdict
  */
@@ -42,7 +53,13 @@ export function newViewerBudget(now) {
 export function readViewerBudget(value, now) {
   const v = /** @type {any} */ (value);
   const valid = (b) => b && Number.isFinite(b.tokens) && Number.isFinite(b.at);
-  return v && valid(v.frames) && valid(v.resyncs) ? { frames: v.frames, resyncs: v.resyncs } : newViewerBudget(now);
+  if (!(v && valid(v.frames) && valid(v.resyncs))) return newViewerBudget(now);
+  /** @type {ViewerBudget} */
+  const budget = { frames: v.frames, resyncs: v.resyncs };
+  if (valid(v.votes)) budget.votes = v.votes;
+  if (valid(v.taps)) budget.taps = v.taps;
+  if (typeof v.device === 'string' && DEVICE_ID.test(v.device)) budget.device = v.device;
+  return budget;
 }
 
 /**
@@ -55,16 +72,44 @@ export function readViewerBudget(value, now) {
  */
 export function judgeViewerFrame(budget, message, now) {
   const frameTake = takeToken(budget.frames, now, FRAME_LIMITS);
-  let next = { frames: frameTake.state, resyncs: budget.resyncs };
+  /** @type {ViewerBudget} */
+  let next = { ...budget, frames: frameTake.state };
   if (!frameTake.ok) return { verdict: { action: 'close', code: CloseCode.POLICY_VIOLATION, reason: 'too many frames', refusal: 'flood' }, budget: next };
   const tooBig = typeof message === 'string' ? exceedsBytes(message, MAX_CLIENT_FRAME_BYTES) : message.byteLength > MAX_CLIENT_FRAME_BYTES;
   if (tooBig) return { verdict: { action: 'close', code: CloseCode.MESSAGE_TOO_BIG, reason: 'frame over 4 KiB', refusal: 'oversize' }, budget: next };
   if (typeof message !== 'string') return { verdict: { action: 'close', code: CloseCode.POLICY_VIOLATION, reason: 'binary frames are not accepted', refusal: 'binary' }, budget: next };
   const parsed = parseClientFrame(message);
-  if (parsed.ok === false) return { verdict: { action: 'close', code: CloseCode.POLICY_VIOLATION, reason: /** @type {any} */ (parsed).reason, refusal: 'frame' }, budget: next };
+  if (parsed.ok === false) return { verdict: { action: 'close', code: CloseCode.POLICY_VIOLATION, reason: /** @type {any} */ (parsed).reason, refusal: /** @type {any} */ (parsed).vote ? 'vote' : 'frame' }, budget: next };
   const frame = /** @type {any} */ (parsed).frame;
   if (frame.type === 'ping') return { verdict: { action: 'pong', id: frame.id, c: frame.c }, budget: next };
+  if (frame.type === 'vote') return judgeVote(next, frame.vote, now);
+  if (frame.type === 'tap') {
+    let taps = next.taps ?? fullBucket(TAP_LIMITS, now);
+    let n = 0;
+    for (; n < frame.n; n += 1) {
+      const take = takeToken(taps, now, TAP_LIMITS);
+      taps = take.state;
+      if (!take.ok) break;
+    }
+    return { verdict: { action: 'tap', n }, budget: { ...next, taps } };
+  }
   const resyncTake = takeToken(budget.resyncs, now, RESYNC_LIMITS);
-  next = { frames: next.frames, resyncs: resyncTake.state };
+  next = { ...next, resyncs: resyncTake.state };
   return { verdict: resyncTake.ok ? { action: 'resync' } : { action: 'ignore', refusal: 'resync_ignored' }, budget: next };
+}
+
+/**
+ * A vote on a viewer socket: one device id per socket (another one closes it, as on the venue),
+ * and VOTE_LIMITS per socket (beyond: answered `rate`, not forwarded).
+ * @param {ViewerBudget} budget
+ * @param {import('../../core/votes/vote-message.js').Vote} vote
+ * @param {number} now
+ * @returns {{ verdict: ViewerVerdict, budget: ViewerBudget }}
+ */
+function judgeVote(budget, vote, now) {
+  if (budget.device !== undefined && budget.device !== vote.device) {
+    return { verdict: { action: 'close', code: CloseCode.POLICY_VIOLATION, reason: 'one device id per connection', refusal: 'vote' }, budget };
+  }
+  const take = takeToken(budget.votes ?? fullBucket(VOTE_LIMITS, now), now, VOTE_LIMITS);
+  return { verdict: { action: 'vote', vote, limited: !take.ok }, budget: { ...budget, votes: take.state, device: vote.device } };
 }

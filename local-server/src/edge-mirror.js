@@ -22,6 +22,10 @@ export function createEdgeMirror({ stream, log, metrics, media = null }) {
   /** @type {ReturnType<typeof import('./edge/venue-probe.js').createVenueProbe> | null} */
   let venueProbe = null;
   let mediaSource = media;
+  /** @type {(report: any) => void} the edge's vote totals go here (the vote desk) */
+  let votesTo = () => {};
+  /** @type {(n: number) => void} the edge's reaction taps go here (the reaction meter) */
+  let tapsTo = () => {};
   let url = null;
   /** @type {string | null} */
   let epoch = null;
@@ -70,6 +74,8 @@ export function createEdgeMirror({ stream, log, metrics, media = null }) {
           if (s.connected && !connected) sync.trigger();
           connected = s.connected;
         },
+        onVotes: (report) => votesTo(report),
+        onTaps: (n) => tapsTo(n),
       });
       venueProbe = createVenueProbe({ url });
       epoch = stream.epoch();
@@ -94,6 +100,20 @@ export function createEdgeMirror({ stream, log, metrics, media = null }) {
       const resumed = uplink?.resume() ?? false;
       if (resumed) mediaSync?.trigger();
       return resumed;
+    },
+    /**
+     * Where the edge's vote totals go (README.md, "Audience voices").
+     * @param {(report: { key: string, counts: number[], total: number }) => void} listener
+     */
+    onVotes(listener) {
+      votesTo = listener;
+    },
+    /**
+     * Where the edge's reaction taps go (README.md, "Audience voices").
+     * @param {(n: number) => void} listener
+     */
+    onTaps(listener) {
+      tapsTo = listener;
     },
     /** @param {string} json */
     publish(json) {

@@ -27,6 +27,8 @@ export const BadInput = Object.freeze({
   // Control listener: a Host that is not the loopback control port (DNS rebinding), a request from another origin.
   CONTROL_HOST: 'control_host',
   CONTROL_ORIGIN: 'control_origin',
+  // A malformed vote (README.md, "Audience voices"): a WebSocket vote frame (closed 1008) or a POST /vote body (400).
+  VOTE: 'vote',
 });
 
 /**
@@ -76,6 +78,11 @@ export function createMetrics() {
     edgeConnected: labelled(client.Gauge, 'tutti_edge_connected', '1 while the edge uplink is connected', []),
     edgeLag: labelled(client.Gauge, 'tutti_edge_lag', 'Updates the edge has not acknowledged yet', []),
     edgeVenue: labelled(client.Gauge, 'tutti_edge_venue', 'What the edge tells remote viewers about the show (its /healthz venue): 1 for the current status', ['status']),
+    votes: labelled(client.Counter, 'tutti_votes_total', 'Well-formed votes from venue phones by outcome: counted, changed, repeat (same choice again), closed (no such prompt open), unknown_option, full, rate (over the per-socket vote budget)', ['outcome']),
+    voteCount: labelled(client.Gauge, 'tutti_vote_count', 'Votes per option of the current (or last) prompt, counted at the venue or reported by the edge', ['prompt', 'option', 'where']),
+    promptsOpened: labelled(client.Counter, 'tutti_prompts_opened_total', 'Prompts opened to the audience', []),
+    taps: labelled(client.Counter, 'tutti_taps_total', 'Reaction taps counted during a reaction window, from venue phones or reported by the edge', ['where']),
+    reactionLevel: labelled(client.Gauge, 'tutti_reaction_level', 'The audience reaction level (0-1) during a reaction window, 0 outside', []),
     edgeReplaced: labelled(client.Gauge, 'tutti_edge_replaced', '1 while another venue server publishing with the same token has replaced this one (it waits for POST /api/edge/resume)', []),
   };
 }

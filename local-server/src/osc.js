@@ -93,6 +93,15 @@ export function createOscOut({ targets, show, metrics, log, plain = false, now =
       const sock = target.host.includes(':') ? socket6 : socket4;
       return new Promise((resolve) => sock.send(bytes, target.port, target.host, (err) => resolve(!err)));
     },
+    /**
+     * Send one plain message to every target now (vote results, reaction level: README.md, "OSC address space").
+     * @param {string} address
+     * @param {Array<string | number | { type: string, value: number }>} args
+     * @param {string} kind the tutti_osc_sent_total label
+     */
+    message(address, args, kind) {
+      sendBytes(encode(new Message(address, ...args)), kind);
+    },
     list: () => [...list.values()].map((t) => ({ ...t })),
     close() {
       show.events.off('beat', onBeat);

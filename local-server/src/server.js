@@ -32,6 +32,9 @@ import audienceMethodRoutes from './routes/audience-methods.js';
 import timeRoutes from './routes/time.js';
 import controlRoutes, { controlErrorHandler, acceptJsonBodiesOfAnyType } from './routes/control.js';
 import staticRoutes from './routes/static.js';
+import voteRoutes from './routes/vote.js';
+import { createVoteDesk } from './votes/vote-desk.js';
+import { createReactionMeter } from './votes/reaction-meter.js';
 
 export const DEFAULT_SCORE = fileURLToPath(new URL('../../scores/demo.score.json', import.meta.url));
 export const AUDIENCE_DIST = fileURLToPath(new URL('../../dist/audience', import.meta.url));
@@ -137,6 +140,19 @@ export async function startShowServer(options = {}) {
   const edge = createEdgeMirror({ stream: show.stream, log, metrics, media: mediaSource });
   show.onEnvelope((json) => edge.publish(json));
   if (edgeUrl) await edge.enable(edgeUrl, edgeToken ?? '');
+  // Audience voices (README.md): the venue counts its phones, the edge's totals are added.
+  const votes = createVoteDesk({
+    show, now, metrics, log,
+    sendOsc: (address, args) => osc.message(address, args, 'vote'),
+    edgeOn: () => edge.status().enabled === true,
+  });
+  edge.onVotes((report) => votes.edgeTotals(report));
+  const reactions = createReactionMeter({
+    show, now, metrics,
+    viewers: () => show.hub.viewers() + (edge.status().remoteViewers ?? 0),
+    sendOsc: (address, args) => osc.message(address, args, 'reaction'),
+  });
+  edge.onTaps((n) => reactions.tap(n, 'edge'));
   const overflow = createOverflow({ maxClients, edgeUrl: () => edge.publicUrl(), viewers: () => show.hub.viewers(), metrics });
 
   const status = () => ({
@@ -151,6 +167,8 @@ export async function startShowServer(options = {}) {
     osc: { targets: osc.list(), in: oscIn ? oscIn.port : null, inHost: oscIn ? oscIn.host : null },
     edge: edge.status(),
     maxClients,
+    vote: votes.status(),
+    reaction: reactions.status(),
   });
 
   // ---- audience listener: audience routes only ----
@@ -192,12 +210,13 @@ export async function startShowServer(options = {}) {
     reply.code(status).send({ error: error.code ?? 'ERROR', message: status === 500 ? 'internal error' : error.message });
   });
   const probeKey = createProbeKey();
-  const routeOptions = { show, metrics, now, overflow, isProbe: probeKey.isProbe };
+  const routeOptions = { show, metrics, now, overflow, isProbe: probeKey.isProbe, votes, reactions };
   await audience.register(wsRoutes, routeOptions);
   await audience.register(sseRoutes, routeOptions);
   await audience.register(pollRoutes, routeOptions);
   await audience.register(timeRoutes, routeOptions);
   await audience.register(audienceMethodRoutes, routeOptions);
+  await audience.register(voteRoutes, routeOptions);
   // dist/audience is prebuilt (npm install builds it; the desktop app ships it). The server never
   // imports the builder (esbuild is a dev tool): a source checkout injects it for a deleted dist/.
   if (!existsSync(AUDIENCE_DIST) && options.buildAudienceApp) await options.buildAudienceApp();
@@ -234,6 +253,8 @@ export async function startShowServer(options = {}) {
       oscIn = await startOscIn({ port: oscInPort, host: oscInHost, allow, show, metrics, log });
     }
   } catch (err) {
+    votes.close();
+    reactions.close();
     show.close();
     osc.close();
     edge.close();
@@ -280,12 +301,16 @@ export async function startShowServer(options = {}) {
     log,
     osc,
     edge,
+    votes,
+    reactions,
     status,
     /** Stop everything; viewers are told the server is going away. */
     async close() {
       if (closed) return;
       closed = true;
       clearInterval(sweepLimiter);
+      votes.close();
+      reactions.close();
       show.close();
       osc.close();
       edge.close();

@@ -44,15 +44,21 @@ export function createShow({ loaded, now, metrics, lookaheadMs, replayLimit = 51
 
   /** Start both streams in a new epoch with the engine's current state. */
   const resetStreams = (epoch) => {
-    const state = engine.state();
+    const state = fullState();
     stream.reset(epoch, state);
     lean = deriveLeanState(null, state);
     leanStream.reset(`${epoch}${LEAN_EPOCH_SUFFIX}`, lean);
   };
 
+  /** @type {Array<() => Record<string, unknown>>} parts of the state kept outside the engine (the vote tally) */
+  const extras = [];
+  /** The engine's state with the extras merged in. */
+  const fullState = (state = engine.state()) => (extras.length === 0 ? state : Object.assign({}, state, ...extras.map((extra) => extra())));
+
   let loading = false;
-  const publish = (state) => {
+  const publish = (engineState) => {
     if (loading) return; // a score load publishes one snapshot in the new epoch instead
+    const state = fullState(engineState);
     const update = stream.update(state);
     if (!update) return;
     hub.broadcast(update.seq, update.json);
@@ -106,6 +112,18 @@ export function createShow({ loaded, now, metrics, lookaheadMs, replayLimit = 51
       hub.broadcastSnapshot();
       for (const listener of listeners) listener(stream.snapshot().json);
       events.emit('score', next);
+    },
+    /**
+     * Add keys to every state published (README.md, "Audience voices": `vote`). `extra` is
+     * called on every publish; call republish() when what it returns changes.
+     * @param {() => Record<string, unknown>} extra
+     */
+    addStateExtra(extra) {
+      extras.push(extra);
+    },
+    /** Publish the current state again (an extra changed between engine updates). */
+    republish() {
+      publish(engine.state());
     },
     /**
      * Listen to every envelope published (deltas, and the snapshot after a score load).

@@ -28,8 +28,9 @@ const PROBE_CHECK_MS = 5000;
  * @param {number} [options.betterRetryMs]
  * @param {string[]} [options.order]
  * @param {'full' | 'lean'} [options.stream] which state stream to ask for (README.md, `?stream=`)
+ * @param {(reply: unknown) => void} [options.onVoted] the answer to a vote sent on the WebSocket
  */
-export function createConnection({ base, tracker, clock, onApplied, onClock, onStatus, betterRetryMs, order, stream = 'full' }) {
+export function createConnection({ base, tracker, clock, onApplied, onClock, onStatus, betterRetryMs, order, stream = 'full', onVoted = () => {} }) {
   const supported = (order ?? ['ws', 'sse', 'poll']).filter(
     (n) => (n === 'ws' && 'WebSocket' in window) || (n === 'sse' && 'EventSource' in window) || n === 'poll',
   );
@@ -73,6 +74,7 @@ export function createConnection({ base, tracker, clock, onApplied, onClock, onS
           }
         },
         onClose: (reason) => handleClose(live, reason),
+        onVoted,
       },
     });
     live.silence = setTimeout(() => {
@@ -228,6 +230,15 @@ export function createConnection({ base, tracker, clock, onApplied, onClock, onS
       if (current && current.handle.isOpen()) askResync(current);
       // Waiting out a backoff (or checking reachability): the network may be back, try now.
       else if (!current) connect(policy.current());
+    },
+    /**
+     * Send a frame on the current WebSocket (a vote); false when the page is on SSE or polling.
+     * @param {object} frame
+     */
+    sendOnSocket(frame) {
+      if (!current || current.name !== 'ws' || !current.handle.isOpen()) return false;
+      current.handle.send(frame);
+      return true;
     },
     status: () => ({
       transport: current ? current.name : null,

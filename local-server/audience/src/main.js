@@ -15,6 +15,8 @@ import { createWakeLock } from './wake-lock.js';
 import { registerServiceWorker, cacheMedia } from './service-worker-client.js';
 import { createVenueNotice, venueOffline, heldWhileOffline } from './venue-notice.js';
 import { createFlywheelPlan, roundTempo } from './flywheel-plan.js';
+import { createVotePanel } from './vote-panel.js';
+import { createReactionPad } from './reaction-pad.js';
 
 const base = document.baseURI;
 const params = new URLSearchParams(location.search);
@@ -96,6 +98,8 @@ function onApplied(envelope, outcome, receivedAt) {
   wakeLock.setShowOver(seenPlaying && lean.transport === 'stopped');
   // The edge says the venue is offline or the show has not started (venue-notice.js).
   venueNotice.update(state);
+  votePanel.update(venueOffline(state) ? null : state);
+  reactionPad.update(venueOffline(state) ? null : state);
   plan();
 }
 
@@ -152,6 +156,19 @@ const connection = createConnection({
   // The stream without per-beat deltas; `?stream=full` keeps the full one (servers that do not
   // know the parameter send the full stream anyway, and the flywheel runs on it just the same).
   stream: params.get('stream') === 'full' ? 'full' : 'lean',
+  onVoted: (reply) => votePanel.onAnswer(reply),
+});
+// The prompt's buttons (README.md, "Audience voices"), timed on the synced clock.
+const votePanel = createVotePanel({
+  base,
+  toLocal: (s) => clock.toLocal(s),
+  serverNow: () => clock.toServer(pageNow()),
+  sendOnSocket: (frame) => connection.sendOnSocket(frame),
+});
+const reactionPad = createReactionPad({
+  base,
+  serverNow: () => clock.toServer(pageNow()),
+  sendOnSocket: (frame) => connection.sendOnSocket(frame),
 });
 
 function status() {
@@ -213,4 +230,6 @@ status();
   wakeLock: () => wakeLock.active(),
   screenOn: () => wakeLock.status(),
   timerEarly: () => timer.early(),
+  vote: () => votePanel.status(),
+  reaction: () => reactionPad.status(),
 };

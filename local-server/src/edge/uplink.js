@@ -71,9 +71,11 @@ function messageOf(err) {
  * @param {UplinkStream} options.stream
  * @param {{ info?: (...args: any[]) => void, warn?: (...args: any[]) => void }} [options.log]
  * @param {(status: UplinkStatus) => void} [options.onStatus] called on connect, disconnect, errors and acks
+ * @param {(report: { key: string, counts: number[], total: number }) => void} [options.onVotes] the edge's vote totals (README.md, "Audience voices")
+ * @param {(n: number) => void} [options.onTaps] reaction taps the edge's viewers sent since its last report
  * @returns {EdgeUplink}
  */
-export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () => {} }) {
+export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () => {}, onVotes = () => {}, onTaps = () => {} }) {
   const info = (/** @type {string} */ message) => log.info?.(`edge: ${message}`);
   const warn = (/** @type {string} */ message) => log.warn?.(`edge: ${message}`);
   const target = edgePublishUrl(url);
@@ -239,6 +241,13 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
         lastError = `${message.code ?? 'ERROR'}: ${message.message ?? ''}`;
         warn(`edge refused a frame: ${lastError}`);
         notify();
+        return;
+      case 'taps':
+        if (Number.isSafeInteger(message.n) && message.n > 0 && message.n <= 10_000_000) onTaps(message.n);
+        return;
+      case 'votes':
+        // The edge's totals for the open prompt; the vote desk checks the key and the numbers.
+        onVotes(message);
         return;
       default:
         // Newer edges may send more; ignore what we do not know.

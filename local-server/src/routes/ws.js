@@ -6,6 +6,8 @@ import { audienceError } from '#core/protocol/http-errors.js';
 import { parseStreamQuery } from '#core/stream/query.js';
 import { createTokenBucket } from '#core/util/token-bucket.js';
 import { BadInput } from '../metrics.js';
+import { encodeVoteReply } from '#core/votes/vote-message.js';
+import { createSocketVoter, createTapBudget } from '../votes/socket-voter.js';
 
 /**
  * A viewer pings at most ~14 times a second while it learns the clock, then every few seconds.
@@ -26,9 +28,9 @@ const RESYNC_BURST = 3;
 
 /**
  * @param {import('fastify').FastifyInstance} app
- * @param {{ show: ReturnType<typeof import('../show.js').createShow>, metrics: import('../metrics.js').Metrics, now: () => number, overflow: import('../overflow.js').Overflow, isProbe: (request: import('fastify').FastifyRequest) => boolean }} options
+ * @param {{ show: ReturnType<typeof import('../show.js').createShow>, metrics: import('../metrics.js').Metrics, now: () => number, overflow: import('../overflow.js').Overflow, isProbe: (request: import('fastify').FastifyRequest) => boolean, votes: ReturnType<typeof import('../votes/vote-desk.js').createVoteDesk>, reactions: ReturnType<typeof import('../votes/reaction-meter.js').createReactionMeter> }} options
  */
-export default async function wsRoutes(app, { show, metrics, now, overflow, isProbe }) {
+export default async function wsRoutes(app, { show, metrics, now, overflow, isProbe, votes, reactions }) {
   // Full and no edge to send viewers to: answer the handshake itself with 503 + Retry-After.
   // The console's latency probe is not a viewer: it neither takes a slot nor is turned away.
   const streamOf = (request) => parseStreamQuery({ stream: /** @type {any} */ (request.query).stream });
@@ -62,6 +64,8 @@ export default async function wsRoutes(app, { show, metrics, now, overflow, isPr
     const sink = show.hub.addWebSocket(socket, query.ok ? query.stream : 'full', { counted: !probe });
     const budget = createTokenBucket({ ratePerSecond: FRAMES_PER_SECOND, burst: FRAME_BURST, now: performance.now() });
     const resyncBudget = createTokenBucket({ ratePerSecond: RESYNCS_PER_MINUTE / 60, burst: RESYNC_BURST, now: performance.now() });
+    const voter = createSocketVoter(votes, metrics);
+    const tapBudget = createTapBudget();
 
     const reject = (source, code, reason) => {
       metrics.badInput.inc({ source });
@@ -72,9 +76,18 @@ export default async function wsRoutes(app, { show, metrics, now, overflow, isPr
       if (!budget.take(performance.now())) return reject(BadInput.WS_FLOOD, CloseCode.POLICY_VIOLATION, 'too many frames');
       if (isBinary) return reject(BadInput.WS_BINARY, CloseCode.POLICY_VIOLATION, 'binary frames are not accepted');
       const parsed = parseClientFrame(data.toString());
-      if (parsed.ok === false) return reject(BadInput.WS_FRAME, CloseCode.POLICY_VIOLATION, /** @type {any} */ (parsed).reason);
+      // A vote that does not parse is counted as a bad vote (README.md, "Audience voices").
+      if (parsed.ok === false) return reject(/** @type {any} */ (parsed).vote ? BadInput.VOTE : BadInput.WS_FRAME, CloseCode.POLICY_VIOLATION, /** @type {any} */ (parsed).reason);
       const frame = /** @type {any} */ (parsed).frame;
       if (frame.type === 'ping') socket.send(encodePong(frame.id, frame.c, now()));
+      else if (frame.type === 'tap') {
+        if (tapBudget(frame.n)) reactions.tap(frame.n, 'venue');
+        else metrics.taps.inc({ where: 'dropped' }, frame.n);
+      } else if (frame.type === 'vote') {
+        const result = voter(frame.vote);
+        if ('close' in result) return reject(BadInput.VOTE, CloseCode.POLICY_VIOLATION, result.close);
+        socket.send(encodeVoteReply(frame.vote.key, result.outcome === 'counted' || result.outcome === 'changed' || result.outcome === 'repeat' ? null : result.outcome));
+      }
       else if (resyncBudget.take(performance.now())) show.hub.resync(sink);
       else metrics.badInput.inc({ source: BadInput.WS_RESYNC });
     });

@@ -73,7 +73,7 @@ describe('validateScore: valid scores', () => {
     expect(score).toEqual({
       format: 'tutti-score/1', id: 'min', title: 'M', bars: 1,
       meter: [{ bar: 1, beats: 1, unit: 4 }], tempo: [{ at: { bar: 1, beat: 1 }, bpm: 60 }],
-      sections: [], parts: [], assets: [], view: {}, cues: [],
+      sections: [], parts: [], assets: [], view: {}, cues: [], prompts: [], reactions: [],
     });
   });
 

@@ -29,6 +29,7 @@ export function openWebSocket({ base, stream, events }) {
       return;
     }
     if (msg && msg.type === 'pong') events.onPong(msg, r);
+    else if (msg && msg.type === 'voted') events.onVoted?.(msg);
     else events.onEnvelope(msg, r);
   };
   ws.onclose = (event) => {

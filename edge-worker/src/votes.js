@@ -1,0 +1,200 @@
+// Votes on the edge (README.md, "Audience voices"; edge-worker/README.md, "Votes"). Every device id
+// has one owner shard, hash(device) mod SHARD_COUNT: the shard a viewer is connected to forwards
+// its vote there (and the Worker forwards POST /vote there), so a reconnect or a second tab that
+// lands on another shard still counts once. The owner checks the vote against the prompt the root
+// holds, keeps one choice per device (in memory and in its storage, so hibernation or eviction
+// forgets nothing) and reports its totals to the root, one report in flight at a time; the root
+// adds every owner's totals up and sends the sum to the venue.
+
+import { createTally } from '../../core/votes/tally.js';
+
+/** Votes that reach the edge up to this long after the close still count (as at the venue). */
+export const LATE_GRACE_MS = 300;
+/** How often the root sends the edge's totals to the venue at most. */
+export const TOTALS_INTERVAL_MS = 200;
+const VOTE_PREFIX = 'v:';
+
+/**
+ * The shard that owns a device's vote (FNV-1a of the id).
+ * @param {string} device
+ * @param {number} shardCount
+ */
+export function ownerOf(device, shardCount) {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < device.length; i += 1) {
+    hash ^= device.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash % shardCount;
+}
+
+/**
+ * The prompt open in a state, as the owners check votes against it (from the venue's `vote`).
+ * @param {any} state the root's current state
+ * @returns {{ key: string, options: string[], closes: number, closed: boolean } | null}
+ */
+export function promptOf(state) {
+  const vote = state?.vote;
+  if (!vote || typeof vote.key !== 'string' || !Array.isArray(vote.options) || !Number.isFinite(vote.closes)) return null;
+  return { key: vote.key, options: vote.options.map((o) => String(o?.id)), closes: vote.closes, closed: vote.closed === true };
+}
+
+/**
+ * One owner shard's ledger.
+ * @param {object} options
+ * @param {DurableObjectStorage} options.storage
+ * @param {() => any} options.root the root object's stub
+ * @param {() => number} [options.now]
+ */
+export function createVoteLedger({ storage, root, now = () => Date.now() }) {
+  /** @type {Map<string, { prompt: NonNullable<ReturnType<typeof promptOf>>, tally: ReturnType<typeof createTally> }>} */
+  const ledgers = new Map();
+  /** @type {Map<string, Promise<any>>} prompt look-ups in flight, shared by the votes that wait for them */
+  const lookups = new Map();
+  const reports = new Map();
+
+  /** The ledger of `key`: the root's prompt, and the choices stored before a hibernation. */
+  async function ledgerFor(key) {
+    const known = ledgers.get(key);
+    if (known) return known;
+    if (!lookups.has(key)) {
+      lookups.set(key, (async () => {
+        try {
+          const prompt = promptOf({ vote: await root().currentVote() });
+          if (!prompt || prompt.key !== key) return null;
+          const tally = createTally(prompt.options.length);
+          const stored = await storage.list({ prefix: `${VOTE_PREFIX}${key}:` });
+          for (const [name, option] of stored) tally.cast(name.slice(VOTE_PREFIX.length + key.length + 1), Number(option));
+          // Keep the ledgers of the current prompt and the one before at most.
+          if (ledgers.size >= 2) ledgers.delete(ledgers.keys().next().value);
+          const ledger = { prompt, tally };
+          ledgers.set(key, ledger);
+          return ledger;
+        } finally {
+          lookups.delete(key);
+        }
+      })());
+    }
+    return lookups.get(key);
+  }
+
+  /** Report this owner's totals for `key` to the root; one report in flight, the latest wins. */
+  function report(index, key) {
+    const ledger = ledgers.get(key);
+    if (!ledger) return;
+    const state = reports.get(key) ?? { inflight: false, dirty: false };
+    reports.set(key, state);
+    if (state.inflight) {
+      state.dirty = true;
+      return;
+    }
+    state.inflight = true;
+    state.dirty = false;
+    void (async () => {
+      try {
+        await root().voteTotals(index, key, ledger.tally.counts(), ledger.tally.total());
+      } catch {
+        state.dirty = true; // the next vote (or the retry below) sends it again
+      } finally {
+        state.inflight = false;
+      }
+      if (state.dirty) report(index, key);
+    })();
+  }
+
+  return {
+    /**
+     * Count one vote (this shard owns its device).
+     * @param {number} index this shard's index
+     * @param {import('../../core/votes/vote-message.js').Vote} vote
+     * @returns {Promise<string>} counted, changed, repeat, closed or unknown_option
+     */
+    async record(index, vote) {
+      const ledger = await ledgerFor(vote.key);
+      if (!ledger || ledger.prompt.closed || now() > ledger.prompt.closes + LATE_GRACE_MS) return 'closed';
+      const option = ledger.prompt.options.indexOf(vote.option);
+      if (option < 0) return 'unknown_option';
+      const outcome = ledger.tally.cast(vote.device, option);
+      if (outcome === 'counted' || outcome === 'changed') {
+        void storage.put(`${VOTE_PREFIX}${vote.key}:${vote.device}`, option);
+        report(index, vote.key);
+      }
+      return outcome;
+    },
+  };
+}
+
+/**
+ * The root's side: every owner's latest totals per prompt, summed and sent to the venue at most
+ * every TOTALS_INTERVAL_MS.
+ * @param {{ send: (text: string) => void }} options send to the publisher
+ */
+export function createVoteTotals({ send }) {
+  /** @type {string | null} */
+  let key = null;
+  /** @type {Map<number, { counts: number[], total: number }>} */
+  let owners = new Map();
+  let timer = null;
+  let lastSent = 0;
+  let reports = 0;
+
+  function sum() {
+    /** @type {number[]} */
+    const counts = [];
+    let total = 0;
+    for (const r of owners.values()) {
+      r.counts.forEach((n, i) => {
+        counts[i] = (counts[i] ?? 0) + n;
+      });
+      total += r.total;
+    }
+    return { counts: Array.from(counts, (n) => n ?? 0), total };
+  }
+
+  function flush() {
+    timer = null;
+    if (key === null) return;
+    lastSent = Date.now();
+    send(JSON.stringify({ type: 'votes', key, ...sum() }));
+  }
+
+  let pendingTaps = 0;
+  let tapTimer = null;
+  let tapsTotal = 0;
+  return {
+    /**
+     * Reaction taps a shard reported with a push result; sent on to the venue every TOTALS_INTERVAL_MS.
+     * @param {number} n
+     */
+    taps(n) {
+      pendingTaps += n;
+      tapsTotal += n;
+      tapTimer ??= setTimeout(() => {
+        tapTimer = null;
+        const batch = pendingTaps;
+        pendingTaps = 0;
+        if (batch > 0) send(JSON.stringify({ type: 'taps', n: batch }));
+      }, TOTALS_INTERVAL_MS);
+    },
+    /**
+     * @param {string} current the open prompt's key (reports for another are dropped)
+     * @param {number} index
+     * @param {string} reportKey
+     * @param {unknown} counts
+     * @param {unknown} total
+     */
+    report(current, index, reportKey, counts, total) {
+      if (reportKey !== current || !Array.isArray(counts) || counts.length > 6 || !counts.every((n) => Number.isSafeInteger(n) && n >= 0)) return false;
+      if (key !== current) {
+        key = current;
+        owners = new Map();
+      }
+      owners.set(index, { counts: /** @type {number[]} */ (counts), total: Number.isSafeInteger(total) ? /** @type {number} */ (total) : 0 });
+      reports += 1;
+      if (!timer) timer = setTimeout(flush, Math.max(0, lastSent + TOTALS_INTERVAL_MS - Date.now()));
+      return true;
+    },
+    /** For /healthz?deep=1. */
+    stats: () => ({ key, owners: owners.size, reports, ...sum(), taps: tapsTotal }),
+  };
+}

@@ -1,0 +1,109 @@
+// The venue's reaction meter (README.md, "Audience voices"): during a score's reaction window,
+// the state carries `react` (the button text, when it opens and closes, the level 0–1) and the
+// level is measured from the taps of venue phones plus the edge's every TICK_MS, published when it
+// changes and sent over OSC (`/tutti/reaction level:f`).
+
+import { createReactionRate, planReactions } from '#core/votes/reaction-rate.js';
+
+/** The level is measured, published (when changed) and sent over OSC this often. */
+export const TICK_MS = 250;
+/** Without `full` in the score, level 1 is this many taps per second per connected viewer. */
+export const TAPS_PER_VIEWER_AT_FULL = 3;
+
+/**
+ * @param {object} options
+ * @param {ReturnType<typeof import('../show.js').createShow>} options.show
+ * @param {() => number} options.now
+ * @param {import('../metrics.js').Metrics} options.metrics
+ * @param {() => number} options.viewers venue viewers plus the edge's
+ * @param {(address: string, args: Array<string | number | { type: string, value: number }>) => void} [options.sendOsc]
+ */
+export function createReactionMeter({ show, now, metrics, viewers, sendOsc = () => {} }) {
+  const engine = show.engine;
+  let plan = planReactions(engine.score(), engine.timeline());
+  /** @type {{ window: ReturnType<typeof planReactions>[number], opens: number, closes: number, level: number, rate: ReturnType<typeof createReactionRate> } | null} */
+  let open = null;
+  let lastBeat = -1;
+  /** @type {NodeJS.Timeout | null} */
+  let ticker = null;
+
+  show.addStateExtra(() => (open ? { react: { label: open.window.label, opens: Math.round(open.opens), closes: Math.round(open.closes), level: open.level } } : {}));
+
+  function stop() {
+    if (ticker) clearInterval(ticker);
+    ticker = null;
+    if (!open) return false;
+    open = null;
+    metrics.reactionLevel.set(0);
+    return true;
+  }
+
+  function tick() {
+    if (!open) return;
+    const t = now();
+    if (t >= open.closes) {
+      stop();
+      show.republish();
+      return;
+    }
+    const full = open.window.full ?? Math.max(1, TAPS_PER_VIEWER_AT_FULL * viewers());
+    const { level } = open.rate.tick(t, full);
+    metrics.reactionLevel.set(level);
+    if (t >= open.opens) sendOsc('/tutti/reaction', [{ type: 'f', value: level }]);
+    if (level !== open.level) {
+      open.level = level;
+      show.republish();
+    }
+  }
+
+  function onBeat(beat) {
+    const continuous = beat.index === lastBeat + 1;
+    lastBeat = beat.index;
+    const window = plan.find((w) => w.open <= beat.index && beat.index < w.close);
+    if (open && (!continuous || open.window !== window)) {
+      if (stop() && !window) show.republish();
+    }
+    if (window && !open && (beat.index === window.open || !continuous)) {
+      open = { window, opens: beat.at, closes: engine.beatTime(window.close) ?? beat.at, level: 0, rate: createReactionRate({ now: now() }) };
+      ticker = setInterval(tick, TICK_MS);
+      show.republish();
+    } else if (open && continuous) {
+      const closes = engine.beatTime(open.window.close);
+      if (closes !== null) open.closes = closes; // a tempo change moves the end
+    }
+  }
+  const onTransport = (transport) => {
+    if (transport === 'playing') return;
+    lastBeat = -1;
+    if (stop()) show.republish();
+  };
+  const onScore = () => {
+    stop();
+    plan = planReactions(engine.score(), engine.timeline());
+  };
+  show.events.on('beat', onBeat);
+  show.events.on('transport', onTransport);
+  show.events.on('score', onScore);
+
+  return {
+    /**
+     * Taps from a venue phone or the edge; counted only while a window is open.
+     * @param {number} n
+     * @param {'venue' | 'edge'} where
+     * @returns {boolean} whether they counted
+     */
+    tap(n, where) {
+      if (!open || !Number.isSafeInteger(n) || n < 1) return false;
+      open.rate.add(n);
+      metrics.taps.inc({ where }, n);
+      return true;
+    },
+    status: () => (open ? { label: open.window.label, opens: open.opens, closes: open.closes, level: open.level } : null),
+    close() {
+      stop();
+      show.events.off('beat', onBeat);
+      show.events.off('transport', onTransport);
+      show.events.off('score', onScore);
+    },
+  };
+}

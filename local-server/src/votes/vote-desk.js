@@ -1,0 +1,299 @@
+// The venue's vote desk (README.md, "Audience voices"): opens each of the score's prompts when
+// its first beat is published, counts the venue's phones (one vote per device id), adds the
+// edge's total, puts the tally into the state (`vote`) at most every TALLY_INTERVAL_MS, and when
+// the prompt closes sends the result over OSC and, for a branch, makes the show jump to the
+// winner's section at the next bar line.
+
+import { planPrompts, promptOn, roundKey } from '#core/votes/prompt-plan.js';
+import { addCounts, createTally, winnerOf } from '#core/votes/tally.js';
+
+/** The tally travels in the state at most this often (README.md: "a few times a second"). */
+export const TALLY_INTERVAL_MS = 250;
+/**
+ * Votes that reach the server up to this long after the close (on the server clock) still count:
+ * a phone taps just before the buttons go and its frame is on the way. Later ones are refused.
+ */
+export const LATE_GRACE_MS = 300;
+/** With an edge: how long after the votes stop the desk waits for the edge's last totals. */
+export const EDGE_SETTLE_MS = 700;
+/** The result stays in the state this long after the close (or until the next prompt opens). */
+export const RESULT_HOLD_MS = 10_000;
+
+/**
+ * @typedef {import('#core/votes/prompt-plan.js').PlannedPrompt} PlannedPrompt
+ * @typedef {'counted' | 'changed' | 'repeat' | 'closed' | 'unknown_option' | 'full'} VoteOutcome
+ * @typedef {object} Round one opening of a prompt
+ * @property {PlannedPrompt} prompt
+ * @property {string} key
+ * @property {number} opens server ms
+ * @property {number} closes server ms
+ * @property {ReturnType<typeof createTally>} venue
+ * @property {number[] | null} edge the edge's last reported counts
+ * @property {number} edgeTotal
+ * @property {'open' | 'counting' | 'closed'} phase counting: votes refused, waiting for the edge's last totals
+ * @property {number | null} winner
+ * @property {{ bar: number, at: number } | null} branch where the show jumps (set on close)
+ * @property {number | null} finalAt when the final tally was published (server ms)
+ */
+
+/**
+ * @param {object} options
+ * @param {ReturnType<typeof import('../show.js').createShow>} options.show
+ * @param {() => number} options.now server clock (ms)
+ * @param {import('../metrics.js').Metrics} options.metrics
+ * @param {{ info: (msg: string) => void }} options.log
+ * @param {(address: string, args: Array<string | number | { type: string, value: number }>) => void} [options.sendOsc] to the musicians' OSC targets
+ * @param {() => boolean} [options.edgeOn] whether an edge is counting too (waits EDGE_SETTLE_MS for its totals)
+ */
+export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, edgeOn = () => false }) {
+  const engine = show.engine;
+  let plan = planPrompts(engine.score(), engine.timeline());
+  /** @type {Round | null} */
+  let round = null;
+  let lastBeat = -1;
+  let dirty = false;
+  let lastFlush = 0;
+  /** @type {NodeJS.Timeout | null} */
+  let flushTimer = null;
+  /** @type {Set<NodeJS.Timeout>} */
+  const timers = new Set();
+  /** @type {Set<(round: Round) => void>} */
+  const closeListeners = new Set();
+
+  const later = (fn, ms) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      fn();
+    }, Math.max(0, ms));
+    timers.add(timer);
+    return timer;
+  };
+  const cancelRoundTimers = () => {
+    for (const timer of timers) clearTimeout(timer);
+    timers.clear();
+  };
+
+  const countsOf = (r) => addCounts(r.venue.counts(), r.edge);
+
+  /** The `vote` member of the state (README.md, "Audience voices"). */
+  function voteState() {
+    if (!round) return {};
+    const counts = countsOf(round);
+    const vote = {
+      id: round.prompt.id,
+      key: round.key,
+      q: round.prompt.question,
+      options: round.prompt.options,
+      opens: Math.round(round.opens),
+      closes: Math.round(round.closes),
+      counts,
+      total: round.venue.total() + round.edgeTotal,
+    };
+    if (round.phase === 'closed' && round.winner !== null) {
+      Object.assign(vote, { closed: true, winner: round.prompt.options[round.winner].id });
+      if (round.branch) Object.assign(vote, { branch: round.branch });
+    }
+    return { vote };
+  }
+  show.addStateExtra(voteState);
+
+  function setGauges() {
+    if (!round) return;
+    const venue = round.venue.counts();
+    round.prompt.options.forEach((option, i) => {
+      metrics.voteCount.set({ prompt: round.prompt.id, option: option.id, where: 'venue' }, venue[i]);
+      metrics.voteCount.set({ prompt: round.prompt.id, option: option.id, where: 'edge' }, round.edge?.[i] ?? 0);
+    });
+  }
+
+  function flush() {
+    flushTimer = null;
+    if (!dirty) return;
+    dirty = false;
+    lastFlush = now();
+    setGauges();
+    show.republish();
+  }
+
+  /** The tally changed: publish it now, or when TALLY_INTERVAL_MS has passed since the last time. */
+  function markDirty() {
+    dirty = true;
+    if (flushTimer) return;
+    const wait = lastFlush + TALLY_INTERVAL_MS - now();
+    if (wait <= 0) flush();
+    else flushTimer = setTimeout(flush, wait);
+  }
+
+  /** Forget the current round (seek out of it, pause, stop, new score, result shown long enough). */
+  function drop() {
+    cancelRoundTimers();
+    if (!round) return;
+    round = null;
+    dirty = false;
+  }
+
+  /**
+   * @param {PlannedPrompt} prompt
+   * @param {number} opens server ms the opening beat sounds
+   */
+  function open(prompt, opens) {
+    drop();
+    const closes = engine.beatTime(prompt.close) ?? opens;
+    round = {
+      prompt, key: roundKey(prompt.id, opens), opens, closes, venue: createTally(prompt.options.length), edge: null, edgeTotal: 0,
+      phase: 'open', winner: null, branch: null, finalAt: null,
+    };
+    metrics.voteCount.reset();
+    metrics.promptsOpened.inc();
+    scheduleClose();
+    log.info(`prompt ${prompt.id} open until ${new Date(closes).toISOString().slice(11, 23)} (${round.key})`);
+  }
+
+  function scheduleClose() {
+    cancelRoundTimers();
+    const r = /** @type {Round} */ (round);
+    later(() => stopVotes(r), r.closes + LATE_GRACE_MS - now());
+  }
+
+  /** Votes stop; the result is final once the edge's last totals had time to arrive. */
+  function stopVotes(r) {
+    if (round !== r) return;
+    r.phase = 'counting';
+    later(() => close(r), edgeOn() ? EDGE_SETTLE_MS : 0);
+  }
+
+  function close(r) {
+    if (round !== r) return;
+    r.phase = 'closed';
+    const counts = countsOf(r);
+    r.winner = winnerOf(counts);
+    const total = r.venue.total() + r.edgeTotal;
+    const target = r.prompt.targets[r.winner];
+    if (target !== null && target !== undefined) {
+      const jump = engine.jumpAtNextBar(target);
+      if (jump) r.branch = { bar: jump.bar, at: Math.round(jump.at) };
+    }
+    // One message per option, in the score's order (README.md, "OSC address space").
+    r.prompt.options.forEach((option, i) => sendOsc('/tutti/vote', [r.prompt.id, option.id, counts[i], total]));
+    const winner = r.prompt.options[r.winner].id;
+    log.info(`prompt ${r.prompt.id} closed: ${winner} wins with ${counts[r.winner]} of ${total}${r.branch ? `; jumping at bar ${r.branch.bar}` : ''}`);
+    dirty = true;
+    if (flushTimer) clearTimeout(flushTimer);
+    flush();
+    r.finalAt = now();
+    for (const listener of closeListeners) listener(r);
+    later(() => {
+      if (round !== r) return;
+      drop();
+      show.republish();
+    }, RESULT_HOLD_MS);
+  }
+
+  /** Each published beat (one lookahead before it sounds): open, follow or drop the round. */
+  function onBeat(beat) {
+    const continuous = beat.index === lastBeat + 1;
+    lastBeat = beat.index;
+    if (round && round.phase === 'open') {
+      // A seek (or a branch) breaks the run of beats: the prompt is abandoned, uncounted.
+      if (!continuous) {
+        drop();
+        show.republish();
+      } else {
+        // A tempo change moves the close: follow it.
+        const closes = engine.beatTime(round.prompt.close);
+        if (closes !== null && Math.abs(closes - round.closes) > 1) {
+          round.closes = closes;
+          scheduleClose();
+          markDirty();
+        }
+        return;
+      }
+    }
+    const prompt = promptOn(plan, beat.index);
+    if (prompt && (!round || round.prompt !== prompt || round.phase === 'closed')) {
+      // A prompt opens on its first beat, or on the beat a seek lands on inside its window.
+      if (beat.index === prompt.open || !continuous) open(prompt, beat.at);
+    }
+  }
+
+  const onTransport = (transport) => {
+    if (transport === 'playing') return;
+    lastBeat = -1;
+    if (round) {
+      drop();
+      // During a score load the new snapshot is published without the round; otherwise now.
+      show.republish();
+    }
+  };
+  const onScore = () => {
+    drop();
+    plan = planPrompts(engine.score(), engine.timeline());
+  };
+  show.events.on('beat', onBeat);
+  show.events.on('transport', onTransport);
+  show.events.on('score', onScore);
+
+  return {
+    /**
+     * Count one vote from a venue phone (WebSocket or POST /vote).
+     * @param {import('#core/votes/vote-message.js').Vote} vote
+     * @returns {VoteOutcome}
+     */
+    cast(vote) {
+      const r = round;
+      /** @type {VoteOutcome} */
+      let outcome;
+      if (!r || r.key !== vote.key || r.phase !== 'open' || now() > r.closes + LATE_GRACE_MS) outcome = 'closed';
+      else {
+        const option = r.prompt.options.findIndex((o) => o.id === vote.option);
+        outcome = option < 0 ? 'unknown_option' : r.venue.cast(vote.device, option);
+      }
+      metrics.votes.inc({ outcome });
+      if (outcome === 'counted' || outcome === 'changed') markDirty();
+      return outcome;
+    },
+    /**
+     * The edge's totals for a round (README.md, "Audience voices"): counts per option, in the
+     * score's order. Ignored once the result is final, so the published result stays the one
+     * the branch was decided on.
+     * @param {{ key: string, counts: number[], total: number }} report
+     * @returns {boolean} whether it applied to the current round
+     */
+    edgeTotals(report) {
+      const r = round;
+      if (!r || r.key !== report?.key || r.phase === 'closed' || !Array.isArray(report.counts)) return false;
+      r.edge = r.prompt.options.map((o, i) => {
+        const n = Number(report.counts[i]);
+        return Number.isSafeInteger(n) && n >= 0 ? n : 0;
+      });
+      const total = Number(report.total);
+      r.edgeTotal = Number.isSafeInteger(total) && total >= 0 ? total : r.edge.reduce((a, b) => a + b, 0);
+      markDirty();
+      return true;
+    },
+    /** The current round for the console and /api/status: key, phase, counts, winner. */
+    status() {
+      if (!round) return null;
+      const counts = countsOf(round);
+      return {
+        id: round.prompt.id, key: round.key, phase: round.phase, opens: round.opens, closes: round.closes,
+        options: round.prompt.options.map((o, i) => ({ ...o, count: counts[i], venue: round?.venue.counts()[i] ?? 0, edge: round?.edge?.[i] ?? 0 })),
+        total: round.venue.total() + round.edgeTotal,
+        winner: round.winner === null ? null : round.prompt.options[round.winner].id,
+        branch: round.branch, finalAt: round.finalAt,
+      };
+    },
+    /** @param {(round: Round) => void} listener called once per round when its result is final */
+    onClose(listener) {
+      closeListeners.add(listener);
+      return () => closeListeners.delete(listener);
+    },
+    close() {
+      drop();
+      if (flushTimer) clearTimeout(flushTimer);
+      show.events.off('beat', onBeat);
+      show.events.off('transport', onTransport);
+      show.events.off('score', onScore);
+    },
+  };
+}
