@@ -27,6 +27,8 @@ export const BadInput = Object.freeze({
   // Control listener: a Host that is not the loopback control port (DNS rebinding), a request from another origin.
   CONTROL_HOST: 'control_host',
   CONTROL_ORIGIN: 'control_origin',
+  // A /part/… request (musicians' part pages) without the right key from the console (README.md, "Part pages").
+  PART_KEY: 'part_key',
 });
 
 /**
