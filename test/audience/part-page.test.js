@@ -161,6 +161,13 @@ test('picks a part; cues at their beats; countdown right through meter changes, 
     const ahead = entry ? entry.i - index : Infinity;
     expect(c.countIn).toBe(ahead <= beat.beats ? beat.beats - ahead + 1 : null);
   }
+  // Each click's lead on the audio clock is its beat's lead on the synced clock when it was scheduled.
+  const leadErrors = await page.evaluate((list) => list.map((c) => Math.abs((c.when - c.ctxNow) - (c.at - window.__part.toServer(performance.timeOrigin + c.perfNow)) / 1000)), live);
+  expect(Math.max(...leadErrors)).toBeLessThan(0.06); // output latency is inside this, as for the audience's cues (page.test.js)
+  // On the audio clock the clicks are as far apart as the beats' server times (ramps, the tempo change): no drift.
+  const sorted = live.slice().sort((x, y) => x.index - y.index);
+  const spacingErrors = sorted.slice(1).map((c, k) => Math.abs((c.when - sorted[k].when) * 1000 - (c.at - sorted[k].at)));
+  expect(Math.max(...spacingErrors)).toBeLessThan(2);
   // The clicks the tempo change took back were for beats whose time it moved, or were put back
   // at once from the new segment (the beat it re-anchors on keeps its time).
   for (const c of clicks.filter((x) => x.cancelled)) expect(Math.abs(c.at - beats.get(c.index).at) > 1 || clicked.get(c.index).key !== c.key).toBe(true);
@@ -203,5 +210,30 @@ test('without the right key nothing of the part page answers: 403 PART_KEY, coun
   const res = await page.goto(`${show.audienceUrl}/part/${wrong}/`);
   expect(res?.status()).toBe(403);
   expect(await page.evaluate(() => typeof window.__part)).toBe('undefined');
+  await page.close();
+}, 60_000);
+
+test('click set to count-ins only: just the bar before each of the player\'s entries, counted 1…beats', async () => {
+  const { page, problems } = await openPage(browser, TABLET);
+  await page.goto(`${show.audienceUrl}/part/${show.partKey}/#vc`);
+  await waitInPage(page, () => window.__part.part() === 'vc' && (window.__part.clock()?.total ?? 0) >= 40, undefined, 20_000);
+  expect(await text(page, 'part-name')).toBe('Cello');
+  await page.click('#click');
+  expect(await page.evaluate(() => document.getElementById('click').dataset.mode)).toBe('countin');
+  const beats = new Map();
+  const onBeat = (b) => beats.set(b.index, b);
+  show.show.events.on('beat', onBeat);
+  try {
+    await control(show, 'POST', '/api/transport', { action: 'play' });
+    // The cello's entries: bar 3 (beat index 8) and the cue to everyone at bar 6 (index 20).
+    await waitInPage(page, () => window.__part.displays().some((d) => d.bar === 6 && d.beat === 2), undefined, 20_000);
+    await control(show, 'POST', '/api/transport', { action: 'stop' });
+  } finally {
+    show.show.events.off('beat', onBeat);
+  }
+  const clicks = (await page.evaluate(() => window.__part.clicks())).filter((c) => !c.cancelled);
+  expect(clicks.map((c) => [c.index, c.countIn])).toEqual([[4, 1], [5, 2], [6, 3], [7, 4], [16, 1], [17, 2], [18, 3], [19, 4]]);
+  for (const c of clicks) expect(Math.abs(c.at - beats.get(c.index).at)).toBeLessThan(0.01);
+  expect(problems).toEqual([]);
   await page.close();
 }, 60_000);
