@@ -84,6 +84,8 @@ test('picks a part; cues at their beats; countdown right through meter changes, 
   await page.click('#part-list button[data-part="vln"]');
   await waitInPage(page, () => window.__part.part() === 'vln' && document.getElementById('picker').hidden);
   expect(await text(page, 'part-name')).toBe('Violin');
+  // The screen stays on from that tap (Screen Wake Lock, or the keep-awake video where it is missing or refused).
+  await waitInPage(page, () => window.__part.screenOn().wanted && (window.__part.screenOn().wakeLock || window.__part.screenOn().video));
   // Stopped at the top: the countdown already counts to the first entry (bar 2 = 4 beats away).
   await waitInPage(page, () => document.getElementById('countdown')?.textContent === '4');
   // Clock learned (the same schedule as the audience page), then the click on for every beat (two taps: count-ins, every beat).

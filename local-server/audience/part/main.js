@@ -15,6 +15,7 @@ import { resumeOnWake } from '../src/page-wake.js';
 import { streamInspector } from '../src/page-inspector.js';
 import { createPreciseTimer } from '../src/precise-timer.js';
 import { createFlywheelPlan, roundTempo } from '../src/flywheel-plan.js';
+import { createWakeLock } from '../src/wake-lock.js';
 import { createPartView } from './part-view.js';
 import { createClick, CLICK_MODES } from './click.js';
 import { startReports } from './report.js';
@@ -32,6 +33,8 @@ const flywheel = createFlywheelPlan();
 const view = createPartView();
 const click = createClick({ toLocal: (s) => clock.toLocal(s) });
 const timer = createPreciseTimer(pageNow);
+// The screen stays on from the tap that picks a part (a user gesture: the keep-awake video needs one).
+const wakeLock = createWakeLock({ video: /** @type {HTMLVideoElement} */ (document.getElementById('keep-awake')) });
 
 /** @type {import('#core/score/part-cues.js').PartCueTable | null} */
 let table = null;
@@ -75,6 +78,7 @@ async function loadTable() {
 function pick(id) {
   if (!table || refused) return;
   partId = id;
+  wakeLock.enable();
   cues = cuesForPart(table.cues, id);
   if (location.hash.slice(1) !== id) history.replaceState(null, '', `#${encodeURIComponent(id)}`);
   const name = id === '*' ? 'All parts' : table.parts.find((p) => p.id === id)?.name ?? id;
@@ -187,6 +191,10 @@ document.getElementById('change-part')?.addEventListener('click', () => {
 });
 
 resumeOnWake(connection);
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'visible') wakeLock.reacquire();
+  else wakeLock.hidden();
+});
 
 view.clickMode(clickMode);
 connection.start();
@@ -203,4 +211,5 @@ status();
   clicks: () => click.scheduled(),
   reportId: () => reports.id,
   refused: () => refused,
+  screenOn: () => wakeLock.status(),
 };
