@@ -11,6 +11,9 @@ export default async function globalSetup() {
     const { buildAudienceApp } = await import(build.href);
     await buildAudienceApp({ quiet: true });
   }
+  // The musicians' part page (README.md, "Part pages"), served by the venue under /part/<key>/.
+  const buildPart = new URL('../local-server/audience/build-part.js', import.meta.url);
+  if (existsSync(buildPart)) await (await import(buildPart.href)).buildPartApp({ quiet: true });
   const { path, source } = await findChromium();
   process.env.TUTTI_CHROMIUM = path; // workers inherit it and skip the search
   if (source === 'npm') console.log(`\nbrowser suites: headless Chromium from @sparticuz/chromium (${path})`);

@@ -12,6 +12,7 @@ import { createAudiencePanel } from './audience-panel.js';
 import { createOscPanel } from './osc-panel.js';
 import { createEdgePanel } from './edge-panel.js';
 import { createLogPanel } from './log-panel.js';
+import { createPartsPanel } from './parts-panel.js';
 import { installShortcuts } from './shortcuts.js';
 import { bridge } from './bridge.js';
 
@@ -85,6 +86,7 @@ function start() {
   const osc = createOscPanel({ api });
   const edge = createEdgePanel({ api });
   const log = createLogPanel();
+  createPartsPanel({ api });
   installShortcuts(transport);
 
   let startedAt = null;

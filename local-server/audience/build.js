@@ -34,7 +34,8 @@ const TYPES = {
 /** Unhashed files older than this and no longer referenced are removed (a concurrent build may still need fresher ones). */
 const STALE_MS = 60_000;
 
-const hashOf = (bytes) => createHash('sha256').update(bytes).digest('base64url').slice(0, 12).replace(/[-_]/g, 'x');
+/** Short content hash for file names and ETags. @param {Buffer} bytes */
+export const hashOf = (bytes) => createHash('sha256').update(bytes).digest('base64url').slice(0, 12).replace(/[-_]/g, 'x');
 
 /**
  * @typedef {object} BuiltFile
@@ -84,6 +85,35 @@ export async function buildAudienceApp({ quiet = false, outDir = AUDIENCE_OUT_DI
     ['sw.js', sw],
     ['index.html', html],
   ];
+  const files = await writeBuiltApp(outDir, outputs, version);
+
+  const firstVisit = ['index.html', cssPath, jsPath];
+  const firstVisitBytes = {
+    raw: firstVisit.reduce((n, p) => n + files[p].bytes, 0),
+    br: firstVisit.reduce((n, p) => n + files[p].br, 0),
+    gz: firstVisit.reduce((n, p) => n + files[p].gz, 0),
+  };
+  const ms = Math.round(performance.now() - started);
+  if (!quiet) {
+    const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+    console.log(
+      `audience app → ${outDir}: ${jsPath} ${kb(js.length)} (br ${kb(files[jsPath].br)}), ${cssPath} ${kb(css.length)}, ` +
+        `first visit ${kb(firstVisitBytes.raw)} raw / ${kb(firstVisitBytes.br)} br / ${kb(firstVisitBytes.gz)} gzip, sw.js ${kb(sw.length)}, ${ms} ms`,
+    );
+  }
+  return { outDir, files, firstVisitBytes, ms };
+}
+
+/**
+ * Write a built app into `outDir`: every output with .br/.gz siblings, manifest.json (path →
+ * BuiltFile) just before index.html, which comes last, and .assetsignore; then remove stale files.
+ * Shared by this app and the musicians' part page (build-part.js).
+ * @param {string} outDir
+ * @param {Array<[string, Buffer]>} outputs in writing order, index.html last
+ * @param {string} version
+ * @returns {Promise<Record<string, BuiltFile>>}
+ */
+export async function writeBuiltApp(outDir, outputs, version) {
   /** @type {Record<string, BuiltFile>} */
   const files = {};
   for (const [path, bytes] of outputs) {
@@ -111,29 +141,15 @@ export async function buildAudienceApp({ quiet = false, outDir = AUDIENCE_OUT_DI
   // neither the precompressed siblings nor the manifest.
   await writeIfChanged(join(outDir, '.assetsignore'), Buffer.from('*.br\n*.gz\nmanifest.json\n'));
   await removeStale(outDir, written);
-
-  const firstVisit = ['index.html', cssPath, jsPath];
-  const firstVisitBytes = {
-    raw: firstVisit.reduce((n, p) => n + files[p].bytes, 0),
-    br: firstVisit.reduce((n, p) => n + files[p].br, 0),
-    gz: firstVisit.reduce((n, p) => n + files[p].gz, 0),
-  };
-  const ms = Math.round(performance.now() - started);
-  if (!quiet) {
-    const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-    console.log(
-      `audience app → ${outDir}: ${jsPath} ${kb(js.length)} (br ${kb(files[jsPath].br)}), ${cssPath} ${kb(css.length)}, ` +
-        `first visit ${kb(firstVisitBytes.raw)} raw / ${kb(firstVisitBytes.br)} br / ${kb(firstVisitBytes.gz)} gzip, sw.js ${kb(sw.length)}, ${ms} ms`,
-    );
-  }
-  return { outDir, files, firstVisitBytes, ms };
+  return files;
 }
 
 /**
+ * Bundle one entry (JS or CSS) for the phones' browsers (TARGET), minified.
  * @param {string} entry
  * @param {{ format?: 'esm' }} [options] no format for CSS
  */
-async function bundle(entry, { format } = {}) {
+export async function bundle(entry, { format } = {}) {
   const result = await build({
     entryPoints: [entry],
     bundle: true,
@@ -149,8 +165,11 @@ async function bundle(entry, { format } = {}) {
   return Buffer.from(result.outputFiles[0].contents);
 }
 
-/** Drop indentation and blank lines; the template has no <pre> or inline scripts to protect. */
-function minifyHtml(html) {
+/**
+ * Drop indentation and blank lines; the templates have no <pre> or inline scripts to protect.
+ * @param {string} html
+ */
+export function minifyHtml(html) {
   return html
     .split('\n')
     .map((line) => line.trim())
@@ -193,8 +212,11 @@ async function removeStale(outDir, keep) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  buildAudienceApp().catch((err) => {
-    console.error(`audience build failed: ${err.message}`);
-    process.exitCode = 1;
-  });
+  buildAudienceApp()
+    .then(() => import('./build-part.js'))
+    .then(({ buildPartApp }) => buildPartApp())
+    .catch((err) => {
+      console.error(`audience build failed: ${err.message}`);
+      process.exitCode = 1;
+    });
 }

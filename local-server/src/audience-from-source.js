@@ -4,10 +4,13 @@
 // loads this (app/README.md, "Building the desktop app"), hence the import on demand.
 
 /**
- * Build the audience web app into dist/audience.
+ * Build the audience web app into dist/audience and the part page into dist/part.
  * @returns {Promise<void>}
  */
 export async function buildAudienceFromSource() {
   const { buildAudienceApp } = await import('../audience/build.js');
   await buildAudienceApp({ quiet: true });
+  // The musicians' part page too (dist/part, served under /part/<key>/).
+  const { buildPartApp } = await import('../audience/build-part.js');
+  await buildPartApp({ quiet: true });
 }

@@ -24,6 +24,8 @@ import { createAllowList } from './cidr.js';
 import { createEdgeMirror } from './edge-mirror.js';
 import { readResumeFile, persistResumePoint } from './resume-file.js';
 import { createProbeKey } from './probe-key.js';
+import { createPartKey } from './part-key.js';
+import { createPartPages } from './part-pages.js';
 import { createFileLogger, teeToFile } from './log-file.js';
 import wsRoutes from './routes/ws.js';
 import sseRoutes from './routes/sse.js';
@@ -35,9 +37,12 @@ import staticRoutes from './routes/static.js';
 import voteRoutes from './routes/vote.js';
 import { createVoteDesk } from './votes/vote-desk.js';
 import { createReactionMeter } from './votes/reaction-meter.js';
+import partRoutes from './routes/part.js';
 
 export const DEFAULT_SCORE = fileURLToPath(new URL('../../scores/demo.score.json', import.meta.url));
 export const AUDIENCE_DIST = fileURLToPath(new URL('../../dist/audience', import.meta.url));
+/** The musicians' part page (README.md, "Part pages"), built next to the audience app but never in its folder: the edge serves that folder. */
+export const PART_DIST = fileURLToPath(new URL('../../dist/part', import.meta.url));
 
 /**
  * A wall clock that cannot jump: read once, then advanced by the monotonic clock, so an NTP
@@ -219,7 +224,7 @@ export async function startShowServer(options = {}) {
   await audience.register(voteRoutes, routeOptions);
   // dist/audience is prebuilt (npm install builds it; the desktop app ships it). The server never
   // imports the builder (esbuild is a dev tool): a source checkout injects it for a deleted dist/.
-  if (!existsSync(AUDIENCE_DIST) && options.buildAudienceApp) await options.buildAudienceApp();
+  if ((!existsSync(AUDIENCE_DIST) || !existsSync(PART_DIST)) && options.buildAudienceApp) await options.buildAudienceApp();
   const warnedLinks = new Set();
   const onOutside = (src) => {
     metrics.badInput.inc({ source: BadInput.MEDIA_LINK });
@@ -228,6 +233,10 @@ export async function startShowServer(options = {}) {
     log.warn(`media ${src} links outside the score's folder; not served (SECURITY.md, score files)`);
   };
   await audience.register(staticRoutes, { dir: AUDIENCE_DIST, media: mediaSource, onOutside });
+  // Musicians' part pages: behind a key only the console shows (routes/part.js, SECURITY.md).
+  const partKey = createPartKey(token);
+  const partPages = createPartPages();
+  await audience.register(partRoutes, { dir: PART_DIST, show, metrics, partKey, partPages, log });
 
   // ---- control listener: loopback only, token everywhere ----
   // Strict bodies: an unknown field is a mistake to report, not to drop silently.
@@ -237,8 +246,8 @@ export async function startShowServer(options = {}) {
   acceptJsonBodiesOfAnyType(control);
   control.setErrorHandler(controlErrorHandler(metrics));
   await control.register(controlRoutes, { show, metrics, status, log });
-  const consoleContext = { show, metrics, status, log, osc, edge, audiencePort: () => audiencePort, probeKey: probeKey.key };
-  for (const name of ['console-api.js', 'console-ui.js']) {
+  const consoleContext = { show, metrics, status, log, osc, edge, audiencePort: () => audiencePort, probeKey: probeKey.key, partKey: partKey.key, partPages, audienceHost: host };
+  for (const name of ['console-api.js', 'console-ui.js', 'console-parts.js']) {
     const file = new URL(`./routes/${name}`, import.meta.url);
     if (existsSync(file)) await control.register((await import(file.href)).default, consoleContext);
   }
@@ -296,6 +305,8 @@ export async function startShowServer(options = {}) {
     controlUrl: urlOf(control, '127.0.0.1'),
     audiencePort,
     token,
+    /** The musicians' part pages are at `${audienceUrl}/part/${partKey}/` (README.md, "Part pages"). */
+    partKey: partKey.key,
     show,
     metrics,
     log,

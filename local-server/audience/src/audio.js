@@ -2,6 +2,8 @@
 // arrives ~300 ms before it sounds; it is scheduled on the AudioContext's own clock right away
 // (sample-accurate), not fired from a JS timer. Buffers are fetched and decoded once per URL.
 
+import { contextTime, unlockAudioContext } from './audio-clock.js';
+
 /**
  * @param {object} options
  * @param {string} options.base
@@ -31,30 +33,11 @@ export function createAudioPlayer({ base, toLocal }) {
     return p;
   }
 
-  /** Page-clock ms → AudioContext seconds, through the context's own output timestamp. */
-  function contextTime(localMs) {
-    const c = /** @type {AudioContext} */ (ctx);
-    const perfMs = localMs - performance.timeOrigin;
-    const ts = typeof c.getOutputTimestamp === 'function' ? c.getOutputTimestamp() : null;
-    if (ts && ts.performanceTime > 0) return ts.contextTime + (perfMs - ts.performanceTime) / 1000;
-    return c.currentTime + (perfMs - performance.now()) / 1000 - (c.outputLatency || c.baseLatency || 0);
-  }
-
   return {
     /** Must run inside a user gesture (the Join tap). */
     async unlock() {
-      if (!ctx) {
-        const Ctx = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
-        if (!Ctx) return false;
-        ctx = new Ctx({ latencyHint: 'interactive' });
-        // A silent buffer started inside the gesture unlocks output on iOS.
-        const silent = ctx.createBufferSource();
-        silent.buffer = ctx.createBuffer(1, 1, 22050);
-        silent.connect(ctx.destination);
-        silent.start();
-      }
-      if (ctx.state !== 'running') await ctx.resume().catch(() => {});
-      return ctx.state === 'running';
+      ctx = await unlockAudioContext(ctx);
+      return ctx !== null && ctx.state === 'running';
     },
     unlocked: () => ctx !== null && ctx.state === 'running',
     /** @param {string[]} srcs */
@@ -80,7 +63,7 @@ export function createAudioPlayer({ base, toLocal }) {
         return;
       }
       if (!scheduled.has(key)) return; // cancelled while loading
-      const when = contextTime(toLocal(cue.at));
+      const when = contextTime(ctx, toLocal(cue.at));
       const late = ctx.currentTime - when;
       if (late > 0.5) {
         played.push({ key, skipped: true, late });

@@ -10,15 +10,27 @@ import { beatInSegment } from '#core/score/segment.js';
 /** Tempo as the console shows it: whole or one decimal (a ramp's 113.333… reads 113.3). */
 export const roundTempo = (bpm) => Math.round(bpm * 10) / 10;
 
+/** Two segments describe the same run of beats (the same anchor beat, time and tempo). */
+const sameSegment = (a, b) => a.index === b.index && a.at === b.at && a.bpm === b.bpm && a.step === b.step;
+
 export function createFlywheelPlan() {
   /** @type {Record<string, any> | null} */
   let lean = null;
+  /** The segment the show is in now, and the one before it when the new one simply continues it. */
+  let segmentNow = null;
+  /**
+   * The server publishes the next segment (a tempo or meter change) one lookahead (300 ms) before
+   * its first beat, so above 200 bpm it arrives before the old segment's last beat has sounded:
+   * that beat is still the old segment's to show.
+   */
+  let before = null;
   let plannedFor = { view: undefined, ahead: undefined };
   let lastShown = -1;
 
   return {
     /**
-     * A new full or lean state was applied. Returns what changed for the caller to schedule.
+     * A new full or lean state was applied. Returns what changed for the caller to schedule;
+     * `continued`: the new segment carries on where the old one ends (nothing to take back).
      * @param {Record<string, any>} state
      * @param {boolean} epochChanged
      */
@@ -26,12 +38,17 @@ export function createFlywheelPlan() {
       if (epochChanged) lean = null;
       lean = deriveLeanState(lean, state);
       const segment = flywheelSegment(lean);
+      // A continuation starts exactly where the old segment ends; anything else (seek, tempo, pause) replaces it.
+      const continued = Boolean(!epochChanged && segment && segmentNow && !sameSegment(segmentNow, segment) && segment.index === segmentNow.until);
+      if (!segment || epochChanged || (segmentNow && !sameSegment(segmentNow, segment))) before = continued ? segmentNow : null;
+      segmentNow = segment;
       const fresh = lean.view !== plannedFor.view || lean.ahead !== plannedFor.ahead;
       plannedFor = { view: lean.view, ahead: lean.ahead };
       const windowKey = segment ? `${Object.keys(lean.ahead ?? {}).sort()[0]}|${segment.index}|${segment.at}` : 'still';
       return {
         lean,
         segment,
+        continued,
         views: fresh ? plannedViews(lean).map((v) => ({ ...v, key: `${windowKey}|${v.at}` })) : null,
         sounds: fresh && segment ? aheadItems(lean).filter((item) => item.audio).map((item) => ({ ...item.audio, at: item.at })) : [],
       };
@@ -44,8 +61,11 @@ export function createFlywheelPlan() {
     beat(serverNow) {
       const segment = flywheelSegment(lean);
       if (!segment) return { show: null, nextAt: null };
-      const current = beatAt(segment, serverNow);
-      const upcoming = current ? nextBeat(segment, current.index) : beatInSegment(segment, segment.index);
+      const active = before && serverNow < segment.at ? before : segment;
+      const current = beatAt(active, serverNow);
+      const upcoming = current
+        ? nextBeat(active, current.index) ?? (active === before ? beatInSegment(segment, segment.index) : null)
+        : beatInSegment(active, active.index);
       const show = current && current.index !== lastShown ? current : null;
       if (show) lastShown = show.index;
       return { show, nextAt: upcoming ? upcoming.at : null };

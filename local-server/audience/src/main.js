@@ -7,7 +7,10 @@ import { createStreamTracker } from '#core/client/stream-tracker.js';
 import { createClockSync } from '#core/client/clock-sync.js';
 import { createBeatSchedule } from '#core/client/beat-schedule.js';
 import { pageNow } from './page-clock.js';
+import { PAGE_CLOCK_OPTIONS } from './clock-options.js';
 import { createConnection } from './connection.js';
+import { resumeOnWake } from './page-wake.js';
+import { streamInspector } from './page-inspector.js';
 import { createPreciseTimer } from './precise-timer.js';
 import { createView } from './view.js';
 import { createAudioPlayer } from './audio.js';
@@ -21,14 +24,7 @@ import { createReactionPad } from './reaction-pad.js';
 const base = document.baseURI;
 const params = new URLSearchParams(location.search);
 const tracker = createStreamTracker();
-const clock = createClockSync({
-  // Learn fast after joining (or waking): ~9 s of pings, well under the server's flood limit (50 frames/s sustained).
-  // Afterwards ping every 3 s while the bound is within 2 ms (a LAN), 4/s while it is wider (jitter).
-  schedule: [{ until: 128, every: 70 }],
-  targetUncertainty: 2,
-  refineEvery: 250,
-  steadyEvery: 3000,
-});
+const clock = createClockSync({ ...PAGE_CLOCK_OPTIONS, schedule: [...PAGE_CLOCK_OPTIONS.schedule] });
 // Room for the 15–30 s of views sent ahead (a view change per beat at 400 bpm is 200).
 const schedule = createBeatSchedule({ limit: 256 });
 const flywheel = createFlywheelPlan();
@@ -59,12 +55,13 @@ function onApplied(envelope, outcome, receivedAt) {
     audio.cancelFrom(-Infinity);
   }
   const serverNow = clock.toServer(pageNow());
-  const { lean, segment, views, sounds } = flywheel.update(heldWhileOffline(state), outcome.epochChanged);
+  const { lean, segment, continued, views, sounds } = flywheel.update(heldWhileOffline(state), outcome.epochChanged);
   frameInfo = { section: lean.section, transport: lean.transport, score: lean.score };
   const segmentKey = segment ? `${tracker.epoch()}|${segment.index}|${segment.at}|${segment.bpm}` : '';
   const reanchored = segmentKey !== lastSegmentKey;
   if (reanchored) {
-    flywheel.resetShown();
+    // A segment that continues the last one keeps the beat shown (see flywheel-plan.js).
+    if (!continued) flywheel.resetShown();
     lastSegmentKey = segmentKey;
     segmentReceivedAt = receivedAt;
   }
@@ -80,7 +77,7 @@ function onApplied(envelope, outcome, receivedAt) {
   if (segment) {
     // Sounds sent ahead are scheduled on the audio clock at once (sample-accurate start); a new
     // anchor (seek, tempo) takes back those it no longer announces.
-    if (reanchored) audio.cancelFrom(serverNow);
+    if (reanchored && !continued) audio.cancelFrom(serverNow);
     if (views) aheadSounds = sounds;
     for (const cue of aheadSounds) audio.play(cue);
   } else {
@@ -198,16 +195,11 @@ joinButton.addEventListener('click', async () => {
   if (ok) document.body.classList.add('sound-on');
 });
 
+resumeOnWake(connection);
 document.addEventListener('visibilitychange', () => {
-  if (document.visibilityState === 'visible') {
-    connection.resume('visible');
-    wakeLock.reacquire();
-  } else wakeLock.hidden();
+  if (document.visibilityState === 'visible') wakeLock.reacquire();
+  else wakeLock.hidden();
 });
-// A frozen page (Page Lifecycle: phone asleep, tab discarded-to-be) gets `resume`, not visibilitychange.
-document.addEventListener('resume', () => connection.resume('unfrozen'));
-addEventListener('pageshow', (e) => e.persisted && connection.resume('restored'));
-addEventListener('online', () => connection.resume('online'));
 
 connection.start();
 registerServiceWorker();
@@ -215,15 +207,7 @@ status();
 
 // A small, read-only window into the page for the browser tests and for debugging on a phone.
 /** @type {any} */ (window).__tutti = {
-  state: () => tracker.state(),
-  lean: () => flywheel.state(),
-  seq: () => tracker.seq(),
-  epoch: () => tracker.epoch(),
-  counts: () => tracker.counts(),
-  clock: () => (clock.estimate() ? { ...clock.estimate(), total: clock.count() } : null),
-  toServer: (local) => clock.toServer(local),
-  connection: () => connection.status(),
-  log: () => connection.log(),
+  ...streamInspector({ tracker, flywheel, clock, connection }),
   displays: () => displays.slice(),
   viewChanges: () => viewChanges.slice(),
   audio: () => audio.played(),
