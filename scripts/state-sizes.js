@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { loadScoreFile } from '../local-server/src/score-file.js';
 import { createShowEngine } from '../core/score/engine.js';
-import { createStateStream } from '../core/fanout/state-stream.js';
+import { createStateStream } from '../core/stream/state-stream.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 

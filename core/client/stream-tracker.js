@@ -4,7 +4,7 @@
 // overlapping what we already have, a late frame from a transport we are leaving) are ignored,
 // never applied twice.
 
-import { applyEnvelope } from '../fanout/state-stream.js';
+import { applyEnvelope } from '../stream/state-stream.js';
 import { envelopeProblem } from '../protocol/envelope.js';
 
 /**

@@ -5,8 +5,8 @@
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { createShowEngine } from '#core/score/engine.js';
-import { createStateStream } from '#core/fanout/state-stream.js';
-import { deriveLeanState, LEAN_EPOCH_SUFFIX } from '#core/fanout/lean-state.js';
+import { createStateStream } from '#core/stream/state-stream.js';
+import { deriveLeanState, LEAN_EPOCH_SUFFIX } from '#core/stream/lean-state.js';
 import { createHub } from './hub/hub.js';
 
 /**

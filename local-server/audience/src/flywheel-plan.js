@@ -3,7 +3,7 @@
 // `?stream=lean` works the same), the views and sounds sent ahead, and the beat sounding at any
 // time. Keeps no timers: main.js asks it what is due and when to wake next.
 
-import { deriveLeanState } from '#core/fanout/lean-state.js';
+import { deriveLeanState } from '#core/stream/lean-state.js';
 import { flywheelSegment, beatAt, nextBeat, plannedViews, aheadItems } from '#core/client/flywheel.js';
 import { beatInSegment } from '#core/score/segment.js';
 

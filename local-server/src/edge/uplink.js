@@ -52,7 +52,7 @@ const ALIVE_FRAME = '{"type":"alive"}';
  * @property {() => boolean} resume reconnect after being replaced (false when it was not replaced)
  * @property {() => Promise<void>} close
  *
- * @typedef {object} UplinkStream the parts of a core/fanout/state-stream.js StateStream the uplink reads
+ * @typedef {object} UplinkStream the parts of a core/stream/state-stream.js StateStream the uplink reads
  * @property {() => { seq: number, json: string }} snapshot
  * @property {(seq: number) => string[] | null} deltasSince
  * @property {() => string} epoch

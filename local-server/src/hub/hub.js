@@ -28,8 +28,8 @@ import { encodeTextFrame, encodeDeflatedTextFrame, rawSocketOf } from './ws-fram
 
 /**
  * @param {object} options
- * @param {import('#core/fanout/state-stream.js').StateStream} options.stream the full stream
- * @param {import('#core/fanout/state-stream.js').StateStream} [options.leanStream] the lean stream (`?stream=lean`); the full one when absent
+ * @param {import('#core/stream/state-stream.js').StateStream} options.stream the full stream
+ * @param {import('#core/stream/state-stream.js').StateStream} [options.leanStream] the lean stream (`?stream=lean`); the full one when absent
  * @param {import('../metrics.js').Metrics} options.metrics
  * @param {() => number} options.now
  * @param {number} [options.maxBufferedBytes] unsent bytes beyond which a client counts as slow
@@ -39,7 +39,7 @@ import { encodeTextFrame, encodeDeflatedTextFrame, rawSocketOf } from './ws-fram
 export function createHub({ stream, leanStream, metrics, now, maxBufferedBytes = 256 * 1024, staleTimeoutMs = 30_000, sweepMs = 15_000 }) {
   /** @type {Set<Sink>} */
   const sinks = new Set();
-  /** @type {Record<StreamName, import('#core/fanout/state-stream.js').StateStream>} */
+  /** @type {Record<StreamName, import('#core/stream/state-stream.js').StateStream>} */
   const streams = { full: stream, lean: leanStream ?? stream };
   /** Clients per stream, so each update is only walked over by the clients that read it. */
   /** @type {Record<StreamName, Set<Sink>>} */

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { createStateStream, applyEnvelope } from '../../../core/fanout/state-stream.js';
+import { createStateStream, applyEnvelope } from '../../../core/stream/state-stream.js';
 import { envelopeProblem } from '../../../core/protocol/envelope.js';
 import { jsonEqual } from '../../../core/protocol/merge-patch.js';
 

@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { validateScore } from '../../../core/score/validate.js';
 import { createShowEngine } from '../../../core/score/engine.js';
-import { createStateStream } from '../../../core/fanout/state-stream.js';
-import { deriveLeanState } from '../../../core/fanout/lean-state.js';
+import { createStateStream } from '../../../core/stream/state-stream.js';
+import { deriveLeanState } from '../../../core/stream/lean-state.js';
 import { beatAt, flywheelSegment, plannedViews } from '../../../core/client/flywheel.js';
 import { encodeTextFrame, encodeDeflatedTextFrame } from '../../../local-server/src/hub/ws-frame.js';
 import { createFakeClock } from '../../support/fake-clock.js';

@@ -1,7 +1,7 @@
 // The last N deltas, already serialized, so a client that missed a few gets exactly those
 // (SSE Last-Event-ID, poll ?since, WS after a short gap) instead of a whole snapshot.
 
-import { deltasAfter } from '../stream/catch-up.js';
+import { deltasAfter } from './catch-up.js';
 
 /**
  * @typedef {{ seq: number, json: string }} ReplayEntry
