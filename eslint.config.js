@@ -11,8 +11,11 @@ export default [
       eqeqeq: ['error', 'always', { null: 'ignore' }],
       'no-var': 'error',
       'prefer-const': 'error',
+      // One import style for core everywhere (README.md, "Where things are").
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(\\.\\./)+core/', message: 'import core as #core/<folder>/<file>.js' }] }],
     },
   },
+  { files: ['core/**'], rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./', message: 'another core folder is #core/<folder>/<file>.js' }] }] } },
   { files: ['test/**'], languageOptions: { globals: { ...globals.node, ...globals.jest } } },
   // Browser suites pass functions to page.evaluate(): they run in the page.
   { files: ['test/audience/**', 'test/app/**', 'test/artillery/**', 'test/security/**'], languageOptions: { globals: { ...globals.node, ...globals.jest, ...globals.browser } } },

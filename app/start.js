@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parseServeArgs } from '../local-server/src/config.js';
 import { StartupError } from '../local-server/src/server.js';
 import { createLog } from '../local-server/src/log.js';
-import { formatProblems } from '../core/score/validate.js';
+import { formatProblems } from '#core/score/validate.js';
 import { createSettingsStore, browserConfigDir } from './main/settings-store.js';
 import { launchShow } from './main/launch-show.js';
 import { defaultStateDir, resumeFileFor, logFileFor } from '../local-server/src/state-dir.js';

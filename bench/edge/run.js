@@ -14,7 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { createEnvelope } from '../../core/protocol/envelope.js';
+import { createEnvelope } from '#core/protocol/envelope.js';
 import { startLocalEdge } from '../../edge-worker/scripts/local-edge.js';
 
 const VIEWERS_SCRIPT = fileURLToPath(new URL('./viewers.js', import.meta.url));

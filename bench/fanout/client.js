@@ -12,7 +12,7 @@ import { performance, monitorEventLoopDelay } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
 import { createHistogram } from '../lib/histogram.js';
 import { serveParent } from '../lib/child-ipc.js';
-import { readEnvelopeHead, HEAD_CHARS } from '../../core/protocol/envelope-head.js';
+import { readEnvelopeHead, HEAD_CHARS } from '#core/protocol/envelope-head.js';
 
 export const MAX_CLIENTS_PER_PROCESS = 9000;
 const CONNECT_TIMEOUT_MS = 20_000;

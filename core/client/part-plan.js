@@ -4,7 +4,7 @@
 // or count a player in. Pure: the page and the tests call the same functions.
 
 import { beatAt, nextBeat } from './flywheel.js';
-import { beatInSegment } from '../score/segment.js';
+import { beatInSegment } from '#core/score/segment.js';
 
 /**
  * @typedef {import('../score/part-cues.js').PartCue} PartCue

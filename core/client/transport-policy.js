@@ -6,7 +6,7 @@
 // off. Reconnect delays are exponential with jitter so thousands of phones that lost the same
 // access point do not come back in the same millisecond.
 
-import { backoffDelay } from '../util/backoff.js';
+import { backoffDelay } from '#core/util/backoff.js';
 
 /**
  * @typedef {'ws' | 'sse' | 'poll'} TransportName

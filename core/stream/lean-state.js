@@ -4,7 +4,7 @@
 // ahead window began, so it changes once per chunk, not once per cue. Pure and runtime-free: the
 // server derives it from every full state in order, and a viewer or an edge can do the same.
 
-import { isPlainObject } from '../protocol/merge-patch.js';
+import { isPlainObject } from '#core/protocol/merge-patch.js';
 
 /** Suffix that gives the lean stream its own epoch id, so no client ever mixes the two seq spaces. */
 export const LEAN_EPOCH_SUFFIX = '~lean';

@@ -3,7 +3,7 @@
 // stream it wants. One parser for the venue and the edge, so a bad value gets the same 400 from
 // both (core/protocol/http-errors.js).
 
-import { parseSeq } from '../protocol/sse.js';
+import { parseSeq } from '#core/protocol/sse.js';
 
 /** A long poll waits at most this long, whatever `wait` asks for. */
 export const MAX_POLL_WAIT_MS = 30_000;

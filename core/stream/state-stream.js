@@ -1,8 +1,8 @@
 // The single writer of the audience state: numbers every change (seq), serializes each change
 // once (the bytes every client gets), keeps a replay window and a cached snapshot.
 
-import { createEnvelope } from '../protocol/envelope.js';
-import { createMergePatch, applyMergePatch, withoutNulls } from '../protocol/merge-patch.js';
+import { createEnvelope } from '#core/protocol/envelope.js';
+import { createMergePatch, applyMergePatch, withoutNulls } from '#core/protocol/merge-patch.js';
 import { createReplayBuffer } from './replay-buffer.js';
 
 /**

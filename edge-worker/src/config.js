@@ -1,7 +1,7 @@
 // Numeric settings come from wrangler `vars` (strings); a bad or missing value falls back to
 // the default instead of breaking the show.
 
-import { MAX_SNAPSHOT_BYTES } from '../../core/protocol/envelope.js';
+import { MAX_SNAPSHOT_BYTES } from '#core/protocol/envelope.js';
 
 const DEFAULTS = Object.freeze({
   SHARD_CAPACITY: 5000,

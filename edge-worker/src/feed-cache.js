@@ -5,7 +5,7 @@
 // Only plain strings and numbers are shared between requests: a promise or stream created by
 // one request must not be awaited or written by another (workerd forbids cross-request I/O).
 
-import { deltasAfter } from '../../core/stream/catch-up.js';
+import { deltasAfter } from '#core/stream/catch-up.js';
 
 /**
  * @typedef {{ epoch: string | null, seq: number | null, rev: number, snapshot: string | null,

@@ -1,6 +1,6 @@
 // Small response helpers shared by the router and the objects.
 
-import { audienceError, errorBody } from '../../core/protocol/http-errors.js';
+import { audienceError, errorBody } from '#core/protocol/http-errors.js';
 
 const NO_STORE = { 'cache-control': 'no-store' };
 
@@ -30,7 +30,7 @@ export function jsonError(status, code, message, headers = {}) {
 
 /**
  * A catalogued audience error (core/protocol/http-errors.js): the same status and body as the venue.
- * @param {import('../../core/protocol/http-errors.js').AudienceErrorCode} code
+ * @param {import('#core/protocol/http-errors.js').AudienceErrorCode} code
  * @param {Record<string, string>} [headers]
  */
 export function audienceErrorResponse(code, headers = {}) {

@@ -4,8 +4,8 @@
 import { isPublisher } from './auth.js';
 import { readConfig } from './config.js';
 import { createFeedCache } from './feed-cache.js';
-import { AUDIENCE_METHODS } from '../../core/protocol/http-errors.js';
-import { parseStreamQuery } from '../../core/stream/query.js';
+import { AUDIENCE_METHODS } from '#core/protocol/http-errors.js';
+import { parseStreamQuery } from '#core/stream/query.js';
 import { CORS, audienceErrorResponse, isWebSocketUpgrade, json, jsonError } from './http.js';
 import { servePoll } from './poll.js';
 import { serveSse } from './sse.js';

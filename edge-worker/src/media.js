@@ -10,7 +10,7 @@
 
 /* global FixedLengthStream -- workerd: a stream with a known length, so responses carry content-length */
 import { audienceErrorResponse, jsonError, json, CORS } from './http.js';
-import { MEDIA_CSP, MEDIA_MAX_AGE, decodeMediaPath, etagMatches, mediaType, parseRange } from '../../core/protocol/media.js';
+import { MEDIA_CSP, MEDIA_MAX_AGE, decodeMediaPath, etagMatches, mediaType, parseRange } from '#core/protocol/media.js';
 
 /** Bytes per stored chunk row. */
 export const MEDIA_CHUNK_BYTES = 1024 * 1024;

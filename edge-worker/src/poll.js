@@ -1,7 +1,7 @@
 // GET /poll?since=SEQ[&wait=MS] (README.md, "Audience endpoints"), answered from the isolate's feed
 // cache.
 
-import { parseStreamQuery, resumePoint } from '../../core/stream/query.js';
+import { parseStreamQuery, resumePoint } from '#core/stream/query.js';
 import { CORS, audienceErrorResponse, sleep } from './http.js';
 
 /**

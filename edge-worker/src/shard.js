@@ -4,13 +4,13 @@
 
 /* global WebSocketRequestResponsePair */
 import { DurableObject } from 'cloudflare:workers';
-import { CloseCode, encodePong } from '../../core/protocol/envelope.js';
-import { encodeVoteReply } from '../../core/votes/vote-message.js';
+import { CloseCode, encodePong } from '#core/protocol/envelope.js';
+import { encodeVoteReply } from '#core/votes/vote-message.js';
 import { readConfig } from './config.js';
 import { isWebSocketUpgrade, jsonError } from './http.js';
 import { rootStub, shardStub } from './stubs.js';
 import { createVoteLedger, ownerOf } from './votes.js';
-import { parseVote } from '../../core/votes/vote-message.js';
+import { parseVote } from '#core/votes/vote-message.js';
 import { judgeViewerFrame, newViewerBudget, readViewerBudget } from './viewer-rules.js';
 
 const VIEWER_TAG = 'viewer';
@@ -178,7 +178,7 @@ export class Shard extends DurableObject {
    * A viewer's vote (README.md, "Audience voices"): counted by the shard that owns its device id
    * (votes.js), this one or another; the viewer gets the owner's answer.
    * @param {WebSocket} ws
-   * @param {import('../../core/votes/vote-message.js').Vote} vote
+   * @param {import('#core/votes/vote-message.js').Vote} vote
    * @param {boolean} limited over this socket's vote budget: answered, not counted
    */
   async vote(ws, vote, limited) {

@@ -4,9 +4,9 @@
 // update to the shard lanes. Viewers never talk to it directly.
 
 import { DurableObject } from 'cloudflare:workers';
-import { createEnvelope } from '../../core/protocol/envelope.js';
-import { applyMergePatch } from '../../core/protocol/merge-patch.js';
-import { deltasAfter } from '../../core/stream/catch-up.js';
+import { createEnvelope } from '#core/protocol/envelope.js';
+import { applyMergePatch } from '#core/protocol/merge-patch.js';
+import { deltasAfter } from '#core/stream/catch-up.js';
 import { MAX_PUBLISH_FRAME_BYTES, readConfig } from './config.js';
 import { createFanout } from './fanout.js';
 import { isWebSocketUpgrade, json, jsonError } from './http.js';
@@ -173,7 +173,7 @@ export class Show extends DurableObject {
   }
 
   /**
-   * @param {import('../../core/protocol/envelope.js').Envelope} envelope a frame judged 'apply'
+   * @param {import('#core/protocol/envelope.js').Envelope} envelope a frame judged 'apply'
    * @param {string} text its bytes, forwarded to viewers unchanged
    */
   apply(envelope, text) {

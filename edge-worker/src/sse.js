@@ -2,8 +2,8 @@
 // Resumes from Last-Event-ID or ?since. Streams end after SSE_MAX_MS so every loop is bounded;
 // EventSource reconnects by itself with Last-Event-ID and loses nothing.
 
-import { SSE_HEARTBEAT, formatSseEvent } from '../../core/protocol/sse.js';
-import { parseStreamQuery, resumePoint } from '../../core/stream/query.js';
+import { SSE_HEARTBEAT, formatSseEvent } from '#core/protocol/sse.js';
+import { parseStreamQuery, resumePoint } from '#core/stream/query.js';
 import { CORS, audienceErrorResponse, sleep } from './http.js';
 
 const HEARTBEAT_MS = 15_000;

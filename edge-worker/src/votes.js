@@ -6,7 +6,7 @@
 // forgets nothing) and reports its totals to the root, one report in flight at a time; the root
 // adds every owner's totals up and sends the sum to the venue.
 
-import { createTally } from '../../core/votes/tally.js';
+import { createTally } from '#core/votes/tally.js';
 
 /** Votes that reach the edge up to this long after the close still count (as at the venue). */
 export const LATE_GRACE_MS = 300;
@@ -106,7 +106,7 @@ export function createVoteLedger({ storage, root, now = () => Date.now() }) {
     /**
      * Count one vote (this shard owns its device).
      * @param {number} index this shard's index
-     * @param {import('../../core/votes/vote-message.js').Vote} vote
+     * @param {import('#core/votes/vote-message.js').Vote} vote
      * @returns {Promise<string>} counted, changed, repeat, closed or unknown_option
      */
     async record(index, vote) {

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AUDIENCE_PAGE_CSP } from '../../core/protocol/page-csp.js';
+import { AUDIENCE_PAGE_CSP } from '#core/protocol/page-csp.js';
 import { bundle, hashOf, minifyHtml, writeBuiltApp } from './build.js';
 import { buildKeepAwakeWebm } from './keep-awake-webm.js';
 

@@ -14,7 +14,7 @@ import { mkdir, readFile, readdir, rename, stat, unlink, writeFile } from 'node:
 import { join, dirname, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
-import { AUDIENCE_PAGE_CSP } from '../../core/protocol/page-csp.js';
+import { AUDIENCE_PAGE_CSP } from '#core/protocol/page-csp.js';
 import { buildKeepAwakeWebm } from './keep-awake-webm.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { acquireBrowserLock } from './support/exclusive.js';
 import { ARTIFACTS, launchBrowser, openPage, startShow, control, waitInPage, quantile, trueOffset } from './support/browser.js';
-import { partCueTable } from '../../core/score/part-cues.js';
-import { cuesForPart } from '../../core/client/part-plan.js';
+import { partCueTable } from '#core/score/part-cues.js';
+import { cuesForPart } from '#core/client/part-plan.js';
 
 export const TABLET = { viewport: { width: 1180, height: 820 }, deviceScaleFactor: 1, hasTouch: true, isMobile: false };
 /** The sync test's limit (test/audience/sync.test.js, README.md "How fast, how small"). */

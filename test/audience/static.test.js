@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { buildAudienceApp } from '../../local-server/audience/build.js';
 import staticRoutes, { pickEncoding } from '../../local-server/src/routes/static.js';
-import { parseRange, decodeMediaPath } from '../../core/protocol/media.js';
+import { parseRange, decodeMediaPath } from '#core/protocol/media.js';
 
 let app;
 let base;

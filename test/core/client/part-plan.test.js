@@ -1,8 +1,8 @@
 // What a part page shows and clicks (core/client/part-plan.js): countdown in beats to the next
 // cue, the list after it, count-in beats before an entry, and the beats a click is scheduled for.
-import { cuesForPart, upcomingCues, clickFor, cueText, beatsAhead, firstCueFrom } from '../../../core/client/part-plan.js';
-import { segmentAt, beatInSegment } from '../../../core/score/segment.js';
-import { createTimeline } from '../../../core/score/timeline.js';
+import { cuesForPart, upcomingCues, clickFor, cueText, beatsAhead, firstCueFrom } from '#core/client/part-plan.js';
+import { segmentAt, beatInSegment } from '#core/score/segment.js';
+import { createTimeline } from '#core/score/timeline.js';
 import { fourFourScore } from '../../support/scores.js';
 
 const cues = [

@@ -1,8 +1,8 @@
 // The musicians' cue table (core/score/part-cues.js): beat indices through meter changes, the
 // part's OSC prefix, cues to everyone, labels, order.
-import { partCueTable } from '../../../core/score/part-cues.js';
-import { validateScore } from '../../../core/score/validate.js';
-import { createTimeline } from '../../../core/score/timeline.js';
+import { partCueTable } from '#core/score/part-cues.js';
+import { validateScore } from '#core/score/validate.js';
+import { createTimeline } from '#core/score/timeline.js';
 
 const score = validateScore({
   format: 'tutti-score/1', id: 'p', title: 'Parts', bars: 6,

@@ -1,4 +1,4 @@
-import { deltasAfter } from '../../../core/stream/catch-up.js';
+import { deltasAfter } from '#core/stream/catch-up.js';
 
 const window = [5, 6, 7, 8].map((seq) => ({ seq }));
 const seqs = (out) => (out === null ? null : out.map((d) => d.seq));

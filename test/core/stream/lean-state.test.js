@@ -2,11 +2,11 @@
 // beat and every view the full stream would have sent, and the lean stream is much smaller.
 
 import { readFileSync } from 'node:fs';
-import { validateScore } from '../../../core/score/validate.js';
-import { createShowEngine } from '../../../core/score/engine.js';
-import { createStateStream } from '../../../core/stream/state-stream.js';
-import { deriveLeanState } from '../../../core/stream/lean-state.js';
-import { beatAt, flywheelSegment, plannedViews } from '../../../core/client/flywheel.js';
+import { validateScore } from '#core/score/validate.js';
+import { createShowEngine } from '#core/score/engine.js';
+import { createStateStream } from '#core/stream/state-stream.js';
+import { deriveLeanState } from '#core/stream/lean-state.js';
+import { beatAt, flywheelSegment, plannedViews } from '#core/client/flywheel.js';
 import { encodeTextFrame, encodeDeflatedTextFrame } from '../../../local-server/src/hub/ws-frame.js';
 import { createFakeClock } from '../../support/fake-clock.js';
 

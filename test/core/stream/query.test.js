@@ -1,4 +1,4 @@
-import { parseStreamQuery, resumePoint, MAX_POLL_WAIT_MS } from '../../../core/stream/query.js';
+import { parseStreamQuery, resumePoint, MAX_POLL_WAIT_MS } from '#core/stream/query.js';
 
 test('absent values: a joining viewer on the full stream, no wait', () => {
   expect(parseStreamQuery({})).toEqual({ ok: true, code: null, since: null, wait: 0, epoch: null, stream: 'full' });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { createStateStream, applyEnvelope } from '../../../core/stream/state-stream.js';
-import { envelopeProblem } from '../../../core/protocol/envelope.js';
-import { jsonEqual } from '../../../core/protocol/merge-patch.js';
+import { createStateStream, applyEnvelope } from '#core/stream/state-stream.js';
+import { envelopeProblem } from '#core/protocol/envelope.js';
+import { jsonEqual } from '#core/protocol/merge-patch.js';
 
 const stateArb = fc.record({
   transport: fc.constantFrom('stopped', 'playing', 'paused'),

@@ -1,4 +1,4 @@
-import { backoffDelay } from '../../../core/util/backoff.js';
+import { backoffDelay } from '#core/util/backoff.js';
 
 test('doubles from the base up to the cap', () => {
   const at = (n) => backoffDelay(n, { baseMs: 250, capMs: 5000, jitter: false });
