@@ -15,6 +15,11 @@ export default [
       'no-restricted-imports': ['error', { patterns: [{ regex: '^(\\.\\./)+core/', message: 'import core as #core/<folder>/<file>.js' }] }],
     },
   },
+  // Outside local-server/, the show server is reached through its front door, local-server/index.js.
+  { files: ['app/**', 'bench/**', 'scripts/**', 'artillery/**', 'edge-worker/**', 'tools/**'], rules: { 'no-restricted-imports': ['error', { patterns: [
+    { regex: '^(\\.\\./)+core/', message: 'import core as #core/<folder>/<file>.js' },
+    { regex: '^(\\.\\./)+local-server/src/', message: 'import the show server from local-server/index.js' },
+  ] }] } },
   { files: ['core/**'], rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./', message: 'another core folder is #core/<folder>/<file>.js' }] }] } },
   { files: ['test/**'], languageOptions: { globals: { ...globals.node, ...globals.jest } } },
   // Browser suites pass functions to page.evaluate(): they run in the page.

@@ -34,6 +34,9 @@ import audienceMethodRoutes from './routes/audience-methods.js';
 import timeRoutes from './routes/time.js';
 import controlRoutes, { controlErrorHandler, acceptJsonBodiesOfAnyType } from './routes/control.js';
 import staticRoutes from './routes/static.js';
+import consoleApiRoutes from './routes/console-api.js';
+import consoleUiRoutes from './routes/console-ui.js';
+import consolePartRoutes from './routes/console-parts.js';
 import voteRoutes from './routes/vote.js';
 import { createVoteDesk } from './votes/vote-desk.js';
 import { createReactionMeter } from './votes/reaction-meter.js';
@@ -96,6 +99,7 @@ export class StartupError extends Error {
  * @property {import('./log.js').Log} [log]
  * @property {string | null} [logFile] also write the log, and Fastify's errors, as JSON lines to this rotated file (README.md "Logs")
  * @property {() => Promise<void>} [buildAudienceApp] builds a missing dist/audience (source checkouts only: see app/README.md)
+ * @property {import('./routes/console-api.js').ConsoleHost} [consoleHost] who hosts the server (`npm start`, the desktop app): what the console shows of settings and recent scores; default `{ mode: 'serve' }`
  */
 
 /**
@@ -246,11 +250,11 @@ export async function startShowServer(options = {}) {
   acceptJsonBodiesOfAnyType(control);
   control.setErrorHandler(controlErrorHandler(metrics));
   await control.register(controlRoutes, { show, metrics, status, log });
-  const consoleContext = { show, metrics, status, log, osc, edge, audiencePort: () => audiencePort, probeKey: probeKey.key, partKey: partKey.key, partPages, audienceHost: host };
-  for (const name of ['console-api.js', 'console-ui.js', 'console-parts.js']) {
-    const file = new URL(`./routes/${name}`, import.meta.url);
-    if (existsSync(file)) await control.register((await import(file.href)).default, consoleContext);
-  }
+  const consoleHost = options.consoleHost ?? { mode: 'serve' };
+  const consoleContext = { show, metrics, status, log, osc, edge, audiencePort: () => audiencePort, probeKey: probeKey.key, partKey: partKey.key, partPages, audienceHost: host, consoleHost };
+  await control.register(consoleApiRoutes, consoleContext);
+  await control.register(consoleUiRoutes, {});
+  await control.register(consolePartRoutes, consoleContext);
 
   let oscIn = null;
   let audiencePort = 0;

@@ -26,19 +26,6 @@ import { createCountIn } from '../console/count-in.js';
  * @property {string} [scoresDir] where the bundled scores are
  */
 
-/** @type {WeakMap<object, ConsoleHost>} */
-const hosts = new WeakMap();
-
-/**
- * Tell the console API of a running show who hosts it (keyed by the show object, so several
- * servers in one process stay apart).
- * @param {object} show the `show` of a running server (startShowServer(...).show)
- * @param {ConsoleHost} host
- */
-export function attachConsoleHost(show, host) {
-  hosts.set(show, host);
-}
-
 const HISTORY_POINTS = 120; // one per second: two minutes of chart
 const LATENCY_WINDOW_MS = 60_000;
 const MAX_EVENT_STREAMS = 16;
@@ -105,13 +92,13 @@ export function scoreSummary(score, path) {
 
 /**
  * @param {import('fastify').FastifyInstance} app
- * @param {{ show: import('../show.js').Show, metrics: import('../metrics.js').Metrics, status: () => any, log: any, osc: any, edge: any, audiencePort: () => number, probeKey: string }} options
+ * @param {{ show: import('../show.js').Show, metrics: import('../metrics.js').Metrics, status: () => any, log: any, osc: any, edge: any, audiencePort: () => number, probeKey: string, consoleHost: ConsoleHost }} options
  */
-export default async function consoleApi(app, { show, metrics, status, log, osc, edge, audiencePort, probeKey }) {
+export default async function consoleApi(app, { show, metrics, status, log, osc, edge, audiencePort, probeKey, consoleHost }) {
   const startedAt = Date.now();
   /** The server's clock (the one `t` and `position.at` use), as measured by the probe's pings. */
   const serverNow = () => clock() + probe.offset();
-  const host = () => hosts.get(show) ?? { mode: 'serve' };
+  const host = () => consoleHost;
   /** Secrets typed into the console (edge tokens) never leave it again, not even via the log. */
   const secrets = new Set();
   const redact = (text) => {
