@@ -358,11 +358,13 @@ export function createShowEngine(options) {
       }
       emitState();
     },
-    /** Replace the score; the transport stops. */
+    /**
+     * Replace the score; the transport stops. Publishes no state: the caller starts a new
+     * epoch with a snapshot of state() (local-server/src/show.js).
+     */
     load(nextScore) {
       load(nextScore);
       onTransport('stopped');
-      emitState();
     },
     /**
      * What a restarted server needs to carry on where this one was: the transport, the anchor

@@ -113,7 +113,7 @@ export function persistResumePoint({ file, show, log }) {
     last = key;
     queue(() => writeFileDurably(file, json));
   };
-  show.onEnvelope(save);
+  show.events.on('envelope', save);
   save();
   return {
     flush: () => writing,

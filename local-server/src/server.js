@@ -146,8 +146,7 @@ export async function startShowServer(options = {}) {
 
   // The mirror copies the current score's media (the files behind /media/…) to the edge too.
   const mediaSource = () => ({ dir: show.source().dir, assets: show.engine.score().assets ?? [] });
-  const edge = createEdgeMirror({ stream: show.stream, log, metrics, media: mediaSource });
-  show.onEnvelope((json) => edge.publish(json));
+  const edge = createEdgeMirror({ stream: show.stream, events: show.events, log, metrics, media: mediaSource });
   if (edgeUrl) await edge.enable(edgeUrl, edgeToken ?? '');
   // Audience voices (README.md): the venue counts its phones, the edge's totals are added.
   const votes = createVoteDesk({
