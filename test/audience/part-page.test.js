@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { acquireBrowserLock } from './support/exclusive.js';
 import { ARTIFACTS, launchBrowser, openPage, startShow, control, waitInPage, quantile, trueOffset } from './support/browser.js';
+import { startOutageProxy } from '../support/outage-proxy.js';
 import { partCueTable } from '../../core/score/part-cues.js';
 import { cuesForPart } from '../../core/client/part-plan.js';
 
@@ -239,3 +240,54 @@ test('click set to count-ins only: just the bar before each of the player\'s ent
   expect(problems).toEqual([]);
   await page.close();
 }, 60_000);
+
+test('through a 6 s network outage the part page keeps the beat, the countdown and the click, and shows the cue at its beat', async () => {
+  // The demo score: one tempo to the end (so the flywheel covers any outage), no parts — the
+  // musicians pick "All parts" — and cues to everyone at bars 1, 17, 33 and 45.
+  const demo = await startShow({ autoplay: false });
+  const proxy = await startOutageProxy({ targetPort: new URL(demo.audienceUrl).port });
+  const { page, problems } = await openPage(browser, TABLET);
+  const beats = new Map();
+  demo.show.events.on('beat', (b) => beats.set(b.index, b));
+  try {
+    await page.goto(`${proxy.url}/part/${demo.partKey}/`);
+    await waitInPage(page, () => document.querySelectorAll('#part-list button').length === 1);
+    await page.click('#part-list button[data-part="*"]');
+    await waitInPage(page, () => (window.__part.clock()?.total ?? 0) >= 40, undefined, 20_000);
+    await page.click('#click');
+    await page.click('#click');
+    await control(demo, 'POST', '/api/transport', { action: 'seek', bar: 15 });
+    await control(demo, 'POST', '/api/transport', { action: 'play' });
+    await waitInPage(page, () => window.__part.displays().some((d) => d.bar === 15 && d.beat === 3));
+    const cutAt = await page.evaluate(() => performance.timeOrigin + performance.now());
+    proxy.cut();
+    await new Promise((r) => setTimeout(r, 6000)); // bar 17 (the cue to everyone) sounds in the middle of it
+    const restoreAt = await page.evaluate(() => performance.timeOrigin + performance.now());
+    await page.screenshot({ path: `${ARTIFACTS}part-outage.png` });
+    proxy.restore();
+    await waitInPage(page, () => window.__part.connection().live, undefined, 30_000);
+    const { offset } = await trueOffset(page, demo, 15);
+    const during = (await page.evaluate(() => window.__part.displays())).filter((d) => d.local > cutAt && d.local < restoreAt);
+    const clicks = (await page.evaluate(() => window.__part.clicks())).filter((c) => !c.cancelled);
+    const cues = cuesForPart(partCueTable(demo.show.engine.score()).cues, '*');
+    // Every beat of the outage on screen (96 bpm: 625 ms a beat), each with the right countdown, on time.
+    expect(during.length).toBeGreaterThanOrEqual(Math.floor((restoreAt - cutAt) / 625) - 1);
+    for (const d of during) {
+      const next = cues.find((c) => c.i >= d.index);
+      expect([d.index, d.inBeats]).toEqual([d.index, next.i - d.index]);
+      expect(Math.abs(d.local + offset - beats.get(d.index).at)).toBeLessThanOrEqual(TOLERANCE_MS);
+    }
+    const cue = during.find((d) => d.bar === 17 && d.beat === 1);
+    expect(cue?.countdown).toBe('Now');
+    // The section changed at bar 17 too, with no network: the page took it from the cue table.
+    expect(during.filter((d) => d.bar >= 17).every((d) => d.section === 'B — Breath')).toBe(true);
+    expect(during.filter((d) => d.bar < 17).every((d) => d.section?.startsWith('A'))).toBe(true);
+    // The click went on through the outage, one per beat, at the beats' server times.
+    for (const d of during) expect(Math.abs(clicks.find((c) => c.index === d.index).at - beats.get(d.index).at)).toBeLessThan(0.01);
+    expect(problems).toEqual([]);
+  } finally {
+    await page.close();
+    await proxy.close();
+    await demo.close();
+  }
+}, 90_000);

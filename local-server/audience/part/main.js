@@ -7,7 +7,7 @@
 
 import { createStreamTracker } from '#core/client/stream-tracker.js';
 import { createClockSync } from '#core/client/clock-sync.js';
-import { cuesForPart, upcomingCues, clickFor, beatsAhead } from '#core/client/part-plan.js';
+import { cuesForPart, upcomingCues, clickFor, beatsAhead, sectionAt } from '#core/client/part-plan.js';
 import { pageNow } from '../src/page-clock.js';
 import { PAGE_CLOCK_OPTIONS } from '../src/clock-options.js';
 import { createConnection } from '../src/connection.js';
@@ -129,12 +129,14 @@ function plan() {
   if (beat.show) {
     const b = beat.show;
     view.position(b, { flash: true });
-    view.context(lean?.section, `${roundTempo(b.bpm)} bpm`);
+    // The section from the cue table, at the beat it starts (through outages too); the state's otherwise.
+    view.context(table ? sectionAt(table.sections ?? [], b.index) : lean?.section, `${roundTempo(b.bpm)} bpm`);
     showCues(b);
     const next = partId === null ? null : upcomingCues(cues, b.index, 1)[0] ?? null;
     // What the tests compare with the server: when this beat went on screen, and the countdown it showed.
     const countdown = document.getElementById('countdown')?.textContent ?? null;
-    displays.push({ index: b.index, bar: b.bar, beat: b.beat, at: b.at, server: serverNow, local, part: partId, next: next ? next.i : null, inBeats: next ? next.inBeats : null, countdown, epoch: tracker.epoch() });
+    const section = document.getElementById('section')?.textContent ?? null;
+    displays.push({ index: b.index, bar: b.bar, beat: b.beat, at: b.at, server: serverNow, local, part: partId, next: next ? next.i : null, inBeats: next ? next.inBeats : null, countdown, section, epoch: tracker.epoch() });
     if (displays.length > 4000) displays.shift();
   }
   const segment = lean && lean.transport === 'playing' ? lean.segment : null;
