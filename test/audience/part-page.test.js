@@ -291,3 +291,25 @@ test('through a 6 s network outage the part page keeps the beat, the countdown a
     await demo.close();
   }
 }, 90_000);
+
+test('a page whose key went stale (the server restarted with another token) says so instead of looking live', async () => {
+  const first = await startShow({ autoplay: false, token: 'first-token-for-part-pages' });
+  const port = new URL(first.audienceUrl).port;
+  const { page, problems } = await openPage(browser, TABLET);
+  let second = null;
+  try {
+    await page.goto(`${first.audienceUrl}/part/${first.partKey}/#*`);
+    await waitInPage(page, () => window.__part.part() === '*');
+    await first.close();
+    second = await startShow({ autoplay: false, token: 'second-token-for-part-pages', port: Number(port) });
+    expect(second.partKey).not.toBe(first.partKey);
+    // The next report (every 5 s) gets 403: the page shows why and stops pretending.
+    await waitInPage(page, () => window.__part.refused() && !document.getElementById('refused').hidden, undefined, 15_000);
+    expect(await text(page, 'refused')).toMatch(/no longer valid.*Scan the musicians' QR code/);
+    await page.screenshot({ path: `${ARTIFACTS}part-refused.png` });
+    expect(problems.filter((p) => !/403|Failed to load resource|ERR_CONNECTION_REFUSED|WebSocket/.test(p))).toEqual([]);
+  } finally {
+    await page.close();
+    await second?.close();
+  }
+}, 60_000);

@@ -52,6 +52,8 @@ const displays = [];
 
 function refuse() {
   refused = true;
+  clickMode = 'off';
+  click.cancelFrom(-Infinity);
   view.refused(REFUSED);
 }
 

@@ -146,6 +146,8 @@ export function createPartView() {
       $('refused').hidden = false;
       $('follow').hidden = true;
       $('picker').hidden = true;
+      $('change-part').hidden = true;
+      $('click').hidden = true;
     },
     connection: (s) => pill.render(s),
   };
