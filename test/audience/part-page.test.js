@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { acquireBrowserLock } from './support/exclusive.js';
 import { ARTIFACTS, launchBrowser, openPage, startShow, control, waitInPage, quantile, trueOffset } from './support/browser.js';
 import { startOutageProxy } from '../support/outage-proxy.js';
+import { openWs } from '../support/clients.js';
 import { partCueTable } from '../../core/score/part-cues.js';
 import { cuesForPart } from '../../core/client/part-plan.js';
 
@@ -196,7 +197,8 @@ test('without the right key nothing of the part page answers: 403 PART_KEY, coun
   };
   const before = await metric();
   const wrong = show.partKey.replace(/^./, (c) => (c === 'a' ? 'b' : 'a'));
-  const tries = ['/part', '/part/', `/part/${wrong}/`, `/part/${wrong}/parts.json`, `/part/${show.partKey.slice(0, -1)}/`, `/part/${show.partKey}x/parts.json`];
+  const tries = ['/part', '/part/', `/part/${wrong}/`, `/part/${wrong}/parts.json`, `/part/${show.partKey.slice(0, -1)}/`, `/part/${show.partKey}x/parts.json`,
+    `/part/${wrong}/ws`, `/part/${wrong}/sse`, `/part/${wrong}/poll`, `/part/${wrong}/time`];
   for (const path of tries) {
     const res = await fetch(`${show.audienceUrl}${path}`, { redirect: 'manual' });
     expect([path, res.status]).toEqual([path, 403]);
@@ -311,5 +313,27 @@ test('a page whose key went stale (the server restarted with another token) says
   } finally {
     await page.close();
     await second?.close();
+  }
+}, 60_000);
+
+test('--max-clients never turns a musician away: the hall is full, the part page still follows the show', async () => {
+  const full = await startShow({ autoplay: false, maxClients: 1 });
+  const phone = await openWs(full.audienceUrl);
+  const { page, problems } = await openPage(browser, TABLET);
+  try {
+    // The one audience slot is taken: another phone is refused on every transport.
+    expect((await fetch(`${full.audienceUrl}/poll`)).status).toBe(503);
+    await expect(openWs(full.audienceUrl)).rejects.toThrow(/503/);
+    // The part page reads the same stream under its key, past the cap.
+    await page.goto(`${full.audienceUrl}/part/${full.partKey}/#*`);
+    await waitInPage(page, () => window.__part.connection().live && window.__part.connection().transport === 'ws', undefined, 15_000);
+    await control(full, 'POST', '/api/transport', { action: 'play' });
+    await waitInPage(page, () => window.__part.displays().length >= 3, undefined, 15_000);
+    expect(await page.evaluate(() => window.__part.epoch())).toBe(`${full.show.stream.epoch()}~lean`);
+    expect(problems).toEqual([]);
+  } finally {
+    phone.ws.close();
+    await page.close();
+    await full.close();
   }
 }, 60_000);

@@ -25,8 +25,9 @@ const CLICK_HORIZON_MS = 1200;
 const LISTED = 5;
 const REFUSED = 'This part-page link is no longer valid (the show server has a new key). Scan the musicians\' QR code on the console again.';
 
-const pageBase = document.baseURI; // …/part/<key>/
-const showBase = new URL('/', location.href).href; // the stream and /time, as for every phone
+// …/part/<key>/: the cue table, the reports, and the audience's own stream and /time mounted under
+// the key (local-server/src/routes/part-stream.js), so --max-clients never turns a musician away.
+const pageBase = document.baseURI;
 const tracker = createStreamTracker();
 const clock = createClockSync({ ...PAGE_CLOCK_OPTIONS, schedule: [...PAGE_CLOCK_OPTIONS.schedule] });
 const flywheel = createFlywheelPlan();
@@ -157,7 +158,7 @@ const onClock = () => {
   plan();
   status();
 };
-const connection = createConnection({ base: showBase, stream: 'lean', tracker, clock, onApplied, onClock, onStatus: () => status() });
+const connection = createConnection({ base: pageBase, stream: 'lean', tracker, clock, onApplied, onClock, onStatus: () => status() });
 
 function status() {
   view.connection({ ...connection.status(), estimate: clock.estimate() });
