@@ -93,3 +93,19 @@ export function beatsAhead(segment, serverNow, horizonMs, limit = 64) {
   }
   return out;
 }
+
+/**
+ * The rehearsal mark in force at beat `index` (the last one starting at or before it), or null.
+ * @template {{ i: number }} S
+ * @param {S[]} sections sorted by beat
+ * @param {number} index
+ * @returns {S | null}
+ */
+export function sectionAt(sections, index) {
+  let found = null;
+  for (const section of sections) {
+    if (section.i > index) break;
+    found = section;
+  }
+  return found;
+}

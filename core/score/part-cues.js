@@ -22,6 +22,8 @@ export const ALL_PARTS = '*';
  * @property {{ id: string, title: string, totalBeats: number }} score
  * @property {Array<{ id: string, name: string, osc: string }>} parts
  * @property {PartCue[]} cues sorted by beat, then score order
+ * @property {Array<{ i: number, bar: number, mark: string, name?: string }>} sections rehearsal marks by beat, so
+ *   a part page names the section at the beat it starts even through a network outage
  */
 
 /**
@@ -44,5 +46,8 @@ export function partCueTable(score) {
       if (cue.label) out.label = cue.label;
       return out;
     });
-  return { score: { id: score.id, title: score.title, totalBeats: timeline.totalBeats }, parts, cues };
+  const sections = (score.sections ?? [])
+    .map((sec) => ({ i: timeline.indexOf(sec.at.bar, sec.at.beat ?? 1), bar: sec.at.bar, mark: sec.mark, ...(sec.name ? { name: sec.name } : {}) }))
+    .sort((a, b) => a.i - b.i);
+  return { score: { id: score.id, title: score.title, totalBeats: timeline.totalBeats }, parts, cues, sections };
 }

@@ -6,13 +6,9 @@
 //
 // Usage: node local-server/audience/build.js   (builds the audience app, then this)
 
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AUDIENCE_PAGE_CSP } from '#core/protocol/page-csp.js';
-import { bundle, hashOf, minifyHtml, writeBuiltApp } from './build.js';
-import { buildKeepAwakeWebm } from './keep-awake-webm.js';
+import { buildPage, hashOf, writeBuiltApp } from './build.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SRC = join(HERE, 'part');
@@ -24,16 +20,9 @@ export const PART_OUT_DIR = join(HERE, '..', '..', 'dist', 'part');
  * @returns {Promise<{ outDir: string, files: Record<string, import('./build.js').BuiltFile> }>}
  */
 export async function buildPartApp({ quiet = false, outDir = PART_OUT_DIR } = {}) {
-  const js = await bundle(join(SRC, 'main.js'), { format: 'esm' });
-  const css = await bundle(join(SRC, 'styles.css'));
-  const jsPath = `assets/part-${hashOf(js)}.js`;
-  const cssPath = `assets/part-${hashOf(css)}.css`;
   // A tablet on a music stand must not go dark mid-piece: the same keep-awake video as the audience page.
-  const video = buildKeepAwakeWebm();
-  const videoPath = `assets/keep-awake-${hashOf(video)}.webm`;
-  const template = await readFile(join(SRC, 'index.html'), 'utf8');
-  const html = Buffer.from(minifyHtml(template.replace('%CSP%', AUDIENCE_PAGE_CSP).replace('%CSS%', cssPath).replace('%JS%', jsPath).replace('%KEEP_AWAKE%', videoPath)));
-  const version = createHash('sha256').update(Buffer.concat([html, js, css])).digest('base64url').slice(0, 12);
+  const { js, css, video, html, jsPath, cssPath, videoPath } = await buildPage(SRC, 'part');
+  const version = hashOf(Buffer.concat([html, js, css]));
   const files = await writeBuiltApp(outDir, [[jsPath, js], [cssPath, css], [videoPath, video], ['index.html', html]], version);
   if (!quiet) console.log(`part page → ${outDir}: ${jsPath} ${(js.length / 1024).toFixed(1)} KB (br ${(files[jsPath].br / 1024).toFixed(1)} KB), ${cssPath}`);
   return { outDir, files };

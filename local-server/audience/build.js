@@ -54,16 +54,8 @@ export const hashOf = (bytes) => createHash('sha256').update(bytes).digest('base
  */
 export async function buildAudienceApp({ quiet = false, outDir = AUDIENCE_OUT_DIR } = {}) {
   const started = performance.now();
-  const js = await bundle(join(SRC, 'main.js'), { format: 'esm' });
-  const css = await bundle(join(SRC, 'styles.css'));
-  const jsPath = `assets/app-${hashOf(js)}.js`;
-  const cssPath = `assets/app-${hashOf(css)}.css`;
-  // Screen on without a secure context (README.md, "Screen on"): fetched only after the Join tap.
-  const video = buildKeepAwakeWebm();
-  const videoPath = `assets/keep-awake-${hashOf(video)}.webm`;
-
-  const template = await readFile(join(SRC, 'index.html'), 'utf8');
-  const html = Buffer.from(minifyHtml(template.replace('%CSP%', AUDIENCE_PAGE_CSP).replace('%CSS%', cssPath).replace('%JS%', jsPath).replace('%KEEP_AWAKE%', videoPath)));
+  // Screen on without a secure context (README.md, "Screen on"): the video is fetched only after the Join tap.
+  const { js, css, video, html, jsPath, cssPath, videoPath } = await buildPage(SRC, 'app');
 
   const precache = ['./', cssPath, jsPath];
   const version = hashOf(Buffer.concat([html, js, css]));
@@ -102,6 +94,25 @@ export async function buildAudienceApp({ quiet = false, outDir = AUDIENCE_OUT_DI
     );
   }
   return { outDir, files, firstVisitBytes, ms };
+}
+
+/**
+ * Bundle one page (the audience app, the part page): `main.js` and `styles.css` of `srcDir` as
+ * content-hashed assets named `<name>-<hash>`, the keep-awake video, and its `index.html` with the
+ * page CSP and those paths filled in.
+ * @param {string} srcDir
+ * @param {string} name
+ */
+export async function buildPage(srcDir, name) {
+  const js = await bundle(join(srcDir, 'main.js'), { format: 'esm' });
+  const css = await bundle(join(srcDir, 'styles.css'));
+  const jsPath = `assets/${name}-${hashOf(js)}.js`;
+  const cssPath = `assets/${name}-${hashOf(css)}.css`;
+  const video = buildKeepAwakeWebm();
+  const videoPath = `assets/keep-awake-${hashOf(video)}.webm`;
+  const template = await readFile(join(srcDir, 'index.html'), 'utf8');
+  const html = Buffer.from(minifyHtml(template.replace('%CSP%', AUDIENCE_PAGE_CSP).replace('%CSS%', cssPath).replace('%JS%', jsPath).replace('%KEEP_AWAKE%', videoPath)));
+  return { js, css, video, html, jsPath, cssPath, videoPath };
 }
 
 /**

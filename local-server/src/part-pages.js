@@ -49,6 +49,7 @@ export function parsePartReport(body) {
 }
 
 /**
+ * The list of part pages open now, fed by their reports, read by the console (GET /api/parts).
  * @param {{ now?: () => number }} [options]
  */
 export function createPartPages({ now = Date.now } = {}) {

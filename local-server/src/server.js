@@ -41,6 +41,7 @@ import voteRoutes from './routes/vote.js';
 import { createVoteDesk } from './votes/vote-desk.js';
 import { createReactionMeter } from './votes/reaction-meter.js';
 import partRoutes from './routes/part.js';
+import partStreamRoutes from './routes/part-stream.js';
 
 export const DEFAULT_SCORE = fileURLToPath(new URL('../../scores/demo.score.json', import.meta.url));
 export const AUDIENCE_DIST = fileURLToPath(new URL('../../dist/audience', import.meta.url));
@@ -240,6 +241,7 @@ export async function startShowServer(options = {}) {
   const partKey = createPartKey(token);
   const partPages = createPartPages();
   await audience.register(partRoutes, { dir: PART_DIST, show, metrics, partKey, partPages, log });
+  await audience.register(partStreamRoutes, { prefix: '/part/:key', partKey, routeOptions });
 
   // ---- control listener: loopback only, token everywhere ----
   // Strict bodies: an unknown field is a mistake to report, not to drop silently.

@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { acquireBrowserLock } from './support/exclusive.js';
 import { ARTIFACTS, launchBrowser, openPage, startShow, control, waitInPage, quantile, trueOffset } from './support/browser.js';
+import { startOutageProxy } from '../support/outage-proxy.js';
+import { openWs } from '../support/clients.js';
 import { partCueTable } from '#core/score/part-cues.js';
 import { cuesForPart } from '#core/client/part-plan.js';
 
@@ -195,7 +197,8 @@ test('without the right key nothing of the part page answers: 403 PART_KEY, coun
   };
   const before = await metric();
   const wrong = show.partKey.replace(/^./, (c) => (c === 'a' ? 'b' : 'a'));
-  const tries = ['/part', '/part/', `/part/${wrong}/`, `/part/${wrong}/parts.json`, `/part/${show.partKey.slice(0, -1)}/`, `/part/${show.partKey}x/parts.json`];
+  const tries = ['/part', '/part/', `/part/${wrong}/`, `/part/${wrong}/parts.json`, `/part/${show.partKey.slice(0, -1)}/`, `/part/${show.partKey}x/parts.json`,
+    `/part/${wrong}/ws`, `/part/${wrong}/sse`, `/part/${wrong}/poll`, `/part/${wrong}/time`];
   for (const path of tries) {
     const res = await fetch(`${show.audienceUrl}${path}`, { redirect: 'manual' });
     expect([path, res.status]).toEqual([path, 403]);
@@ -238,4 +241,99 @@ test('click set to count-ins only: just the bar before each of the player\'s ent
   for (const c of clicks) expect(Math.abs(c.at - beats.get(c.index).at)).toBeLessThan(0.01);
   expect(problems).toEqual([]);
   await page.close();
+}, 60_000);
+
+test('through a 6 s network outage the part page keeps the beat, the countdown and the click, and shows the cue at its beat', async () => {
+  // The demo score: one tempo to the end (so the flywheel covers any outage), no parts — the
+  // musicians pick "All parts" — and cues to everyone at bars 1, 17, 33 and 45.
+  const demo = await startShow({ autoplay: false });
+  const proxy = await startOutageProxy({ targetPort: new URL(demo.audienceUrl).port });
+  const { page, problems } = await openPage(browser, TABLET);
+  const beats = new Map();
+  demo.show.events.on('beat', (b) => beats.set(b.index, b));
+  try {
+    await page.goto(`${proxy.url}/part/${demo.partKey}/`);
+    await waitInPage(page, () => document.querySelectorAll('#part-list button').length === 1);
+    await page.click('#part-list button[data-part="*"]');
+    await waitInPage(page, () => (window.__part.clock()?.total ?? 0) >= 40, undefined, 20_000);
+    await page.click('#click');
+    await page.click('#click');
+    await control(demo, 'POST', '/api/transport', { action: 'seek', bar: 15 });
+    await control(demo, 'POST', '/api/transport', { action: 'play' });
+    await waitInPage(page, () => window.__part.displays().some((d) => d.bar === 15 && d.beat === 3));
+    const cutAt = await page.evaluate(() => performance.timeOrigin + performance.now());
+    proxy.cut();
+    await new Promise((r) => setTimeout(r, 6000)); // bar 17 (the cue to everyone) sounds in the middle of it
+    const restoreAt = await page.evaluate(() => performance.timeOrigin + performance.now());
+    await page.screenshot({ path: `${ARTIFACTS}part-outage.png` });
+    proxy.restore();
+    await waitInPage(page, () => window.__part.connection().live, undefined, 30_000);
+    const { offset } = await trueOffset(page, demo, 15);
+    const during = (await page.evaluate(() => window.__part.displays())).filter((d) => d.local > cutAt && d.local < restoreAt);
+    const clicks = (await page.evaluate(() => window.__part.clicks())).filter((c) => !c.cancelled);
+    const cues = cuesForPart(partCueTable(demo.show.engine.score()).cues, '*');
+    // Every beat of the outage on screen (96 bpm: 625 ms a beat), each with the right countdown, on time.
+    expect(during.length).toBeGreaterThanOrEqual(Math.floor((restoreAt - cutAt) / 625) - 1);
+    for (const d of during) {
+      const next = cues.find((c) => c.i >= d.index);
+      expect([d.index, d.inBeats]).toEqual([d.index, next.i - d.index]);
+      expect(Math.abs(d.local + offset - beats.get(d.index).at)).toBeLessThanOrEqual(TOLERANCE_MS);
+    }
+    const cue = during.find((d) => d.bar === 17 && d.beat === 1);
+    expect(cue?.countdown).toBe('Now');
+    // The section changed at bar 17 too, with no network: the page took it from the cue table.
+    expect(during.filter((d) => d.bar >= 17).every((d) => d.section === 'B — Breath')).toBe(true);
+    expect(during.filter((d) => d.bar < 17).every((d) => d.section?.startsWith('A'))).toBe(true);
+    // The click went on through the outage, one per beat, at the beats' server times.
+    for (const d of during) expect(Math.abs(clicks.find((c) => c.index === d.index).at - beats.get(d.index).at)).toBeLessThan(0.01);
+    expect(problems).toEqual([]);
+  } finally {
+    await page.close();
+    await proxy.close();
+    await demo.close();
+  }
+}, 90_000);
+
+test('a page whose key went stale (the server restarted with another token) says so instead of looking live', async () => {
+  const first = await startShow({ autoplay: false, token: 'first-token-for-part-pages' });
+  const port = new URL(first.audienceUrl).port;
+  const { page, problems } = await openPage(browser, TABLET);
+  let second = null;
+  try {
+    await page.goto(`${first.audienceUrl}/part/${first.partKey}/#*`);
+    await waitInPage(page, () => window.__part.part() === '*');
+    await first.close();
+    second = await startShow({ autoplay: false, token: 'second-token-for-part-pages', port: Number(port) });
+    expect(second.partKey).not.toBe(first.partKey);
+    // The next report (every 5 s) gets 403: the page shows why and stops pretending.
+    await waitInPage(page, () => window.__part.refused() && !document.getElementById('refused').hidden, undefined, 15_000);
+    expect(await text(page, 'refused')).toMatch(/no longer valid.*Scan the musicians' QR code/);
+    await page.screenshot({ path: `${ARTIFACTS}part-refused.png` });
+    expect(problems.filter((p) => !/403|Failed to load resource|ERR_CONNECTION_REFUSED|WebSocket/.test(p))).toEqual([]);
+  } finally {
+    await page.close();
+    await second?.close();
+  }
+}, 60_000);
+
+test('--max-clients never turns a musician away: the hall is full, the part page still follows the show', async () => {
+  const full = await startShow({ autoplay: false, maxClients: 1 });
+  const phone = await openWs(full.audienceUrl);
+  const { page, problems } = await openPage(browser, TABLET);
+  try {
+    // The one audience slot is taken: another phone is refused on every transport.
+    expect((await fetch(`${full.audienceUrl}/poll`)).status).toBe(503);
+    await expect(openWs(full.audienceUrl)).rejects.toThrow(/503/);
+    // The part page reads the same stream under its key, past the cap.
+    await page.goto(`${full.audienceUrl}/part/${full.partKey}/#*`);
+    await waitInPage(page, () => window.__part.connection().live && window.__part.connection().transport === 'ws', undefined, 15_000);
+    await control(full, 'POST', '/api/transport', { action: 'play' });
+    await waitInPage(page, () => window.__part.displays().length >= 3, undefined, 15_000);
+    expect(await page.evaluate(() => window.__part.epoch())).toBe(`${full.show.stream.epoch()}~lean`);
+    expect(problems).toEqual([]);
+  } finally {
+    phone.ws.close();
+    await page.close();
+    await full.close();
+  }
 }, 60_000);

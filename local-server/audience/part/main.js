@@ -7,7 +7,7 @@
 
 import { createStreamTracker } from '#core/client/stream-tracker.js';
 import { createClockSync } from '#core/client/clock-sync.js';
-import { cuesForPart, upcomingCues, clickFor, beatsAhead } from '#core/client/part-plan.js';
+import { cuesForPart, upcomingCues, clickFor, beatsAhead, sectionAt } from '#core/client/part-plan.js';
 import { pageNow } from '../src/page-clock.js';
 import { PAGE_CLOCK_OPTIONS } from '../src/clock-options.js';
 import { createConnection } from '../src/connection.js';
@@ -25,8 +25,9 @@ const CLICK_HORIZON_MS = 1200;
 const LISTED = 5;
 const REFUSED = 'This part-page link is no longer valid (the show server has a new key). Scan the musicians\' QR code on the console again.';
 
-const pageBase = document.baseURI; // …/part/<key>/
-const showBase = new URL('/', location.href).href; // the stream and /time, as for every phone
+// …/part/<key>/: the cue table, the reports, and the audience's own stream and /time mounted under
+// the key (local-server/src/routes/part-stream.js), so --max-clients never turns a musician away.
+const pageBase = document.baseURI;
 const tracker = createStreamTracker();
 const clock = createClockSync({ ...PAGE_CLOCK_OPTIONS, schedule: [...PAGE_CLOCK_OPTIONS.schedule] });
 const flywheel = createFlywheelPlan();
@@ -52,6 +53,8 @@ const displays = [];
 
 function refuse() {
   refused = true;
+  clickMode = 'off';
+  click.cancelFrom(-Infinity);
   view.refused(REFUSED);
 }
 
@@ -129,12 +132,14 @@ function plan() {
   if (beat.show) {
     const b = beat.show;
     view.position(b, { flash: true });
-    view.context(lean?.section, `${roundTempo(b.bpm)} bpm`);
+    // The section from the cue table, at the beat it starts (through outages too); the state's otherwise.
+    view.context(table ? sectionAt(table.sections ?? [], b.index) : lean?.section, `${roundTempo(b.bpm)} bpm`);
     showCues(b);
     const next = partId === null ? null : upcomingCues(cues, b.index, 1)[0] ?? null;
     // What the tests compare with the server: when this beat went on screen, and the countdown it showed.
     const countdown = document.getElementById('countdown')?.textContent ?? null;
-    displays.push({ index: b.index, bar: b.bar, beat: b.beat, at: b.at, server: serverNow, local, part: partId, next: next ? next.i : null, inBeats: next ? next.inBeats : null, countdown, epoch: tracker.epoch() });
+    const section = document.getElementById('section')?.textContent ?? null;
+    displays.push({ index: b.index, bar: b.bar, beat: b.beat, at: b.at, server: serverNow, local, part: partId, next: next ? next.i : null, inBeats: next ? next.inBeats : null, countdown, section, epoch: tracker.epoch() });
     if (displays.length > 4000) displays.shift();
   }
   const segment = lean && lean.transport === 'playing' ? lean.segment : null;
@@ -153,7 +158,7 @@ const onClock = () => {
   plan();
   status();
 };
-const connection = createConnection({ base: showBase, stream: 'lean', tracker, clock, onApplied, onClock, onStatus: () => status() });
+const connection = createConnection({ base: pageBase, stream: 'lean', tracker, clock, onApplied, onClock, onStatus: () => status() });
 
 function status() {
   view.connection({ ...connection.status(), estimate: clock.estimate() });

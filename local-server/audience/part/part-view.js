@@ -11,6 +11,7 @@ const NEXT_UP = 4;
 
 /** @typedef {import('#core/client/part-plan.js').PartCue & { inBeats: number }} ShownCue */
 
+/** The part page's DOM (part/index.html): returns the functions main.js draws with. */
 export function createPartView() {
   const pill = createConnectionPill();
   let flashTimer = null;
@@ -146,6 +147,8 @@ export function createPartView() {
       $('refused').hidden = false;
       $('follow').hidden = true;
       $('picker').hidden = true;
+      $('change-part').hidden = true;
+      $('click').hidden = true;
     },
     connection: (s) => pill.render(s),
   };

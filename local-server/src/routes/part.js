@@ -3,8 +3,9 @@
 // missing or wrong key gets 403 PART_KEY, counted as tutti_bad_input_total{source="part_key"}.
 // Behind the key: the page (dist/part, built from local-server/audience/part/), the score's cue
 // table (parts.json, once per score: the audience state does not carry it) and the pages' own
-// reports for the console (report). The beats come from the audience's /ws, /sse, /poll, /time:
-// the same stream and clock sync as every phone. The edge worker has none of these routes.
+// reports for the console (report). The beats come from the audience's own /ws, /sse, /poll and
+// /time routes, mounted under the key too (routes/part-stream.js): the same stream and clock sync as
+// every phone. The edge worker has none of these routes.
 
 import { partCueTable } from '#core/score/part-cues.js';
 import { BadInput } from '../metrics.js';
@@ -12,6 +13,22 @@ import { loadBuiltApp, sendBuiltFile } from './static.js';
 import { parsePartReport } from '../part-pages.js';
 
 const REFUSED = { error: 'PART_KEY', message: 'this part-page link is not valid: scan the musicians\' QR code on the console again' };
+
+/**
+ * The key check every /part route starts with: true when `key` is the part key, else it answers
+ * 403 PART_KEY, counts it (tutti_bad_input_total{source="part_key"}) and returns false.
+ * @param {{ matches: (candidate: unknown) => boolean }} partKey
+ * @param {import('../metrics.js').Metrics} metrics
+ * @returns {(key: unknown, reply: import('fastify').FastifyReply) => boolean}
+ */
+export function partKeyGate(partKey, metrics) {
+  return (key, reply) => {
+    if (partKey.matches(key)) return true;
+    metrics.badInput.inc({ source: BadInput.PART_KEY });
+    reply.code(403).header('cache-control', 'no-store').send(REFUSED);
+    return false;
+  };
+}
 
 /**
  * @param {import('fastify').FastifyInstance} app
@@ -41,13 +58,7 @@ export default async function partRoutes(app, { dir, show, metrics, partKey, par
     return { key: match?.[1] ?? null, rest: match?.[2] ?? null };
   };
 
-  /** The key check every /part route starts with; false when it answered the refusal. */
-  const admitted = (key, reply) => {
-    if (partKey.matches(key)) return true;
-    metrics.badInput.inc({ source: BadInput.PART_KEY });
-    reply.code(403).header('cache-control', 'no-store').send(REFUSED);
-    return false;
-  };
+  const admitted = partKeyGate(partKey, metrics);
 
   const get = async (request, reply) => {
     const { key, rest } = split(request.url);

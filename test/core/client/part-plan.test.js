@@ -1,6 +1,6 @@
 // What a part page shows and clicks (core/client/part-plan.js): countdown in beats to the next
 // cue, the list after it, count-in beats before an entry, and the beats a click is scheduled for.
-import { cuesForPart, upcomingCues, clickFor, cueText, beatsAhead, firstCueFrom } from '#core/client/part-plan.js';
+import { cuesForPart, upcomingCues, clickFor, cueText, beatsAhead, firstCueFrom, sectionAt } from '#core/client/part-plan.js';
 import { segmentAt, beatInSegment } from '#core/score/segment.js';
 import { createTimeline } from '#core/score/timeline.js';
 import { fourFourScore } from '../../support/scores.js';
@@ -58,4 +58,9 @@ test('beatsAhead: the beats after now within the horizon, on a ramp too, as the 
   expect(beats.at(-1).index).toBe(beats[0].index + beats.length - 1);
   // Before the anchor sounds, the anchor itself is the first beat ahead.
   expect(beatsAhead(segment, 9_900, 500)[0]).toEqual(beatInSegment(segment, 0));
+});
+
+test('sectionAt: the last mark starting at or before the beat', () => {
+  const sections = [{ i: 0, mark: 'A' }, { i: 8, mark: 'B' }];
+  expect([-1, 0, 7, 8, 100].map((k) => sectionAt(sections, k)?.mark ?? null)).toEqual([null, 'A', 'A', 'B', 'B']);
 });

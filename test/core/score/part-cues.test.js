@@ -8,6 +8,7 @@ const score = validateScore({
   format: 'tutti-score/1', id: 'p', title: 'Parts', bars: 6,
   meter: [{ bar: 1, beats: 4, unit: 4 }, { bar: 3, beats: 3, unit: 4 }],
   tempo: [{ at: { bar: 1 }, bpm: 100 }],
+  sections: [{ at: { bar: 1 }, mark: 'A', name: 'One' }, { at: { bar: 4, beat: 2 }, mark: 'B' }],
   parts: [{ id: 'vln', name: 'Violin', osc: '/vln' }, { id: 'vc', osc: '/vc' }],
   cues: [
     { at: { bar: 4, beat: 2 }, osc: { part: 'vln', address: '/cue', args: ['C', 2] } },
@@ -29,4 +30,5 @@ test('every OSC cue with its beat index, prefixed address, part (null for everyo
     { i: 12, bar: 4, beat: 2, part: 'vln', address: '/vln/cue', args: ['C', 2] },
   ]);
   for (const c of table.cues) expect(c.i).toBe(timeline.indexOf(c.bar, c.beat));
+  expect(table.sections).toEqual([{ i: 0, bar: 1, mark: 'A', name: 'One' }, { i: 12, bar: 4, mark: 'B' }]);
 });
