@@ -13,10 +13,12 @@ import { fileURLToPath } from 'node:url';
 import { ensureDevToken } from './dev-vars.js';
 import { ensureAudienceAssets } from './ensure-assets.js';
 import { parseDevArgs } from './dev-args.js';
+import { watchSources } from './watch-sources.js';
 
 const DEV_VARS = fileURLToPath(new URL('../.dev.vars', import.meta.url));
 const CONFIG = fileURLToPath(new URL('../wrangler.jsonc', import.meta.url));
 const WRANGLER = fileURLToPath(new URL('../../node_modules/wrangler/bin/wrangler.js', import.meta.url));
+const WATCHED = [fileURLToPath(new URL('../src/', import.meta.url)), fileURLToPath(new URL('../../core/', import.meta.url))];
 /** Where `wrangler dev` keeps Durable Object storage by default: both modes share the show. */
 const DEFAULT_PERSIST = fileURLToPath(new URL('../.wrangler/state', import.meta.url));
 
@@ -42,6 +44,16 @@ if (parsed.mode === 'wrangler') {
   const runtime = await startDirectRuntime({ token, persistDir: parsed.persistTo ?? DEFAULT_PERSIST, port: parsed.port, logLevel: 'info' });
   // Printed once it listens, with the real port (`--port 0` picks a free one).
   printUrls(runtime.url.origin);
+  // Like wrangler dev: an edit of the worker (or of core/, which it bundles) reloads it.
+  watchSources(WATCHED, async (file) => {
+    console.log(`${file} changed: reloading the worker…`);
+    try {
+      await runtime.reload();
+      console.log('reloaded');
+    } catch (err) {
+      console.log(`reload failed (the previous worker keeps running): ${err instanceof Error ? err.message : err}`);
+    }
+  });
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

@@ -48,7 +48,7 @@ async function bundle(main) {
 /**
  * Start the worker and wait until it serves.
  * @param {DirectRuntimeOptions} options
- * @returns {Promise<{ url: URL, miniflare: import('miniflare').Miniflare, dispose: () => Promise<void> }>}
+ * @returns {Promise<{ url: URL, miniflare: any, reload: () => Promise<void>, dispose: () => Promise<void> }>}
  */
 export async function startDirectRuntime({ token, persistDir = false, vars = {}, host = '127.0.0.1', port = 0, logLevel = 'warn' }) {
   const { unstable_readConfig, unstable_getMiniflareWorkerOptions } = await import('wrangler');
@@ -63,22 +63,29 @@ export async function startDirectRuntime({ token, persistDir = false, vars = {},
   /** @type {Record<string, unknown>} */
   const bindings = { ...worker.bindings, PUBLISH_TOKEN: token };
   for (const [name, value] of Object.entries(vars)) bindings[name] = String(value);
-  const contents = await bundle(main);
-  const miniflare = new Miniflare(
-    convertV4MiniflareOptions({
-      host,
-      port,
-      log: new Log(logLevel === 'info' ? LogLevel.INFO : LogLevel.WARN),
-      // Request logging keeps a socket to Miniflare (in Node) open per WebSocket and ~2 more fds
-      // in workerd (measured: 4 fds per viewer with it, 2 without); wrangler dev turns it off too.
-      logRequests: false,
-      // A fixed placeholder `request.cf` instead of fetching one from workers.cloudflare.com.
-      cf: false,
-      ...(persistDir ? { resourcePersistencePath: join(persistDir, 'v3') } : {}),
-      // The worker's name keys its Durable Object storage (`v3/do/tutti-edge-Show`), as in wrangler dev.
-      workers: [{ ...worker, name: config.name, modules: [{ type: 'ESModule', path: main, contents }], bindings }],
-    }),
-  );
+  /** @param {string} contents the bundled worker */
+  const options = (contents) => convertV4MiniflareOptions({
+    host,
+    port,
+    log: new Log(logLevel === 'info' ? LogLevel.INFO : LogLevel.WARN),
+    // Request logging keeps a socket to Miniflare (in Node) open per WebSocket and ~2 more fds
+    // in workerd (measured: 4 fds per viewer with it, 2 without); wrangler dev turns it off too.
+    logRequests: false,
+    // A fixed placeholder `request.cf` instead of fetching one from workers.cloudflare.com.
+    cf: false,
+    ...(persistDir ? { resourcePersistencePath: join(persistDir, 'v3') } : {}),
+    // The worker's name keys its Durable Object storage (`v3/do/tutti-edge-Show`), as in wrangler dev.
+    workers: [{ ...worker, name: config.name, modules: [{ type: 'ESModule', path: main, contents }], bindings }],
+  });
+  const miniflare = new Miniflare(options(await bundle(main)));
   const url = await miniflare.ready;
-  return { url, miniflare, dispose: () => miniflare.dispose() };
+  return {
+    url,
+    miniflare,
+    /** Bundle the worker again and restart workerd with it, on the same port and storage. */
+    reload: async () => {
+      await miniflare.setOptions(options(await bundle(main)));
+    },
+    dispose: () => miniflare.dispose(),
+  };
 }
