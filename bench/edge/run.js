@@ -9,7 +9,7 @@
 // Prints one line per run and a table of medians; writes bench-results/edge.json.
 //
 //   node bench/edge/run.js [--viewers 1000,5000] [--runs 3] [--duration 20000] [--interval 500]
-//                          [--capacity 5000] [--per-process 2500] [--venue on|off]
+//                          [--drain 10000] [--capacity 5000] [--per-process 2500] [--venue on|off]
 //                          [--quiet-wait 60] [--quiet-cpu 25] [--verbose]
 
 import { fork } from 'node:child_process';
@@ -29,10 +29,10 @@ import { runVenueOnce } from './venue-run.js';
 const VIEWERS_SCRIPT = fileURLToPath(new URL('./viewers.js', import.meta.url));
 const RESULTS = fileURLToPath(new URL('../../bench-results/edge.json', import.meta.url));
 
-const USAGE = 'use --viewers N[,N…] --runs N --duration MS --interval MS --capacity N --per-process N --venue on|off --quiet-wait S --quiet-cpu PCT --verbose';
+const USAGE = 'use --viewers N[,N…] --runs N --duration MS --interval MS --drain MS --capacity N --per-process N --venue on|off --quiet-wait S --quiet-cpu PCT --verbose';
 
 function parseArgs(argv) {
-  const options = { viewers: [1000, 5000], runs: 3, duration: 20_000, interval: 500, capacity: 5000, perProcess: 2500, drain: 3000, venue: true, quietWait: 60, quietCpu: 25, verbose: false };
+  const options = { viewers: [1000, 5000], runs: 3, duration: 20_000, interval: 500, capacity: 5000, perProcess: 2500, drain: 10_000, venue: true, quietWait: 60, quietCpu: 25, verbose: false };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (flag === '--verbose') {
@@ -60,6 +60,9 @@ function parseArgs(argv) {
       case '--per-process':
         options.perProcess = number;
         break;
+      case '--drain':
+        options.drain = number;
+        break;
       case '--quiet-wait':
         options.quietWait = number;
         break;
@@ -74,13 +77,14 @@ function parseArgs(argv) {
         throw new Error(`unknown flag ${flag}: ${USAGE}`);
     }
   }
-  const positive = [...options.viewers, options.runs, options.duration, options.interval, options.capacity, options.perProcess, options.quietCpu];
+  const positive = [...options.viewers, options.runs, options.duration, options.interval, options.drain, options.capacity, options.perProcess, options.quietCpu];
   if (positive.some((n) => !Number.isInteger(n) || n <= 0) || !Number.isInteger(options.quietWait) || options.quietWait < 0) {
     throw new Error('every flag takes a positive integer (--viewers a comma-separated list, --quiet-wait may be 0)');
   }
   // Bound the run: at most 10 minutes of publishing per N and run, at most 10 runs, and at most
   // 9,000 sockets per viewer process (20,000 open files per process here).
   options.duration = Math.min(options.duration, 600_000);
+  options.drain = Math.min(options.drain, 60_000);
   options.runs = Math.min(options.runs, 10);
   options.perProcess = Math.min(options.perProcess, 9000);
   return options;
@@ -195,7 +199,14 @@ async function runEdgeOnce(n, options) {
       const patch = { position: { bar: 1 + Math.floor((seq - 1) / 4), beat, at: Date.now() + 300, index: seq } };
       publisher.ws.send(JSON.stringify(createEnvelope('delta', epoch, seq, Date.now(), patch)));
     }
-    await new Promise((r) => setTimeout(r, options.drain));
+    // Late deltas are not lost: wait (up to --drain ms) until every open viewer has the last one.
+    const drainStarted = Date.now();
+    while (Date.now() - drainStarted < options.drain) {
+      const progress = await Promise.all(clients.map((c) => c.call('progress', { seq: updates })));
+      if (progress.every((p) => p.have === p.open)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const drainMs = Date.now() - drainStarted;
     const seconds = (Date.now() - cpu0.at) / 1000;
     const workerdCpu = cpuOf(workerdPids) - cpu0.workerd;
     const clientCpu = cpuOf(clientPids) - cpu0.clients;
@@ -248,6 +259,7 @@ async function runEdgeOnce(n, options) {
       gapSnapshots,
       lossPct: expected ? Number(((100 * missing) / expected).toFixed(4)) : null,
       unexpectedCloses,
+      drainMs,
       cpu: {
         seconds: Number(seconds.toFixed(1)),
         workerdPct: Number(((100 * workerdCpu) / seconds).toFixed(1)),
@@ -304,7 +316,7 @@ async function main() {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
     options,
-    note: 'edge: local workerd started by Miniflare without wrangler\'s dev proxy (edge-worker/scripts/direct-runtime.js; one single-threaded process runs the Worker and every Durable Object, so shards do not run in parallel here as they do on Cloudflare); viewer processes on the same machine; latency = receive time − envelope t (same clock); lost = deltas a viewer neither received nor got covered by a later snapshot within the drain; gapSnapshots = snapshots a lagging shard sent instead of deltas; workerd µs/msg = workerd CPU during publishing and drain / deltas delivered. venue: bench:fanout ws:N ours (the load score, one delta per beat at 120 bpm and a view change every other beat: larger frames than the edge run\'s beat deltas)',
+    note: 'edge: local workerd started by Miniflare without wrangler\'s dev proxy (edge-worker/scripts/direct-runtime.js; one single-threaded process runs the Worker and every Durable Object, so shards do not run in parallel here as they do on Cloudflare); viewer processes on the same machine; latency = receive time − envelope t (same clock); lost = deltas a viewer neither received nor got covered by a later snapshot by the end of the drain (which ends as soon as every viewer has the last delta, at most --drain ms); gapSnapshots = snapshots a lagging shard sent instead of deltas; workerd µs/msg = workerd CPU during publishing and drain / deltas delivered. venue: bench:fanout ws:N ours (the load score, one delta per beat at 120 bpm and a view change every other beat: larger frames than the edge run\'s beat deltas)',
     summary,
     table,
     runs: runs.map((r) => ({ ...r, venue: r.venue && { ...r.venue, raw: undefined, detail: r.venue.raw } })),
