@@ -41,7 +41,11 @@ if (parsed.mode === 'wrangler') {
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
   const { startDirectRuntime } = await import('./direct-runtime.js');
-  const runtime = await startDirectRuntime({ token, persistDir: parsed.persistTo ?? DEFAULT_PERSIST, port: parsed.port, logLevel: 'info' });
+  const runtime = await startDirectRuntime({ token, persistDir: parsed.persistTo ?? DEFAULT_PERSIST, port: parsed.port, logLevel: 'info' }).catch((err) => {
+    // e.g. the port is taken: one clear line, not a stack trace.
+    console.error(`edge:dev: the worker did not start on 127.0.0.1:${parsed.port}: ${err instanceof Error ? err.message : err}`);
+    process.exit(1);
+  });
   // Printed once it listens, with the real port (`--port 0` picks a free one).
   printUrls(runtime.url.origin);
   // Like wrangler dev: an edit of the worker (or of core/, which it bundles) reloads it.
