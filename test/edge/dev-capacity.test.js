@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { createEnvelope } from '../../core/protocol/envelope.js';
+import { createEnvelope } from '#core/protocol/envelope.js';
 import { openFiles, processTree } from '../support/process-fds.js';
 import { freePort, waitFor } from './helpers.js';
 
