@@ -24,7 +24,7 @@ export default [
   { files: ['test/**'], languageOptions: { globals: { ...globals.node, ...globals.jest } } },
   // Browser suites pass functions to page.evaluate(): they run in the page.
   { files: ['test/audience/**', 'test/app/**', 'test/artillery/**', 'test/security/**'], languageOptions: { globals: { ...globals.node, ...globals.jest, ...globals.browser } } },
-  { files: ['local-server/audience/src/**', 'local-server/audience/part/**', 'app/renderer/**'], languageOptions: { globals: { ...globals.browser } } },
+  { files: ['web/audience/src/**', 'web/audience/part/**', 'web/console/**'], languageOptions: { globals: { ...globals.browser } } },
   { files: ['edge-worker/src/**'], languageOptions: { globals: { ...globals.serviceworker, WebSocketPair: 'readonly' } } },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
 ];

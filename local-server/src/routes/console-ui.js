@@ -1,5 +1,5 @@
 // The console's page on the control listener: GET / (index.html) and GET /console/<file> from
-// app/renderer. The page holds no data and needs no token to load (the auth hook lets these
+// web/console. The page holds no data and needs no token to load (the auth hook lets these
 // paths through); it reads the token from its own URL and sends it with every API call.
 //
 // Files are read into memory once, at registration: a request path is looked up in that map,
@@ -11,7 +11,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, extname, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const RENDERER_DIR = fileURLToPath(new URL('../../../app/renderer/', import.meta.url));
+export const RENDERER_DIR = fileURLToPath(new URL('../../../web/console/', import.meta.url));
 
 /** The console's Content-Security-Policy: only its own files; data: only for images (the QR code). */
 export const CONSOLE_CSP = [
