@@ -30,7 +30,7 @@ const AUDIENCE_ROUTES = new Set(['/ws', '/sse', '/poll', '/time', '/healthz']);
 /**
  * GET /media/<src>: the score's media, from the root's storage (see media.js).
  * @param {Request} request
- * @param {any} env
+ * @param {Env} env
  */
 async function serveMedia(request, env) {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -46,7 +46,7 @@ async function serveMedia(request, env) {
 export default {
   /**
    * @param {Request} request
-   * @param {any} env
+   * @param {Env} env
    */
   async fetch(request, env) {
     const url = new URL(request.url);
