@@ -59,6 +59,8 @@ const totals = { failed: 0, attempts: 0, errors: 0, closed: 0, outOfOrder: 0, ga
 /** @type {Record<string, number>} */
 const closeCodes = {};
 let messageCounter = 0;
+/** Deliveries kept per viewer before the window opens (see onEnvelope). */
+const EARLY_KEPT = 8;
 const LOOP_RESOLUTION_MS = 5;
 // Client event-loop delay: shows when the load clients themselves are saturated.
 const loopDelay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
@@ -72,7 +74,7 @@ let win = null;
 
 function newConn() {
   /** @type {Conn} */
-  const conn = { lastSeq: -1, open: false, closed: false, winMsgs: 0, bytes0: 0, bytes1: 0, httpBytes: 0, socket: null };
+  const conn = { lastSeq: -1, open: false, closed: false, winMsgs: 0, bytes0: 0, bytes1: 0, httpBytes: 0, socket: null, early: [] };
   conns.push(conn);
   return conn;
 }
@@ -95,12 +97,24 @@ function onEnvelope(conn, seq, t, snapshot, received) {
     }
   }
   conn.lastSeq = seq;
-  if (win && seq > win.fromSeq && (win.toSeq === null || seq <= win.toSeq)) {
-    win.hist.record(received + offset - t);
-    win.msgs += 1;
-    if (snapshot) win.snapshots += 1;
-    conn.winMsgs += 1;
+  if (!win) {
+    // Before the window opens: remember the last few, because the runner reads the window's
+    // first seq from the server and an update after it can reach this process before the
+    // 'start' message does (seen on a loaded machine); start() counts those.
+    conn.early.push({ seq, latency: received + offset - t, snapshot });
+    if (conn.early.length > EARLY_KEPT) conn.early.shift();
+    return;
   }
+  if (seq > win.fromSeq && (win.toSeq === null || seq <= win.toSeq)) countInWindow(conn, received + offset - t, snapshot);
+}
+
+/** @param {Conn} conn @param {number} latency @param {boolean} snapshot */
+function countInWindow(conn, latency, snapshot) {
+  if (!win) return;
+  win.hist.record(latency);
+  win.msgs += 1;
+  if (snapshot) win.snapshots += 1;
+  conn.winMsgs += 1;
 }
 
 /** Parse the head of a text envelope; every so often check it against a full JSON.parse. */
@@ -382,6 +396,10 @@ serveParent({
   /** Open the measurement window: envelopes with seq > fromSeq count. */
   start({ fromSeq }) {
     win = { fromSeq, toSeq: null, hist: createHistogram(), msgs: 0, snapshots: 0, gaps: 0, outOfOrder: 0, closed: 0, startedAt: clock(), closedAt: 0 };
+    for (const conn of conns) {
+      for (const e of conn.early) if (e.seq > fromSeq) countInWindow(conn, e.latency, e.snapshot);
+      conn.early = [];
+    }
     for (const conn of conns) {
       conn.winMsgs = 0;
       conn.httpBytes = 0;

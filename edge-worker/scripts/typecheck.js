@@ -22,5 +22,7 @@ function run(what, script, args) {
   }
   return result.stdout;
 }
-run('wrangler types', WRANGLER, ['types', `${TYPES_DIR}worker-configuration.d.ts`, '-c', 'wrangler.jsonc']);
+// The secrets' names come from the committed example, never from a developer's .dev.vars (absent
+// on a fresh clone, and what it holds must not change what the check says).
+run('wrangler types', WRANGLER, ['types', `${TYPES_DIR}worker-configuration.d.ts`, '-c', 'wrangler.jsonc', '--env-file', '.dev.vars.example']);
 process.stdout.write(run('tsc (edge-worker)', TSC, ['-p', 'tsconfig.json']));

@@ -92,20 +92,29 @@ test('edge-frame-too-big: the size the validator counts is never below the real 
 test('edge-frame-too-big: 100,000 cues are checked in one linear pass', () => {
   const tiles = {};
   for (let n = 0; n < 360; n += 1) tiles[`t${n}`] = { c: '#123456', s: 0 };
-  const score = {
+  const scoreWith = (count) => ({
     format: 'tutti-score/1', id: 'big', title: 'Big', bars: 10_000,
     meter: [{ bar: 1, beats: 4, unit: 4 }], tempo: [{ at: { bar: 1 }, bpm: 120 }], view: { data: { tiles } },
-    cues: Array.from({ length: 100_000 }, (_, i) => ({ at: { bar: 1 + Math.floor(i / 10), beat: 1 + (i % 4) }, view: { data: { tiles: { [`t${i % 360}`]: { c: '#abcdef', s: i } } } } })),
+    cues: Array.from({ length: count }, (_, i) => ({ at: { bar: 1 + Math.floor(i / 10), beat: 1 + (i % 4) }, view: { data: { tiles: { [`t${i % 360}`]: { c: '#abcdef', s: i } } } } })),
+  });
+  /** The snapshot-size replay's time for a validated score of `count` cues (the fastest of 2). */
+  const replayMs = (count) => {
+    const checked = validateScore(scoreWith(count));
+    expect(checked.ok).toBe(true);
+    let best = Infinity;
+    for (let k = 0; k < 2; k += 1) {
+      const started = performance.now();
+      snapshotSizeOverLimit(checked.score);
+      best = Math.min(best, performance.now() - started);
+    }
+    return best;
   };
-  const started = performance.now();
-  const checked = validateScore(score);
-  const all = performance.now() - started;
-  const again = performance.now();
-  snapshotSizeOverLimit(checked.score);
-  const rule = performance.now() - again;
-  console.log(`100,000 cues: validateScore ${all.toFixed(0)} ms, of which the snapshot-size replay ${rule.toFixed(0)} ms`);
-  expect(checked.ok).toBe(true);
-  expect(rule).toBeLessThan(5000);
+  // Linear, judged against itself in the same run (a loaded machine slows both alike): ten times
+  // the cues may cost about ten times as long; a pass per cue over all cues would cost ~100 times.
+  const small = replayMs(10_000);
+  const large = replayMs(100_000);
+  console.log(`snapshot-size replay: 10,000 cues ${small.toFixed(0)} ms, 100,000 cues ${large.toFixed(0)} ms (×${(large / small).toFixed(1)})`);
+  expect(large / small).toBeLessThan(30);
 });
 
 test('edge-frame-too-big: a score just under the limit plays on real workerd with every frame accepted, far seeks included', async () => {
