@@ -12,6 +12,7 @@ import { createAudiencePanel } from './audience-panel.js';
 import { createOscPanel } from './osc-panel.js';
 import { createEdgePanel } from './edge-panel.js';
 import { createLogPanel } from './log-panel.js';
+import { createVoicesPanel } from './voices-panel.js';
 import { installShortcuts } from './shortcuts.js';
 import { bridge } from './bridge.js';
 
@@ -85,6 +86,7 @@ function start() {
   const osc = createOscPanel({ api });
   const edge = createEdgePanel({ api });
   const log = createLogPanel();
+  const voices = createVoicesPanel();
   installShortcuts(transport);
 
   let startedAt = null;
@@ -112,6 +114,7 @@ function start() {
     osc.render(snap.osc);
     edge.render(snap.edge);
     log.set(snap.log);
+    voices.render(snap.voices);
   }
 
   const handlers = {
@@ -143,6 +146,7 @@ function start() {
       lastPosition = transport.status().position;
     },
     log: (event) => log.add(event.entries),
+    voices: (event) => voices.render(event),
   };
 
   let lostSince = null;

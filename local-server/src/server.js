@@ -235,7 +235,7 @@ export async function startShowServer(options = {}) {
   acceptJsonBodiesOfAnyType(control);
   control.setErrorHandler(controlErrorHandler(metrics));
   await control.register(controlRoutes, { show, metrics, status, log });
-  const consoleContext = { show, metrics, status, log, osc, edge, audiencePort: () => audiencePort, probeKey: probeKey.key };
+  const consoleContext = { show, metrics, status, log, osc, edge, audiencePort: () => audiencePort, probeKey: probeKey.key, votes, reactions };
   for (const name of ['console-api.js', 'console-ui.js']) {
     const file = new URL(`./routes/${name}`, import.meta.url);
     if (existsSync(file)) await control.register((await import(file.href)).default, consoleContext);

@@ -12,6 +12,7 @@ import { lanAddress } from '../lan-address.js';
 import { edgePublishUrl } from '../edge/uplink.js';
 import { createLatencyProbe, clock } from '../console/latency-probe.js';
 import { createCountIn } from '../console/count-in.js';
+import { createVoicesFeed } from '../console/voices-feed.js';
 
 /**
  * What the program hosting the server (`npm start`, the desktop app) tells the console: where
@@ -105,9 +106,9 @@ export function scoreSummary(score, path) {
 
 /**
  * @param {import('fastify').FastifyInstance} app
- * @param {{ show: any, metrics: import('../metrics.js').Metrics, status: () => any, log: any, osc: any, edge: any, audiencePort: () => number, probeKey: string }} options
+ * @param {{ show: any, metrics: import('../metrics.js').Metrics, status: () => any, log: any, osc: any, edge: any, audiencePort: () => number, probeKey: string, votes?: any, reactions?: any }} options
  */
-export default async function consoleApi(app, { show, metrics, status, log, osc, edge, audiencePort, probeKey }) {
+export default async function consoleApi(app, { show, metrics, status, log, osc, edge, audiencePort, probeKey, votes, reactions }) {
   const startedAt = Date.now();
   /** The server's clock (the one `t` and `position.at` use), as measured by the probe's pings. */
   const serverNow = () => clock() + probe.offset();
@@ -299,6 +300,7 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
       osc: oscStatus(),
       edge: edgeStatus(),
       log: redacted(log.recent()),
+      voices: voices.current(),
     };
   }
 
@@ -322,6 +324,8 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
     }
   }
   const onBeat = (beat) => broadcast('beat', beat);
+  // Prompts and reactions (README.md, "Audience voices"): a `voices` event whenever they change.
+  const voices = createVoicesFeed({ show, votes, reactions, broadcast });
   show.events.on('beat', onBeat);
   const heartbeat = setInterval(() => {
     for (const res of streams) res.write(':\n\n');
