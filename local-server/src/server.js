@@ -144,6 +144,7 @@ export async function startShowServer(options = {}) {
     show, now, metrics, log,
     sendOsc: (address, args) => osc.message(address, args, 'vote'),
     edgeOn: () => edge.status().enabled === true,
+    edgeViewers: () => edge.status().remoteViewers ?? 0,
   });
   edge.onVotes((report) => votes.edgeTotals(report));
   const reactions = createReactionMeter({

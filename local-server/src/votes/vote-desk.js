@@ -14,8 +14,14 @@ export const TALLY_INTERVAL_MS = 250;
  * a phone taps just before the buttons go and its frame is on the way. Later ones are refused.
  */
 export const LATE_GRACE_MS = 300;
-/** With an edge: how long after the votes stop the desk waits for the edge's last totals. */
+/** With an edge mirror but no remote viewers: how long after the votes stop the desk waits for the edge's totals. */
 export const EDGE_SETTLE_MS = 700;
+/**
+ * With remote viewers: the result is final this long after the close. The edge counts votes its
+ * shards read up to 3 s after the close (LATE_GRACE_MS in edge-worker/src/votes.js: under a storm
+ * a shard reads a frame late), and its totals need a moment more to reach the venue.
+ */
+export const EDGE_FINAL_MS = 5000;
 /** The result stays in the state this long after the close (or until the next prompt opens). */
 export const RESULT_HOLD_MS = 10_000;
 
@@ -44,8 +50,9 @@ export const RESULT_HOLD_MS = 10_000;
  * @param {{ info: (msg: string) => void }} options.log
  * @param {(address: string, args: Array<string | number | { type: string, value: number }>) => void} [options.sendOsc] to the musicians' OSC targets
  * @param {() => boolean} [options.edgeOn] whether an edge is counting too (waits EDGE_SETTLE_MS for its totals)
+ * @param {() => number} [options.edgeViewers] viewers the edge last reported
  */
-export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, edgeOn = () => false }) {
+export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, edgeOn = () => false, edgeViewers = () => 0 }) {
   const engine = show.engine;
   let plan = planPrompts(engine.score(), engine.timeline());
   /** @type {Round | null} */
@@ -159,7 +166,9 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
   function stopVotes(r) {
     if (round !== r) return;
     r.phase = 'counting';
-    later(() => close(r), edgeOn() ? EDGE_SETTLE_MS : 0);
+    if (!edgeOn()) close(r);
+    else if (edgeViewers() > 0) later(() => close(r), r.closes + EDGE_FINAL_MS - now());
+    else later(() => close(r), EDGE_SETTLE_MS);
   }
 
   function close(r) {
