@@ -103,6 +103,13 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
     return { vote };
   }
   show.addStateExtra(voteState);
+  // Every published state carries the current tally (each beat's too): once one went out, the
+  // tally is no longer waiting, and no extra update is needed for it.
+  show.onEnvelope(() => {
+    if (!dirty) return;
+    dirty = false;
+    setGauges();
+  });
 
   function setGauges() {
     if (!round) return;
