@@ -185,7 +185,12 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
     r.winner = winnerOf(counts);
     const total = r.venue.total() + r.edgeTotal;
     const target = r.prompt.targets[r.winner];
-    if (target !== null && target !== undefined) {
+    const end = r.prompt.targetEnds[r.winner];
+    const barLine = engine.nextBarLine();
+    // A show that has already reached the winner's section (it follows the prompt, and the result
+    // took a while) carries on without starting it again.
+    const arrived = barLine !== null && target !== null && end !== null && barLine >= target && barLine < end;
+    if (target !== null && target !== undefined && !arrived) {
       const jump = engine.jumpAtNextBar(target);
       if (jump) r.branch = { bar: jump.bar, at: Math.round(jump.at) };
     }
