@@ -166,7 +166,18 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
   function scheduleClose() {
     cancelRoundTimers();
     const r = /** @type {Round} */ (round);
-    later(() => stopVotes(r), r.closes + LATE_GRACE_MS - now());
+    later(() => afterReceived(() => stopVotes(r)), r.closes + LATE_GRACE_MS - now());
+  }
+
+  /**
+   * Run `fn` once the votes the server has already received are counted. After a stall of the
+   * event loop (a loaded machine: bench/votes saw seconds), the close timer fires before the
+   * sockets' waiting frames are read; each setImmediate lets one more poll phase read them.
+   * @param {() => void} fn
+   */
+  function afterReceived(fn, hops = 4) {
+    if (hops === 0) return fn();
+    setImmediate(() => afterReceived(fn, hops - 1));
   }
 
   /** Votes stop; the result is final once the edge's last totals had time to arrive. */
@@ -264,7 +275,8 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
       const r = round;
       /** @type {VoteOutcome} */
       let outcome;
-      if (!r || r.key !== vote.key || r.phase !== 'open' || now() > r.closes + LATE_GRACE_MS) outcome = 'closed';
+      // The phase, not the clock, decides: the close waits for the votes already received (afterReceived).
+      if (!r || r.key !== vote.key || r.phase !== 'open') outcome = 'closed';
       else {
         const option = r.prompt.options.findIndex((o) => o.id === vote.option);
         outcome = option < 0 ? 'unknown_option' : r.venue.cast(vote.device, option);
