@@ -223,7 +223,7 @@ function print(summary) {
     { key: 'calmP50', label: 'beat p50 calm' }, { key: 'calmP99', label: 'beat p99 calm' }, { key: 'stormP50', label: 'beat p50 storm' }, { key: 'stormP99', label: 'beat p99 storm' },
   ], rows));
   console.log(`prompt open ${summary.promptOpenMs} ms; last vote ${summary.lastVoteAfterOpenMs} ms after it opened; connect ${summary.connectSeconds} s${summary.options.edge ? ` (${summary.shards} shard slots)` : ''}`);
-  console.log(`console: tally complete ${summary.consoleTallyCompleteAfterLastVoteMs ?? '-'} ms after the last vote; final result ${summary.consoleResultAfterLastVoteMs ?? '-'} ms after it (votes stop 300 ms after the close${summary.options.edge ? ', then 700 ms for the edge\'s last totals' : ''})`);
+  console.log(`console: tally complete ${summary.consoleTallyCompleteAfterLastVoteMs ?? '-'} ms after the last vote; final result ${summary.consoleResultAfterLastVoteMs ?? '-'} ms after it (votes stop 300 ms after the close${summary.options.edge ? '; with remote viewers the result waits until 5 s after it for the edge\'s totals' : ''})`);
   console.log(`result: ${JSON.stringify(summary.result)}`);
   if (summary.edgeRoot) console.log(`the edge's root, 5 s after the result: ${JSON.stringify({ counts: summary.edgeRoot.counts, total: summary.edgeRoot.total, owners: summary.edgeRoot.owners, reports: summary.edgeRoot.reports })}`);
   if (rows.some((r) => r.refused > 0)) console.log(`refusals: ${rows.map((r) => `${r.side} ${r.reasons}`).join(', ')}`);
