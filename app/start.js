@@ -6,15 +6,11 @@
 
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { parseServeArgs } from '../local-server/src/config.js';
-import { StartupError } from '../local-server/src/server.js';
-import { createLog } from '../local-server/src/log.js';
-import { formatProblems } from '../core/score/validate.js';
+import { parseServeArgs, StartupError, createLog, defaultStateDir, resumeFileFor, logFileFor, buildAudienceFromSource } from '../local-server/index.js';
+import { formatProblems } from '#core/score/validate.js';
 import { createSettingsStore, browserConfigDir } from './main/settings-store.js';
 import { launchShow } from './main/launch-show.js';
-import { defaultStateDir, resumeFileFor, logFileFor } from '../local-server/src/state-dir.js';
 import { overridesFromServeOptions } from './main/launch-args.js';
-import { buildAudienceFromSource } from '../local-server/src/audience-from-source.js';
 import { findElectronBinary } from './electron-binary.js';
 
 const APP_ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -4,7 +4,7 @@
 // `.score.json` is opened with Tutti (file association) or handed to a second instance.
 
 import { isAbsolute, resolve } from 'node:path';
-import { parseServeArgs, SERVE_FLAGS } from '../../local-server/src/config.js';
+import { parseServeArgs, SERVE_FLAGS } from '../../local-server/index.js';
 
 const FLAG_TAKES_VALUE = new Map(SERVE_FLAGS.map((f) => [f.name, f.kind !== 'bool']));
 export const SCORE_FILE_SUFFIX = '.score.json';

@@ -7,8 +7,7 @@ import net from 'node:net';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startShowServer as realStart, StartupError } from '../../local-server/src/server.js';
-import { attachConsoleHost } from '../../local-server/src/routes/console-api.js';
+import { startShowServer as realStart, StartupError } from '../../local-server/index.js';
 
 export const REPO_SCORES_DIR = fileURLToPath(new URL('../../scores/', import.meta.url));
 
@@ -36,7 +35,7 @@ export function portIsFree(port, host) {
  * @property {string} [settingsPath]
  * @property {(change: Record<string, unknown>) => void} onChange console changes to persist
  * @property {() => string[]} recentScores
- * @property {import('../../local-server/src/log.js').Log} [log]
+ * @property {import('../../local-server/index.js').Log} [log]
  * @property {string | null} [logFile] the JSON log file (README.md "Logs"); null = none
  * @property {string | null} [stateFile] crash resume: where the show position is kept (README.md "Crash resume"); null = off
  * @property {typeof realStart} [startShowServer]
@@ -96,6 +95,7 @@ export async function launchShow(options) {
     logFile: options.logFile ?? null,
     log,
     buildAudienceApp: options.buildAudienceApp,
+    consoleHost: { mode, recentScores, onChange, audienceHost: host, settingsPath, scoresDir },
   });
 
   let server;
@@ -115,7 +115,6 @@ export async function launchShow(options) {
   }
   if (!server) throw new StartupError('START_FAILED', 'The show server could not start.');
 
-  attachConsoleHost(server.show, { mode, recentScores, onChange, audienceHost: host, settingsPath, scoresDir });
   // Into the server's log too, so the console page's Log panel shows them, not only the terminal.
   for (const notice of notices) server.log.warn(notice);
   // A score given on the command line counts as opened.

@@ -2,7 +2,7 @@
 // sends it too; this also covers anything it might forget), no permissions except writing the
 // audience URL to the clipboard, no <webview>, no new windows from any web contents.
 
-import { CONSOLE_CSP } from '../../local-server/src/routes/console-ui.js';
+import { CONSOLE_CSP } from '../../local-server/index.js';
 
 export { CONSOLE_CSP };
 

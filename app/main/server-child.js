@@ -10,8 +10,7 @@
 
 import { launchShow } from './launch-show.js';
 import { applySettingsChange } from './settings-store.js';
-import { createLog } from '../../local-server/src/log.js';
-import { resumeFileFor, logFileFor } from '../../local-server/src/state-dir.js';
+import { createLog, resumeFileFor, logFileFor } from '../../local-server/index.js';
 
 /**
  * @param {{ port: { on: (event: 'message', fn: (e: { data: any }) => void) => void, postMessage: (msg: any) => void }, exit?: (code: number) => void, launch?: typeof launchShow }} deps

@@ -17,7 +17,7 @@
 
 import { planStay } from './lib/stay-plan.js';
 import { createViewerMeter, Metric } from './lib/viewer-meter.js';
-import { headOf } from './lib/envelope-head.js';
+import { headOf } from '#core/protocol/envelope-head.js';
 
 /** Set up the meter and the first URL. */
 export function pollStart(context, events, done) {

@@ -13,7 +13,7 @@
 import { httpUrl } from './lib/target-url.js';
 import { planStay } from './lib/stay-plan.js';
 import { createViewerMeter, Metric } from './lib/viewer-meter.js';
-import { createSseParser } from '../../core/protocol/sse-parser.js';
+import { createSseParser } from '#core/protocol/sse-parser.js';
 
 /** Open the stream, record the join, and keep reading in the background. */
 export async function sseWatch(context, events) {

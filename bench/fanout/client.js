@@ -12,7 +12,7 @@ import { performance, monitorEventLoopDelay } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
 import { createHistogram } from '../lib/histogram.js';
 import { serveParent } from '../lib/child-ipc.js';
-import { parseEnvelopeHead, HEAD_CHARS } from './envelope-head.js';
+import { readEnvelopeHead, HEAD_CHARS } from '#core/protocol/envelope-head.js';
 
 export const MAX_CLIENTS_PER_PROCESS = 9000;
 const CONNECT_TIMEOUT_MS = 20_000;
@@ -105,20 +105,20 @@ function onEnvelope(conn, seq, t, snapshot, received) {
 
 /** Parse the head of a text envelope; every so often check it against a full JSON.parse. */
 function onText(conn, text, received) {
-  const head = parseEnvelopeHead(text.length > HEAD_CHARS ? text.slice(0, HEAD_CHARS) : text);
+  const head = readEnvelopeHead(text.length > HEAD_CHARS ? text.slice(0, HEAD_CHARS) : text);
   if (!head) {
     totals.malformed += 1;
     return;
   }
   if (++messageCounter % VERIFY_EVERY === 0) verify(text, head);
-  onEnvelope(conn, head.seq, head.t, head.snapshot, received);
+  onEnvelope(conn, head.seq, head.t, head.type === 'snapshot', received);
 }
 
 function verify(text, head) {
   totals.verified += 1;
   try {
     const e = JSON.parse(text);
-    if (e.seq !== head.seq || e.t !== head.t || (e.type === 'snapshot') !== head.snapshot || e.data === undefined) totals.malformed += 1;
+    if (e.seq !== head.seq || e.t !== head.t || e.type !== head.type || e.data === undefined) totals.malformed += 1;
   } catch {
     totals.malformed += 1;
   }
@@ -155,13 +155,13 @@ function openWs(conn) {
         return;
       }
       const buf = /** @type {Buffer} */ (data);
-      const head = parseEnvelopeHead(buf.toString('latin1', 0, Math.min(buf.length, HEAD_CHARS)));
+      const head = readEnvelopeHead(buf.toString('latin1', 0, Math.min(buf.length, HEAD_CHARS)));
       if (!head) {
         totals.malformed += 1;
         return;
       }
       if (++messageCounter % VERIFY_EVERY === 0) verify(buf.toString(), head);
-      onEnvelope(conn, head.seq, head.t, head.snapshot, received);
+      onEnvelope(conn, head.seq, head.t, head.type === 'snapshot', received);
     });
     ws.on('error', () => {
       totals.errors += 1;

@@ -20,8 +20,8 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { WebSocketServer, WebSocket } from 'ws';
 import { createShowEngine } from '#core/score/engine.js';
-import { createStateStream } from '#core/fanout/state-stream.js';
-import { loadScoreFile } from '../../local-server/src/score-file.js';
+import { createStateStream } from '#core/stream/state-stream.js';
+import { loadScoreFile } from '../../local-server/index.js';
 import { serveParent, tellParent } from '../lib/child-ipc.js';
 
 const { values } = parseArgs({ options: { score: { type: 'string' }, mode: { type: 'string', default: 'state' } } });

@@ -7,7 +7,7 @@
 
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
-import { startShowServer } from '../../local-server/src/server.js';
+import { startShowServer } from '../../local-server/index.js';
 import { serveParent, tellParent } from '../lib/child-ipc.js';
 
 const { values } = parseArgs({ options: { score: { type: 'string' }, token: { type: 'string' }, stream: { type: 'string', default: 'full' } } });

@@ -5,8 +5,8 @@
 
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
-import { createShowEngine } from '../../core/score/engine.js';
-import { createSeededRandom } from '../../core/util/seeded-random.js';
+import { createShowEngine } from '#core/score/engine.js';
+import { createSeededRandom } from '#core/util/seeded-random.js';
 import { manyCuesScore } from '../../test/support/many-cues-score.js';
 
 const { values } = parseArgs({ options: { cues: { type: 'string', default: '1000,10000,100000' }, seeks: { type: 'string', default: '1000' } } });

@@ -3,8 +3,8 @@
 // at any time within the window of cues sent ahead. No message per beat is needed, so the page
 // keeps going through a network outage.
 
-import { beatInSegment, isSegment } from '../score/segment.js';
-import { applyMergePatch, isPlainObject } from '../protocol/merge-patch.js';
+import { beatInSegment, isSegment } from '#core/score/segment.js';
+import { applyMergePatch, isPlainObject } from '#core/protocol/merge-patch.js';
 
 /**
  * @typedef {import('../score/segment.js').Segment} Segment

@@ -4,8 +4,8 @@
 // overlapping what we already have, a late frame from a transport we are leaving) are ignored,
 // never applied twice.
 
-import { applyEnvelope } from '../fanout/state-stream.js';
-import { envelopeProblem } from '../protocol/envelope.js';
+import { applyEnvelope } from '#core/stream/state-stream.js';
+import { envelopeProblem } from '#core/protocol/envelope.js';
 
 /**
  * @typedef {'applied' | 'ignored' | 'resync' | 'invalid'} TrackResult

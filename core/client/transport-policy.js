@@ -6,6 +6,8 @@
 // off. Reconnect delays are exponential with jitter so thousands of phones that lost the same
 // access point do not come back in the same millisecond.
 
+import { backoffDelay } from '#core/util/backoff.js';
+
 /**
  * @typedef {'ws' | 'sse' | 'poll'} TransportName
  *
@@ -50,11 +52,8 @@ export function createTransportPolicy(options = {}) {
   let lastProbe = options.now ?? 0;
   let probeCursor = 0;
 
-  /** Equal jitter: half fixed, half random, so a delay never collapses to zero. */
-  function backoff(n) {
-    const full = Math.min(capMs, baseMs * 2 ** Math.max(0, n - 1));
-    return full / 2 + random() * (full / 2);
-  }
+  /** n failures so far (0 right after a switch): equal jitter, core/util/backoff.js. */
+  const backoff = (n) => backoffDelay(n - 1, { baseMs, capMs, random });
 
   return {
     current: () => order[index],

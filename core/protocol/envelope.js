@@ -1,7 +1,7 @@
 // The envelope every transport carries (README.md, "Audience endpoints") and the few frames a
 // viewer may send.
 
-import { parseVote } from '../votes/vote-message.js';
+import { parseVote } from '#core/votes/vote-message.js';
 
 export const PROTOCOL_VERSION = 1;
 

@@ -2,7 +2,7 @@
 // cue that only sets `text` keeps the colour. Seeking recomputes the view from the start, so
 // the state after a jump equals the state reached by playing there.
 
-import { applyMergePatch, isPlainObject } from '../protocol/merge-patch.js';
+import { applyMergePatch, isPlainObject } from '#core/protocol/merge-patch.js';
 
 /**
  * Public URL (relative to the audience page) of a score asset.

@@ -1,7 +1,7 @@
 // Rules about what the audience sees and hears and what devices receive: views (the initial one
 // and the ones cues merge in), free-form view data, audio and OSC cues, and the list of cues.
 
-import { isColour } from '../protocol/colour.js';
+import { isColour } from '#core/protocol/colour.js';
 import { describeValue, quote } from './format-problems.js';
 import { SCORE_LIMITS } from './validate-limits.js';
 import { checkOscAddress, checkReference } from './validate-media.js';

@@ -10,8 +10,8 @@
 // (core/protocol/json-size.js), never by serializing the whole view again. The parts of the
 // state that are not the view (position, tempo, section, audio) are counted at their largest.
 
-import { createEnvelope, MAX_SNAPSHOT_BYTES } from '../protocol/envelope.js';
-import { createSizedJson, utf8Bytes } from '../protocol/json-size.js';
+import { createEnvelope, MAX_SNAPSHOT_BYTES } from '#core/protocol/envelope.js';
+import { createSizedJson, utf8Bytes } from '#core/protocol/json-size.js';
 import { viewPatch } from './audience-view.js';
 import { createShowEngine } from './engine.js';
 

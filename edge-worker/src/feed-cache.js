@@ -5,6 +5,8 @@
 // Only plain strings and numbers are shared between requests: a promise or stream created by
 // one request must not be awaited or written by another (workerd forbids cross-request I/O).
 
+import { deltasAfter } from '#core/stream/catch-up.js';
+
 /**
  * @typedef {{ epoch: string | null, seq: number | null, rev: number, snapshot: string | null,
  *   deltas: { seq: number, json: string }[], venue: { status: string, since: number } }} Feed
@@ -59,14 +61,7 @@ export function createFeedCache({ ttlMs, limit }) {
      */
     after(f, since) {
       if (f.snapshot === null || f.seq === null) return [];
-      if (since === f.seq) return [];
-      if (since !== null && since < f.seq) {
-        const first = f.deltas[0];
-        if (first && since >= first.seq - 1 && f.deltas.at(-1)?.seq === f.seq) {
-          return f.deltas.filter((d) => d.seq > since);
-        }
-      }
-      return [{ seq: f.seq, json: f.snapshot }];
+      return deltasAfter(f.deltas, since, f.seq) ?? [{ seq: f.seq, json: f.snapshot }];
     },
   };
 }

@@ -1,5 +1,7 @@
 // Small response helpers shared by the router and the objects.
 
+import { audienceError, errorBody } from '#core/protocol/http-errors.js';
+
 const NO_STORE = { 'cache-control': 'no-store' };
 
 /**
@@ -15,14 +17,25 @@ export function json(body, status = 200, headers = {}) {
 }
 
 /**
- * A JSON error every client (and person) can act on: `{ error: { code, message } }`.
+ * A JSON error every client (and person) can act on: `{ "error": CODE, "message": … }`, the
+ * venue's shape (README.md, "Errors").
  * @param {number} status
  * @param {string} code
  * @param {string} message
  * @param {Record<string, string>} [headers]
  */
 export function jsonError(status, code, message, headers = {}) {
-  return json({ error: { code, message } }, status, headers);
+  return json(errorBody(code, message), status, headers);
+}
+
+/**
+ * A catalogued audience error (core/protocol/http-errors.js): the same status and body as the venue.
+ * @param {import('#core/protocol/http-errors.js').AudienceErrorCode} code
+ * @param {Record<string, string>} [headers]
+ */
+export function audienceErrorResponse(code, headers = {}) {
+  const { status, body } = audienceError(code);
+  return json(body, status, headers);
 }
 
 /** CORS for the read-only audience routes, so a page served elsewhere (the venue) can fall back to the edge. */

@@ -4,7 +4,9 @@
 import { isPublisher } from './auth.js';
 import { readConfig } from './config.js';
 import { createFeedCache } from './feed-cache.js';
-import { CORS, isWebSocketUpgrade, json, jsonError } from './http.js';
+import { AUDIENCE_METHODS } from '#core/protocol/http-errors.js';
+import { parseStreamQuery } from '#core/stream/query.js';
+import { CORS, audienceErrorResponse, isWebSocketUpgrade, json, jsonError } from './http.js';
 import { servePoll } from './poll.js';
 import { serveSse } from './sse.js';
 import { rootStub } from './stubs.js';
@@ -28,11 +30,11 @@ const AUDIENCE_ROUTES = new Set(['/ws', '/sse', '/poll', '/time', '/healthz']);
 /**
  * GET /media/<src>: the score's media, from the root's storage (see media.js).
  * @param {Request} request
- * @param {any} env
+ * @param {Env} env
  */
 async function serveMedia(request, env) {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
-    return jsonError(405, 'METHOD_NOT_ALLOWED', '/media only answers GET', { allow: 'GET, HEAD', ...CORS });
+    return audienceErrorResponse('METHOD_NOT_ALLOWED', { allow: AUDIENCE_METHODS, ...CORS });
   }
   try {
     return await rootStub(env).fetch(request);
@@ -44,7 +46,7 @@ async function serveMedia(request, env) {
 export default {
   /**
    * @param {Request} request
-   * @param {any} env
+   * @param {Env} env
    */
   async fetch(request, env) {
     const url = new URL(request.url);
@@ -72,14 +74,19 @@ export default {
     if (url.pathname === '/vote') return serveVote(request, env, config);
     if (!AUDIENCE_ROUTES.has(url.pathname)) return env.ASSETS.fetch(request);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return jsonError(405, 'METHOD_NOT_ALLOWED', `${url.pathname} only answers GET`, { allow: 'GET' });
+      return audienceErrorResponse('METHOD_NOT_ALLOWED', { allow: AUDIENCE_METHODS, ...CORS });
     }
 
     try {
       switch (url.pathname) {
-        case '/ws':
-          if (!isWebSocketUpgrade(request)) return jsonError(426, 'UPGRADE_REQUIRED', '/ws needs a WebSocket upgrade');
+        case '/ws': {
+          // The edge serves the full stream whatever `stream` asks for (README.md), but refuses
+          // a value that is neither, as the venue does.
+          const query = parseStreamQuery({ stream: url.searchParams.get('stream') });
+          if (!query.ok) return audienceErrorResponse(query.code, CORS);
+          if (!isWebSocketUpgrade(request)) return audienceErrorResponse('UPGRADE_REQUIRED', CORS);
           return await connectViewer(request, env, config);
+        }
         case '/sse':
           return serveSse(request, { cache: cacheFor(config), root: rootStub(env), tickMs: config.feedTtlMs, maxMs: config.sseMaxMs });
         case '/poll':

@@ -9,8 +9,8 @@
 // under two paths are stored once.
 
 /* global FixedLengthStream -- workerd: a stream with a known length, so responses carry content-length */
-import { jsonError, json, CORS } from './http.js';
-import { MEDIA_CSP, MEDIA_MAX_AGE, decodeMediaPath, etagMatches, mediaType, parseRange } from '../../core/protocol/media.js';
+import { audienceErrorResponse, jsonError, json, CORS } from './http.js';
+import { MEDIA_CSP, MEDIA_MAX_AGE, decodeMediaPath, etagMatches, mediaType, parseRange } from '#core/protocol/media.js';
 
 /** Bytes per stored chunk row. */
 export const MEDIA_CHUNK_BYTES = 1024 * 1024;
@@ -172,7 +172,7 @@ export function createMediaStore({ storage, limits }) {
   function serve(request, raw) {
     const path = decodeMediaPath(raw);
     const file = path === null ? undefined : find(path);
-    if (!file) return jsonError(404, 'NOT_FOUND', 'no such media file on this edge', CORS);
+    if (!file) return audienceErrorResponse('NOT_FOUND', CORS);
     const etag = `"${file.sha256}"`;
     /** @type {Record<string, string>} */
     const headers = {

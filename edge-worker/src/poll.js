@@ -1,10 +1,8 @@
 // GET /poll?since=SEQ[&wait=MS] (README.md, "Audience endpoints"), answered from the isolate's feed
 // cache.
 
-import { parseSeq } from '../../core/protocol/sse.js';
-import { CORS, sleep } from './http.js';
-
-const MAX_WAIT_MS = 30_000;
+import { parseStreamQuery, resumePoint } from '#core/stream/query.js';
+import { CORS, audienceErrorResponse, sleep } from './http.js';
 
 /**
  * @param {URL} url
@@ -14,18 +12,17 @@ const MAX_WAIT_MS = 30_000;
  * @param {number} deps.tickMs
  */
 export async function servePoll(url, { cache, root, tickMs }) {
-  const since = parseSeq(url.searchParams.get('since') ?? undefined);
-  // As on the venue (README.md, audience endpoints): a client on another epoch needs the snapshot,
-  // whatever its seq (the edge's own venue snapshots start epochs of their own).
-  const epoch = url.searchParams.get('epoch');
-  const rawWait = Number(url.searchParams.get('wait') ?? 0);
-  const wait = Number.isFinite(rawWait) ? Math.min(Math.max(0, Math.floor(rawWait)), MAX_WAIT_MS) : 0;
-  const deadline = Date.now() + wait;
+  const params = url.searchParams;
+  const query = parseStreamQuery({ since: params.get('since'), wait: params.get('wait'), epoch: params.get('epoch'), stream: params.get('stream') });
+  if (!query.ok) return audienceErrorResponse(query.code, CORS);
+  const deadline = Date.now() + query.wait;
   let items = [];
   // Bounded: at most wait / tickMs + 1 rounds.
   for (;;) {
     const feed = await cache.current(root);
-    items = epoch && feed.epoch && epoch !== feed.epoch ? cache.after(feed, null) : cache.after(feed, since);
+    // As on the venue: a client on another epoch needs the snapshot, whatever its seq (the
+    // edge's own venue snapshots start epochs of their own).
+    items = cache.after(feed, resumePoint(query, feed.epoch));
     if (items.length > 0 || Date.now() + tickMs > deadline) break;
     await sleep(tickMs);
   }

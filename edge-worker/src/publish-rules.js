@@ -1,11 +1,11 @@
 // What the root does with one publisher frame. Pure and synchronous, so "check, apply, persist,
 // ack" happens in one turn of the event loop and two frames can never interleave.
 
-import { envelopeProblem } from '../../core/protocol/envelope.js';
+import { envelopeProblem } from '#core/protocol/envelope.js';
 
 /**
  * @typedef {{ epoch: string | null, seq: number | null }} Head
- * @typedef {import('../../core/protocol/envelope.js').Envelope} Envelope
+ * @typedef {import('#core/protocol/envelope.js').Envelope} Envelope
  * @typedef {{ kind: 'apply', envelope: Envelope }
  *   | { kind: 'noop', envelope: Envelope }
  *   | { kind: 'resync', reason: string }

@@ -4,13 +4,12 @@
 
 /* global WebSocketRequestResponsePair */
 import { DurableObject } from 'cloudflare:workers';
-import { CloseCode, encodePong } from '../../core/protocol/envelope.js';
-import { encodeVoteReply } from '../../core/votes/vote-message.js';
+import { CloseCode, encodePong } from '#core/protocol/envelope.js';
+import { encodeVoteReply, parseVote } from '#core/votes/vote-message.js';
 import { readConfig } from './config.js';
 import { isWebSocketUpgrade, jsonError } from './http.js';
 import { rootStub, shardStub } from './stubs.js';
 import { createVoteLedger, ownerOf, VOTE_BATCH_MAX, VOTE_BATCH_MS } from './votes.js';
-import { parseVote } from '../../core/votes/vote-message.js';
 import { judgeViewerFrame, newViewerBudget, readViewerBudget } from './viewer-rules.js';
 
 const VIEWER_TAG = 'viewer';
@@ -29,7 +28,7 @@ function indexFromTags(tags) {
 export class Shard extends DurableObject {
   /**
    * @param {DurableObjectState} ctx
-   * @param {any} env
+   * @param {Env} env
    */
   constructor(ctx, env) {
     super(ctx, env);
@@ -181,7 +180,7 @@ export class Shard extends DurableObject {
    * (votes.js), this one or another. Votes for one owner are gathered for VOTE_BATCH_MS into one
    * RPC; each viewer gets the owner's answer to its own vote.
    * @param {WebSocket} ws
-   * @param {import('../../core/votes/vote-message.js').Vote} vote
+   * @param {import('#core/votes/vote-message.js').Vote} vote
    * @param {boolean} limited over this socket's vote budget: answered, not counted
    */
   vote(ws, vote, limited) {

@@ -4,8 +4,9 @@
 // update to the shard lanes. Viewers never talk to it directly.
 
 import { DurableObject } from 'cloudflare:workers';
-import { createEnvelope } from '../../core/protocol/envelope.js';
-import { applyMergePatch } from '../../core/protocol/merge-patch.js';
+import { createEnvelope } from '#core/protocol/envelope.js';
+import { applyMergePatch } from '#core/protocol/merge-patch.js';
+import { deltasAfter } from '#core/stream/catch-up.js';
 import { MAX_PUBLISH_FRAME_BYTES, readConfig } from './config.js';
 import { createFanout } from './fanout.js';
 import { isWebSocketUpgrade, json, jsonError } from './http.js';
@@ -37,7 +38,7 @@ const deltaKey = (seq) => `${DELTA_PREFIX}${String(seq).padStart(16, '0')}`;
 export class Show extends DurableObject {
   /**
    * @param {DurableObjectState} ctx
-   * @param {any} env
+   * @param {Env} env
    */
   constructor(ctx, env) {
     super(ctx, env);
@@ -94,12 +95,12 @@ export class Show extends DurableObject {
 
   async load() {
     const storage = this.ctx.storage;
-    const meta = await storage.get('meta');
+    const meta = /** @type {any} */ (await storage.get('meta'));
     if (meta && typeof meta.epoch === 'string') {
       this.head = { epoch: meta.epoch, seq: meta.seq, rev: meta.rev ?? 0, minted: meta.minted === true };
       this.state = (await storage.get('state')) ?? {};
       const deltas = await storage.list({ prefix: DELTA_PREFIX });
-      this.replay = [...deltas.values()];
+      this.replay = /** @type {{ seq: number, json: string }[]} */ ([...deltas.values()]);
       // Keep only a window that really chains up to the head.
       const last = this.replay.at(-1);
       if (!last || last.seq !== this.head.seq) this.replay = [];
@@ -112,7 +113,7 @@ export class Show extends DurableObject {
     // before its show is marked lost (a stale "live" must not survive a restart).
     if (this.ctx.getWebSockets(PUBLISHER_TAG).length === 0) this.lastHeardAt = now;
     if (venueOf(this.state).status !== 'none') void storage.setAlarm(now + this.config.venueLostMs);
-    const shards = await storage.get('shards');
+    const shards = /** @type {any} */ (await storage.get('shards'));
     if (shards) {
       this.nextGen = shards.nextGen;
       for (const [index, gen] of shards.list) {
@@ -172,7 +173,7 @@ export class Show extends DurableObject {
   }
 
   /**
-   * @param {import('../../core/protocol/envelope.js').Envelope} envelope a frame judged 'apply'
+   * @param {import('#core/protocol/envelope.js').Envelope} envelope a frame judged 'apply'
    * @param {string} text its bytes, forwarded to viewers unchanged
    */
   apply(envelope, text) {
@@ -295,7 +296,7 @@ export class Show extends DurableObject {
       this.counters.tooBig += 1;
       return json({ type: 'error', code: 'TOO_BIG', message: `frame exceeds ${MAX_PUBLISH_FRAME_BYTES} bytes` }, 413);
     }
-    const reply = this.handleFrame(await request.text());
+    const reply = /** @type {any} */ (this.handleFrame(await request.text()));
     const status = reply.type === 'ack' ? 200 : reply.type === 'resync' ? 409 : reply.code === 'TOO_BIG' ? 413 : reply.code === 'STALE' ? 409 : 400;
     return json(reply, status);
   }
@@ -352,10 +353,8 @@ export class Show extends DurableObject {
    */
   feed(epoch, seq) {
     const { epoch: headEpoch, seq: headSeq, rev } = this.head;
-    const first = this.replay[0];
-    const chains = epoch === headEpoch && seq !== null && headSeq !== null && seq <= headSeq && (seq === headSeq || (first !== undefined && seq >= first.seq - 1));
-    const deltas = chains ? this.replay.filter((entry) => entry.seq > seq) : this.replay.slice();
-    return { epoch: headEpoch, seq: headSeq, rev, snapshot: this.snapshotJson, deltas, full: !chains, venue: venueOf(this.state) };
+    const after = epoch === headEpoch ? deltasAfter(this.replay, seq, headSeq) : null;
+    return { epoch: headEpoch, seq: headSeq, rev, snapshot: this.snapshotJson, deltas: after ?? this.replay.slice(), full: after === null, venue: venueOf(this.state) };
   }
 
   /** RPC for owner shards: the prompt open in the venue's state (its `vote`), or null. */

@@ -2,8 +2,9 @@
 // Resumes from Last-Event-ID or ?since. Streams end after SSE_MAX_MS so every loop is bounded;
 // EventSource reconnects by itself with Last-Event-ID and loses nothing.
 
-import { SSE_HEARTBEAT, formatSseEvent, parseSeq } from '../../core/protocol/sse.js';
-import { CORS, sleep } from './http.js';
+import { SSE_HEARTBEAT, formatSseEvent } from '#core/protocol/sse.js';
+import { parseStreamQuery, resumePoint } from '#core/stream/query.js';
+import { CORS, audienceErrorResponse, sleep } from './http.js';
 
 const HEARTBEAT_MS = 15_000;
 const encoder = new TextEncoder();
@@ -17,24 +18,25 @@ const encoder = new TextEncoder();
  * @param {number} deps.maxMs
  */
 export function serveSse(request, { cache, root, tickMs, maxMs }) {
-  const url = new URL(request.url);
-  const resumeFrom = parseSeq(request.headers.get('last-event-id') ?? undefined) ?? parseSeq(url.searchParams.get('since') ?? undefined);
+  const params = new URL(request.url).searchParams;
+  const query = parseStreamQuery({ since: params.get('since'), lastEventId: request.headers.get('last-event-id'), epoch: params.get('epoch'), stream: params.get('stream') });
+  if (!query.ok) return audienceErrorResponse(query.code, CORS);
   const { readable, writable } = new TransformStream();
   const writer = writable.getWriter();
 
   async function pump() {
     const endAt = Date.now() + maxMs;
-    // ?epoch= (the audience app sends what it holds): a client on another epoch starts with the snapshot.
-    let epoch = /** @type {string | null} */ (url.searchParams.get('epoch') || null);
-    let position = resumeFrom;
+    // ?epoch= (the audience app sends what it holds): a client on another epoch starts with the
+    // snapshot; after that it holds the feed's epoch, and a new one restarts the numbering.
+    let held = query;
+    let position = query.since;
     let lastWrite = Date.now();
     await writer.write(encoder.encode('retry: 1000\n\n'));
     while (Date.now() < endAt) {
       const feed = await cache.current(root);
       if (feed.snapshot !== null) {
-        // A new epoch restarts the numbering: the client needs the snapshot, whatever it had.
-        const items = epoch !== null && epoch !== feed.epoch ? cache.after(feed, null) : cache.after(feed, position);
-        epoch = feed.epoch;
+        const items = cache.after(feed, resumePoint({ ...held, since: position }, feed.epoch));
+        held = { ...held, epoch: feed.epoch };
         if (items.length > 0) {
           await writer.write(encoder.encode(items.map((item) => formatSseEvent(item.seq, item.json)).join('')));
           position = feed.seq;

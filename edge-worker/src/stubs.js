@@ -3,7 +3,7 @@
 import { SHOW_NAME } from './config.js';
 
 /**
- * @param {any} env
+ * @param {Env} env
  * @param {string} [show]
  */
 export function rootStub(env, show = SHOW_NAME) {
@@ -11,7 +11,7 @@ export function rootStub(env, show = SHOW_NAME) {
 }
 
 /**
- * @param {any} env
+ * @param {Env} env
  * @param {number} index
  * @param {string} [show]
  */

@@ -8,7 +8,7 @@
 // snapshot, and when the venue comes back its snapshot starts its own epoch again, so the
 // publisher's seq numbers are never shared with the root's.
 
-import { createEnvelope } from '../../core/protocol/envelope.js';
+import { createEnvelope } from '#core/protocol/envelope.js';
 
 /** @typedef {{ status: 'live' | 'lost' | 'none', since: number }} Venue */
 
@@ -42,7 +42,7 @@ export function liveVenue(previousState, now) {
 
 /**
  * The publisher's snapshot with the venue field merged in (re-encoded; the envelope's own fields kept).
- * @param {import('../../core/protocol/envelope.js').Envelope} envelope
+ * @param {import('#core/protocol/envelope.js').Envelope} envelope
  * @param {Venue} venue
  */
 export function withVenue(envelope, venue) {

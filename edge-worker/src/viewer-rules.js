@@ -3,10 +3,10 @@
 // The per-socket budget lives in the socket's attachment (serializeAttachment), not in memory
 // only: a shard that hibernated between two frames still knows what the viewer has spent.
 
-import { CloseCode, MAX_CLIENT_FRAME_BYTES, parseClientFrame } from '../../core/protocol/envelope.js';
-import { fullBucket, takeToken } from '../../core/util/token-bucket-state.js';
+import { CloseCode, MAX_CLIENT_FRAME_BYTES, parseClientFrame } from '#core/protocol/envelope.js';
+import { fullBucket, takeToken } from '#core/util/token-bucket-state.js';
 import { exceedsBytes } from './publish-rules.js';
-import { DEVICE_ID } from '../../core/votes/vote-message.js';
+import { DEVICE_ID } from '#core/votes/vote-message.js';
 
 /** Same budget as the venue's /ws (local-server/src/routes/ws.js): 50 frames/s, bursts of 200. */
 export const FRAME_LIMITS = Object.freeze({ ratePerSecond: 50, burst: 200 });
@@ -22,18 +22,19 @@ export const VOTE_LIMITS = Object.freeze({ ratePerSecond: 2, burst: 10 });
 export const TAP_LIMITS = Object.freeze({ ratePerSecond: 20, burst: 20 });
 
 /**
- * @typedef {{ frames: import('../../core/util/token-bucket-state.js').BucketState,
- *   resyncs: import('../../core/util/token-bucket-state.js').BucketState,
- *   votes?: import('../../core/util/token-bucket-state.js').BucketState, device?: string,
- *   taps?: import('../../core/util/token-bucket-state.js').BucketState }} ViewerBudget
+ * @typedef {{ frames: import('#core/util/token-bucket-state.js').BucketState,
+ *   resyncs: import('#core/util/token-bucket-state.js').BucketState,
+ *   votes?: import('#core/util/token-bucket-state.js').BucketState, device?: string,
+ *   taps?: import('#core/util/token-bucket-state.js').BucketState }} ViewerBudget
  *   device: the one device id this socket votes for (the first it used)
  * @typedef {'flood' | 'oversize' | 'binary' | 'frame' | 'resync_ignored' | 'vote'} Refusal
  * @typedef {{ action: 'pong', id: number, c: number }
  *   | { action: 'resync' }
- *   | { action: 'vote', vote: import('../../core/votes/vote-message.js').Vote, limited: boolean }
- *   | { action: 'tap', n: number } n: the taps that fit the socket's budget (0: all dropped)
+ *   | { action: 'vote', vote: import('#core/votes/vote-message.js').Vote, limited: boolean }
+ *   | { action: 'tap', n: number }
  *   | { action: 'ignore', refusal: Refusal }
  *   | { action: 'close', code: number, reason: string, refusal: Refusal }} ViewerVerdict
+ *   tap.n: the taps that fit the socket's budget (0: all dropped)
  */
 
 /**
@@ -102,7 +103,7 @@ export function judgeViewerFrame(budget, message, now) {
  * A vote on a viewer socket: one device id per socket (another one closes it, as on the venue),
  * and VOTE_LIMITS per socket (beyond: answered `rate`, not forwarded).
  * @param {ViewerBudget} budget
- * @param {import('../../core/votes/vote-message.js').Vote} vote
+ * @param {import('#core/votes/vote-message.js').Vote} vote
  * @param {number} now
  * @returns {{ verdict: ViewerVerdict, budget: ViewerBudget }}
  */

@@ -12,7 +12,7 @@ let cursor = 0;
 
 /**
  * @param {Request} request a WebSocket upgrade
- * @param {any} env
+ * @param {Env} env
  * @param {{ shardCount: number }} config
  */
 export async function connectViewer(request, env, { shardCount }) {

@@ -1,7 +1,7 @@
 // POST /vote on the edge: a vote from an SSE or polling viewer (README.md, "Audience voices"),
 // checked here and counted by the shard that owns its device id (votes.js).
 
-import { encodeVoteReply, parseVote } from '../../core/votes/vote-message.js';
+import { encodeVoteReply, parseVote } from '#core/votes/vote-message.js';
 import { jsonError } from './http.js';
 import { shardStub } from './stubs.js';
 import { ownerOf } from './votes.js';
@@ -11,7 +11,7 @@ const REFUSED_STATUS = { closed: 409, unknown_option: 409, unavailable: 503 };
 
 /**
  * @param {Request} request
- * @param {any} env
+ * @param {Env} env
  * @param {{ shardCount: number }} config
  */
 export async function serveVote(request, env, { shardCount }) {

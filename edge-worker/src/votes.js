@@ -6,7 +6,7 @@
 // forgets nothing) and reports its totals to the root, one report in flight at a time; the root
 // adds every owner's totals up and sends the sum to the venue.
 
-import { createTally } from '../../core/votes/tally.js';
+import { createTally } from '#core/votes/tally.js';
 
 /**
  * Votes the edge reads up to this long after the close still count. Longer than the venue's
@@ -116,7 +116,7 @@ export function createVoteLedger({ storage, root, now = () => Date.now() }) {
      * edge received each vote (a shard stamps it as it reads the frame), not when the batch
      * reaches the owner.
      * @param {number} index this shard's index
-     * @param {{ vote: import('../../core/votes/vote-message.js').Vote, at: number }[]} items
+     * @param {{ vote: import('#core/votes/vote-message.js').Vote, at: number }[]} items
      * @returns {Promise<string[]>} per vote: counted, changed, repeat, closed or unknown_option
      */
     async recordMany(index, items) {

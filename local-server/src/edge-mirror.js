@@ -3,6 +3,10 @@
 // catch-up) lives in ./edge/uplink.js; copying the score's media to the edge lives in
 // ./edge/media-sync.js and runs whenever the uplink (re)connects or a score is loaded.
 
+import { createEdgeUplink } from './edge/uplink.js';
+import { createMediaSync } from './edge/media-sync.js';
+import { createVenueProbe } from './edge/venue-probe.js';
+
 /**
  * @typedef {import('./edge/media-sync.js').MediaSource} MediaSource
  */
@@ -10,11 +14,12 @@
 /**
  * @param {object} options
  * @param {any} options.stream the show's state stream
+ * @param {import('node:events').EventEmitter} options.events the show's events: every `envelope` is published, a `score` load syncs the media
  * @param {import('./log.js').Log} options.log
  * @param {import('./metrics.js').Metrics} options.metrics
  * @param {(() => MediaSource | null) | null} [options.media] the current score's folder and assets; without it no media is uploaded
  */
-export function createEdgeMirror({ stream, log, metrics, media = null }) {
+export function createEdgeMirror({ stream, events, log, metrics, media = null }) {
   /** @type {any} */
   let uplink = null;
   /** @type {import('./edge/media-sync.js').MediaSync | null} */
@@ -27,8 +32,6 @@ export function createEdgeMirror({ stream, log, metrics, media = null }) {
   /** @type {(n: number) => void} the edge's reaction taps go here (the reaction meter) */
   let tapsTo = () => {};
   let url = null;
-  /** @type {string | null} */
-  let epoch = null;
   const gauge = setInterval(() => {
     const s = uplink?.status();
     metrics.edgeConnected.set(s?.connected ? 1 : 0);
@@ -39,18 +42,9 @@ export function createEdgeMirror({ stream, log, metrics, media = null }) {
   }, 1000);
   gauge.unref();
 
-  /** A new epoch means another score (or a restart): compare its media with the edge. */
-  function checkEpoch() {
-    let now = null;
-    try {
-      now = stream.epoch();
-    } catch {
-      return;
-    }
-    if (now === epoch) return;
-    epoch = now;
-    mediaSync?.trigger();
-  }
+  events.on('envelope', (/** @type {string} */ json) => uplink?.publish(json));
+  // Another score: compare its media with the edge (a (re)connect does the same, see onStatus).
+  events.on('score', () => mediaSync?.trigger());
 
   return {
     /**
@@ -60,7 +54,6 @@ export function createEdgeMirror({ stream, log, metrics, media = null }) {
      */
     async enable(edgeUrl, token) {
       this.disable();
-      const [{ createEdgeUplink }, { createMediaSync }, { createVenueProbe }] = await Promise.all([import('./edge/uplink.js'), import('./edge/media-sync.js'), import('./edge/venue-probe.js')]);
       url = edgeUrl.replace(/\/+$/, '');
       const sync = createMediaSync({ url, token, source: () => mediaSource?.() ?? null, log });
       mediaSync = sync;
@@ -78,7 +71,6 @@ export function createEdgeMirror({ stream, log, metrics, media = null }) {
         onTaps: (n) => tapsTo(n),
       });
       venueProbe = createVenueProbe({ url });
-      epoch = stream.epoch();
       log.info(`edge mirror on: ${url}`);
     },
     disable() {
@@ -114,11 +106,6 @@ export function createEdgeMirror({ stream, log, metrics, media = null }) {
      */
     onTaps(listener) {
       tapsTo = listener;
-    },
-    /** @param {string} json */
-    publish(json) {
-      uplink?.publish(json);
-      checkEpoch();
     },
     /**
      * Where the current score's media is (when not given at creation); compares with the edge.

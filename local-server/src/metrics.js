@@ -29,6 +29,8 @@ export const BadInput = Object.freeze({
   CONTROL_ORIGIN: 'control_origin',
   // A malformed vote (README.md, "Audience voices"): a WebSocket vote frame (closed 1008) or a POST /vote body (400).
   VOTE: 'vote',
+  // A /part/… request (musicians' part pages) without the right key from the console (README.md, "Part pages").
+  PART_KEY: 'part_key',
 });
 
 /**

@@ -89,7 +89,7 @@ export async function writeFileDurably(file, text, fs = fsPromises) {
 
 /**
  * Keep `file` in step with the show's resume point.
- * @param {{ file: string, show: any, log: import('./log.js').Log }} options
+ * @param {{ file: string, show: import('./show.js').Show, log: import('./log.js').Log }} options
  * @returns {{ flush: () => Promise<void>, clear: () => Promise<void> }}
  */
 export function persistResumePoint({ file, show, log }) {
@@ -113,7 +113,7 @@ export function persistResumePoint({ file, show, log }) {
     last = key;
     queue(() => writeFileDurably(file, json));
   };
-  show.onEnvelope(save);
+  show.events.on('envelope', save);
   save();
   return {
     flush: () => writing,

@@ -24,19 +24,29 @@ import { createAllowList } from './cidr.js';
 import { createEdgeMirror } from './edge-mirror.js';
 import { readResumeFile, persistResumePoint } from './resume-file.js';
 import { createProbeKey } from './probe-key.js';
+import { createPartKey } from './part-key.js';
+import { createPartPages } from './part-pages.js';
 import { createFileLogger, teeToFile } from './log-file.js';
 import wsRoutes from './routes/ws.js';
 import sseRoutes from './routes/sse.js';
 import pollRoutes from './routes/poll.js';
+import audienceMethodRoutes from './routes/audience-methods.js';
 import timeRoutes from './routes/time.js';
 import controlRoutes, { controlErrorHandler, acceptJsonBodiesOfAnyType } from './routes/control.js';
 import staticRoutes from './routes/static.js';
+import consoleApiRoutes from './routes/console-api.js';
+import consoleUiRoutes from './routes/console-ui.js';
+import consolePartRoutes from './routes/console-parts.js';
 import voteRoutes from './routes/vote.js';
 import { createVoteDesk } from './votes/vote-desk.js';
 import { createReactionMeter } from './votes/reaction-meter.js';
+import partRoutes from './routes/part.js';
+import partStreamRoutes from './routes/part-stream.js';
 
 export const DEFAULT_SCORE = fileURLToPath(new URL('../../scores/demo.score.json', import.meta.url));
 export const AUDIENCE_DIST = fileURLToPath(new URL('../../dist/audience', import.meta.url));
+/** The musicians' part page (README.md, "Part pages"), built next to the audience app but never in its folder: the edge serves that folder. */
+export const PART_DIST = fileURLToPath(new URL('../../dist/part', import.meta.url));
 
 /**
  * A wall clock that cannot jump: read once, then advanced by the monotonic clock, so an NTP
@@ -90,6 +100,7 @@ export class StartupError extends Error {
  * @property {import('./log.js').Log} [log]
  * @property {string | null} [logFile] also write the log, and Fastify's errors, as JSON lines to this rotated file (README.md "Logs")
  * @property {() => Promise<void>} [buildAudienceApp] builds a missing dist/audience (source checkouts only: see app/README.md)
+ * @property {import('./routes/console-api.js').ConsoleHost} [consoleHost] who hosts the server (`npm start`, the desktop app): what the console shows of settings and recent scores; default `{ mode: 'serve' }`
  */
 
 /**
@@ -136,8 +147,7 @@ export async function startShowServer(options = {}) {
 
   // The mirror copies the current score's media (the files behind /media/…) to the edge too.
   const mediaSource = () => ({ dir: show.source().dir, assets: show.engine.score().assets ?? [] });
-  const edge = createEdgeMirror({ stream: show.stream, log, metrics, media: mediaSource });
-  show.onEnvelope((json) => edge.publish(json));
+  const edge = createEdgeMirror({ stream: show.stream, events: show.events, log, metrics, media: mediaSource });
   if (edgeUrl) await edge.enable(edgeUrl, edgeToken ?? '');
   // Audience voices (README.md): the venue counts its phones, the edge's totals are added.
   const votes = createVoteDesk({
@@ -215,10 +225,11 @@ export async function startShowServer(options = {}) {
   await audience.register(sseRoutes, routeOptions);
   await audience.register(pollRoutes, routeOptions);
   await audience.register(timeRoutes, routeOptions);
+  await audience.register(audienceMethodRoutes, routeOptions);
   await audience.register(voteRoutes, routeOptions);
   // dist/audience is prebuilt (npm install builds it; the desktop app ships it). The server never
   // imports the builder (esbuild is a dev tool): a source checkout injects it for a deleted dist/.
-  if (!existsSync(AUDIENCE_DIST) && options.buildAudienceApp) await options.buildAudienceApp();
+  if ((!existsSync(AUDIENCE_DIST) || !existsSync(PART_DIST)) && options.buildAudienceApp) await options.buildAudienceApp();
   const warnedLinks = new Set();
   const onOutside = (src) => {
     metrics.badInput.inc({ source: BadInput.MEDIA_LINK });
@@ -227,6 +238,11 @@ export async function startShowServer(options = {}) {
     log.warn(`media ${src} links outside the score's folder; not served (SECURITY.md, score files)`);
   };
   await audience.register(staticRoutes, { dir: AUDIENCE_DIST, media: mediaSource, onOutside });
+  // Musicians' part pages: behind a key only the console shows (routes/part.js, SECURITY.md).
+  const partKey = createPartKey(token);
+  const partPages = createPartPages();
+  await audience.register(partRoutes, { dir: PART_DIST, show, metrics, partKey, partPages, log });
+  await audience.register(partStreamRoutes, { prefix: '/part/:key', partKey, routeOptions });
 
   // ---- control listener: loopback only, token everywhere ----
   // Strict bodies: an unknown field is a mistake to report, not to drop silently.
@@ -236,11 +252,11 @@ export async function startShowServer(options = {}) {
   acceptJsonBodiesOfAnyType(control);
   control.setErrorHandler(controlErrorHandler(metrics));
   await control.register(controlRoutes, { show, metrics, status, log });
-  const consoleContext = { show, metrics, status, log, osc, edge, audiencePort: () => audiencePort, probeKey: probeKey.key, votes, reactions };
-  for (const name of ['console-api.js', 'console-ui.js']) {
-    const file = new URL(`./routes/${name}`, import.meta.url);
-    if (existsSync(file)) await control.register((await import(file.href)).default, consoleContext);
-  }
+  const consoleHost = options.consoleHost ?? { mode: 'serve' };
+  const consoleContext = { show, metrics, status, log, osc, edge, audiencePort: () => audiencePort, probeKey: probeKey.key, partKey: partKey.key, partPages, audienceHost: host, consoleHost, votes, reactions };
+  await control.register(consoleApiRoutes, consoleContext);
+  await control.register(consoleUiRoutes, {});
+  await control.register(consolePartRoutes, consoleContext);
 
   let oscIn = null;
   let audiencePort = 0;
@@ -295,6 +311,8 @@ export async function startShowServer(options = {}) {
     controlUrl: urlOf(control, '127.0.0.1'),
     audiencePort,
     token,
+    /** The musicians' part pages are at `${audienceUrl}/part/${partKey}/` (README.md, "Part pages"). */
+    partKey: partKey.key,
     show,
     metrics,
     log,

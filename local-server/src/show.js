@@ -5,13 +5,15 @@
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { createShowEngine } from '#core/score/engine.js';
-import { createStateStream } from '#core/fanout/state-stream.js';
-import { deriveLeanState, LEAN_EPOCH_SUFFIX } from '#core/fanout/lean-state.js';
+import { createStateStream } from '#core/stream/state-stream.js';
+import { deriveLeanState, LEAN_EPOCH_SUFFIX } from '#core/stream/lean-state.js';
 import { createHub } from './hub/hub.js';
 
 /**
  * A new epoch id: changes on every restart and every score load (README.md, "Audience endpoints").
  */
+/** @typedef {ReturnType<typeof createShow>} Show the running show: engine, streams, hub, events */
+
 export const newEpoch = () => randomBytes(6).toString('base64url');
 
 /**
@@ -24,10 +26,11 @@ export const newEpoch = () => randomBytes(6).toString('base64url');
  * @param {object} [options.hubOptions]
  */
 export function createShow({ loaded, now, metrics, lookaheadMs, replayLimit = 512, hubOptions = {} }) {
+  // The show's one event surface (README.md, "Where things are"): `beat`, `osc-cue`, `transport`
+  // from the engine, `envelope` (every envelope published: deltas, and the snapshot after a
+  // score load) and `score` (another score was loaded).
   const events = new EventEmitter();
   let source = loaded;
-  /** @type {((json: string) => void)[]} */
-  const listeners = [];
 
   // The stream is created with a placeholder; the engine's first state replaces it below. Envelope
   // `t` in whole ms (as in README.md's envelope example, "Audience endpoints"; fewer bytes than a
@@ -53,14 +56,12 @@ export function createShow({ loaded, now, metrics, lookaheadMs, replayLimit = 51
   /** The engine's state with the extras merged in. */
   const fullState = (state = engine.state()) => (extras.length === 0 ? state : Object.assign({}, state, ...extras.map((extra) => extra())));
 
-  let loading = false;
   const publish = (engineState) => {
-    if (loading) return; // a score load publishes one snapshot in the new epoch instead
     const state = fullState(engineState);
     const update = stream.update(state);
     if (!update) return;
     hub.broadcast(update.seq, update.json);
-    for (const listener of listeners) listener(update.json);
+    events.emit('envelope', update.json);
     lean = deriveLeanState(lean, state);
     const leanUpdate = leanStream.update(lean);
     if (leanUpdate) hub.broadcast(leanUpdate.seq, leanUpdate.json, 'lean');
@@ -99,16 +100,12 @@ export function createShow({ loaded, now, metrics, lookaheadMs, replayLimit = 51
      */
     load(next) {
       source = next;
-      loading = true;
-      try {
-        engine.load(next.score);
-      } finally {
-        loading = false;
-      }
+      // engine.load() publishes nothing: the new score goes out as one snapshot in a new epoch.
+      engine.load(next.score);
       resetStreams(newEpoch());
       metrics.seq.set(0);
       hub.broadcastSnapshot();
-      for (const listener of listeners) listener(stream.snapshot().json);
+      events.emit('envelope', stream.snapshot().json);
       events.emit('score', next);
     },
     /**
@@ -122,13 +119,6 @@ export function createShow({ loaded, now, metrics, lookaheadMs, replayLimit = 51
     /** Publish the current state again (an extra changed between engine updates). */
     republish() {
       publish(engine.state());
-    },
-    /**
-     * Listen to every envelope published (deltas, and the snapshot after a score load).
-     * @param {(json: string) => void} listener
-     */
-    onEnvelope(listener) {
-      listeners.push(listener);
     },
     close() {
       engine.dispose();

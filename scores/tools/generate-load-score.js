@@ -9,7 +9,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mediaEntry } from './generate-media.js';
-import { createSeededRandom } from '../../core/util/seeded-random.js';
+import { createSeededRandom } from '#core/util/seeded-random.js';
 
 const SCORES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const LOAD_SCORE_PATH = join(SCORES_DIR, 'union-rose-load.score.json');

@@ -2,9 +2,9 @@
 // heads, seq tracking, the SSE parser, burst arrivals, page assets, phases and the CLI flags.
 
 import { readFileSync, existsSync } from 'node:fs';
-import { readEnvelopeHead, headOf } from '../../artillery/processors/lib/envelope-head.js';
+import { readEnvelopeHead, headOf } from '#core/protocol/envelope-head.js';
 import { createSeqTracker } from '../../artillery/processors/lib/seq-tracker.js';
-import { createSseParser } from '../../core/protocol/sse-parser.js';
+import { createSseParser } from '#core/protocol/sse-parser.js';
 import { createBurstSchedule } from '../../artillery/processors/lib/bursts.js';
 import { pageAssetUrls } from '../../artillery/processors/lib/page-assets.js';
 import { planStay, resetStayOrigin } from '../../artillery/processors/lib/stay-plan.js';
@@ -12,8 +12,8 @@ import { createViewerMeter } from '../../artillery/processors/lib/viewer-meter.j
 import { wsUrl, httpUrl } from '../../artillery/processors/lib/target-url.js';
 import { rampPhases, artilleryPlan } from '../../artillery/lib/phases.js';
 import { parseRunArgs } from '../../artillery/lib/args.js';
-import { createEnvelope } from '../../core/protocol/envelope.js';
-import { formatSseEvent } from '../../core/protocol/sse.js';
+import { createEnvelope } from '#core/protocol/envelope.js';
+import { formatSseEvent } from '#core/protocol/sse.js';
 
 const env = (type, seq, epoch = 'e1', t = 1000.5, data = { position: { bar: 1 } }) => JSON.stringify(createEnvelope(type, epoch, seq, t, data));
 

@@ -8,7 +8,7 @@ import { launchBrowser, openPage, startShow, control, waitInPage, ARTIFACTS } fr
 import { startJitterProxy } from './support/jitter-proxy.js';
 import { acquireBrowserLock } from './support/exclusive.js';
 import { startFrameDropProxy } from './support/ws-frame-drop-proxy.js';
-import { LEAN_EPOCH_SUFFIX } from '../../core/fanout/lean-state.js';
+import { LEAN_EPOCH_SUFFIX } from '#core/stream/lean-state.js';
 
 let browser;
 let release;

@@ -2,7 +2,7 @@
 // local workerd. A viewer on the edge sees the same states, seq for seq, as one on the venue.
 
 import WebSocket from 'ws';
-import { applyEnvelope } from '../../core/fanout/state-stream.js';
+import { applyEnvelope } from '#core/stream/state-stream.js';
 import { startShow } from '../support/show.js';
 import { openViewer, showStats, startEdge, waitFor, withoutVenue } from './helpers.js';
 

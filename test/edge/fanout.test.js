@@ -57,7 +57,7 @@ describe('fan-out', () => {
     expect(extra.state.status).toBe(503);
     await extra.closed;
     expect(extra.state.headers['retry-after']).toBe('5');
-    expect(JSON.parse(extra.state.body).error.code).toBe('EDGE_FULL');
+    expect(JSON.parse(extra.state.body).error).toBe('EDGE_FULL');
 
     // A place frees up: the next viewer gets it.
     await viewers.shift().close();

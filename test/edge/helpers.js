@@ -8,8 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import WebSocket from 'ws';
 import { startLocalEdge } from '../../edge-worker/scripts/local-edge.js';
-import { createEnvelope } from '../../core/protocol/envelope.js';
-import { createSseParser } from '../../core/protocol/sse-parser.js';
+import { createEnvelope } from '#core/protocol/envelope.js';
+import { createSseParser } from '#core/protocol/sse-parser.js';
 
 /**
  * Start the worker with a fresh persistence folder (reused by restart()).

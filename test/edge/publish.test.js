@@ -36,7 +36,7 @@ describe('publish auth', () => {
     ]) {
       const res = await fetch(`${edge.url}/publish`, init);
       expect(res.status).toBe(401);
-      expect((await res.json()).error.code).toBe('UNAUTHORIZED');
+      expect((await res.json()).error).toBe('UNAUTHORIZED');
     }
     expect((await showStats(edge)).epoch).not.toBe('evil');
   });

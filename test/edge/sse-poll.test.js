@@ -51,11 +51,16 @@ describe('/poll', () => {
     ]);
   });
 
-  test('with since older than the window (8 deltas kept) or unknown: the snapshot', async () => {
+  test('with since older than the window (8 deltas kept) or ahead of the head: the snapshot', async () => {
     expect((await getJson('/poll?since=1')).map((e) => [e.type, e.seq])).toEqual([['snapshot', 10]]);
     expect((await getJson('/poll?since=2')).map((e) => [e.type, e.seq])).toEqual([['delta', 3], ['delta', 4], ['delta', 5], ['delta', 6], ['delta', 7], ['delta', 8], ['delta', 9], ['delta', 10]]);
     expect((await getJson('/poll?since=99')).map((e) => e.type)).toEqual(['snapshot']);
-    expect((await getJson('/poll?since=abc')).map((e) => e.type)).toEqual(['snapshot']);
+  });
+
+  test('with a since that is not a seq: 400 BAD_SINCE, as on the venue (README.md, "Errors")', async () => {
+    const res = await fetch(`${edge.url}/poll?since=abc`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: 'BAD_SINCE', message: expect.stringMatching(/non-negative integer/) });
   });
 
   test('with since = current seq and no wait: []', async () => {

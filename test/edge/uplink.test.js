@@ -1,8 +1,9 @@
 // The venue side: createEdgeUplink with a real state stream against the real worker. Whatever
 // happens to the connection, the edge's state ends up equal to the stream's.
 
-import { createStateStream, applyEnvelope } from '../../core/fanout/state-stream.js';
-import { createEdgeUplink, edgePublishUrl } from '../../local-server/src/edge/uplink.js';
+import { createStateStream, applyEnvelope } from '#core/stream/state-stream.js';
+import { createEdgeUplink } from '../../local-server/src/edge/uplink.js';
+import { edgePublishUrl } from '../../local-server/src/edge/edge-url.js';
 import { freePort, openPublisher, openViewer, publish, showStats, snapshot, startEdge, waitFor, withoutVenue } from './helpers.js';
 
 let edge;

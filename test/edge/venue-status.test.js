@@ -3,7 +3,7 @@
 // within seconds that the venue is gone — even when the venue dies without closing its socket —
 // and see it come back by itself. Before anything is published the state says "none".
 
-import { createSseParser } from '../../core/protocol/sse-parser.js';
+import { createSseParser } from '#core/protocol/sse-parser.js';
 import { startServeChild } from './serve-child.js';
 import { openPublisher, openViewer, publish, showStats, snapshot, startEdge, waitFor } from './helpers.js';
 

@@ -4,7 +4,7 @@
 // shard, a reconnect and a repeated vote do not add up; the venue's tally is the venue's phones
 // plus the edge's, exactly; late and malformed votes are refused on the edge too.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { applyEnvelope } from '../../core/fanout/state-stream.js';
+import { applyEnvelope } from '#core/stream/state-stream.js';
 import { startShow } from '../support/show.js';
 import { openWs, waitFor as waitUntil } from '../support/clients.js';
 import { writeVoteScore, deviceId } from '../support/vote-score.js';

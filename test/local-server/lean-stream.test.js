@@ -3,8 +3,8 @@
 import { WebSocket } from 'ws';
 import { startShowServer } from '../../local-server/src/server.js';
 import { createTracker, openSse, getJson, waitFor, wsUrl } from '../support/clients.js';
-import { jsonEqual } from '../../core/protocol/merge-patch.js';
-import { LEAN_EPOCH_SUFFIX } from '../../core/fanout/lean-state.js';
+import { jsonEqual } from '#core/protocol/merge-patch.js';
+import { LEAN_EPOCH_SUFFIX } from '#core/stream/lean-state.js';
 
 let server;
 const token = 'test-token-lean';

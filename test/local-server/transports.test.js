@@ -2,7 +2,7 @@
 import net from 'node:net';
 import { startShowServer } from '../../local-server/src/server.js';
 import { openWs, openSse, getJson, waitFor } from '../support/clients.js';
-import { jsonEqual } from '../../core/protocol/merge-patch.js';
+import { jsonEqual } from '#core/protocol/merge-patch.js';
 
 let server;
 const token = 'test-token-123';

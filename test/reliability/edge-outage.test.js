@@ -3,7 +3,7 @@
 // converge within 2 s of its return, and no update is applied twice. The outage is made by a
 // user-space proxy on the publisher's path that refuses /publish and cuts open connections.
 import { startShowServer } from '../../local-server/src/server.js';
-import { applyEnvelope } from '../../core/fanout/state-stream.js';
+import { applyEnvelope } from '#core/stream/state-stream.js';
 import { startJitterProxy } from '../audience/support/jitter-proxy.js';
 import { startEdge, openViewer, waitFor, withoutVenue } from '../edge/helpers.js';
 import { canonicalJson } from '../support/reconnecting-clients.js';

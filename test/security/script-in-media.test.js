@@ -11,7 +11,7 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../local-server/src/cli.js';
-import { validateScore } from '../../core/score/validate.js';
+import { validateScore } from '#core/score/validate.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { launchBrowser, openPage, startShow, waitInPage } from '../audience/support/browser.js';
 import { acquireBrowserLock } from '../audience/support/exclusive.js';

@@ -11,10 +11,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../local-server/src/cli.js';
-import { validateScore } from '../../core/score/validate.js';
-import { snapshotSizeOverLimit } from '../../core/score/validate-state-size.js';
-import { createShowEngine } from '../../core/score/engine.js';
-import { createEnvelope, MAX_SNAPSHOT_BYTES } from '../../core/protocol/envelope.js';
+import { validateScore } from '#core/score/validate.js';
+import { snapshotSizeOverLimit } from '#core/score/validate-state-size.js';
+import { createShowEngine } from '#core/score/engine.js';
+import { createEnvelope, MAX_SNAPSHOT_BYTES } from '#core/protocol/envelope.js';
 import { startShow } from '../support/show.js';
 import { freePort, showStats, startEdge, waitFor } from '../edge/helpers.js';
 

@@ -2,8 +2,8 @@
 // envelopes it received and the state they add up to.
 
 import WebSocket from 'ws';
-import { applyEnvelope } from '../../core/fanout/state-stream.js';
-import { createSseParser } from '../../core/protocol/sse-parser.js';
+import { applyEnvelope } from '#core/stream/state-stream.js';
+import { createSseParser } from '#core/protocol/sse-parser.js';
 
 /** Wait until `check()` returns truthy (polling every 10 ms), or fail after `ms`. */
 export async function waitFor(check, ms = 5000, what = 'condition') {

@@ -2,7 +2,7 @@
 // load-test score, scaled up): what issue 11's seek stall was measured on. Shared by the seek
 // test and `npm run bench:seek`.
 
-import { createSeededRandom } from '../../core/util/seeded-random.js';
+import { createSeededRandom } from '#core/util/seeded-random.js';
 
 /**
  * @param {{ cues?: number, bars?: number, tiles?: number, seed?: number }} [options]

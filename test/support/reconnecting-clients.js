@@ -4,7 +4,7 @@
 
 import WebSocket from 'ws';
 import { createTracker } from './clients.js';
-import { createSseParser } from '../../core/protocol/sse-parser.js';
+import { createSseParser } from '#core/protocol/sse-parser.js';
 
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 

@@ -2,7 +2,7 @@
 // (≈ 6 phones a second on average; ZScore quotes 200 clients ≈ 50 s). Seeded, so two runs with
 // the same seed put the same load on the server.
 
-import { createSeededRandom } from '../../../core/util/seeded-random.js';
+import { createSeededRandom } from '#core/util/seeded-random.js';
 
 /** The seeded PRNG (mulberry32) the arrival schedule draws from; re-exported for the tests. */
 export const createRandom = createSeededRandom;

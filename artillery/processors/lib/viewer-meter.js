@@ -8,7 +8,7 @@
 //   tutti.join_ms          histogram: connect → first snapshot
 //   tutti.received_bytes   counter: envelope bytes (JSON text) received
 
-import { readEnvelopeHead } from './envelope-head.js';
+import { readEnvelopeHead } from '#core/protocol/envelope-head.js';
 import { createSeqTracker } from './seq-tracker.js';
 
 export const Metric = Object.freeze({

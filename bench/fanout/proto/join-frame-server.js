@@ -12,9 +12,8 @@ import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import websocket from '@fastify/websocket';
 import { createShowEngine } from '#core/score/engine.js';
-import { createStateStream } from '#core/fanout/state-stream.js';
-import { loadScoreFile } from '../../../local-server/src/score-file.js';
-import { encodeTextFrame } from '../../../local-server/src/hub/ws-frame.js';
+import { createStateStream } from '#core/stream/state-stream.js';
+import { loadScoreFile, encodeTextFrame } from '../../../local-server/index.js';
 import { serveParent, tellParent } from '../../lib/child-ipc.js';
 
 const { values } = parseArgs({ options: { mode: { type: 'string' }, score: { type: 'string' } } });

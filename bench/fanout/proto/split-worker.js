@@ -10,7 +10,7 @@ import http from 'node:http';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { WebSocketServer } from 'ws';
-import { encodeTextFrame } from '../../../local-server/src/hub/ws-frame.js';
+import { encodeTextFrame } from '../../../local-server/index.js';
 
 const { values } = parseArgs({ options: { port: { type: 'string' } } });
 /** High-resolution wall clock, identical across processes (t is stamped in the primary). */

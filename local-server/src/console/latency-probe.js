@@ -3,6 +3,7 @@
 
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
+import { backoffDelay } from '#core/util/backoff.js';
 
 const MAX_SAMPLES = 20_000;
 
@@ -85,7 +86,7 @@ export function createLatencyProbe({ port, key }) {
       else if (!error && code !== 1000) error = `probe closed (${code}${reason.length ? ` ${reason}` : ''})`;
       failures += 1;
       const tryV6 = failures === 1 && hostIndex === 0 && code === 1006;
-      retry = setTimeout(() => connect(tryV6 ? 1 : 0), Math.min(30_000, 1000 * 2 ** Math.min(failures, 5)));
+      retry = setTimeout(() => connect(tryV6 ? 1 : 0), backoffDelay(failures, { baseMs: 1000, capMs: 30_000, jitter: false }));
       retry.unref();
     });
   }

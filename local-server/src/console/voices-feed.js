@@ -4,7 +4,7 @@
 
 /**
  * @param {object} options
- * @param {{ onEnvelope: (listener: (json: string) => void) => void }} options.show
+ * @param {{ events: import('node:events').EventEmitter }} options.show
  * @param {{ status: () => unknown } | undefined} options.votes
  * @param {{ status: () => unknown } | undefined} options.reactions
  * @param {(event: string, data: Record<string, unknown>) => void} options.broadcast
@@ -12,12 +12,13 @@
 export function createVoicesFeed({ show, votes, reactions, broadcast }) {
   const current = () => ({ vote: votes?.status() ?? null, reaction: reactions?.status() ?? null });
   let last = '';
-  show.onEnvelope(() => {
+  const onEnvelope = () => {
     const now = current();
     const json = JSON.stringify(now);
     if (json === last) return;
     last = json;
     broadcast('voices', now);
-  });
-  return { current };
+  };
+  show.events.on('envelope', onEnvelope);
+  return { current, close: () => show.events.off('envelope', onEnvelope) };
 }

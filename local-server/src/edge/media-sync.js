@@ -8,6 +8,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { MEDIA_READ_FLAGS, resolveMediaFile } from '../media-file.js';
+import { backoffDelay } from '#core/util/backoff.js';
+import { edgeHttpBase } from './edge-url.js';
 
 const RETRY_BASE_MS = 1000;
 const RETRY_CAP_MS = 30_000;
@@ -35,23 +37,13 @@ const DEFAULT_CONCURRENCY = 3;
  */
 
 /**
- * The edge's HTTP base URL from what the user typed for --edge (http(s) or ws(s), with or
- * without /publish).
- * @param {string} raw
- * @returns {string | null}
+ * The error code of an edge answer: `{"error": CODE}` (README.md, "Errors"), or the nested
+ * `{"error": {"code"}}` an edge deployed before that change still sends.
+ * @param {any} body
  */
-export function edgeHttpBase(raw) {
-  let parsed;
-  try {
-    parsed = new URL(String(raw));
-  } catch {
-    return null;
-  }
-  const schemes = { 'http:': 'http:', 'https:': 'https:', 'ws:': 'http:', 'wss:': 'https:' };
-  const scheme = schemes[parsed.protocol];
-  if (!scheme) return null;
-  const pathname = parsed.pathname.replace(/\/+$/, '').replace(/\/publish$/, '');
-  return `${scheme}//${parsed.host}${pathname}`;
+function errorCodeOf(body) {
+  const error = body?.error;
+  return typeof error === 'string' ? error : (error?.code ?? '');
 }
 
 /** @param {string} src */
@@ -124,7 +116,7 @@ export function createMediaSync({ url, token, source, log = {}, concurrency = DE
     } catch {
       // not JSON: keep the status
     }
-    if (!res.ok) throw new HttpError(res.status, `${res.status} ${body?.error?.code ?? ''} ${body?.error?.message ?? text.slice(0, 200)}`.trim());
+    if (!res.ok) throw new HttpError(res.status, `${res.status} ${errorCodeOf(body)} ${body?.message ?? body?.error?.message ?? text.slice(0, 200)}`.trim());
     return body;
   }
 
@@ -239,7 +231,7 @@ export function createMediaSync({ url, token, source, log = {}, concurrency = DE
 
   function scheduleRetry() {
     if (retryTimer || closer.signal.aborted) return;
-    const delay = Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** attempt);
+    const delay = backoffDelay(attempt, { baseMs: RETRY_BASE_MS, capMs: RETRY_CAP_MS, jitter: false });
     attempt = Math.min(attempt + 1, 16);
     current.state = 'retrying';
     retryTimer = setTimeout(() => {

@@ -2,6 +2,8 @@
 // (`venue: live | lost | none`, edge-worker/README.md "Venue status") every few seconds, so the
 // console's edge panel and `tutti_edge_venue{status}` show what remote phones see, not a guess.
 
+import { healthzUrl } from './edge-url.js';
+
 const PROBE_EVERY_MS = 5000;
 const PROBE_TIMEOUT_MS = 4000;
 
@@ -48,24 +50,4 @@ export function createVenueProbe({ url, everyMs = PROBE_EVERY_MS, fetchImpl = fe
       clearInterval(timer);
     },
   };
-}
-
-/**
- * http(s) URL of the edge's /healthz from what the operator typed (ws:// and wss:// too).
- * @param {string} raw
- * @returns {string | null}
- */
-export function healthzUrl(raw) {
-  try {
-    const u = new URL(raw);
-    const schemes = { 'ws:': 'http:', 'wss:': 'https:', 'http:': 'http:', 'https:': 'https:' };
-    if (!schemes[u.protocol]) return null;
-    u.protocol = schemes[u.protocol];
-    u.pathname = `${u.pathname.replace(/\/+$/, '').replace(/\/publish$/, '')}/healthz`;
-    u.search = '';
-    u.hash = '';
-    return u.href;
-  } catch {
-    return null;
-  }
 }

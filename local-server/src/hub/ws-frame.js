@@ -1,5 +1,6 @@
 // One pre-built, unmasked WebSocket text frame, written as-is to every client socket.
-// ws's Sender.frame builds exactly what ws.send would write (permessage-deflate is off).
+// ws's Sender.frame builds exactly what ws.send would write (permessage-deflate is off). All
+// access to ws internals is here.
 
 import { deflateRawSync, constants as zlibConstants } from 'node:zlib';
 import * as wsModule from 'ws';
@@ -30,4 +31,16 @@ export function encodeDeflatedTextFrame(text) {
   const payload = deflated.subarray(0, deflated.length - 4);
   const parts = Sender.frame(payload, { fin: true, rsv1: true, opcode: 0x01, mask: false, readOnly: true });
   return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+}
+
+/**
+ * The raw TCP socket under a ws WebSocket (ws keeps it in `_socket`) and whether the client
+ * negotiated permessage-deflate (`_extensions`): the hub writes pre-built frames to the former.
+ * Every reach into ws's internals lives in this file.
+ * @param {import('ws').WebSocket} ws
+ * @returns {{ socket: import('node:net').Socket, deflate: boolean }}
+ */
+export function rawSocketOf(ws) {
+  const internals = /** @type {any} */ (ws);
+  return { socket: internals._socket, deflate: Boolean(internals._extensions?.['permessage-deflate']) };
 }

@@ -32,7 +32,7 @@ const scoreBody = {
 
 /**
  * @param {import('fastify').FastifyInstance} app
- * @param {{ show: any, metrics: import('../metrics.js').Metrics, status: () => object, log: any }} options
+ * @param {{ show: import('../show.js').Show, metrics: import('../metrics.js').Metrics, status: () => object, log: any }} options
  */
 export default async function controlRoutes(app, { show, metrics, status, log }) {
   app.get('/api/status', async () => status());

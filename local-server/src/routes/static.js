@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { MEDIA_READ_FLAGS, resolveMediaFile } from '../media-file.js';
 import { AUDIENCE_PAGE_CSP_HEADER } from '#core/protocol/page-csp.js';
 import { MEDIA_CSP, MEDIA_MAX_AGE, decodeMediaPath, etagMatches, mediaType, parseRange } from '#core/protocol/media.js';
+import { errorBody } from '#core/protocol/http-errors.js';
 
 /** @typedef {import('../edge/media-sync.js').MediaSource} MediaSource */
 
@@ -55,17 +56,19 @@ export function pickEncoding(header, available) {
 
 
 /**
- * Read the built app into memory.
+ * Read a built app (its manifest.json and every file it lists, with their .br/.gz siblings) into
+ * memory: the audience app here, the part page in routes/part.js.
  * @param {string} dir
+ * @returns {Promise<Map<string, any>>} url path (`/index.html`, `/assets/…`, `/`) → file
  */
-async function loadApp(dir) {
+export async function loadBuiltApp(dir) {
   let manifest;
   try {
     manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
   } catch (err) {
     throw new StaticAppError(
       'AUDIENCE_NOT_BUILT',
-      `The audience app is not built in ${dir} (${err.code ?? err.message}): run \`node local-server/audience/build.js\`.`,
+      `The audience app is not built in ${dir} (${err.code ?? err.message}): run \`node web/audience/build.js\`.`,
     );
   }
   /** @type {Map<string, any>} url path → file */
@@ -87,6 +90,29 @@ async function loadApp(dir) {
 }
 
 /**
+ * Send one file of a built app: the best encoding the client accepts, its ETag (304 when it
+ * matches), immutable caching for hashed assets, and the page's CSP on HTML.
+ * @param {import('fastify').FastifyRequest} request
+ * @param {import('fastify').FastifyReply} reply
+ * @param {any} file an entry of loadBuiltApp's map
+ */
+export function sendBuiltFile(request, reply, file) {
+  const encoding = pickEncoding(request.headers['accept-encoding'], { br: Boolean(file.variants.br), gzip: Boolean(file.variants.gzip) });
+  const body = file.variants[encoding ?? 'identity'];
+  const etag = file.etag[encoding ?? 'identity'];
+  reply
+    .header('content-type', file.type)
+    .header('cache-control', file.immutable ? IMMUTABLE : 'no-cache')
+    .header('etag', etag)
+    .header('vary', 'Accept-Encoding')
+    .header('x-content-type-options', 'nosniff');
+  if (file.type.startsWith('text/html')) reply.header('content-security-policy', AUDIENCE_PAGE_CSP_HEADER);
+  if (etagMatches(request.headers['if-none-match'], Object.values(file.etag))) return reply.code(304).send();
+  if (encoding) reply.header('content-encoding', encoding === 'gzip' ? 'gzip' : 'br');
+  return reply.header('content-length', body.length).send(body);
+}
+
+/**
  * Fastify plugin serving the built audience app and the score's media.
  * @param {import('fastify').FastifyInstance} app
  * @param {{ dir: string, media?: () => MediaSource | null, onOutside?: (src: string) => void }} options dir: the build
@@ -94,23 +120,9 @@ async function loadApp(dir) {
  *   when their real path is inside the folder); onOutside: told when a listed file links outside it
  */
 export default async function staticRoutes(app, { dir, media = () => null, onOutside = () => {} }) {
-  const files = await loadApp(dir);
+  const files = await loadBuiltApp(dir);
 
-  const serveFile = (file) => (request, reply) => {
-    const encoding = pickEncoding(request.headers['accept-encoding'], { br: Boolean(file.variants.br), gzip: Boolean(file.variants.gzip) });
-    const body = file.variants[encoding ?? 'identity'];
-    const etag = file.etag[encoding ?? 'identity'];
-    reply
-      .header('content-type', file.type)
-      .header('cache-control', file.immutable ? IMMUTABLE : 'no-cache')
-      .header('etag', etag)
-      .header('vary', 'Accept-Encoding')
-      .header('x-content-type-options', 'nosniff');
-    if (file.type.startsWith('text/html')) reply.header('content-security-policy', AUDIENCE_PAGE_CSP_HEADER);
-    if (etagMatches(request.headers['if-none-match'], Object.values(file.etag))) return reply.code(304).send();
-    if (encoding) reply.header('content-encoding', encoding === 'gzip' ? 'gzip' : 'br');
-    return reply.header('content-length', body.length).send(body);
-  };
+  const serveFile = (file) => (request, reply) => sendBuiltFile(request, reply, file);
 
   // One route per file: anything else is Fastify's 404, whatever the path spells.
   for (const [path, file] of files) {
@@ -123,12 +135,12 @@ export default async function staticRoutes(app, { dir, media = () => null, onOut
     const rel = decodeMediaPath(raw);
     const source = media();
     const listed = rel !== null && source !== null && source.assets.some((asset) => asset.src === rel);
-    if (!listed) return reply.code(404).send({ error: 'NOT_FOUND', message: 'no such media file in this score' });
+    if (!listed) return reply.code(404).send(errorBody('NOT_FOUND'));
     // Checked on every request, not only at load: a link can be planted in the folder mid-show.
     const info = await resolveMediaFile(source.dir, rel);
     if (!info.ok) {
       if (info.reason === 'outside') onOutside(rel);
-      return reply.code(404).send({ error: 'NOT_FOUND', message: info.reason === 'missing' ? 'media file missing on the server' : 'no such media file in this score' });
+      return reply.code(404).send(errorBody('NOT_FOUND', info.reason === 'missing' ? 'media file missing on the server' : undefined));
     }
     const file = info.file;
     const etag = `"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`;

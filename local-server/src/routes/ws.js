@@ -2,9 +2,10 @@
 // viewer may send (ping, resync) and rejects everything else (README.md, "Audience endpoints").
 
 import { parseClientFrame, encodePong, CloseCode } from '#core/protocol/envelope.js';
+import { audienceError } from '#core/protocol/http-errors.js';
+import { parseStreamQuery } from '#core/stream/query.js';
 import { createTokenBucket } from '#core/util/token-bucket.js';
 import { BadInput } from '../metrics.js';
-import { streamFromQuery, BAD_STREAM } from './stream-query.js';
 import { encodeVoteReply } from '#core/votes/vote-message.js';
 import { createSocketVoter, createTapBudget } from '../votes/socket-voter.js';
 
@@ -32,18 +33,26 @@ const RESYNC_BURST = 3;
 export default async function wsRoutes(app, { show, metrics, now, overflow, isProbe, votes, reactions }) {
   // Full and no edge to send viewers to: answer the handshake itself with 503 + Retry-After.
   // The console's latency probe is not a viewer: it neither takes a slot nor is turned away.
+  const streamOf = (request) => parseStreamQuery({ stream: /** @type {any} */ (request.query).stream });
   const turnAway = async (request, reply) => {
-    const stream = streamFromQuery(/** @type {any} */ (request.query));
-    if (stream === null) {
+    const parsed = streamOf(request);
+    if (!parsed.ok) {
       metrics.badInput.inc({ source: BadInput.QUERY });
-      return reply.code(400).send(BAD_STREAM);
+      const { status, body } = audienceError(parsed.code);
+      return reply.code(status).send(body);
     }
+    const stream = parsed.stream;
     // Compression is negotiated on the lean stream only, where one pre-compressed frame serves
     // every client (hub/ws-frame.js); full-stream sockets keep no zlib state at all.
     if (stream !== 'lean') delete request.raw.headers['sec-websocket-extensions'];
     if (!isProbe(request) && overflow.fullFor(request.ip) && !overflow.redirects()) return overflow.reject(reply, 'ws', '/ws');
   };
-  app.get('/ws', { websocket: true, preValidation: turnAway }, (socket, request) => {
+  // A plain GET (no upgrade) gets 426, as at the edge (README.md, "Errors").
+  const upgradeRequired = async (_request, reply) => {
+    const { status, body } = audienceError('UPGRADE_REQUIRED');
+    return reply.code(status).send(body);
+  };
+  app.route({ method: 'GET', url: '/ws', preValidation: turnAway, handler: upgradeRequired, wsHandler: (socket, request) => {
     const probe = isProbe(request);
     if (!probe && overflow.fullFor(request.ip)) {
       overflow.count('ws');
@@ -51,7 +60,8 @@ export default async function wsRoutes(app, { show, metrics, now, overflow, isPr
       return;
     }
     if (!probe) overflow.track(request.ip, socket);
-    const sink = show.hub.addWebSocket(socket, streamFromQuery(/** @type {any} */ (request.query)) ?? 'full', { counted: !probe });
+    const query = streamOf(request);
+    const sink = show.hub.addWebSocket(socket, query.ok ? query.stream : 'full', { counted: !probe });
     const budget = createTokenBucket({ ratePerSecond: FRAMES_PER_SECOND, burst: FRAME_BURST, now: performance.now() });
     const resyncBudget = createTokenBucket({ ratePerSecond: RESYNCS_PER_MINUTE / 60, burst: RESYNC_BURST, now: performance.now() });
     const voter = createSocketVoter(votes, metrics);
@@ -87,5 +97,5 @@ export default async function wsRoutes(app, { show, metrics, now, overflow, isPr
       const code = /** @type {any} */ (err).code;
       metrics.badInput.inc({ source: code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' ? BadInput.WS_OVERSIZE : BadInput.WS_FRAME });
     });
-  });
+  } });
 }

@@ -105,11 +105,12 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
   show.addStateExtra(voteState);
   // Every published state carries the current tally (each beat's too): once one went out, the
   // tally is no longer waiting, and no extra update is needed for it.
-  show.onEnvelope(() => {
+  const onEnvelope = () => {
     if (!dirty) return;
     dirty = false;
     setGauges();
-  });
+  };
+  show.events.on('envelope', onEnvelope);
 
   function setGauges() {
     if (!round) return;
@@ -253,8 +254,9 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
     lastBeat = -1;
     if (round) {
       drop();
-      // During a score load the new snapshot is published without the round; otherwise now.
-      show.republish();
+      // After the caller is done: a score load publishes its new snapshot (without the round)
+      // first, and this finds nothing left to send; a pause or stop sends the state without it.
+      queueMicrotask(() => show.republish());
     }
   };
   const onScore = () => {
@@ -327,6 +329,7 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
       show.events.off('beat', onBeat);
       show.events.off('transport', onTransport);
       show.events.off('score', onScore);
+      show.events.off('envelope', onEnvelope);
     },
   };
 }

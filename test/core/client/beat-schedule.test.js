@@ -1,4 +1,4 @@
-import { createBeatSchedule } from '../../../core/client/beat-schedule.js';
+import { createBeatSchedule } from '#core/client/beat-schedule.js';
 
 describe('beat schedule', () => {
   test('releases items at their time, not on arrival', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { createClockSync } from '../../../core/client/clock-sync.js';
-import { createSeededRandom } from '../../../core/util/seeded-random.js';
+import { createClockSync } from '#core/client/clock-sync.js';
+import { createSeededRandom } from '#core/util/seeded-random.js';
 
 
 /**

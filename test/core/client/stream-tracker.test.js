@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { createStreamTracker } from '../../../core/client/stream-tracker.js';
-import { createStateStream } from '../../../core/fanout/state-stream.js';
-import { jsonEqual } from '../../../core/protocol/merge-patch.js';
+import { createStreamTracker } from '#core/client/stream-tracker.js';
+import { createStateStream } from '#core/stream/state-stream.js';
+import { jsonEqual } from '#core/protocol/merge-patch.js';
 
 const env = (type, epoch, seq, data) => ({ v: 1, type, epoch, seq, t: 1000 + seq, data });
 

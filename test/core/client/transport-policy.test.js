@@ -1,4 +1,4 @@
-import { createTransportPolicy } from '../../../core/client/transport-policy.js';
+import { createTransportPolicy } from '#core/client/transport-policy.js';
 
 describe('transport policy', () => {
   test('WebSocket first; three failures in a row without a state abandon it for SSE, then polling', () => {

@@ -1,5 +1,5 @@
-import { createShowEngine, EngineError } from '../../../core/score/engine.js';
-import { createTimeline } from '../../../core/score/timeline.js';
+import { createShowEngine, EngineError } from '#core/score/engine.js';
+import { createTimeline } from '#core/score/timeline.js';
 import { createFakeClock } from '../../support/fake-clock.js';
 import { fourFourScore } from '../../support/scores.js';
 

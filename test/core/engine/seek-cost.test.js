@@ -1,11 +1,11 @@
 // Issue 11: a seek must not cost work proportional to the number of cues (one datagram of seeks
 // stalled the server for seconds on a 100k-cue score). Speed figures: `npm run bench:seek`.
 
-import { createShowEngine } from '../../../core/score/engine.js';
-import { createCueIndex, CHECKPOINT_EVERY } from '../../../core/score/cue-index.js';
-import { createTimeline } from '../../../core/score/timeline.js';
-import { viewPatch, mergeView } from '../../../core/score/audience-view.js';
-import { createSeededRandom } from '../../../core/util/seeded-random.js';
+import { createShowEngine } from '#core/score/engine.js';
+import { createCueIndex, CHECKPOINT_EVERY } from '#core/score/cue-index.js';
+import { createTimeline } from '#core/score/timeline.js';
+import { viewPatch, mergeView } from '#core/score/audience-view.js';
+import { createSeededRandom } from '#core/util/seeded-random.js';
 import { createFakeClock } from '../../support/fake-clock.js';
 import { manyCuesScore } from '../../support/many-cues-score.js';
 

@@ -1,4 +1,4 @@
-import { createTimeline } from '../../../core/score/timeline.js';
+import { createTimeline } from '#core/score/timeline.js';
 import { fourFourScore } from '../../support/scores.js';
 
 describe('timeline', () => {

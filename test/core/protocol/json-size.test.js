@@ -2,8 +2,8 @@
 // object, or the snapshot-size rule (core/score/validate-state-size.js) would let a too-big
 // score through or refuse a fine one.
 import fc from 'fast-check';
-import { createSizedJson, utf8Bytes } from '../../../core/protocol/json-size.js';
-import { applyMergePatch, withoutNulls } from '../../../core/protocol/merge-patch.js';
+import { createSizedJson, utf8Bytes } from '#core/protocol/json-size.js';
+import { applyMergePatch, withoutNulls } from '#core/protocol/merge-patch.js';
 
 const exact = (value) => Buffer.byteLength(JSON.stringify(withoutNulls(value)));
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { applyMergePatch, createMergePatch, jsonEqual, withoutNulls } from '../../../core/protocol/merge-patch.js';
+import { applyMergePatch, createMergePatch, jsonEqual, withoutNulls } from '#core/protocol/merge-patch.js';
 
 // JSON objects without nulls (a merge patch cannot carry a null value: it means delete).
 const state = fc.letrec((tie) => ({

@@ -3,7 +3,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { validateScore } from '../../../core/score/validate.js';
+import { validateScore } from '#core/score/validate.js';
 
 const samples = ['demo', 'tidal-lines'].map((name) =>
   JSON.parse(readFileSync(new URL(`../../../scores/${name}.score.json`, import.meta.url), 'utf8')));

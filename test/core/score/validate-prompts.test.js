@@ -1,9 +1,9 @@
 // Prompts in a score (scores/README.md, "Prompts and branches"): every rule reported as
 // `path: sentence`, and a valid prompt normalized for the engine.
 import { expect, test } from '@jest/globals';
-import { formatProblems, validateScore } from '../../../core/score/validate.js';
-import { planPrompts } from '../../../core/votes/prompt-plan.js';
-import { createTimeline } from '../../../core/score/timeline.js';
+import { formatProblems, validateScore } from '#core/score/validate.js';
+import { planPrompts } from '#core/votes/prompt-plan.js';
+import { createTimeline } from '#core/score/timeline.js';
 
 const base = (prompts) => ({
   format: 'tutti-score/1', id: 'p', title: 'P', bars: 16,

@@ -1,7 +1,7 @@
 // Reaction windows in a score (scores/README.md, "Reactions"): rules reported as `path: sentence`.
 import { expect, test } from '@jest/globals';
-import { formatProblems, validateScore } from '../../../core/score/validate.js';
-import { createReactionRate } from '../../../core/votes/reaction-rate.js';
+import { formatProblems, validateScore } from '#core/score/validate.js';
+import { createReactionRate } from '#core/votes/reaction-rate.js';
 
 const base = (reactions) => ({
   format: 'tutti-score/1', id: 'r', title: 'R', bars: 16,

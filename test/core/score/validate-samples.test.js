@@ -4,7 +4,7 @@ import { describe, expect, test } from '@jest/globals';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
-import { formatProblems, validateScore } from '../../../core/score/validate.js';
+import { formatProblems, validateScore } from '#core/score/validate.js';
 import { MEDIA } from '../../../scores/tools/generate-media.js';
 import { buildLoadScore, formatScoreJson } from '../../../scores/tools/generate-load-score.js';
 

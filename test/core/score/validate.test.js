@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { SCORE_LIMITS, formatProblems, validateScore } from '../../../core/score/validate.js';
+import { SCORE_LIMITS, formatProblems, validateScore } from '#core/score/validate.js';
 
 /** A small valid score; each test breaks one thing. */
 function base() {

@@ -1,0 +1,24 @@
+// The show server's front door: everything outside local-server/ (the desktop app, `npm start`,
+// benches, scripts) imports from here and nowhere else, so what lies behind it can move freely.
+// README.md ("Running a show", "`tutti serve` flags") documents what these do.
+
+/** Start and stop a show server (options: ShowServerOptions, including `consoleHost`). */
+export { startShowServer, StartupError } from './src/server.js';
+/** `tutti serve` flags: parsing and the flag table. */
+export { parseServeArgs, SERVE_FLAGS } from './src/config.js';
+/** Load and validate a score file. */
+export { loadScoreFile } from './src/score-file.js';
+/** The terminal log every host shares. */
+export { createLog } from './src/log.js';
+/** Where the show position and the log file live (README.md, "Crash resume", "Logs"). */
+export { defaultStateDir, resumeFileFor, logFileFor } from './src/state-dir.js';
+/** Builds a missing dist/ in a source checkout (never in the desktop app). */
+export { buildAudienceFromSource } from './src/audience-from-source.js';
+/** The console page's Content-Security-Policy, which the desktop app applies to its window too. */
+export { CONSOLE_CSP } from './src/routes/console-ui.js';
+/** One pre-built WebSocket text frame, as the hub writes it (the fan-out bench's prototypes use it). */
+export { encodeTextFrame } from './src/hub/ws-frame.js';
+
+/** @typedef {import('./src/log.js').Log} Log */
+/** @typedef {import('./src/routes/console-api.js').ConsoleHost} ConsoleHost */
+/** @typedef {import('./src/server.js').ShowServerOptions} ShowServerOptions */

@@ -1,0 +1,78 @@
+// Turns the state into what the page shows and plays, with the flywheel (README.md, `segment`
+// and `ahead`): the lean state (derived here too, so the full stream of a server or edge without
+// `?stream=lean` works the same), the views and sounds sent ahead, and the beat sounding at any
+// time. Keeps no timers: main.js asks it what is due and when to wake next.
+
+import { deriveLeanState } from '#core/stream/lean-state.js';
+import { flywheelSegment, beatAt, nextBeat, plannedViews, aheadItems } from '#core/client/flywheel.js';
+import { beatInSegment } from '#core/score/segment.js';
+
+/** Tempo as the console shows it: whole or one decimal (a ramp's 113.333… reads 113.3). */
+export const roundTempo = (bpm) => Math.round(bpm * 10) / 10;
+
+/** Two segments describe the same run of beats (the same anchor beat, time and tempo). */
+const sameSegment = (a, b) => a.index === b.index && a.at === b.at && a.bpm === b.bpm && a.step === b.step;
+
+export function createFlywheelPlan() {
+  /** @type {Record<string, any> | null} */
+  let lean = null;
+  /** The segment the show is in now, and the one before it when the new one simply continues it. */
+  let segmentNow = null;
+  /**
+   * The server publishes the next segment (a tempo or meter change) one lookahead (300 ms) before
+   * its first beat, so above 200 bpm it arrives before the old segment's last beat has sounded:
+   * that beat is still the old segment's to show.
+   */
+  let before = null;
+  let plannedFor = { view: undefined, ahead: undefined };
+  let lastShown = -1;
+
+  return {
+    /**
+     * A new full or lean state was applied. Returns what changed for the caller to schedule;
+     * `continued`: the new segment carries on where the old one ends (nothing to take back).
+     * @param {Record<string, any>} state
+     * @param {boolean} epochChanged
+     */
+    update(state, epochChanged) {
+      if (epochChanged) lean = null;
+      lean = deriveLeanState(lean, state);
+      const segment = flywheelSegment(lean);
+      // A continuation starts exactly where the old segment ends; anything else (seek, tempo, pause) replaces it.
+      const continued = Boolean(!epochChanged && segment && segmentNow && !sameSegment(segmentNow, segment) && segment.index === segmentNow.until);
+      if (!segment || epochChanged || (segmentNow && !sameSegment(segmentNow, segment))) before = continued ? segmentNow : null;
+      segmentNow = segment;
+      const fresh = lean.view !== plannedFor.view || lean.ahead !== plannedFor.ahead;
+      plannedFor = { view: lean.view, ahead: lean.ahead };
+      const windowKey = segment ? `${Object.keys(lean.ahead ?? {}).sort()[0]}|${segment.index}|${segment.at}` : 'still';
+      return {
+        lean,
+        segment,
+        continued,
+        views: fresh ? plannedViews(lean).map((v) => ({ ...v, key: `${windowKey}|${v.at}` })) : null,
+        sounds: fresh && segment ? aheadItems(lean).filter((item) => item.audio).map((item) => ({ ...item.audio, at: item.at })) : [],
+      };
+    },
+    state: () => lean,
+    /**
+     * The beat to show at `serverNow` if it is not the one shown already, and when the next one is due.
+     * @param {number} serverNow
+     */
+    beat(serverNow) {
+      const segment = flywheelSegment(lean);
+      if (!segment) return { show: null, nextAt: null };
+      const active = before && serverNow < segment.at ? before : segment;
+      const current = beatAt(active, serverNow);
+      const upcoming = current
+        ? nextBeat(active, current.index) ?? (active === before ? beatInSegment(segment, segment.index) : null)
+        : beatInSegment(active, active.index);
+      const show = current && current.index !== lastShown ? current : null;
+      if (show) lastShown = show.index;
+      return { show, nextAt: upcoming ? upcoming.at : null };
+    },
+    /** Forget the beat shown (a new segment may show the same index again, e.g. after a seek). */
+    resetShown() {
+      lastShown = -1;
+    },
+  };
+}

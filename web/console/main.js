@@ -1,0 +1,189 @@
+// The composer's console: wires the panels to the control API and the live feed. Runs the same
+// in a browser (served on the loopback control listener) and in the desktop app.
+
+import { $, setText, clockTime, h, fill } from './dom.js';
+import { takeToken, keepToken, forgetToken } from './token.js';
+import { createApi } from './api.js';
+import { connectLive } from './live.js';
+import { createServerClock } from './server-clock.js';
+import { createTransportPanel } from './transport-panel.js';
+import { createScorePanel } from './score-panel.js';
+import { createAudiencePanel } from './audience-panel.js';
+import { createOscPanel } from './osc-panel.js';
+import { createEdgePanel } from './edge-panel.js';
+import { createLogPanel } from './log-panel.js';
+import { createPartsPanel } from './parts-panel.js';
+import { createVoicesPanel } from './voices-panel.js';
+import { installShortcuts } from './shortcuts.js';
+import { bridge } from './bridge.js';
+
+let askedForToken = false;
+/**
+ * The token dialog over the whole page. With `error`, the server refused the token this page
+ * had: say so, so the page never sits there looking live but dead.
+ * @param {string} [error]
+ */
+function askForToken(error) {
+  $('auth').hidden = false;
+  const problem = $('auth-error');
+  problem.hidden = !error;
+  setText(problem, error ?? '');
+  /** @type {HTMLInputElement} */ ($('auth-token')).focus();
+  if (askedForToken) return;
+  askedForToken = true;
+  $('auth-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    keepToken(/** @type {HTMLInputElement} */ ($('auth-token')).value.trim());
+    window.location.reload();
+  });
+}
+
+const TOKEN_REFUSED = 'The server refused this token (it changes every time the server starts). Open the address it printed, or paste the new token.';
+
+/** One banner line at a time; the most important message wins. */
+function createBanner() {
+  const el = $('banner');
+  return {
+    show(text, kind = 'warn', actions = []) {
+      el.className = `banner ${kind}`;
+      setText($('banner-text'), text);
+      fill($('banner-actions'), ...actions.map(([label, fn]) => h('button', { type: 'button', class: 'btn btn-small', text: label, onclick: fn })));
+      el.hidden = false;
+    },
+    hide() {
+      el.hidden = true;
+    },
+  };
+}
+
+function setConnection(kind, text) {
+  const badge = $('conn-badge');
+  badge.className = `badge ${kind}`;
+  setText(badge, text);
+}
+
+function start() {
+  const token = takeToken();
+  if (!token) {
+    askForToken();
+    return;
+  }
+  const api = createApi(token, {
+    onUnauthorized: () => {
+      forgetToken();
+      askForToken(TOKEN_REFUSED);
+    },
+  });
+  const clock = createServerClock();
+  const banner = createBanner();
+  const transport = createTransportPanel({ api, clock });
+  const score = createScorePanel({
+    api,
+    bridge,
+    isPlaying: () => transport.status().transport === 'playing',
+    jump: (bar, beat) => api.post('/api/transport', { action: 'seek', bar, beat }).then(transport.setStatus, () => {}),
+  });
+  const audience = createAudiencePanel();
+  const osc = createOscPanel({ api });
+  const edge = createEdgePanel({ api });
+  const log = createLogPanel();
+  createPartsPanel({ api });
+  const voices = createVoicesPanel();
+  installShortcuts(transport);
+
+  let startedAt = null;
+  let lastPosition = null;
+
+  const modeNames = { electron: 'Desktop app', browser: 'Browser console', serve: 'tutti serve' };
+  function applySnapshot(snap) {
+    clock.observe(snap.s ?? snap.now);
+    const modeBadge = $('mode-badge');
+    setText(modeBadge, bridge ? 'Desktop app' : modeNames[snap.mode] ?? snap.mode);
+    modeBadge.title = snap.settingsPath ? `Settings: ${snap.settingsPath}` : 'Settings are not saved in this mode';
+    if (startedAt !== null && snap.startedAt !== startedAt) {
+      const back = lastPosition && lastPosition.bar > 1 ? [[`Back to bar ${lastPosition.bar}`, () => api.post('/api/transport', { action: 'seek', bar: lastPosition.bar, beat: 1 }).then(transport.setStatus).then(banner.hide, () => {})]] : [];
+      banner.show(`The show server restarted at ${clockTime(snap.startedAt)}. Viewers reconnect by themselves; the transport is stopped.`, 'warn', [...back, ['Dismiss', banner.hide]]);
+    }
+    startedAt = snap.startedAt;
+    transport.setScore(snap.score);
+    transport.setStatus(snap.transport);
+    score.setScore(snap.score);
+    score.setRecent(snap.recentScores);
+    score.setLastAttempt(snap.lastAttempt);
+    audience.setJoin(snap.audience);
+    audience.setViewers(snap.viewers);
+    audience.setStats(snap.stats);
+    osc.render(snap.osc);
+    edge.render(snap.edge);
+    log.set(snap.log);
+    voices.render(snap.voices);
+  }
+
+  const handlers = {
+    hello: applySnapshot,
+    beat: (beat) => {
+      clock.observe(beat.s);
+      transport.onBeat(beat);
+    },
+    transport: (status) => {
+      clock.observe(status.s);
+      transport.setStatus(status);
+    },
+    countin: (event) => {
+      clock.observe(event.s);
+      transport.onCountIn(event);
+    },
+    score: (event) => {
+      transport.setScore(event.score);
+      score.setScore(event.score);
+      score.setRecent(event.recentScores);
+    },
+    stats: (event) => {
+      clock.observe(event.s);
+      audience.setStats(event.stats);
+      audience.setViewers(event.viewers);
+      edge.render(event.edge);
+      osc.render(event.osc);
+      if (event.transport.transport !== 'playing') transport.setStatus(event.transport);
+      lastPosition = transport.status().position;
+    },
+    log: (event) => log.add(event.entries),
+    voices: (event) => voices.render(event),
+  };
+
+  let lostSince = null;
+  connectLive(token, handlers, (state, detail) => {
+    if (state === 'open') {
+      setConnection('ok', 'Live');
+      if (lostSince !== null) banner.hide();
+      lostSince = null;
+    } else if (state === 'lost') {
+      lostSince ??= Date.now();
+      setConnection('bad', 'Reconnecting…');
+      banner.show(`Lost contact with the show server at ${clockTime(lostSince)} — ${detail}. The show keeps running on the server if it is alive.`, 'bad');
+    } else if (state === 'unauthorized') {
+      setConnection('bad', 'Token refused');
+      forgetToken();
+      askForToken(TOKEN_REFUSED);
+    } else if (lostSince === null) {
+      setConnection('warn', 'Connecting…');
+    }
+  });
+
+  if (bridge) {
+    bridge.onServerStatus((s) => {
+      if (s.state === 'restarting') banner.show(`The show server stopped (${s.reason}). Restarting it in ${Math.round(s.retryInMs / 100) / 10} s (attempt ${s.attempt}).`, 'bad');
+      else if (s.state === 'running' && s.restarted) banner.show('The show server is running again.', 'ok', [['Dismiss', banner.hide]]);
+      else if (s.state === 'running' && s.notices?.length) banner.show(s.notices.join(' '), 'warn', [['Dismiss', banner.hide]]);
+    });
+    bridge.onMenuCommand((c) => {
+      if (c.command === 'open-score') score.browse();
+      else if (c.command === 'load-score' && c.path) score.load(c.path);
+      else if (c.command === 'play-pause') transport.togglePlay();
+      else if (c.command === 'stop') transport.stop();
+      else if (c.command === 'jump') transport.focusJump();
+    });
+  }
+}
+
+start();
