@@ -97,7 +97,7 @@ export async function main(argv) {
   let base = o.target;
   try {
     if (o.startLocal) {
-      const score = o.score ? resolve(o.score) : LOAD_SCORE;
+      const score = o.score ? resolve(o.score) : (scenario.score ?? LOAD_SCORE);
       let edgeUrl = null;
       if (scenario.via === 'edge') {
         if (o.target) {
@@ -170,7 +170,7 @@ export async function main(argv) {
       ramp,
       hold: scenario.kind === 'viewers' ? hold : null,
       started,
-      score: o.startLocal ? relative(ROOT, o.score ? resolve(o.score) : LOAD_SCORE) : null,
+      score: o.startLocal ? relative(ROOT, o.score ? resolve(o.score) : (scenario.score ?? LOAD_SCORE)) : null,
       startedAt,
       finishedAt: new Date().toISOString(),
       exitCode,

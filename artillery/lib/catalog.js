@@ -20,6 +20,7 @@ export const SCENARIO_DIR = fileURLToPath(new URL('../scenarios/', import.meta.u
  * @property {string} summary
  * @property {{ users: number, ramp: number, hold: number }} defaults
  * @property {ProfilePart[]} [parts] zscore-profile: cases run one after another
+ * @property {string} [score] the score --start-local plays (default: the load-test score)
  */
 
 const viewer = (via, transport, label) => ({
@@ -47,6 +48,16 @@ export const SCENARIOS = {
   'edge-ws': { name: 'edge-ws', ...viewer('edge', 'ws', 'ws'), summary: 'WebSocket viewers on the edge worker' },
   'edge-sse': { name: 'edge-sse', ...viewer('edge', 'http', 'sse'), summary: 'SSE viewers on the edge worker' },
   'edge-poll': { name: 'edge-poll', ...viewer('edge', 'http', 'poll'), summary: 'viewers polling the edge worker every 500 ms' },
+  'vote-storm': {
+    name: 'vote-storm',
+    file: 'vote-storm.yml',
+    via: 'local',
+    kind: 'viewers',
+    transport: 'ws',
+    summary: 'WebSocket viewers that vote on every prompt within 2 s (a score with a prompt every 8 bars)',
+    defaults: { users: 200, ramp: 10, hold: 40 },
+    score: fileURLToPath(new URL('../scores/vote-storm.score.json', import.meta.url)),
+  },
   'zscore-profile': {
     name: 'zscore-profile',
     file: 'zscore-profile.yml',

@@ -210,6 +210,12 @@ export function createShowEngine(options) {
     reanchorFlywheel(to);
   }
 
+  /** The first beat 1 at or after the next beat to publish, or null when the piece has none left. */
+  function nextBarLine() {
+    for (let k = nextBeat; k < timeline.totalBeats; k += 1) if (timeline.positionOf(k).beat === 1) return k;
+    return null;
+  }
+
   /** Start playing from beat `index`, which sounds one lookahead from now. */
   function startAt(index) {
     cancelTimer();
@@ -392,14 +398,16 @@ export function createShowEngine(options) {
      */
     jumpAtNextBar(index) {
       if (transport !== 'playing' || !Number.isInteger(index) || index < 0 || index >= timeline.totalBeats) return null;
-      for (let k = nextBeat; k < timeline.totalBeats; k += 1) {
-        const pos = timeline.positionOf(k);
-        if (pos.beat !== 1) continue;
-        jump = { from: k, to: index };
-        return { from: k, bar: pos.bar, at: timeOfBeat(k) };
-      }
-      return null;
+      const from = nextBarLine();
+      if (from === null) return null;
+      jump = { from, to: index };
+      return { from, bar: timeline.positionOf(from).bar, at: timeOfBeat(from) };
     },
+    /**
+     * The first bar line not yet published, while playing (the beat index), or null.
+     * @returns {number | null}
+     */
+    nextBarLine: () => (transport === 'playing' ? nextBarLine() : null),
     state,
     status() {
       const pos = timeline.positionOf(current);

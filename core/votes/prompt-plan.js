@@ -9,15 +9,19 @@
  * @property {number} open beat index the prompt opens on
  * @property {number} close beat index it closes on (open + beats)
  * @property {(number | null)[]} targets per option: the first beat of its section, or null (no branch)
+ * @property {(number | null)[]} targetEnds per option: the first beat after its section (the next section's, or the end)
  */
 
 /**
  * @param {any} score a validated score (core/score/validate.js)
- * @param {{ indexOf: (bar: number, beat: number) => number }} timeline
+ * @param {{ indexOf: (bar: number, beat: number) => number, totalBeats: number }} timeline
  * @returns {PlannedPrompt[]} sorted by `open`; windows never overlap (the validator sees to it)
  */
 export function planPrompts(score, timeline) {
-  const sectionStart = new Map((score.sections ?? []).map((s) => [s.mark, timeline.indexOf(s.at.bar, s.at.beat)]));
+  const starts = (score.sections ?? []).map((s) => timeline.indexOf(s.at.bar, s.at.beat));
+  const sectionStart = new Map((score.sections ?? []).map((s, i) => [s.mark, starts[i]]));
+  /** @param {number} start */
+  const endOf = (start) => starts.filter((i) => i > start).sort((a, b) => a - b)[0] ?? timeline.totalBeats;
   return (score.prompts ?? [])
     .map((p) => {
       const open = timeline.indexOf(p.at.bar, p.at.beat);
@@ -28,6 +32,10 @@ export function planPrompts(score, timeline) {
         open,
         close: open + p.beats,
         targets: p.options.map((o) => (o.section === undefined ? null : (sectionStart.get(o.section) ?? null))),
+        targetEnds: p.options.map((o) => {
+          const start = o.section === undefined ? undefined : sectionStart.get(o.section);
+          return start === undefined ? null : endOf(start);
+        }),
       };
     })
     .sort((a, b) => a.open - b.open);

@@ -5,12 +5,11 @@
 /* global WebSocketRequestResponsePair */
 import { DurableObject } from 'cloudflare:workers';
 import { CloseCode, encodePong } from '#core/protocol/envelope.js';
-import { encodeVoteReply } from '#core/votes/vote-message.js';
+import { encodeVoteReply, parseVote } from '#core/votes/vote-message.js';
 import { readConfig } from './config.js';
 import { isWebSocketUpgrade, jsonError } from './http.js';
 import { rootStub, shardStub } from './stubs.js';
-import { createVoteLedger, ownerOf } from './votes.js';
-import { parseVote } from '#core/votes/vote-message.js';
+import { createVoteLedger, ownerOf, VOTE_BATCH_MAX, VOTE_BATCH_MS } from './votes.js';
 import { judgeViewerFrame, newViewerBudget, readViewerBudget } from './viewer-rules.js';
 
 const VIEWER_TAG = 'viewer';
@@ -45,6 +44,8 @@ export class Shard extends DurableObject {
     this.attaching = null;
     /** Viewer frames refused since the last push (reported to the root, see viewer-rules.js). */
     this.refused = { flood: 0, oversize: 0, binary: 0, frame: 0, resync_ignored: 0, vote: 0 };
+    /** @type {Map<number, { items: { vote: any, at: number, ws: WebSocket }[], timer: any }> | undefined} votes waiting to go to their owner */
+    this.voteBatches = undefined;
     /** Reaction taps since the last push, reported to the root with its result. */
     this.taps = 0;
     /** The votes this shard owns (votes.js): one choice per device id, reported to the root. */
@@ -176,39 +177,71 @@ export class Shard extends DurableObject {
 
   /**
    * A viewer's vote (README.md, "Audience voices"): counted by the shard that owns its device id
-   * (votes.js), this one or another; the viewer gets the owner's answer.
+   * (votes.js), this one or another. Votes for one owner are gathered for VOTE_BATCH_MS into one
+   * RPC; each viewer gets the owner's answer to its own vote.
    * @param {WebSocket} ws
    * @param {import('#core/votes/vote-message.js').Vote} vote
    * @param {boolean} limited over this socket's vote budget: answered, not counted
    */
-  async vote(ws, vote, limited) {
+  vote(ws, vote, limited) {
     if (limited) return ws.send(encodeVoteReply(vote.key, 'rate'));
     if (this.index === null) this.index = indexFromTags(this.ctx.getTags(ws));
     const owner = ownerOf(vote.device, this.config.shardCount);
-    let outcome;
-    try {
-      outcome = owner === this.index ? await this.recordVote(owner, vote) : await shardStub(this.env, owner).recordVote(owner, vote);
-    } catch {
-      outcome = 'unavailable';
+    this.voteBatches ??= new Map();
+    let batch = this.voteBatches.get(owner);
+    if (!batch) {
+      batch = { items: [], timer: setTimeout(() => this.flushVotes(owner), VOTE_BATCH_MS) };
+      this.voteBatches.set(owner, batch);
     }
-    try {
-      ws.send(encodeVoteReply(vote.key, outcome === 'counted' || outcome === 'changed' || outcome === 'repeat' ? null : outcome));
-    } catch {
-      // the viewer left; its vote counts all the same
+    batch.items.push({ vote, at: Date.now(), ws });
+    if (batch.items.length >= VOTE_BATCH_MAX) {
+      clearTimeout(batch.timer);
+      this.flushVotes(owner);
     }
   }
 
+  /** @param {number} owner */
+  async flushVotes(owner) {
+    const batch = this.voteBatches?.get(owner);
+    if (!batch) return;
+    this.voteBatches.delete(owner);
+    const items = batch.items.map(({ vote, at }) => ({ vote, at }));
+    /** @type {string[]} */
+    let outcomes;
+    try {
+      outcomes = owner === this.index ? await this.recordVotes(owner, items) : await shardStub(this.env, owner).recordVotes(owner, items);
+    } catch {
+      outcomes = [];
+    }
+    batch.items.forEach(({ vote, ws }, i) => {
+      const outcome = outcomes[i] ?? 'unavailable';
+      try {
+        ws.send(encodeVoteReply(vote.key, outcome === 'counted' || outcome === 'changed' || outcome === 'repeat' ? null : outcome));
+      } catch {
+        // the viewer left; its vote counts all the same
+      }
+    });
+  }
+
   /**
-   * RPC (from a shard or the Worker's POST /vote): count a vote whose device id this shard owns.
+   * RPC (from a shard or the Worker's POST /vote): count votes whose device ids this shard owns.
    * @param {number} index this shard's index (an owner may have no viewers and not know it yet)
-   * @param {unknown} vote
-   * @returns {Promise<string>} counted, changed, repeat, closed, unknown_option or bad
+   * @param {unknown} items [{ vote, at }]: at most VOTE_BATCH_MAX, `at` when the edge received the vote
+   * @returns {Promise<string[]>} per vote: counted, changed, repeat, closed, unknown_option or bad
    */
-  async recordVote(index, vote) {
-    const parsed = parseVote(vote);
-    if (parsed.ok === false || !Number.isInteger(index) || ownerOf(parsed.vote.device, this.config.shardCount) !== index) return 'bad';
+  async recordVotes(index, items) {
+    if (!Array.isArray(items) || items.length > VOTE_BATCH_MAX || !Number.isInteger(index)) return [];
+    const good = [];
+    const outcomes = items.map((item) => {
+      const parsed = parseVote(item?.vote);
+      if (parsed.ok === false || !Number.isFinite(item.at) || ownerOf(parsed.vote.device, this.config.shardCount) !== index) return 'bad';
+      good.push({ vote: parsed.vote, at: item.at });
+      return null;
+    });
     this.index ??= index;
-    return this.ledger.record(index, parsed.vote);
+    const counted = await this.ledger.recordMany(index, good);
+    let next = 0;
+    return outcomes.map((o) => o ?? counted[next++]);
   }
 
   /**

@@ -33,7 +33,7 @@ export async function serveVote(request, env, { shardCount }) {
   const owner = ownerOf(vote.device, shardCount);
   let outcome;
   try {
-    outcome = await shardStub(env, owner).recordVote(owner, vote);
+    [outcome] = await shardStub(env, owner).recordVotes(owner, [{ vote, at: Date.now() }]);
   } catch {
     outcome = 'unavailable';
   }

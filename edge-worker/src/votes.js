@@ -8,8 +8,16 @@
 
 import { createTally } from '#core/votes/tally.js';
 
-/** Votes that reach the edge up to this long after the close still count (as at the venue). */
-export const LATE_GRACE_MS = 300;
+/**
+ * Votes the edge reads up to this long after the close still count. Longer than the venue's
+ * 300 ms: a shard reads a viewer's frame when its turn comes, and under a vote storm that can be
+ * seconds after the phone sent it (bench/votes measured it), while the phone itself stops
+ * offering the buttons at the close. The venue waits for these (local-server/src/votes/vote-desk.js).
+ */
+export const LATE_GRACE_MS = 3000;
+/** A shard gathers the votes for one owner this long (or up to VOTE_BATCH_MAX) into one RPC. */
+export const VOTE_BATCH_MS = 20;
+export const VOTE_BATCH_MAX = 256;
 /** How often the root sends the edge's totals to the venue at most. */
 export const TOTALS_INTERVAL_MS = 200;
 const VOTE_PREFIX = 'v:';
@@ -104,22 +112,42 @@ export function createVoteLedger({ storage, root, now = () => Date.now() }) {
 
   return {
     /**
-     * Count one vote (this shard owns its device).
+     * Count votes this shard owns, in the order they came. Lateness is judged by `at`, when the
+     * edge received each vote (a shard stamps it as it reads the frame), not when the batch
+     * reaches the owner.
      * @param {number} index this shard's index
-     * @param {import('#core/votes/vote-message.js').Vote} vote
-     * @returns {Promise<string>} counted, changed, repeat, closed or unknown_option
+     * @param {{ vote: import('#core/votes/vote-message.js').Vote, at: number }[]} items
+     * @returns {Promise<string[]>} per vote: counted, changed, repeat, closed or unknown_option
      */
-    async record(index, vote) {
-      const ledger = await ledgerFor(vote.key);
-      if (!ledger || ledger.prompt.closed || now() > ledger.prompt.closes + LATE_GRACE_MS) return 'closed';
-      const option = ledger.prompt.options.indexOf(vote.option);
-      if (option < 0) return 'unknown_option';
-      const outcome = ledger.tally.cast(vote.device, option);
-      if (outcome === 'counted' || outcome === 'changed') {
-        void storage.put(`${VOTE_PREFIX}${vote.key}:${vote.device}`, option);
-        report(index, vote.key);
+    async recordMany(index, items) {
+      /** @type {Record<string, number>} */
+      const puts = {};
+      const keys = new Set();
+      const outcomes = [];
+      for (const { vote, at } of items) {
+        const ledger = await ledgerFor(vote.key);
+        // Time decides, not the `closed` flag: a lagging owner may first look the prompt up after the venue closed it.
+        if (!ledger || Math.min(at, now()) > ledger.prompt.closes + LATE_GRACE_MS) {
+          outcomes.push('closed');
+          continue;
+        }
+        const option = ledger.prompt.options.indexOf(vote.option);
+        if (option < 0) {
+          outcomes.push('unknown_option');
+          continue;
+        }
+        const outcome = ledger.tally.cast(vote.device, option);
+        if (outcome === 'counted' || outcome === 'changed') {
+          puts[`${VOTE_PREFIX}${vote.key}:${vote.device}`] = option;
+          keys.add(vote.key);
+        }
+        outcomes.push(outcome);
       }
-      return outcome;
+      // One write per 128 choices (the storage API's batch limit).
+      const entries = Object.entries(puts);
+      for (let i = 0; i < entries.length; i += 128) void storage.put(Object.fromEntries(entries.slice(i, i + 128)));
+      for (const key of keys) report(index, key);
+      return outcomes;
     },
   };
 }

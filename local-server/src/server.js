@@ -154,6 +154,7 @@ export async function startShowServer(options = {}) {
     show, now, metrics, log,
     sendOsc: (address, args) => osc.message(address, args, 'vote'),
     edgeOn: () => edge.status().enabled === true,
+    edgeViewers: () => edge.status().remoteViewers ?? 0,
   });
   edge.onVotes((report) => votes.edgeTotals(report));
   const reactions = createReactionMeter({
@@ -252,7 +253,7 @@ export async function startShowServer(options = {}) {
   control.setErrorHandler(controlErrorHandler(metrics));
   await control.register(controlRoutes, { show, metrics, status, log });
   const consoleHost = options.consoleHost ?? { mode: 'serve' };
-  const consoleContext = { show, metrics, status, log, osc, edge, audiencePort: () => audiencePort, probeKey: probeKey.key, partKey: partKey.key, partPages, audienceHost: host, consoleHost };
+  const consoleContext = { show, metrics, status, log, osc, edge, audiencePort: () => audiencePort, probeKey: probeKey.key, partKey: partKey.key, partPages, audienceHost: host, consoleHost, votes, reactions };
   await control.register(consoleApiRoutes, consoleContext);
   await control.register(consoleUiRoutes, {});
   await control.register(consolePartRoutes, consoleContext);

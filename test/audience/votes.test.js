@@ -1,7 +1,8 @@
 // The prompt on real phones (README.md, "Audience voices"): real Chromium pages against the real
 // show server. The buttons appear when the prompt opens and go when it closes, on the page's
 // synced clock; a tap votes over the WebSocket, a page without WebSocket (SSE) votes with POST
-// /vote; a changed mind and a reload count once; the result is shown.
+// /vote; a changed mind and a reload count once; the result is shown; then the Tap button of a
+// reaction window sends the page's taps.
 import { expect, test, beforeAll, afterAll } from '@jest/globals';
 import { launchBrowser, openPage, startShow, waitInPage } from './support/browser.js';
 import { acquireBrowserLock } from './support/exclusive.js';
@@ -73,6 +74,14 @@ test('buttons exactly while the prompt is open, a tap counted once per phone ove
   expect(await ws.page.isDisabled('[data-option="c"]')).toBe(true);
   expect(await ws.page.textContent('#vote-result')).toBe('To C: 1 of 2 votes');
   expect(vote).toMatchObject({ closed: true, winner: 'c', counts: [1, 0, 1], total: 2 });
+
+  // The winner c jumps to section C (bar 9); at bar 13 the reaction window opens: the Tap button
+  // appears and the page's taps reach the server (reported 4 times a second at most).
+  await waitInPage(ws.page, () => window.__tutti.reaction().open, undefined, 20_000);
+  expect(await ws.page.textContent('#react-tap')).toBe('Tap');
+  for (let i = 0; i < 6; i += 1) await ws.page.click('#react-tap');
+  await waitFor(async () => /tutti_taps_total\{where="venue"\} 6\b/.test(await show.metrics.exposition()), 5000, 'the page\'s 6 taps at the server');
+  expect(await ws.page.evaluate(() => window.__tutti.reaction().sent)).toBe(6);
   expect([...ws.problems, ...sse.problems.filter((p) => !/WebSocket/.test(p))]).toEqual([]);
   await ws.context.close();
   await sse.context.close();

@@ -187,3 +187,17 @@ test('reactions: taps from every socket become a smoothed 0–1 level in the sta
   expect(await clients[2].closed).toEqual({ code: 1008, reason: 'tap needs n, a whole number from 1 to 10' });
   expect((await fetch(`${show.audienceUrl}/tap`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":0}' })).status).toBe(400);
 }, 30_000);
+
+test('a winner whose section the show has already reached by the close does not start it again', async () => {
+  // open from bar 5 for 16 beats: closes at bar 9 (section C) beat 1; with no votes c wins (written first)
+  const show = await startShow({ scorePath: writeVoteScore({ at: { bar: 5 }, beats: 16, reactions: [] }), autoplay: true });
+  cleanup.push(() => show.close());
+  const watcher = await viewer(show);
+  const final = await waitFor(() => watcher.tracker.state?.vote?.closed && watcher.tracker.state.vote, 14_000, 'the result');
+  expect(final).toMatchObject({ winner: 'c', total: 0 });
+  expect(final.branch).toBeUndefined();
+  await waitFor(() => watcher.tracker.state?.position?.bar >= 11, 4000, 'bar 11');
+  const bars = watcher.tracker.envelopes.map((e) => e.data?.position?.bar).filter((b) => b !== undefined);
+  const nine = bars.indexOf(9);
+  expect(bars.slice(nine).every((b, i, list) => i === 0 || b >= list[i - 1])).toBe(true); // never back to bar 9
+}, 20_000);

@@ -13,6 +13,7 @@ import { createOscPanel } from './osc-panel.js';
 import { createEdgePanel } from './edge-panel.js';
 import { createLogPanel } from './log-panel.js';
 import { createPartsPanel } from './parts-panel.js';
+import { createVoicesPanel } from './voices-panel.js';
 import { installShortcuts } from './shortcuts.js';
 import { bridge } from './bridge.js';
 
@@ -87,6 +88,7 @@ function start() {
   const edge = createEdgePanel({ api });
   const log = createLogPanel();
   createPartsPanel({ api });
+  const voices = createVoicesPanel();
   installShortcuts(transport);
 
   let startedAt = null;
@@ -114,6 +116,7 @@ function start() {
     osc.render(snap.osc);
     edge.render(snap.edge);
     log.set(snap.log);
+    voices.render(snap.voices);
   }
 
   const handlers = {
@@ -145,6 +148,7 @@ function start() {
       lastPosition = transport.status().position;
     },
     log: (event) => log.add(event.entries),
+    voices: (event) => voices.render(event),
   };
 
   let lostSince = null;

@@ -12,6 +12,7 @@ import { createCountIn } from '../console/count-in.js';
 import { createAudienceStats } from '../console/audience-stats.js';
 import { createAudienceAddress } from '../console/audience-address.js';
 import { createLiveFeed } from '../console/live-feed.js';
+import { createVoicesFeed } from '../console/voices-feed.js';
 
 /**
  * What the program hosting the server (`npm start`, the desktop app) tells the console: where
@@ -85,9 +86,9 @@ export function scoreSummary(score, path) {
 
 /**
  * @param {import('fastify').FastifyInstance} app
- * @param {{ show: import('../show.js').Show, metrics: import('../metrics.js').Metrics, status: () => any, log: any, osc: any, edge: any, audiencePort: () => number, probeKey: string, consoleHost: ConsoleHost }} options
+ * @param {{ show: import('../show.js').Show, metrics: import('../metrics.js').Metrics, status: () => any, log: any, osc: any, edge: any, audiencePort: () => number, probeKey: string, consoleHost: ConsoleHost, votes?: any, reactions?: any }} options
  */
-export default async function consoleApi(app, { show, metrics, status, log, osc, edge, audiencePort, probeKey, consoleHost }) {
+export default async function consoleApi(app, { show, metrics, status, log, osc, edge, audiencePort, probeKey, consoleHost, votes, reactions }) {
   const startedAt = Date.now();
   /** The server's clock (the one `t` and `position.at` use), as measured by the probe's pings. */
   const serverNow = () => clock() + probe.offset();
@@ -211,6 +212,7 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
       osc: oscStatus(),
       edge: edgeStatus(),
       log: redacted(log.recent()),
+      voices: voices.current(),
     };
   }
 
@@ -226,12 +228,15 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
   const feed = createLiveFeed({ serverNow });
   const broadcast = (event, data) => feed.broadcast(event, data);
   const onBeat = (beat) => broadcast('beat', beat);
+  // Prompts and reactions (README.md, "Audience voices"): a `voices` event whenever they change.
+  const voices = createVoicesFeed({ show, votes, reactions, broadcast });
   show.events.on('beat', onBeat);
 
   app.addHook('onClose', async () => {
     show.events.off('score', onScore);
     show.events.off('transport', onTransport);
     show.events.off('beat', onBeat);
+    voices.close();
     clearInterval(sampler);
     countIn.close('server closing');
     probe.close();

@@ -75,7 +75,8 @@ export function createReactionMeter({ show, now, metrics, viewers, sendOsc = () 
   const onTransport = (transport) => {
     if (transport === 'playing') return;
     lastBeat = -1;
-    if (stop()) show.republish();
+    // After the caller is done (a score load publishes its own snapshot first): see vote-desk.js.
+    if (stop()) queueMicrotask(() => show.republish());
   };
   const onScore = () => {
     stop();

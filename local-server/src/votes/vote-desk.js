@@ -14,8 +14,14 @@ export const TALLY_INTERVAL_MS = 250;
  * a phone taps just before the buttons go and its frame is on the way. Later ones are refused.
  */
 export const LATE_GRACE_MS = 300;
-/** With an edge: how long after the votes stop the desk waits for the edge's last totals. */
+/** With an edge mirror but no remote viewers: how long after the votes stop the desk waits for the edge's totals. */
 export const EDGE_SETTLE_MS = 700;
+/**
+ * With remote viewers: the result is final this long after the close. The edge counts votes its
+ * shards read up to 3 s after the close (LATE_GRACE_MS in edge-worker/src/votes.js: under a storm
+ * a shard reads a frame late), and its totals need a moment more to reach the venue.
+ */
+export const EDGE_FINAL_MS = 5000;
 /** The result stays in the state this long after the close (or until the next prompt opens). */
 export const RESULT_HOLD_MS = 10_000;
 
@@ -44,8 +50,9 @@ export const RESULT_HOLD_MS = 10_000;
  * @param {{ info: (msg: string) => void }} options.log
  * @param {(address: string, args: Array<string | number | { type: string, value: number }>) => void} [options.sendOsc] to the musicians' OSC targets
  * @param {() => boolean} [options.edgeOn] whether an edge is counting too (waits EDGE_SETTLE_MS for its totals)
+ * @param {() => number} [options.edgeViewers] viewers the edge last reported
  */
-export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, edgeOn = () => false }) {
+export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, edgeOn = () => false, edgeViewers = () => 0 }) {
   const engine = show.engine;
   let plan = planPrompts(engine.score(), engine.timeline());
   /** @type {Round | null} */
@@ -96,6 +103,14 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
     return { vote };
   }
   show.addStateExtra(voteState);
+  // Every published state carries the current tally (each beat's too): once one went out, the
+  // tally is no longer waiting, and no extra update is needed for it.
+  const onEnvelope = () => {
+    if (!dirty) return;
+    dirty = false;
+    setGauges();
+  };
+  show.events.on('envelope', onEnvelope);
 
   function setGauges() {
     if (!round) return;
@@ -152,14 +167,27 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
   function scheduleClose() {
     cancelRoundTimers();
     const r = /** @type {Round} */ (round);
-    later(() => stopVotes(r), r.closes + LATE_GRACE_MS - now());
+    later(() => afterReceived(() => stopVotes(r)), r.closes + LATE_GRACE_MS - now());
+  }
+
+  /**
+   * Run `fn` once the votes the server has already received are counted. After a stall of the
+   * event loop (a loaded machine: bench/votes saw seconds), the close timer fires before the
+   * sockets' waiting frames are read; each setImmediate lets one more poll phase read them.
+   * @param {() => void} fn
+   */
+  function afterReceived(fn, hops = 4) {
+    if (hops === 0) return fn();
+    setImmediate(() => afterReceived(fn, hops - 1));
   }
 
   /** Votes stop; the result is final once the edge's last totals had time to arrive. */
   function stopVotes(r) {
     if (round !== r) return;
     r.phase = 'counting';
-    later(() => close(r), edgeOn() ? EDGE_SETTLE_MS : 0);
+    if (!edgeOn()) close(r);
+    else if (edgeViewers() > 0) later(() => close(r), r.closes + EDGE_FINAL_MS - now());
+    else later(() => close(r), EDGE_SETTLE_MS);
   }
 
   function close(r) {
@@ -169,7 +197,12 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
     r.winner = winnerOf(counts);
     const total = r.venue.total() + r.edgeTotal;
     const target = r.prompt.targets[r.winner];
-    if (target !== null && target !== undefined) {
+    const end = r.prompt.targetEnds[r.winner];
+    const barLine = engine.nextBarLine();
+    // A show that has already reached the winner's section (it follows the prompt, and the result
+    // took a while) carries on without starting it again.
+    const arrived = barLine !== null && target !== null && end !== null && barLine >= target && barLine < end;
+    if (target !== null && target !== undefined && !arrived) {
       const jump = engine.jumpAtNextBar(target);
       if (jump) r.branch = { bar: jump.bar, at: Math.round(jump.at) };
     }
@@ -221,8 +254,9 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
     lastBeat = -1;
     if (round) {
       drop();
-      // During a score load the new snapshot is published without the round; otherwise now.
-      show.republish();
+      // After the caller is done: a score load publishes its new snapshot (without the round)
+      // first, and this finds nothing left to send; a pause or stop sends the state without it.
+      queueMicrotask(() => show.republish());
     }
   };
   const onScore = () => {
@@ -243,7 +277,8 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
       const r = round;
       /** @type {VoteOutcome} */
       let outcome;
-      if (!r || r.key !== vote.key || r.phase !== 'open' || now() > r.closes + LATE_GRACE_MS) outcome = 'closed';
+      // The phase, not the clock, decides: the close waits for the votes already received (afterReceived).
+      if (!r || r.key !== vote.key || r.phase !== 'open') outcome = 'closed';
       else {
         const option = r.prompt.options.findIndex((o) => o.id === vote.option);
         outcome = option < 0 ? 'unknown_option' : r.venue.cast(vote.device, option);
@@ -294,6 +329,7 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
       show.events.off('beat', onBeat);
       show.events.off('transport', onTransport);
       show.events.off('score', onScore);
+      show.events.off('envelope', onEnvelope);
     },
   };
 }

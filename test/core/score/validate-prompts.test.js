@@ -19,7 +19,7 @@ test('a valid prompt is kept, beat 1 filled in, and planned in beats with its br
   expect(result.problems).toEqual([]);
   expect(result.score.prompts).toEqual([{ ...prompt(), at: { bar: 4, beat: 1 } }]);
   const plan = planPrompts(result.score, createTimeline(result.score));
-  expect(plan).toEqual([{ id: 'next', question: 'Where?', options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }], open: 12, close: 20, targets: [0, 32] }]);
+  expect(plan).toEqual([{ id: 'next', question: 'Where?', options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }], open: 12, close: 20, targets: [0, 32], targetEnds: [32, 64] }]);
   expect(validateScore({ ...base(undefined) }).score.prompts).toEqual([]);
 });
 

@@ -1,0 +1,54 @@
+// Smoke test of `npm run bench:votes`: the whole benchmark (show server, edge worker on local
+// workerd, voter processes, the console feed, the report) runs end to end with a few viewers per
+// side, and every vote is counted exactly once. No timing assertions: figures come from the
+// benchmark itself.
+import { afterAll, expect, test } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const RUN = fileURLToPath(new URL('../../bench/votes/run.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'tutti-bench-votes-'));
+const out = join(dir, 'votes.json');
+/** @type {import('node:child_process').ChildProcess | null} */
+let bench = null;
+
+afterAll(() => {
+  if (bench && bench.exitCode === null) bench.kill('SIGKILL'); // its workers exit when it goes
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function runBench(args, timeoutMs) {
+  return new Promise((resolve, reject) => {
+    bench = spawn(process.execPath, [RUN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    bench.stdout.on('data', (d) => (output += d));
+    bench.stderr.on('data', (d) => (output += d));
+    const timer = setTimeout(() => {
+      bench?.kill('SIGINT');
+      reject(new Error(`bench did not finish within ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
+    bench.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+test('60 venue and 60 edge viewers vote in a 1 s window: none lost, none doubled, the console saw the tally', async () => {
+  const { code, output } = await runBench(['--local', '60', '--edge', '60', '--window', '1000', '--per-process', '40', '--capacity', '25', '--out', out], 170_000);
+  expect({ code, output }).toMatchObject({ code: 0 });
+  const [venue, edge] = JSON.parse(readFileSync(out, 'utf8'));
+  expect(venue.rows[0]).toMatchObject({ side: 'venue', viewers: 60, voted: 60, counted: 60, lost: 0, doubled: 0, ok: 66 });
+  expect(edge.rows[1]).toMatchObject({ side: 'edge', viewers: 60, voted: 60, counted: 60, lost: 0, doubled: 0 });
+  expect(edge.edgeRoot).toMatchObject({ total: 60 });
+  expect(edge.edgeRoot.owners).toBeGreaterThanOrEqual(2); // 60 viewers on 3 shards, votes owned by several
+  for (const summary of [venue, edge]) {
+    expect(summary.consoleTallyCompleteAfterLastVoteMs).not.toBeNull();
+    expect(summary.result).toMatchObject({ total: 60 });
+    expect(summary.rows.find((r) => r.viewers > 0).calmP50).toBeGreaterThanOrEqual(0);
+  }
+  expect(output).toMatch(/beat p99 storm/);
+}, 180_000);
