@@ -8,6 +8,7 @@ import { CloseCode, encodePong } from '#core/protocol/envelope.js';
 import { encodeVoteReply } from '#core/votes/vote-message.js';
 import { readConfig } from './config.js';
 import { isWebSocketUpgrade, jsonError } from './http.js';
+import { isShowKey, showFromRequest, showFromTags, showTags } from './show-identity.js';
 import { rootStub, shardStub } from './stubs.js';
 import { createVoteLedger, ownerOf } from './votes.js';
 import { parseVote } from '#core/votes/vote-message.js';
@@ -38,6 +39,8 @@ export class Shard extends DurableObject {
     this.startedAt = Date.now();
     /** @type {number | null} */
     this.index = null;
+    /** @type {string | null} the show this shard belongs to (show-identity.js); null: the default show */
+    this.show = null;
     this.attached = false;
     /** @type {{ rev: number, json: string } | null} the latest snapshot envelope, for joiners and resyncs */
     this.latest = null;
@@ -48,7 +51,7 @@ export class Shard extends DurableObject {
     /** Reaction taps since the last push, reported to the root with its result. */
     this.taps = 0;
     /** The votes this shard owns (votes.js): one choice per device id, reported to the root. */
-    this.ledger = createVoteLedger({ storage: ctx.storage, root: () => rootStub(env) });
+    this.ledger = createVoteLedger({ storage: ctx.storage, root: () => rootStub(env, this.show) });
     // A plain-text keepalive answered by the runtime without waking the object. The JSON pings of
     // README.md's `GET /ws` carry the server time, so they go through webSocketMessage below.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
@@ -67,6 +70,7 @@ export class Shard extends DurableObject {
     if (!isWebSocketUpgrade(request)) return jsonError(426, 'UPGRADE_REQUIRED', 'connect with a WebSocket');
     const index = Number(request.headers.get(SHARD_HEADER));
     if (Number.isInteger(index)) this.index = index;
+    this.show = showFromRequest(request);
     const fullResponse = () => jsonError(503, 'SHARD_FULL', 'this shard is full', { [FULL_HEADER]: '1', 'retry-after': '2' });
     if (this.full()) return fullResponse();
     if (!this.attached) {
@@ -80,7 +84,7 @@ export class Shard extends DurableObject {
     const pair = new WebSocketPair();
     const [client, server] = Object.values(pair);
     // The index rides along as a tag: after hibernation the object has forgotten everything else.
-    this.ctx.acceptWebSocket(server, [VIEWER_TAG, `${INDEX_TAG_PREFIX}${this.index}`]);
+    this.ctx.acceptWebSocket(server, [VIEWER_TAG, `${INDEX_TAG_PREFIX}${this.index}`, ...showTags(this.show)]);
     server.serializeAttachment(newViewerBudget(Date.now()));
     // Same turn as the accept: no push can slip in between, so the joiner sees snapshot → deltas.
     if (this.latest) server.send(this.latest.json);
@@ -91,7 +95,7 @@ export class Shard extends DurableObject {
   attach() {
     this.attaching ??= (async () => {
       try {
-        const reply = await rootStub(this.env).attach(this.index, this.viewers().length);
+        const reply = await rootStub(this.env, this.show).attach(this.index, this.viewers().length, this.show);
         this.attached = true;
         this.adopt(reply.rev, reply.snapshot);
       } finally {
@@ -112,9 +116,11 @@ export class Shard extends DurableObject {
   /**
    * RPC from the root: forward a batch of updates to every viewer.
    * @param {import('./fanout.js').PushBatch} batch
+   * @param {string | null} [show] the root's show (show-identity.js)
    * @returns {import('./fanout.js').PushResult}
    */
-  push(batch) {
+  push(batch, show = null) {
+    if (isShowKey(show)) this.show = show;
     this.index = batch.index;
     this.attached = true;
     this.adopt(batch.rev, batch.snapshot);
@@ -147,6 +153,8 @@ export class Shard extends DurableObject {
   async webSocketMessage(ws, message) {
     // Frames still queued behind one that closed the socket cost nothing more.
     if (ws.readyState !== WebSocket.OPEN) return;
+    // After hibernation only the tags remember the show; the root and vote owners are its own.
+    this.show = showFromTags(this.ctx.getTags(ws));
     const now = Date.now();
     const { verdict, budget } = judgeViewerFrame(readViewerBudget(ws.deserializeAttachment(), now), message, now);
     ws.serializeAttachment(budget);
@@ -187,7 +195,7 @@ export class Shard extends DurableObject {
     const owner = ownerOf(vote.device, this.config.shardCount);
     let outcome;
     try {
-      outcome = owner === this.index ? await this.recordVote(owner, vote) : await shardStub(this.env, owner).recordVote(owner, vote);
+      outcome = owner === this.index ? await this.recordVote(owner, vote) : await shardStub(this.env, owner, this.show).recordVote(owner, vote, this.show);
     } catch {
       outcome = 'unavailable';
     }
@@ -202,9 +210,12 @@ export class Shard extends DurableObject {
    * RPC (from a shard or the Worker's POST /vote): count a vote whose device id this shard owns.
    * @param {number} index this shard's index (an owner may have no viewers and not know it yet)
    * @param {unknown} vote
+   * @param {string | null} [show] the show of the caller (show-identity.js)
    * @returns {Promise<string>} counted, changed, repeat, closed, unknown_option or bad
    */
-  async recordVote(index, vote) {
+  async recordVote(index, vote, show = null) {
+    if (!isShowKey(show)) return 'bad';
+    this.show = show;
     const parsed = parseVote(vote);
     if (parsed.ok === false || !Number.isInteger(index) || ownerOf(parsed.vote.device, this.config.shardCount) !== index) return 'bad';
     this.index ??= index;
