@@ -4,7 +4,7 @@
 // sockets carry it as a tag (after hibernation the object has forgotten everything else).
 // No header and no tag mean the default show.
 
-import { SHOW_NAME_PATTERN } from './show-path.js';
+import { isShowName } from '#core/protocol/show-name.js';
 
 /** Set by the Worker only: any copy a client sent is replaced or removed (stampShow). */
 export const SHOW_HEADER = 'x-tutti-show';
@@ -16,7 +16,7 @@ const TAG_PREFIX = 'show=';
  * @returns {value is string | null}
  */
 export function isShowKey(value) {
-  return value === null || (typeof value === 'string' && SHOW_NAME_PATTERN.test(value));
+  return value === null || isShowName(value);
 }
 
 /**
@@ -39,7 +39,7 @@ export function stampShow(request, show) {
  */
 export function showFromRequest(request) {
   const value = request.headers.get(SHOW_HEADER);
-  return value !== null && SHOW_NAME_PATTERN.test(value) ? value : null;
+  return isShowName(value) ? value : null;
 }
 
 /**
@@ -57,5 +57,5 @@ export function showTags(show) {
 export function showFromTags(tags) {
   const tag = tags.find((t) => t.startsWith(TAG_PREFIX));
   const show = tag ? tag.slice(TAG_PREFIX.length) : null;
-  return show !== null && SHOW_NAME_PATTERN.test(show) ? show : null;
+  return isShowName(show) ? show : null;
 }

@@ -2,8 +2,7 @@
 // show, any other path is the default show with today's URLs. The name is hostile input: it
 // becomes part of Durable Object names, so only a short, plain charset is accepted.
 
-/** A show name: lowercase letters, digits and dashes, 1–40 characters, not starting with a dash. */
-export const SHOW_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{0,39}$/;
+import { SHOW_NAME_RULE, isShowName } from '#core/protocol/show-name.js';
 
 const PREFIX = '/s/';
 
@@ -24,9 +23,7 @@ export function parseShowPath(pathname) {
   const after = pathname.slice(PREFIX.length);
   const slash = after.indexOf('/');
   const show = slash === -1 ? after : after.slice(0, slash);
-  if (!SHOW_NAME_PATTERN.test(show)) {
-    return { kind: 'bad', message: 'a show is named in the path as /s/<show>/, where <show> is 1–40 characters of a-z, 0-9 and "-" (not starting with "-")' };
-  }
+  if (!isShowName(show)) return { kind: 'bad', message: `a show is named in the path as /s/<show>/; ${SHOW_NAME_RULE}` };
   return { kind: 'show', show, rest: slash === -1 ? '' : after.slice(slash), base: `${PREFIX}${show}` };
 }
 
