@@ -12,6 +12,7 @@ import { serveSse } from './sse.js';
 import { parseShowPath, withPath } from './show-path.js';
 import { stampShow } from './show-identity.js';
 import { serveShowAsset } from './show-assets.js';
+import { isShowServed } from './show-allowlist.js';
 import { rootStub } from './stubs.js';
 import { connectViewer } from './viewers.js';
 import { serveVote } from './vote-route.js';
@@ -62,6 +63,7 @@ export default {
     // of its own; every other path is the default show, exactly as before.
     if (where.kind === 'default') return showRoutes.serve(request, env, null);
     if (where.kind === 'bad') return jsonError(400, 'BAD_SHOW', where.message, CORS);
+    if (!isShowServed(env, where.show)) return jsonError(404, 'NO_SUCH_SHOW', `this edge serves no show "${where.show}"`, CORS);
     // The page's relative URLs (ws, sse, media/…) only land in the show from its folder.
     if (where.rest === '') return new Response(null, { status: 308, headers: { location: `${where.base}/${url.search}`, ...CORS } });
     return showRoutes.serve(withPath(request, where.rest), env, where.show, where.base);
