@@ -145,6 +145,29 @@ test('shard capacity is per show: a full show does not take room from another', 
   await Promise.all([...full, other, main].map((v) => v.close()));
 });
 
+test('votes are counted by the show whose prompt is open, over POST /vote and the WebSocket', async () => {
+  const prompt = { key: 'q1~a1', question: 'Which way?', options: [{ id: 'left', label: 'Left' }, { id: 'right', label: 'Right' }], closes: Date.now() + 60_000 };
+  const { publisher: va } = await openPublisher(at('/s/va'));
+  const { publisher: vb } = await openPublisher(at('/s/vb'));
+  sockets.push(va, vb);
+  await publish(va, snapshot('votes-a', 0, { title: 'Votes A', vote: prompt }));
+  await publish(vb, snapshot('votes-b', 0, { title: 'Votes B' }));
+  const vote = (prefix, device) =>
+    fetch(`${edge.url}${prefix}/vote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key: 'q1~a1', option: 'left', device }) });
+  const counted = await vote('/s/va', 'device-000000000001');
+  expect([counted.status, await counted.json()]).toEqual([200, { type: 'voted', key: 'q1~a1', ok: true }]);
+  // The same prompt key in another show (no prompt open there) or the default show: closed.
+  for (const prefix of ['/s/vb', '']) {
+    const refused = await vote(prefix, 'device-000000000002');
+    expect([prefix, refused.status, (await refused.json()).reason]).toEqual([prefix, 409, 'closed']);
+  }
+  const viewer = await viewerOf('/s/va');
+  await viewer.next((f) => f.type === 'snapshot');
+  viewer.send({ type: 'vote', key: 'q1~a1', option: 'right', device: 'device-000000000003' });
+  expect(await viewer.next((f) => f.type === 'voted')).toMatchObject({ key: 'q1~a1', ok: true });
+  await viewer.close();
+});
+
 test('bad show names are refused with 400 BAD_SHOW and the error body; the default show is untouched', async () => {
   const bad = ['/s/', '/s', '/s//ws', '/s/Upper/ws', '/s/a_b/poll', '/s/-dash/poll', `/s/${'x'.repeat(41)}/poll`, '/s/a%2Fb/poll', '/s/..%2F/healthz', '/s/%C3%A9/'];
   for (const path of bad) {
