@@ -20,11 +20,14 @@ export default [
     { regex: '^(\\.\\./)+core/', message: 'import core as #core/<folder>/<file>.js' },
     { regex: '^(\\.\\./)+local-server/src/', message: 'import the show server from local-server/index.js' },
   ] }] } },
+  // The console page runs unbundled: it imports the core files the control listener serves at
+  // /core/… by their relative path (local-server/src/routes/console-ui.js, CONSOLE_CORE_FILES).
+  { files: ['web/console/**'], rules: { 'no-restricted-imports': 'off' } },
   { files: ['core/**'], rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./', message: 'another core folder is #core/<folder>/<file>.js' }] }] } },
   { files: ['test/**'], languageOptions: { globals: { ...globals.node, ...globals.jest } } },
   // Browser suites pass functions to page.evaluate(): they run in the page.
   { files: ['test/audience/**', 'test/app/**', 'test/artillery/**', 'test/security/**'], languageOptions: { globals: { ...globals.node, ...globals.jest, ...globals.browser } } },
-  { files: ['local-server/audience/src/**', 'local-server/audience/part/**', 'app/renderer/**'], languageOptions: { globals: { ...globals.browser } } },
+  { files: ['web/audience/src/**', 'web/audience/part/**', 'web/console/**'], languageOptions: { globals: { ...globals.browser } } },
   { files: ['edge-worker/src/**'], languageOptions: { globals: { ...globals.serviceworker, WebSocketPair: 'readonly' } } },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
 ];

@@ -6,13 +6,13 @@ import { existsSync } from 'node:fs';
 import { findChromium } from '../tools/chromium.js';
 
 export default async function globalSetup() {
-  const build = new URL('../local-server/audience/build.js', import.meta.url);
+  const build = new URL('../web/audience/build.js', import.meta.url);
   if (existsSync(build)) {
     const { buildAudienceApp } = await import(build.href);
     await buildAudienceApp({ quiet: true });
   }
   // The musicians' part page (README.md, "Part pages"), served by the venue under /part/<key>/.
-  const buildPart = new URL('../local-server/audience/build-part.js', import.meta.url);
+  const buildPart = new URL('../web/audience/build-part.js', import.meta.url);
   if (existsSync(buildPart)) await (await import(buildPart.href)).buildPartApp({ quiet: true });
   const { path, source } = await findChromium();
   process.env.TUTTI_CHROMIUM = path; // workers inherit it and skip the search

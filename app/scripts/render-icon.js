@@ -1,4 +1,4 @@
-// Renders the console's mark (app/renderer/favicon.svg) to app/build/icon.png, 1024×1024: the one
+// Renders the console's mark (web/console/favicon.svg) to app/build/icon.png, 1024×1024: the one
 // file electron-builder needs to make the macOS .icns, the Windows .ico and the Linux icon set.
 // Run it after changing the SVG: node app/scripts/render-icon.js (Chromium: tools/chromium.js)
 
@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../../tools/chromium.js';
 
 const SIZE = 1024;
-const svgPath = fileURLToPath(new URL('../renderer/favicon.svg', import.meta.url));
+const svgPath = fileURLToPath(new URL('../../web/console/favicon.svg', import.meta.url));
 const outPath = fileURLToPath(new URL('../build/icon.png', import.meta.url));
 
 const svg = await readFile(svgPath, 'utf8');

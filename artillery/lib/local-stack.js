@@ -74,7 +74,9 @@ export async function startTuttiServe({ score = LOAD_SCORE, edgeUrl = null, edge
 }
 
 /**
- * The edge worker on local workerd (edge-worker/scripts/local-edge.js), with a fresh token.
+ * The edge worker on local workerd (edge-worker/scripts/local-edge.js), with a fresh token, on
+ * the runtime `npm run edge:dev` uses (one workerd, no wrangler dev proxy: thousands of viewers
+ * fit under the open-files limit, edge-worker/README.md).
  * @param {{ log?: (line: string) => void }} [options]
  */
 export async function startLocalEdgeWorker({ log = () => {} } = {}) {
@@ -83,7 +85,7 @@ export async function startLocalEdgeWorker({ log = () => {} } = {}) {
   }
   const { startLocalEdge } = await import(LOCAL_EDGE);
   const token = randomBytes(16).toString('hex');
-  const edge = await startLocalEdge({ token, persistDir: false, log });
+  const edge = await startLocalEdge({ token, persistDir: false, log, direct: true });
   return { url: edge.url, token, pid: edge.pid, stop: () => edge.stop() };
 }
 

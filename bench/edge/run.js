@@ -1,12 +1,16 @@
 // `npm run bench:edge`: publish → receive latency and loss for N WebSocket viewers of the edge
-// worker on local workerd (127.0.0.1 only). For each N it starts a fresh worker, connects the
-// viewers from child processes (≤ --per-process each, to stay under the open-files limit),
-// publishes one delta every --interval ms for --duration ms, and reports p50/p99/max of
-// (receive time − envelope t), lost deltas and the shards used. Prints a table and writes
-// bench-results/edge.json.
+// worker on local workerd (127.0.0.1 only), beside the venue server's figure for the same N in
+// the same run. For each N and each of --runs runs it starts a fresh worker (one workerd, the
+// runtime `npm run edge:dev` runs), connects the viewers from child processes (≤ --per-process
+// each, to stay under the open-files limit), publishes one delta every --interval ms for
+// --duration ms, and reports p50/p99/max of (receive time − envelope t: one clock, one machine),
+// lost deltas, shards used and workerd's CPU per delivered message; then the same N on the
+// real show server (bench:fanout's `ours` ws:N case). Edge and venue alternate which goes first.
+// Prints one line per run and a table of medians; writes bench-results/edge.json.
 //
-//   node bench/edge/run.js [--viewers 1000,5000] [--duration 20000] [--interval 500]
-//                          [--capacity 5000] [--per-process 4500]
+//   node bench/edge/run.js [--viewers 1000,5000] [--runs 3] [--duration 20000] [--interval 500]
+//                          [--drain 10000] [--capacity 5000] [--per-process 2500] [--venue on|off]
+//                          [--quiet-wait 60] [--quiet-cpu 25] [--verbose]
 
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -16,12 +20,19 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { createEnvelope } from '#core/protocol/envelope.js';
 import { startLocalEdge } from '../../edge-worker/scripts/local-edge.js';
+import { readCpuSeconds } from '../lib/proc-stats.js';
+import { processName, processTree } from '../lib/process-tree.js';
+import { readSystemBusySeconds, waitForQuiet } from '../lib/system-cpu.js';
+import { formatSummary, summarize } from './summary.js';
+import { runVenueOnce } from './venue-run.js';
 
 const VIEWERS_SCRIPT = fileURLToPath(new URL('./viewers.js', import.meta.url));
 const RESULTS = fileURLToPath(new URL('../../bench-results/edge.json', import.meta.url));
 
+const USAGE = 'use --viewers N[,N…] --runs N --duration MS --interval MS --drain MS --capacity N --per-process N --venue on|off --quiet-wait S --quiet-cpu PCT --verbose';
+
 function parseArgs(argv) {
-  const options = { viewers: [1000, 5000], duration: 20_000, interval: 500, capacity: 5000, perProcess: 4500, drain: 3000, verbose: false };
+  const options = { viewers: [1000, 5000], runs: 3, duration: 20_000, interval: 500, capacity: 5000, perProcess: 2500, drain: 10_000, venue: true, quietWait: 60, quietCpu: 25, verbose: false };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (flag === '--verbose') {
@@ -33,6 +44,9 @@ function parseArgs(argv) {
     switch (flag) {
       case '--viewers':
         options.viewers = String(value).split(',').map(Number);
+        break;
+      case '--runs':
+        options.runs = number;
         break;
       case '--duration':
         options.duration = number;
@@ -46,14 +60,33 @@ function parseArgs(argv) {
       case '--per-process':
         options.perProcess = number;
         break;
+      case '--drain':
+        options.drain = number;
+        break;
+      case '--quiet-wait':
+        options.quietWait = number;
+        break;
+      case '--quiet-cpu':
+        options.quietCpu = number;
+        break;
+      case '--venue':
+        if (value !== 'on' && value !== 'off') throw new Error(`--venue takes on or off (got ${value})`);
+        options.venue = value === 'on';
+        break;
       default:
-        throw new Error(`unknown flag ${flag}: use --viewers N[,N…] --duration MS --interval MS --capacity N --per-process N`);
+        throw new Error(`unknown flag ${flag}: ${USAGE}`);
     }
   }
-  const bad = [...options.viewers, options.duration, options.interval, options.capacity, options.perProcess].some((n) => !Number.isInteger(n) || n <= 0);
-  if (bad) throw new Error('every flag takes a positive integer (--viewers a comma-separated list)');
-  // Bound the run: at most 10 minutes of publishing per N.
+  const positive = [...options.viewers, options.runs, options.duration, options.interval, options.drain, options.capacity, options.perProcess, options.quietCpu];
+  if (positive.some((n) => !Number.isInteger(n) || n <= 0) || !Number.isInteger(options.quietWait) || options.quietWait < 0) {
+    throw new Error('every flag takes a positive integer (--viewers a comma-separated list, --quiet-wait may be 0)');
+  }
+  // Bound the run: at most 10 minutes of publishing per N and run, at most 10 runs, and at most
+  // 9,000 sockets per viewer process (20,000 open files per process here).
   options.duration = Math.min(options.duration, 600_000);
+  options.drain = Math.min(options.drain, 60_000);
+  options.runs = Math.min(options.runs, 10);
+  options.perProcess = Math.min(options.perProcess, 9000);
   return options;
 }
 
@@ -129,7 +162,7 @@ function initialState() {
   };
 }
 
-async function runOnce(n, options) {
+async function runEdgeOnce(n, options) {
   const token = randomBytes(16).toString('hex');
   const edge = await startLocalEdge({ token, persistDir: false, vars: { SHARD_CAPACITY: options.capacity, SHARD_COUNT: Math.max(32, Math.ceil(n / options.capacity) + 1) }, direct: true, log: options.verbose ? (line) => process.stderr.write(`[edge] ${line}\n`) : () => {} });
   const clients = [];
@@ -149,6 +182,13 @@ async function runOnce(n, options) {
     const shards = {};
     for (const c of connects) for (const [k, v] of Object.entries(c.shards)) shards[k] = (shards[k] ?? 0) + v;
 
+    // Where the time goes: workerd's CPU (one process runs the Worker and every Durable Object),
+    // the viewer processes' CPU, and what the rest of the machine used meanwhile.
+    const workerdPids = processTree(edge.pid).filter((pid) => processName(pid) === 'workerd');
+    const cpuOf = (pids) => pids.reduce((sum, pid) => sum + (readCpuSeconds(pid) ?? 0), 0);
+    const clientPids = clients.map((c) => c.child.pid ?? -1);
+    const cpu0 = { workerd: cpuOf(workerdPids), clients: cpuOf(clientPids), system: readSystemBusySeconds(), runner: process.cpuUsage(), at: Date.now() };
+
     // Publish: one delta per interval, stamped just before it is sent.
     const updates = Math.max(1, Math.floor(options.duration / options.interval));
     const started = Date.now();
@@ -159,7 +199,20 @@ async function runOnce(n, options) {
       const patch = { position: { bar: 1 + Math.floor((seq - 1) / 4), beat, at: Date.now() + 300, index: seq } };
       publisher.ws.send(JSON.stringify(createEnvelope('delta', epoch, seq, Date.now(), patch)));
     }
-    await new Promise((r) => setTimeout(r, options.drain));
+    // Late deltas are not lost: wait (up to --drain ms) until every open viewer has the last one.
+    const drainStarted = Date.now();
+    while (Date.now() - drainStarted < options.drain) {
+      const progress = await Promise.all(clients.map((c) => c.call('progress', { seq: updates })));
+      if (progress.every((p) => p.have === p.open)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const drainMs = Date.now() - drainStarted;
+    const seconds = (Date.now() - cpu0.at) / 1000;
+    const workerdCpu = cpuOf(workerdPids) - cpu0.workerd;
+    const clientCpu = cpuOf(clientPids) - cpu0.clients;
+    const runnerCpu = (({ user, system }) => (user + system) / 1e6)(process.cpuUsage(cpu0.runner));
+    const system1 = readSystemBusySeconds();
+    const otherCpu = cpu0.system === null || system1 === null ? NaN : system1 - cpu0.system - workerdCpu - clientCpu - runnerCpu;
     const acks = publisher.replies.filter((r) => r.type === 'ack').length;
     const refused = publisher.replies.filter((r) => r.type !== 'ack' && r.type !== 'hello').length;
     const reports = await Promise.all(clients.map((c) => c.call('report', { firstSeq: 1, lastSeq: updates })));
@@ -206,6 +259,15 @@ async function runOnce(n, options) {
       gapSnapshots,
       lossPct: expected ? Number(((100 * missing) / expected).toFixed(4)) : null,
       unexpectedCloses,
+      drainMs,
+      cpu: {
+        seconds: Number(seconds.toFixed(1)),
+        workerdPct: Number(((100 * workerdCpu) / seconds).toFixed(1)),
+        workerdUsPerMessage: samples ? Number(((workerdCpu * 1e6) / samples).toFixed(1)) : null,
+        clientsPct: Number(((100 * clientCpu) / seconds).toFixed(1)),
+        clientUsPerMessage: samples ? Number(((clientCpu * 1e6) / samples).toFixed(1)) : null,
+        otherProcessesPct: Number.isFinite(otherCpu) ? Number(((100 * Math.max(0, otherCpu)) / seconds).toFixed(1)) : null,
+      },
     };
   } finally {
     await Promise.allSettled(clients.map((c) => c.call('close', null, 10_000)));
@@ -214,32 +276,50 @@ async function runOnce(n, options) {
   }
 }
 
-function table(rows) {
-  const head = ['viewers', 'connected', 'shards', 'updates', 'p50 ms', 'p99 ms', 'max ms', 'last-viewer p99 ms', 'lost', 'loss %', 'dropped'];
-  const lines = rows.map((r) => [r.viewers, r.connected, r.shards, r.updates, r.latencyMs.p50, r.latencyMs.p99, r.latencyMs.max, r.lastViewerMs.p99, r.lost, r.lossPct, r.unexpectedCloses].map(String));
-  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const fmt = (cells) => `| ${cells.map((c, i) => c.padStart(widths[i])).join(' | ')} |`;
-  return [fmt(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...lines.map(fmt)].join('\n');
-}
+const say = (line) => process.stderr.write(`${line}\n`);
 
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   const runs = [];
   for (const n of options.viewers) {
-    process.stderr.write(`edge bench: ${n} viewers, ${options.duration} ms at one delta per ${options.interval} ms…\n`);
-    const loadBefore = loadavg()[0];
-    const run = await runOnce(n, options);
-    run.loadAverage1m = { before: Number(loadBefore.toFixed(2)), after: Number(loadavg()[0].toFixed(2)) };
-    runs.push(run);
+    for (let run = 1; run <= options.runs; run += 1) {
+      // Alternate which side goes first, so drift in machine load hits both.
+      const order = options.venue ? (run % 2 === 1 ? ['edge', 'venue'] : ['venue', 'edge']) : ['edge'];
+      const entry = { viewers: n, run, edge: null, venue: null };
+      for (const side of order) {
+        if (side === 'edge') {
+          const quiet = options.quietWait > 0 ? await waitForQuiet({ maxMs: options.quietWait * 1000, thresholdPct: options.quietCpu, log: say }) : null;
+          say(`edge ${n} viewers, run ${run}/${options.runs}: ${options.duration} ms at one delta per ${options.interval} ms…`);
+          const loadBefore = loadavg()[0];
+          const edge = await runEdgeOnce(n, options);
+          edge.loadAverage1m = { before: Number(loadBefore.toFixed(2)), after: Number(loadavg()[0].toFixed(2)) };
+          edge.quietBeforeRun = quiet;
+          entry.edge = edge;
+          say(`edge ${n} #${run}: ${edge.connected} connected, ${edge.shards} shard(s), p50 ${edge.latencyMs.p50} p99 ${edge.latencyMs.p99} max ${edge.latencyMs.max} ms, lost ${edge.lost}, dropped ${edge.unexpectedCloses}; `
+            + `workerd ${edge.cpu.workerdPct}% of a core (${edge.cpu.workerdUsPerMessage} µs/msg), viewers ${edge.cpu.clientsPct}% (${edge.cpu.clientUsPerMessage} µs/msg), other processes ${edge.cpu.otherProcessesPct}%`);
+        } else {
+          const venue = await runVenueOnce({ viewers: n, durationMs: options.duration, run, quietWaitS: options.quietWait, quietCpuPct: options.quietCpu, log: (line) => options.verbose && say(`[venue] ${line}`) });
+          entry.venue = venue;
+          say(venue.ok
+            ? `venue ${n} #${run}: ${venue.connected} connected, p50 ${venue.p50} p99 ${venue.p99} max ${venue.max} ms, lost ${venue.lost}; server ${venue.raw.cpu.serverPct}% of a core, other processes ${venue.otherCpuPct}%`
+            : `venue ${n} #${run}: FAILED ${venue.error}`);
+        }
+      }
+      runs.push(entry);
+    }
   }
-  console.log(table(runs));
+  const summary = summarize(runs);
+  const table = formatSummary(summary);
+  console.log(`\nmedians over runs (edge: local workerd, one process; venue: the show server; same viewers, same machine):\n${table}`);
   const result = {
     benchmark: 'edge',
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
     options,
-    note: 'local workerd via wrangler (one single-threaded process runs the Worker and every Durable Object, so shards do not run in parallel here as they do on Cloudflare); viewer processes on the same machine; latency = receive time − envelope t; lost = deltas a viewer neither received nor got covered by a later snapshot; gapSnapshots = snapshots a lagging shard sent instead of deltas',
-    runs,
+    note: 'edge: local workerd started by Miniflare without wrangler\'s dev proxy (edge-worker/scripts/direct-runtime.js; one single-threaded process runs the Worker and every Durable Object, so shards do not run in parallel here as they do on Cloudflare); viewer processes on the same machine; latency = receive time − envelope t (same clock); lost = deltas a viewer neither received nor got covered by a later snapshot by the end of the drain (which ends as soon as every viewer has the last delta, at most --drain ms); gapSnapshots = snapshots a lagging shard sent instead of deltas; workerd µs/msg = workerd CPU during publishing and drain / deltas delivered. venue: bench:fanout ws:N ours (the load score, one delta per beat at 120 bpm and a view change every other beat: larger frames than the edge run\'s beat deltas)',
+    summary,
+    table,
+    runs: runs.map((r) => ({ ...r, venue: r.venue && { ...r.venue, raw: undefined, detail: r.venue.raw } })),
   };
   mkdirSync(fileURLToPath(new URL('../../bench-results/', import.meta.url)), { recursive: true });
   writeFileSync(RESULTS, `${JSON.stringify(result, null, 2)}\n`);

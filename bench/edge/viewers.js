@@ -108,7 +108,13 @@ async function close() {
   return { closed: viewers.length };
 }
 
-const handlers = { connect, report, close };
+/** How many open viewers have `seq` (or a snapshot covering it): the runner's drain waits for all. */
+function progress({ seq }) {
+  const open = viewers.filter((v) => !v.closed);
+  return { open: open.length, have: open.filter((v) => v.seqs.has(seq) || v.snapshotSeq >= seq).length };
+}
+
+const handlers = { connect, report, close, progress };
 process.on('message', async (msg) => {
   try {
     reply(msg.id, await handlers[msg.cmd](msg.payload));

@@ -51,10 +51,11 @@ export async function runCase({ kase, impl, run, plan, log }) {
     ? await waitForQuiet({ maxMs: plan.quietWaitMs, thresholdPct: plan.quietCpuPct, log: say })
     : { quiet: true, waitedMs: 0, busyPct: null };
   if (!quiet.quiet) say(`machine still busy after ${Math.round(quiet.waitedMs / 1000)} s (${quiet.busyPct?.toFixed(0)}% of a core used by other processes); measuring anyway`);
+  // `--token=` form: a base64url token may start with "-", which parseArgs would take for a flag.
   const token = randomBytes(12).toString('base64url');
   const execArgv = plan.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${plan.profileDir}`, `--cpu-prof-name=${kase.label.replace(':', '-')}-${impl}-${run}.cpuprofile`] : [];
   const server = impl === 'ours'
-    ? forkWorker(SHOW_SERVER, { name: 'show server', args: ['--score', plan.score, '--token', token, '--stream', kase.transport === 'lean' ? 'lean' : 'full'], execArgv })
+    ? forkWorker(SHOW_SERVER, { name: 'show server', args: ['--score', plan.score, `--token=${token}`, '--stream', kase.transport === 'lean' ? 'lean' : 'full'], execArgv })
     : impl.startsWith('proto-')
       ? forkWorker(SPLIT_SERVER, { name: `${impl} server`, args: ['--score', plan.score, '--workers', impl === 'proto-split' ? '2' : '1'], execArgv })
       : forkWorker(NAIVE_SERVER, { name: `${impl} server`, args: ['--score', plan.score, '--mode', impl === 'naive' ? 'state' : 'delta'], execArgv });

@@ -1,14 +1,13 @@
-// The show engine: transport (play/pause/stop/seek), tempo override, and lookahead.
+// The show engine: transport (play/pause/stop/seek), tempo override, and lookahead. What the
+// score says (cues, views, sections, OSC addresses) is looked up in its plan (score-plan.js).
 // Time comes from an injected monotonic-ish clock (`now`) and one injected timer; beat times are
 // computed from an anchor and the timeline, never accumulated, so they cannot drift. Every beat
 // is published `lookaheadMs` before it sounds, carrying the exact time it sounds (`position.at`).
 
-import { createTimeline } from './timeline.js';
 import { viewPatch, mergeView, mediaUrl } from './audience-view.js';
 import { resumePointProblem } from './resume-point.js';
-import { createCueIndex } from './cue-index.js';
-import { segmentAt } from './segment.js';
-import { buildAheadChunk, aheadState } from './ahead.js';
+import { planScore } from './score-plan.js';
+import { createFlywheelWindow } from './flywheel-window.js';
 
 /**
  * @typedef {'stopped' | 'playing' | 'paused'} Transport
@@ -61,20 +60,16 @@ export function createShowEngine(options) {
   const onOscCue = options.onOscCue ?? noop;
   const onTransport = options.onTransport ?? noop;
 
+  /** @type {import('./score-plan.js').ScorePlan} */
+  let plan;
+  // The plan's parts used on every beat, by name.
   let score;
+  /** @type {import('./timeline.js').Timeline} */
   let timeline;
   /** @type {Map<string, any>} */
   let assets;
-  /** @type {Map<string, string>} */
-  let partPrefix;
-  /** @type {Array<any & { index: number, n: number }>} cues sorted by beat index */
-  let cues;
   /** @type {import('./cue-index.js').CueIndex} */
   let cueIndex;
-  /** @type {Array<{ index: number, mark: string, name?: string, bar: number }>} */
-  let sections;
-  /** @type {string[]} URLs of the score's audio assets */
-  let audioMedia = [];
 
   /** @type {Transport} */
   let transport = 'stopped';
@@ -89,29 +84,17 @@ export function createShowEngine(options) {
   /** @type {Record<string, unknown> | undefined} */
   let audio;
   let timer = null;
-  /** @type {import('./segment.js').Segment | null} while playing: the segment the published beats are in */
-  let segment = null;
-  /** @type {import('./ahead.js').AheadChunk[]} while playing: the cues of the next 15–30 s (core/score/ahead.js) */
-  let ahead = [];
+  /** @type {ReturnType<typeof createFlywheelWindow>} while playing: `segment` and `ahead` (flywheel-window.js) */
+  let flywheel;
   /** @type {{ from: number, to: number } | null} a branch (core/votes/prompt-plan.js): beat `from` is replaced by beat `to` */
   let jump = null;
 
   function load(nextScore) {
     cancelTimer();
     jump = null;
-    score = nextScore;
-    timeline = createTimeline(score);
-    assets = new Map((score.assets ?? []).map((a) => [a.id, a]));
-    partPrefix = new Map((score.parts ?? []).map((p) => [p.id, p.osc ?? '']));
-    cues = (score.cues ?? [])
-      .map((cue, n) => ({ ...cue, n, index: timeline.indexOf(cue.at.bar, cue.at.beat) }))
-      .sort((a, b) => a.index - b.index || a.n - b.n);
-    cueIndex = createCueIndex({ cues, initialView: score.view, assets });
-    // Phones fetch and cache these when the listener joins, so no cue waits for a download.
-    audioMedia = (score.assets ?? []).filter((a) => a.kind === 'audio').map(mediaUrl);
-    sections = (score.sections ?? [])
-      .map((s) => ({ index: timeline.indexOf(s.at.bar, s.at.beat), mark: s.mark, name: s.name, bar: s.at.bar }))
-      .sort((a, b) => a.index - b.index);
+    plan = planScore(nextScore);
+    ({ score, timeline, assets, cueIndex } = plan);
+    flywheel = createFlywheelWindow({ plan, timeOfBeat });
     transport = 'stopped';
     tempoFactor = 1;
     current = 0;
@@ -121,17 +104,7 @@ export function createShowEngine(options) {
     view = viewAt(0);
   }
 
-  /** The view after every view cue up to and including beat `index` (checkpointed: see cue-index.js). */
-  const viewAt = (index) => cueIndex.viewAt(index);
-
-  function sectionAt(index) {
-    let found;
-    for (const s of sections) {
-      if (s.index > index) break;
-      found = s;
-    }
-    return found;
-  }
+  const viewAt = (/** @type {number} */ index) => plan.viewAt(index);
 
   const tempo = () => round3(timeline.bpmAt(current) * tempoFactor);
 
@@ -140,33 +113,15 @@ export function createShowEngine(options) {
     return anchor.time + (timeline.msAt(index) - timeline.msAt(anchor.index)) / tempoFactor;
   }
 
-  const chunkFrom = (from) =>
-    buildAheadChunk({ cueIndex, cues, from, totalBeats: timeline.totalBeats, timeOfBeat, assets });
-
-  /** New anchor (play, seek, tempo, resume): the segment and the cues ahead start again from `index`. */
-  function reanchorFlywheel(index) {
-    segment = segmentAt(timeline, index, timeOfBeat(index), tempoFactor);
-    ahead = [];
-    if (index >= timeline.totalBeats) return;
-    ahead.push(chunkFrom(index));
-    if (ahead[0].until < timeline.totalBeats) ahead.push(chunkFrom(ahead[0].until));
-  }
-
-  /** Beat `index` is being published: move the segment and the ahead window along when due. */
-  function advanceFlywheel(index, at) {
-    if (segment && index >= segment.until) segment = segmentAt(timeline, index, at, tempoFactor);
-    if (ahead.length === 2 && index >= ahead[1].from) {
-      ahead.shift();
-      if (ahead[0].until < timeline.totalBeats) ahead.push(chunkFrom(ahead[0].until));
-    }
-  }
+  /** New anchor (play, seek, tempo, resume, a branch). */
+  const reanchorFlywheel = (/** @type {number} */ index) => flywheel.reanchor(index, tempoFactor);
 
   function state() {
     const pos = timeline.positionOf(current);
-    const section = sectionAt(current);
+    const section = plan.sectionAt(current);
     /** @type {Record<string, unknown>} */
     const s = {
-      score: { id: score.id, title: score.title, ...(score.composer ? { composer: score.composer } : {}), bars: score.bars, ...(audioMedia.length ? { media: audioMedia } : {}) },
+      score: plan.summary,
       transport,
       tempo: tempo(),
       position: { bar: pos.bar, beat: pos.beat, beats: pos.beats, at: Math.round(currentAt), index: current },
@@ -174,9 +129,10 @@ export function createShowEngine(options) {
     };
     if (section) s.section = { mark: section.mark, ...(section.name ? { name: section.name } : {}), bar: section.bar };
     if (audio) s.audio = audio;
-    if (transport === 'playing' && segment) {
-      s.segment = segment;
-      s.ahead = aheadState(ahead);
+    const wheel = transport === 'playing' ? flywheel.state() : null;
+    if (wheel) {
+      s.segment = wheel.segment;
+      s.ahead = wheel.ahead;
     }
     return s;
   }
@@ -206,11 +162,10 @@ export function createShowEngine(options) {
         if (asset) audio = { cue: cue.n, src: mediaUrl(asset), gain: cue.audio.gain ?? 1, at: Math.round(at) };
       }
       if (cue.osc) {
-        const prefix = cue.osc.part ? (partPrefix.get(cue.osc.part) ?? '') : '';
-        onOscCue({ address: prefix + cue.osc.address, args: cue.osc.args ?? [], at, cue: cue.n });
+        onOscCue({ address: plan.oscAddress(cue.osc), args: cue.osc.args ?? [], at, cue: cue.n });
       }
     }
-    advanceFlywheel(index, at);
+    flywheel.advance(index, at, tempoFactor);
     onBeat({ bar: pos.bar, beat: pos.beat, beats: pos.beats, bpm: tempo(), at, index });
     emitState();
   }
@@ -280,13 +235,8 @@ export function createShowEngine(options) {
   load(options.score);
 
   function resumeProblem(point) {
-    let minWrittenBpm = Infinity;
-    let maxWrittenBpm = 0;
-    for (let k = 0; k < timeline.totalBeats; k += 1) {
-      minWrittenBpm = Math.min(minWrittenBpm, timeline.bpmAt(k));
-      maxWrittenBpm = Math.max(maxWrittenBpm, timeline.bpmAt(k));
-    }
-    return resumePointProblem(point, { scoreId: score.id, totalBeats: timeline.totalBeats, minWrittenBpm, maxWrittenBpm, minBpm: MIN_BPM, maxBpm: MAX_BPM, now: now() });
+    const written = plan.writtenBpmRange();
+    return resumePointProblem(point, { scoreId: score.id, totalBeats: timeline.totalBeats, minWrittenBpm: written.min, maxWrittenBpm: written.max, minBpm: MIN_BPM, maxBpm: MAX_BPM, now: now() });
   }
 
   return {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = new URL('../../', import.meta.url);
 export const ASSETS_DIR = fileURLToPath(new URL('dist/audience/', root));
-const BUILD_SCRIPT = new URL('local-server/audience/build.js', root);
+const BUILD_SCRIPT = new URL('web/audience/build.js', root);
 const PLACEHOLDER_MARK = 'the audience app is not built yet';
 
 /**

@@ -25,9 +25,9 @@ const SELF = fileURLToPath(import.meta.url);
  * @property {number} [port] 0 (default) picks a free port
  * @property {(line: string) => void} [log] receives the child's stderr lines
  * @property {number} [startTimeoutMs]
- * @property {boolean} [direct] talk straight to the worker's own workerd instead of wrangler's dev
- *   proxy (which costs four extra sockets per WebSocket: benchmarks with thousands of viewers
- *   need this to stay under the open-files limit)
+ * @property {boolean} [direct] run the worker on one workerd without wrangler's dev proxy
+ *   (direct-runtime.js, what `npm run edge:dev` runs): the proxy costs about five open files per
+ *   WebSocket viewer, so thousands of viewers need this to stay under the open-files limit
  */
 
 /**
@@ -37,7 +37,7 @@ const SELF = fileURLToPath(import.meta.url);
  */
 export async function startLocalEdge({ token, persistDir = false, vars = {}, port = 0, log = () => {}, startTimeoutMs = 60_000, direct = false }) {
   await ensureAudienceAssets({ build: false, log });
-  const options = JSON.stringify({ token, persistDir, vars, port });
+  const options = JSON.stringify({ token, persistDir, vars, port, direct });
   const child = spawn(process.execPath, [SELF, options], {
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
@@ -52,7 +52,7 @@ export async function startLocalEdge({ token, persistDir = false, vars = {}, por
       if (!line.startsWith('{"url"')) return log(line);
       clearTimeout(timer);
       const ready = JSON.parse(line);
-      resolve(direct && ready.directUrl ? ready.directUrl : ready.url);
+      resolve(ready.url);
     });
     void exited.then((code) => {
       clearTimeout(timer);
@@ -78,37 +78,15 @@ export async function startLocalEdge({ token, persistDir = false, vars = {}, por
   };
 }
 
-async function runChild(json) {
-  const { token, persistDir, vars, port } = JSON.parse(json);
-  const { unstable_DevEnv } = await import('wrangler');
-  /** @type {Record<string, { type: string, value: string }>} */
-  const bindings = { PUBLISH_TOKEN: { type: 'secret_text', value: token } };
-  for (const [name, value] of Object.entries(vars)) bindings[name] = { type: 'plain_text', value: String(value) };
-  // unstable_startWorker() is `new DevEnv().startWorker()`; building the DevEnv ourselves lets us
-  // hear where the worker itself listens (behind wrangler's dev proxy).
-  const devEnv = new unstable_DevEnv();
-  /** @type {string | null} */
-  let directUrl = null;
-  devEnv.on('reloadComplete', (event) => {
-    const u = event?.proxyData?.userWorkerUrl;
-    if (u?.hostname && u?.port) directUrl = `${u.protocol}//${u.hostname}:${u.port}/`;
-  });
-  const worker = await devEnv.startWorker({
-    config: CONFIG_PATH,
-    bindings,
-    dev: { server: { hostname: '127.0.0.1', port }, inspector: false, persist: persistDir, watch: false, logLevel: 'warn' },
-  });
-  await worker.ready;
-  const url = await worker.url;
-  // reloadComplete can land just after `ready`; wait a little for it (bounded).
-  for (let i = 0; i < 100 && directUrl === null; i += 1) await new Promise((r) => setTimeout(r, 50));
-  process.stdout.write(`${JSON.stringify({ url: url.href, directUrl })}\n`);
+/** Print the ready line and dispose on SIGTERM/SIGINT or when the parent goes away. */
+function serveUntilStopped(url, dispose) {
+  process.stdout.write(`${JSON.stringify({ url })}\n`);
   let disposing = false;
   const shutdown = async () => {
     if (disposing) return;
     disposing = true;
     try {
-      await worker.dispose();
+      await dispose();
     } finally {
       process.exit(0);
     }
@@ -118,6 +96,27 @@ async function runChild(json) {
   // The parent went away without stopping us: do not leave workerd behind.
   process.stdin.on('end', shutdown);
   process.stdin.resume();
+}
+
+async function runChild(json) {
+  const { token, persistDir, vars, port, direct } = JSON.parse(json);
+  if (direct) {
+    const { startDirectRuntime } = await import('./direct-runtime.js');
+    const runtime = await startDirectRuntime({ token, persistDir, vars, port });
+    return serveUntilStopped(runtime.url.href, runtime.dispose);
+  }
+  const { unstable_startWorker } = await import('wrangler');
+  /** @type {Record<string, { type: string, value: string }>} */
+  const bindings = { PUBLISH_TOKEN: { type: 'secret_text', value: token } };
+  for (const [name, value] of Object.entries(vars)) bindings[name] = { type: 'plain_text', value: String(value) };
+  const worker = await unstable_startWorker({
+    config: CONFIG_PATH,
+    bindings,
+    dev: { server: { hostname: '127.0.0.1', port }, inspector: false, persist: persistDir, watch: false, logLevel: 'warn' },
+  });
+  await worker.ready;
+  const url = await worker.url;
+  serveUntilStopped(url.href, () => worker.dispose());
 }
 
 if (process.argv[1] === SELF && process.argv[2]) {

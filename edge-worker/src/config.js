@@ -26,18 +26,18 @@ export const MAX_PUBLISH_FRAME_BYTES = MAX_SNAPSHOT_BYTES;
 export const SHOW_NAME = 'main';
 
 /**
- * @param {Record<string, unknown>} env
+ * @param {Env | Record<string, unknown>} env
  * @param {keyof typeof DEFAULTS} name
  * @param {number} min
  * @param {number} max
  */
 function intVar(env, name, min, max) {
-  const n = Number(env?.[name]);
+  const n = Number(/** @type {Record<string, unknown>} */ (env)?.[name]);
   return Number.isInteger(n) && n >= min && n <= max ? n : DEFAULTS[name];
 }
 
 /**
- * @param {Record<string, unknown>} env the Worker/DO env
+ * @param {Env | Record<string, unknown>} env the Worker/DO env (vars as wrangler.jsonc declares them, or overridden as strings)
  */
 export function readConfig(env) {
   return {

@@ -4,7 +4,7 @@
 
 /**
  * @typedef {{ index: number, gen: number, rev: number, snapshot: string | null, items: string[], gap: boolean }} PushBatch
- * @typedef {{ viewers: number, joining?: boolean, startedAt?: number }} PushResult
+ * @typedef {{ viewers: number, joining?: boolean, startedAt?: number, refused?: Record<string, number>, taps?: number }} PushResult
  * @typedef {{ index: number, gen: number, pending: string[], inflight: boolean, gap: boolean,
  *   viewers: number, startedAt: number | null, retries: number, retryTimer: unknown }} Lane
  */

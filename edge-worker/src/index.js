@@ -37,7 +37,7 @@ const AUDIENCE_ROUTES = new Set(['/ws', '/sse', '/poll', '/time', '/healthz']);
 /**
  * GET /media/<src>: the score's media, from the root's storage (see media.js).
  * @param {Request} request
- * @param {any} env
+ * @param {Env} env
  * @param {string | null} show
  */
 async function serveMedia(request, env, show) {
@@ -54,7 +54,7 @@ async function serveMedia(request, env, show) {
 export default {
   /**
    * @param {Request} request
-   * @param {any} env
+   * @param {Env} env
    */
   async fetch(request, env) {
     const url = new URL(request.url);
@@ -74,7 +74,7 @@ const showRoutes = {
   /**
    * Every route of one show; `request`'s path is the path inside the show.
    * @param {Request} request
-   * @param {any} env
+   * @param {Env} env
    * @param {string | null} show null: the default show
    * @param {string} [base] `/s/<show>` for a named show
    */

@@ -30,7 +30,7 @@ function indexFromTags(tags) {
 export class Shard extends DurableObject {
   /**
    * @param {DurableObjectState} ctx
-   * @param {any} env
+   * @param {Env} env
    */
   constructor(ctx, env) {
     super(ctx, env);

@@ -39,7 +39,7 @@ const deltaKey = (seq) => `${DELTA_PREFIX}${String(seq).padStart(16, '0')}`;
 export class Show extends DurableObject {
   /**
    * @param {DurableObjectState} ctx
-   * @param {any} env
+   * @param {Env} env
    */
   constructor(ctx, env) {
     super(ctx, env);
@@ -100,13 +100,13 @@ export class Show extends DurableObject {
     const storage = this.ctx.storage;
     // A named show's root must know its name before it pushes to shards (an alarm may do so).
     const stored = await storage.get('showName');
-    if (isShowKey(stored ?? null)) this.showName = stored ?? null;
-    const meta = await storage.get('meta');
+    if (isShowKey(stored ?? null)) this.showName = /** @type {string | null} */ (stored ?? null);
+    const meta = /** @type {any} */ (await storage.get('meta'));
     if (meta && typeof meta.epoch === 'string') {
       this.head = { epoch: meta.epoch, seq: meta.seq, rev: meta.rev ?? 0, minted: meta.minted === true };
       this.state = (await storage.get('state')) ?? {};
       const deltas = await storage.list({ prefix: DELTA_PREFIX });
-      this.replay = [...deltas.values()];
+      this.replay = /** @type {{ seq: number, json: string }[]} */ ([...deltas.values()]);
       // Keep only a window that really chains up to the head.
       const last = this.replay.at(-1);
       if (!last || last.seq !== this.head.seq) this.replay = [];
@@ -119,7 +119,7 @@ export class Show extends DurableObject {
     // before its show is marked lost (a stale "live" must not survive a restart).
     if (this.ctx.getWebSockets(PUBLISHER_TAG).length === 0) this.lastHeardAt = now;
     if (venueOf(this.state).status !== 'none') void storage.setAlarm(now + this.config.venueLostMs);
-    const shards = await storage.get('shards');
+    const shards = /** @type {any} */ (await storage.get('shards'));
     if (shards) {
       this.nextGen = shards.nextGen;
       for (const [index, gen] of shards.list) {
@@ -313,7 +313,7 @@ export class Show extends DurableObject {
       this.counters.tooBig += 1;
       return json({ type: 'error', code: 'TOO_BIG', message: `frame exceeds ${MAX_PUBLISH_FRAME_BYTES} bytes` }, 413);
     }
-    const reply = this.handleFrame(await request.text());
+    const reply = /** @type {any} */ (this.handleFrame(await request.text()));
     const status = reply.type === 'ack' ? 200 : reply.type === 'resync' ? 409 : reply.code === 'TOO_BIG' ? 413 : reply.code === 'STALE' ? 409 : 400;
     return json(reply, status);
   }

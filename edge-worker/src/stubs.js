@@ -23,7 +23,7 @@ export function shardName(index, show = null) {
 }
 
 /**
- * @param {any} env
+ * @param {Env} env
  * @param {string | null} [show]
  */
 export function rootStub(env, show = null) {
@@ -31,7 +31,7 @@ export function rootStub(env, show = null) {
 }
 
 /**
- * @param {any} env
+ * @param {Env} env
  * @param {number} index
  * @param {string | null} [show]
  */

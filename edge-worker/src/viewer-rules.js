@@ -31,9 +31,10 @@ export const TAP_LIMITS = Object.freeze({ ratePerSecond: 20, burst: 20 });
  * @typedef {{ action: 'pong', id: number, c: number }
  *   | { action: 'resync' }
  *   | { action: 'vote', vote: import('#core/votes/vote-message.js').Vote, limited: boolean }
- *   | { action: 'tap', n: number } n: the taps that fit the socket's budget (0: all dropped)
+ *   | { action: 'tap', n: number }
  *   | { action: 'ignore', refusal: Refusal }
  *   | { action: 'close', code: number, reason: string, refusal: Refusal }} ViewerVerdict
+ *   tap.n: the taps that fit the socket's budget (0: all dropped)
  */
 
 /**

@@ -15,7 +15,7 @@ const MAX_CURSORS = 64;
 
 /**
  * @param {Request} request a WebSocket upgrade
- * @param {any} env
+ * @param {Env} env
  * @param {{ shardCount: number }} config
  * @param {string | null} [show] the checked show name (show-path.js), null for the default show
  */

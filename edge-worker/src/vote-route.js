@@ -11,7 +11,7 @@ const REFUSED_STATUS = { closed: 409, unknown_option: 409, unavailable: 503 };
 
 /**
  * @param {Request} request
- * @param {any} env
+ * @param {Env} env
  * @param {{ shardCount: number }} config
  * @param {string | null} [show] the checked show name (show-path.js), null for the default show
  */

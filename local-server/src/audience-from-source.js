@@ -1,5 +1,5 @@
 // Builds dist/audience from the audience sources, for `tutti serve` and `npm start` run from a
-// source checkout whose dist/ was deleted. The builder (local-server/audience/build.js, esbuild)
+// source checkout whose dist/ was deleted. The builder (web/audience/build.js, esbuild)
 // is a development tool: the desktop app ships the prebuilt dist/audience instead and never
 // loads this (app/README.md, "Building the desktop app"), hence the import on demand.
 
@@ -8,9 +8,9 @@
  * @returns {Promise<void>}
  */
 export async function buildAudienceFromSource() {
-  const { buildAudienceApp } = await import('../audience/build.js');
+  const { buildAudienceApp } = await import('../../web/audience/build.js');
   await buildAudienceApp({ quiet: true });
   // The musicians' part page too (dist/part, served under /part/<key>/).
-  const { buildPartApp } = await import('../audience/build-part.js');
+  const { buildPartApp } = await import('../../web/audience/build-part.js');
   await buildPartApp({ quiet: true });
 }

@@ -24,7 +24,7 @@ export const AUTH_FAILURE_LIMIT = Object.freeze({ ratePerSecond: 5, burst: 20 })
 const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(?::(\d{1,5}))?$/i;
 
 /** Console UI files served without the token (the page reads the token from its URL). */
-export const isConsoleFile = (/** @type {string} */ url) => url === '/' || url.startsWith('/?') || url.startsWith('/console/') || url === '/favicon.ico';
+export const isConsoleFile = (/** @type {string} */ url) => url === '/' || url.startsWith('/?') || url.startsWith('/console/') || url.startsWith('/core/') || url === '/favicon.ico';
 
 /**
  * The Host header when it names this loopback listener on `port`, lowercased; otherwise null.

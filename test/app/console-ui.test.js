@@ -143,6 +143,17 @@ test('the console page is served with a strict CSP and no inline code', async ()
   expect((await fetch(`${server.controlUrl}/console/main.js`)).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
 });
 
+test('the page gets the SSE parser and backoff rule from core, and no other core file', async () => {
+  const parser = await fetch(`${server.controlUrl}/core/protocol/sse-parser.js`);
+  expect(parser.status).toBe(200);
+  expect(parser.headers.get('content-security-policy')).toContain("default-src 'none'");
+  expect(await parser.text()).toContain('export function createSseParser');
+  expect((await fetch(`${server.controlUrl}/core/util/backoff.js`)).status).toBe(200);
+  for (const path of ['/core/score/engine.js', '/core/..%2Fpackage.json', '/core/']) {
+    expect([path, (await fetch(`${server.controlUrl}${path}`)).status]).toEqual([path, 404]);
+  }
+});
+
 test('opens with the token, then hides it from the address bar', async () => {
   await page.goto(`${server.controlUrl}/?token=${TOKEN}`);
   await page.waitForFunction(() => document.getElementById('conn-badge')?.textContent === 'Live');

@@ -1,4 +1,4 @@
-// The console's edge Media row (app/renderer/edge-media-text.js) says what is wrong when the
+// The console's edge Media row (web/console/edge-media-text.js) says what is wrong when the
 // edge is unreachable or refuses the token, instead of "this score has no media files". The
 // statuses come from a real show server whose mirror points at a closed port and at a real
 // HTTP server that answers 401 to the publish handshake.
@@ -7,7 +7,7 @@ import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startShow } from '../support/show.js';
 import { waitFor } from '../support/clients.js';
-import { edgeMediaText } from '../../app/renderer/edge-media-text.js';
+import { edgeMediaText } from '../../web/console/edge-media-text.js';
 
 const TIDAL = fileURLToPath(new URL('../../scores/tidal-lines.score.json', import.meta.url));
 const closers = [];

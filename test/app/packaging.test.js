@@ -50,8 +50,8 @@ describe('the unpacked app built by electron-builder', () => {
 
   test('ships the prebuilt audience app and the scores, but not the builder or esbuild', () => {
     if (built.standIn) console.log('packaging test: built with a stand-in Electron distribution (no Electron binary on this machine); fuses not flipped');
-    expect(files).toEqual(expect.arrayContaining(['/package.json', '/app/main/server-child.js', '/app/renderer/index.html', '/dist/audience/index.html', '/dist/audience/manifest.json']));
-    expect(files.filter((p) => p.startsWith('/local-server/audience'))).toEqual([]);
+    expect(files).toEqual(expect.arrayContaining(['/package.json', '/app/main/server-child.js', '/web/console/index.html', '/dist/audience/index.html', '/dist/audience/manifest.json']));
+    expect(files.filter((p) => p.startsWith('/web/audience'))).toEqual([]);
     expect(files.filter((p) => /\/node_modules\/(@esbuild|esbuild|electron|electron-builder)(\/|$)/.test(p))).toEqual([]);
     expect(existsSync(join(built.resourcesDir, 'scores', 'demo.score.json'))).toBe(true);
     expect(existsSync(join(built.resourcesDir, 'scores', 'broken'))).toBe(false);

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { buildAudienceApp } from '../../local-server/audience/build.js';
+import { buildAudienceApp } from '../../web/audience/build.js';
 
 let outDir;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
-// The flywheel plan (local-server/audience/src/flywheel-plan.js) at a segment boundary above
+// The flywheel plan (web/audience/src/flywheel-plan.js) at a segment boundary above
 // 200 bpm: the server publishes the next segment one lookahead (300 ms) before its first beat,
 // which is before the old segment's last beat sounds when a beat is shorter than 300 ms. That
 // last beat must still be shown (it used to be skipped: the new segment's anchor was in the
 // future, so nothing was "sounding"), and a seek must still replace the old segment at once.
-import { createFlywheelPlan } from '../../local-server/audience/src/flywheel-plan.js';
+import { createFlywheelPlan } from '../../web/audience/src/flywheel-plan.js';
 
 const BEAT = 250; // 240 bpm
 const segmentA = { index: 0, bar: 1, beat: 1, beats: 4, at: 10_000, bpm: 240, step: 0, until: 20, end: false };

@@ -5,7 +5,7 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { buildAudienceApp } from '../../local-server/audience/build.js';
+import { buildAudienceApp } from '../../web/audience/build.js';
 import staticRoutes, { pickEncoding } from '../../local-server/src/routes/static.js';
 import { parseRange, decodeMediaPath } from '#core/protocol/media.js';
 

@@ -5,9 +5,9 @@
 // remote state always converges.
 
 import WebSocket from 'ws';
-import { MAX_SNAPSHOT_BYTES } from '#core/protocol/envelope.js';
 import { backoffDelay } from '#core/util/backoff.js';
 import { edgePublishUrl } from './edge-url.js';
+import { createPublishCursor } from './publish-cursor.js';
 
 const BACKOFF_BASE_MS = 250;
 // One publisher per show: retrying every second at most costs the edge nothing, and a venue link
@@ -91,19 +91,8 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
   let everConnected = false;
   /** @type {string | null} */
   let lastError = null;
-  /** @type {string | null} */
-  let ackedEpoch = null;
-  /** @type {number | null} */
-  let ackedSeq = null;
   /** @type {number | null} */
   let remoteViewers = null;
-  // What the edge has, or will have once the frames already written arrive.
-  /** @type {string | null} */
-  let sentEpoch = null;
-  /** @type {number | null} */
-  let sentSeq = null;
-  // A snapshot is on its way: resyncs for deltas that raced it are already answered.
-  let snapshotInFlight = false;
   let alive = true;
   /** @type {NodeJS.Timeout | null} */
   let reconnectTimer = null;
@@ -131,16 +120,9 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
   }
 
   function status() {
-    /** @type {number | null} */
-    let lag = null;
-    try {
-      if (ackedEpoch !== null && ackedSeq !== null && ackedEpoch === stream.epoch()) lag = Math.max(0, stream.seq() - ackedSeq);
-    } catch {
-      // a broken stream must not break status()
-    }
     /** @type {UplinkStatus['state']} */
     const state = closed ? 'closed' : replacedAt !== null ? 'replaced' : connected ? 'connected' : 'connecting';
-    return { url: target.url ?? String(url), state, replacedAt, connected, ackedEpoch, ackedSeq, lag, remoteViewers, reconnects, lastError };
+    return { url: target.url ?? String(url), state, replacedAt, connected, ...cursor.status(), remoteViewers, reconnects, lastError };
   }
 
   function notify() {
@@ -158,32 +140,14 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
     return true;
   }
 
-  function sendSnapshot() {
-    const snapshot = stream.snapshot();
-    if (!send(snapshot.json)) return;
-    sentEpoch = stream.epoch();
-    sentSeq = snapshot.seq;
-    snapshotInFlight = true;
-  }
+  const cursor = createPublishCursor({ stream, send });
 
-  // Bring the edge up to the stream's head: the missing deltas when the replay window still has
-  // them, else one snapshot. Called on hello, on publish() and by the periodic check.
+  // Bring the edge up to the stream's head (publish-cursor.js). Called on hello, on publish() and
+  // by the periodic check; never while the socket is not open or has a backlog.
   function pump() {
     if (!connected || !ws || ws.readyState !== WebSocket.OPEN) return;
     if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return;
-    const epoch = stream.epoch();
-    const seq = stream.seq();
-    if (sentEpoch !== epoch || sentSeq === null || sentSeq > seq) return sendSnapshot();
-    if (sentSeq === seq) return;
-    const deltas = stream.deltasSince(sentSeq);
-    if (!deltas) return sendSnapshot();
-    for (const json of deltas) {
-      // The edge refuses frames over MAX_SNAPSHOT_BYTES; a valid score's snapshot is never that
-      // big, but a delta (a far seek) can be: send the snapshot, which jumps the edge ahead.
-      if (json.length * 3 > MAX_SNAPSHOT_BYTES && Buffer.byteLength(json) > MAX_SNAPSHOT_BYTES) return sendSnapshot();
-      send(json);
-    }
-    sentSeq = seq;
+    cursor.pump();
   }
 
   function safePump() {
@@ -210,34 +174,29 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
         everConnected = true;
         attempt = 0;
         lastError = null;
-        sentEpoch = typeof message.epoch === 'string' ? message.epoch : null;
-        sentSeq = Number.isSafeInteger(message.seq) ? message.seq : null;
-        ackedEpoch = sentEpoch;
-        ackedSeq = sentSeq;
-        snapshotInFlight = false;
+        cursor.hello(message.epoch, message.seq);
         startAlive(message.aliveMs);
-        info(`connected to ${target.url ?? url} (edge at ${sentEpoch ?? 'no state'}${sentSeq === null ? '' : `#${sentSeq}`})`);
+        {
+          const at = cursor.sent();
+          info(`connected to ${target.url ?? url} (edge at ${at.epoch ?? 'no state'}${at.seq === null ? '' : `#${at.seq}`})`);
+        }
         safePump();
         notify();
         return;
       case 'ack':
-        ackedEpoch = message.epoch ?? null;
-        ackedSeq = Number.isSafeInteger(message.seq) ? message.seq : null;
+        cursor.ack(message.epoch ?? null, message.seq);
         if (Number.isFinite(message.viewers)) remoteViewers = message.viewers;
-        if (snapshotInFlight && ackedEpoch === sentEpoch && ackedSeq !== null && sentSeq !== null && ackedSeq >= sentSeq) snapshotInFlight = false;
         notify();
         return;
       case 'resync':
-        if (snapshotInFlight) return;
-        info(`edge asked for a snapshot: ${message.reason ?? 'no reason given'}`);
         try {
-          sendSnapshot();
+          if (cursor.resync()) info(`edge asked for a snapshot: ${message.reason ?? 'no reason given'}`);
         } catch (err) {
           lastError = `SEND: ${messageOf(err)}`;
         }
         return;
       case 'error':
-        snapshotInFlight = false;
+        cursor.refused();
         lastError = `${message.code ?? 'ERROR'}: ${message.message ?? ''}`;
         warn(`edge refused a frame: ${lastError}`);
         notify();

@@ -6,8 +6,10 @@
 
 import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
-import { formatSseEvent, SSE_HEARTBEAT } from '#core/protocol/sse.js';
-import { encodeTextFrame, encodeDeflatedTextFrame, rawSocketOf } from './ws-frame.js';
+import { SSE_HEARTBEAT } from '#core/protocol/sse.js';
+import { rawSocketOf } from './ws-frame.js';
+import { createLongPolls } from './long-polls.js';
+import { ENCODERS, createSinkWriter } from './sink-writer.js';
 
 /**
  * @typedef {'ws' | 'sse'} StreamTransport
@@ -47,35 +49,15 @@ export function createHub({ stream, leanStream, metrics, now, maxBufferedBytes =
   /** @param {StreamName} group */
   const groupOf = (group) => (leanStream ? group : 'full');
   const counts = { ws: 0, sse: 0 };
-  /** @type {Set<{ since: number, group: StreamName, finish: (jsons: string[]) => void }>} */
-  const pollWaiters = new Set();
-  /** Recent pollers (address → last seen), so status can report polling viewers. */
-  const pollers = new Map();
+  const longPolls = createLongPolls({ now });
 
-  const encoders = {
-    ws: (seq, json) => encodeTextFrame(json),
-    wsz: (seq, json) => encodeDeflatedTextFrame(json),
-    sse: (seq, json) => Buffer.from(formatSseEvent(seq, json)),
-  };
 
   function count(transport, delta) {
     counts[transport] += delta;
     metrics.clients.set({ transport }, counts[transport]);
   }
 
-  /** Write bytes unless the client is slow; returns whether they were written. */
-  function deliver(sink, bytes) {
-    if (sink.out.destroyed) return false;
-    if (sink.stale) return false;
-    if (sink.out.writableLength > maxBufferedBytes) {
-      sink.stale = true;
-      sink.staleSince = now();
-      sink.out.once('drain', () => catchUp(sink));
-      return false;
-    }
-    sink.out.write(bytes);
-    return true;
-  }
+  const { deliver, sendOne } = createSinkWriter({ metrics, now, maxBufferedBytes, onDrained: (sink) => catchUp(sink) });
 
   /** A slow client drained: send it the current snapshot instead of the deltas it missed. */
   function catchUp(sink) {
@@ -84,23 +66,6 @@ export function createHub({ stream, leanStream, metrics, now, maxBufferedBytes =
     const snap = streams[sink.group].snapshot();
     metrics.resyncs.inc({ transport: sink.transport, reason: 'slow' });
     sendOne(sink, snap.seq, snap.json);
-  }
-
-  // The last encoded frame per transport: every viewer joining (or resyncing) at the same seq
-  // shares one ≈18 KB snapshot buffer instead of allocating its own, which fragmented memory.
-  const lastEncoded = { ws: { json: null, bytes: null }, wsz: { json: null, bytes: null }, sse: { json: null, bytes: null } };
-
-  function sendOne(sink, seq, json) {
-    const cache = lastEncoded[sink.encoding];
-    if (cache.json !== json) {
-      cache.json = json;
-      cache.bytes = encoders[sink.encoding](seq, json);
-    }
-    const bytes = cache.bytes;
-    if (deliver(sink, bytes)) {
-      metrics.messages.inc({ transport: sink.transport });
-      metrics.bytes.inc({ transport: sink.transport }, bytes.length);
-    }
   }
 
   function add(sink) {
@@ -137,7 +102,7 @@ export function createHub({ stream, leanStream, metrics, now, maxBufferedBytes =
     const dropped = { ws: 0, sse: 0 };
     const t = now();
     for (const sink of groups[group]) {
-      const bytes = (frames[sink.encoding] ??= encoders[sink.encoding](seq, json));
+      const bytes = (frames[sink.encoding] ??= ENCODERS[sink.encoding](seq, json));
       if (deliver(sink, bytes)) sent[sink.encoding] += 1;
       else if (sink.stale && t - sink.staleSince > staleTimeoutMs) evict(sink);
       else dropped[sink.transport] += 1;
@@ -150,12 +115,7 @@ export function createHub({ stream, leanStream, metrics, now, maxBufferedBytes =
       }
     }
     for (const transport of /** @type {StreamTransport[]} */ (['ws', 'sse'])) if (dropped[transport]) metrics.dropped.inc({ transport }, dropped[transport]);
-    const source = streams[group];
-    for (const waiter of pollWaiters) {
-      if (waiter.group !== group) continue;
-      const jsons = source.deltasSince(waiter.since);
-      waiter.finish(jsons ?? [source.snapshot().json]);
-    }
+    longPolls.answer(group, streams[group]);
     if (group === 'full') metrics.seq.set(seq);
     metrics.fanout.observe((performance.now() - started) / 1000);
   }
@@ -173,7 +133,7 @@ export function createHub({ stream, leanStream, metrics, now, maxBufferedBytes =
         }
       } else deliver(sink, Buffer.from(SSE_HEARTBEAT));
     }
-    for (const [address, seen] of pollers) if (t - seen > 10_000) pollers.delete(address);
+    longPolls.sweep();
   }, sweepMs);
   sweep.unref();
 
@@ -251,7 +211,7 @@ export function createHub({ stream, leanStream, metrics, now, maxBufferedBytes =
     poll(since, waitMs, address, signal, requested = /** @type {StreamName} */ ('full')) {
       const group = groupOf(requested);
       const stream = streams[group];
-      pollers.set(address, now());
+      longPolls.seen(address);
       if (since === null) return Promise.resolve([stream.snapshot().json]);
       const jsons = stream.deltasSince(since);
       if (jsons === null) {
@@ -259,22 +219,7 @@ export function createHub({ stream, leanStream, metrics, now, maxBufferedBytes =
         return Promise.resolve([stream.snapshot().json]);
       }
       if (jsons.length > 0 || waitMs <= 0) return Promise.resolve(jsons);
-      return new Promise((resolve) => {
-        const waiter = {
-          since,
-          group,
-          finish(result) {
-            clearTimeout(timer);
-            pollWaiters.delete(waiter);
-            signal.removeEventListener('abort', onAbort);
-            resolve(result);
-          },
-        };
-        const onAbort = () => waiter.finish([]);
-        const timer = setTimeout(() => waiter.finish([]), waitMs);
-        signal.addEventListener('abort', onAbort);
-        pollWaiters.add(waiter);
-      });
+      return longPolls.wait({ since, group, waitMs, signal });
     },
 
     broadcast,
@@ -289,7 +234,7 @@ export function createHub({ stream, leanStream, metrics, now, maxBufferedBytes =
     },
 
     counts() {
-      const poll = pollers.size;
+      const poll = longPolls.count();
       return { ws: counts.ws, sse: counts.sse, poll, total: counts.ws + counts.sse + poll };
     },
 
@@ -301,11 +246,11 @@ export function createHub({ stream, leanStream, metrics, now, maxBufferedBytes =
     },
 
     /** What --max-clients limits: WebSocket and SSE viewers plus addresses that polled in the last 10 s. */
-    viewers: () => counts.ws + counts.sse + pollers.size,
+    viewers: () => counts.ws + counts.sse + longPolls.count(),
 
     close() {
       clearInterval(sweep);
-      for (const waiter of pollWaiters) waiter.finish([]);
+      longPolls.close();
       for (const sink of sinks) {
         if (sink.transport === 'ws') sink.ws.close(1001, 'server shutting down');
         else sink.close();

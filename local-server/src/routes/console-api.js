@@ -4,14 +4,14 @@
 // count-in, and the server's log. Every route sits behind the control listener's bearer token;
 // bodies are checked by JSON schemas; errors are JSON with a code. Nothing here can crash the show.
 
-import net from 'node:net';
-import QRCode from 'qrcode';
 import { createTimeline } from '#core/score/timeline.js';
 import { loadScoreFile } from '../score-file.js';
-import { lanAddress } from '../lan-address.js';
 import { edgePublishUrl } from '../edge/edge-url.js';
 import { createLatencyProbe, clock } from '../console/latency-probe.js';
 import { createCountIn } from '../console/count-in.js';
+import { createAudienceStats } from '../console/audience-stats.js';
+import { createAudienceAddress } from '../console/audience-address.js';
+import { createLiveFeed } from '../console/live-feed.js';
 
 /**
  * What the program hosting the server (`npm start`, the desktop app) tells the console: where
@@ -26,11 +26,6 @@ import { createCountIn } from '../console/count-in.js';
  * @property {string} [scoresDir] where the bundled scores are
  */
 
-const HISTORY_POINTS = 120; // one per second: two minutes of chart
-const LATENCY_WINDOW_MS = 60_000;
-const MAX_EVENT_STREAMS = 16;
-const STREAM_BUFFER_LIMIT = 1024 * 1024;
-const HEARTBEAT_MS = 15_000;
 const PING_TIMEOUT_MS = 3000;
 const MAX_RECENT = 10;
 
@@ -65,8 +60,6 @@ const countInBody = {
   properties: { beats: { type: 'integer', minimum: 1, maximum: 16 } },
 };
 
-const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : null);
-const round1 = (x) => (x === null ? null : Math.round(x * 10) / 10);
 
 /** Summary of a validated score for the console: metadata, sections, length. */
 export function scoreSummary(score, path) {
@@ -131,48 +124,11 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
   };
   show.events.on('score', onScore);
 
-  // ---- audience numbers, sampled once a second while a console looks ----
+  // ---- audience numbers, sampled once a second while a console looks (console/audience-stats.js) ----
   const probe = createLatencyProbe({ port: audiencePort, key: probeKey });
-  /** @type {Array<{ t: number, p50: number | null, p99: number | null, viewers: number, joinsPerSecond: number }>} */
-  const history = [];
-  let lastTotals = null;
-  let latest = null;
+  const stats = createAudienceStats({ metrics, probe, viewerCounts: () => viewerCounts() });
   let sampler = null;
   let lastLook = 0;
-
-  const total = async (metric) => (await metric.get()).values.reduce((sum, v) => sum + v.value, 0);
-
-  async function sample() {
-    const t = clock();
-    const [joins, resyncs, dropped, slowClosed] = await Promise.all([metrics.joins, metrics.resyncs, metrics.dropped, metrics.slowClosed].map(total));
-    // The latency probe is not counted in joins (hub.js), so this is phones only.
-    const joinsPerSecond = lastTotals ? Math.max(0, (joins - lastTotals.joins) / ((t - lastTotals.t) / 1000)) : 0;
-    lastTotals = { t, joins };
-    probe.prune(t - LATENCY_WINDOW_MS);
-    const windowed = probe.since(t - LATENCY_WINDOW_MS).sort((a, b) => a - b);
-    const lastSecond = probe.since(t - 1000).sort((a, b) => a - b);
-    const viewers = viewerCounts();
-    history.push({ t: Math.round(t), p50: round1(percentile(lastSecond, 0.5)), p99: round1(percentile(lastSecond, 0.99)), viewers: viewers.total, joinsPerSecond: round1(joinsPerSecond) });
-    if (history.length > HISTORY_POINTS) history.shift();
-    latest = {
-      joinsPerSecond: round1(joinsPerSecond),
-      joinsTotal: joins,
-      latency: {
-        label: 'server-side push latency',
-        about: 'envelope created → received by a loopback WebSocket viewer inside the server (fan-out and socket writes; not the Wi-Fi)',
-        p50: round1(percentile(windowed, 0.5)),
-        p99: round1(percentile(windowed, 0.99)),
-        samples: windowed.length,
-        windowMs: LATENCY_WINDOW_MS,
-        probe: probe.state(),
-      },
-      resyncs,
-      framesCoalesced: dropped,
-      slowClientsClosed: slowClosed,
-      history: history.slice(),
-    };
-    return latest;
-  }
 
   /** Start sampling when a console first looks; stop after a minute nobody looked. */
   function looked() {
@@ -180,14 +136,13 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
     probe.start();
     if (sampler) return;
     sampler = setInterval(async () => {
-      if (streams.size === 0 && Date.now() - lastLook > 60_000) {
+      if (feed.size() === 0 && Date.now() - lastLook > 60_000) {
         clearInterval(sampler);
         sampler = null;
         return;
       }
       try {
-        const stats = await sample();
-        broadcast('stats', { stats, viewers: viewerCounts(), edge: edgeStatus(), osc: oscStatus(), transport: transportStatus() });
+        broadcast('stats', { stats: await stats.sample(), viewers: viewerCounts(), edge: edgeStatus(), osc: oscStatus(), transport: transportStatus() });
         const fresh = newLogEntries();
         if (fresh.length) broadcast('log', { entries: fresh });
       } catch (err) {
@@ -222,38 +177,8 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
   };
   const currentScore = () => scoreSummary(show.engine.score(), show.source().path);
 
-  // ---- audience URL and QR code ----
-  // The QR code only shows the LAN address once the audience listener really answers there
-  // (a server bound to 127.0.0.1 does not): checked with a TCP connect, cached for 30 s.
-  let qrCache = { url: '', svg: '' };
-  let reach = { key: '', ok: false, at: 0 };
-  function answersOn(address, port) {
-    return new Promise((resolve) => {
-      const socket = net.connect({ host: address, port, timeout: 500 });
-      const done = (ok) => {
-        socket.destroy();
-        resolve(ok);
-      };
-      socket.once('connect', () => done(true));
-      socket.once('timeout', () => done(false));
-      socket.once('error', () => done(false));
-    });
-  }
-  async function audienceInfo() {
-    const port = audiencePort();
-    const bound = host().audienceHost ?? null;
-    const lan = lanAddress();
-    const key = `${lan}:${port}`;
-    if (lan && (reach.key !== key || Date.now() - reach.at > 30_000)) reach = { key, ok: await answersOn(lan, port), at: Date.now() };
-    const reachable = Boolean(lan) && reach.ok;
-    const localUrl = `http://127.0.0.1:${port}/`;
-    const url = reachable ? `http://${lan}:${port}/` : localUrl;
-    if (qrCache.url !== url) qrCache = { url, svg: await QRCode.toString(url, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' }) };
-    let warning = null;
-    if (!lan) warning = 'No network address found: connect this machine to the venue Wi-Fi so phones can reach it.';
-    else if (!reachable) warning = `The audience listener does not answer on ${lan}${bound ? ` (it is bound to ${bound})` : ''}: phones cannot reach it. Start with --host 0.0.0.0.`;
-    return { url, localUrl, lanAddress: reachable ? lan : null, port, qrSvg: qrCache.svg, warning };
-  }
+  // ---- audience URL and QR code (console/audience-address.js) ----
+  const audienceAddress = createAudienceAddress({ audiencePort, boundHost: () => host().audienceHost ?? null });
 
   // ---- log ----
   // log.recent() hands out the same entry objects each time: the last one seen marks the cursor.
@@ -280,9 +205,9 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
       lastAttempt,
       recentScores: recentScores(),
       transport: transportStatus(),
-      audience: await audienceInfo(),
+      audience: await audienceAddress.info(),
       viewers: viewerCounts(),
-      stats: latest ?? (await sample()),
+      stats: stats.latest() ?? (await stats.sample()),
       osc: oscStatus(),
       edge: edgeStatus(),
       log: redacted(log.recent()),
@@ -297,52 +222,31 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
   };
   show.events.on('transport', onTransport);
 
-  // ---- live feed: Server-Sent Events over the authenticated control listener ----
-  /** @type {Set<import('node:http').ServerResponse>} */
-  const streams = new Set();
-  function broadcast(event, data) {
-    if (streams.size === 0) return;
-    const frame = `event: ${event}\ndata: ${JSON.stringify({ ...data, s: serverNow() })}\n\n`;
-    for (const res of streams) {
-      if (res.writableLength > STREAM_BUFFER_LIMIT) res.destroy(); // a stuck console tab is dropped, never waited for
-      else res.write(frame);
-    }
-  }
+  // ---- live feed: Server-Sent Events over the authenticated control listener (console/live-feed.js) ----
+  const feed = createLiveFeed({ serverNow });
+  const broadcast = (event, data) => feed.broadcast(event, data);
   const onBeat = (beat) => broadcast('beat', beat);
   show.events.on('beat', onBeat);
-  const heartbeat = setInterval(() => {
-    for (const res of streams) res.write(':\n\n');
-  }, HEARTBEAT_MS);
-  heartbeat.unref();
 
   app.addHook('onClose', async () => {
     show.events.off('score', onScore);
     show.events.off('transport', onTransport);
     show.events.off('beat', onBeat);
-    clearInterval(heartbeat);
     clearInterval(sampler);
     countIn.close('server closing');
     probe.close();
-    for (const res of streams) res.end();
+    feed.close();
   });
 
   // ---- routes ----
   app.get('/api/console', async () => snapshot());
 
   app.get('/api/events', async (request, reply) => {
-    if (streams.size >= MAX_EVENT_STREAMS) {
-      return reply.code(429).send({ error: 'TOO_MANY_STREAMS', message: `at most ${MAX_EVENT_STREAMS} consoles may follow the live feed at once` });
-    }
+    if (feed.full()) return reply.code(429).send(feed.fullBody());
     const first = await snapshot();
     reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no', connection: 'keep-alive' });
-    res.write(`retry: 2000\nevent: hello\ndata: ${JSON.stringify({ ...first, s: serverNow() })}\n\n`);
-    streams.add(res);
+    feed.add(reply.raw, first);
     newLogEntries(); // the hello carried the log so far
-    const drop = () => streams.delete(res);
-    res.once('close', drop);
-    res.once('error', drop);
   });
 
   app.get('/api/log', async () => ({ entries: redacted(log.recent()) }));

@@ -1,5 +1,5 @@
 // The console's page on the control listener: GET / (index.html) and GET /console/<file> from
-// app/renderer. The page holds no data and needs no token to load (the auth hook lets these
+// web/console. The page holds no data and needs no token to load (the auth hook lets these
 // paths through); it reads the token from its own URL and sends it with every API call.
 //
 // Files are read into memory once, at registration: a request path is looked up in that map,
@@ -11,7 +11,14 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, extname, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const RENDERER_DIR = fileURLToPath(new URL('../../../app/renderer/', import.meta.url));
+export const RENDERER_DIR = fileURLToPath(new URL('../../../web/console/', import.meta.url));
+const CORE_DIR = fileURLToPath(new URL('../../../core/', import.meta.url));
+/**
+ * The runtime-free core modules the console page imports as they are (`../../core/…` from
+ * web/console resolves to /core/… in the browser): one SSE parser and one backoff rule for the
+ * audience app, the servers and the console. Only these are served; they import nothing else.
+ */
+export const CONSOLE_CORE_FILES = Object.freeze(['protocol/sse-parser.js', 'util/backoff.js']);
 
 /** The console's Content-Security-Policy: only its own files; data: only for images (the QR code). */
 export const CONSOLE_CSP = [
@@ -64,8 +71,18 @@ export default async function consoleUi(app, options = {}) {
     app.log.warn(`console UI not available: ${err.message}`);
   }
 
-  const send = (reply, name) => {
-    const file = files.get(name);
+  /** @type {Map<string, { body: Buffer, type: string }>} */
+  const coreFiles = new Map();
+  for (const name of CONSOLE_CORE_FILES) {
+    try {
+      coreFiles.set(name, { body: await readFile(join(CORE_DIR, name)), type: TYPES['.js'] });
+    } catch (err) {
+      app.log.warn(`console UI: core/${name} not available: ${err.message}`);
+    }
+  }
+
+  const send = (reply, name, from = files) => {
+    const file = from.get(name);
     if (!file) return reply.code(404).type('application/json; charset=utf-8').send({ error: 'NOT_FOUND', message: 'no such console file' });
     return reply
       .header('content-security-policy', CONSOLE_CSP)
@@ -81,6 +98,7 @@ export default async function consoleUi(app, options = {}) {
 
   app.get('/', async (request, reply) => send(reply, 'index.html'));
   app.get('/console/*', async (request, reply) => send(reply, /** @type {any} */ (request.params)['*']));
+  app.get('/core/*', async (request, reply) => send(reply, /** @type {any} */ (request.params)['*'], coreFiles));
   app.get('/favicon.ico', async (request, reply) => {
     const icon = files.get('favicon.svg');
     if (!icon) return reply.code(204).send();

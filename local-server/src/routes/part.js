@@ -1,7 +1,7 @@
 // The musicians' part pages on the audience listener (README.md, "Part pages"): everything lives
 // under /part/<key>/, where <key> is the short key only the console shows (part-key.js). A
 // missing or wrong key gets 403 PART_KEY, counted as tutti_bad_input_total{source="part_key"}.
-// Behind the key: the page (dist/part, built from local-server/audience/part/), the score's cue
+// Behind the key: the page (dist/part, built from web/audience/part/), the score's cue
 // table (parts.json, once per score: the audience state does not carry it) and the pages' own
 // reports for the console (report). The beats come from the audience's own /ws, /sse, /poll and
 // /time routes, mounted under the key too (routes/part-stream.js): the same stream and clock sync as

@@ -68,7 +68,7 @@ export async function loadBuiltApp(dir) {
   } catch (err) {
     throw new StaticAppError(
       'AUDIENCE_NOT_BUILT',
-      `The audience app is not built in ${dir} (${err.code ?? err.message}): run \`node local-server/audience/build.js\`.`,
+      `The audience app is not built in ${dir} (${err.code ?? err.message}): run \`node web/audience/build.js\`.`,
     );
   }
   /** @type {Map<string, any>} url path → file */

@@ -1,6 +1,10 @@
 // The live feed: GET /api/events read as Server-Sent Events through fetch (EventSource cannot
 // send the Authorization header). Reconnects with backoff; a silent stream (no event and no
-// heartbeat for a while) counts as lost.
+// heartbeat for a while) counts as lost. The SSE parser and the backoff rule are core's, served
+// to this page as they are (local-server/src/routes/console-ui.js, CONSOLE_CORE_FILES).
+
+import { createSseParser } from '../../core/protocol/sse-parser.js';
+import { backoffDelay } from '../../core/util/backoff.js';
 
 const SILENCE_MS = 20_000;
 
@@ -54,7 +58,7 @@ export function connectLive(token, handlers, onState) {
       if (stopped) return;
       attempt += 1;
       onState('lost', attempt > 1 ? `retrying (attempt ${attempt})` : 'retrying');
-      await new Promise((r) => setTimeout(r, Math.min(5000, 250 * 2 ** Math.min(attempt, 5))));
+      await new Promise((r) => setTimeout(r, backoffDelay(attempt, { baseMs: 250, capMs: 5000, jitter: false })));
     }
   }
 
@@ -67,26 +71,14 @@ export function connectLive(token, handlers, onState) {
   };
 }
 
-/** Parse an SSE byte stream; `emit(event, data)` per event with JSON data. */
+/** Read an SSE byte stream; `emit(event, data)` per event with JSON data; `onBytes` on every chunk (heartbeats too). */
 async function readEvents(body, onBytes, emit) {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
+  const parser = createSseParser(({ event, data }) => emit(event, JSON.parse(data)));
   for (;;) {
     const { value, done } = await reader.read();
     if (done) return;
     onBytes();
-    buffer += value;
-    let end;
-    while ((end = buffer.indexOf('\n\n')) !== -1) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      let event = 'message';
-      let data = '';
-      for (const line of block.split('\n')) {
-        if (line.startsWith('event:')) event = line.slice(6).trim();
-        else if (line.startsWith('data:')) data += line.slice(5).trim();
-      }
-      if (data) emit(event, JSON.parse(data));
-    }
+    parser.push(value);
   }
 }

@@ -6,7 +6,7 @@
 // are not rewritten. Each file is written to a temporary name and renamed, index.html last, so a
 // server (or a second build running at the same time) never reads a half-written app.
 //
-// Usage: node local-server/audience/build.js        (prints a one-line summary)
+// Usage: node web/audience/build.js        (prints a one-line summary)
 
 import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';

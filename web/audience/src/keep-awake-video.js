@@ -1,6 +1,6 @@
 // Keeps the screen on where the Screen Wake Lock API is missing or refused: a page opened at
 // http://192.168.x.x is not a secure context, so phones on the venue's Wi-Fi have no
-// navigator.wakeLock (local-server/audience/README.md, "Screen on"). A playing video holds the
+// navigator.wakeLock (web/audience/README.md, "Screen on"). A playing video holds the
 // screen on instead. The video (assets/keep-awake-*.webm, 192 bytes, black) is muted, inline and
 // looping, and laid over the whole viewport fully transparent behind the content: Chromium takes
 // its video wake lock only for a muted video that is mostly visible and covers ≥ 20 % of the

@@ -4,7 +4,7 @@
 // folder to the public, and nothing of the part page may be reachable there. The venue server
 // serves this folder only under /part/<key>/ (local-server/src/routes/part.js).
 //
-// Usage: node local-server/audience/build.js   (builds the audience app, then this)
+// Usage: node web/audience/build.js   (builds the audience app, then this)
 
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,4 +1,4 @@
-// Builds the keep-awake video (local-server/audience/README.md, "Screen on"): a 16×16 black WebM,
+// Builds the keep-awake video (web/audience/README.md, "Screen on"): a 16×16 black WebM,
 // two 1 s frames, no audio, ~200 bytes. The page plays it muted, inline and looping where the
 // Screen Wake Lock API is missing (any http:// LAN address is not a secure context), because a
 // playing video keeps the screen on. Written from scratch at build time, so no binary is committed
