@@ -9,7 +9,7 @@ import { isShowName } from '#core/protocol/show-name.js';
 let parsed = { raw: undefined, names: null };
 
 /**
- * @param {any} env the Worker's env
+ * @param {Env & { SHOWS?: string }} env SHOWS is optional: not in wrangler.jsonc, so not in the generated Env
  * @returns {Set<string> | null} the allowed show names, or null when every name is allowed
  */
 export function allowedShows(env) {
@@ -22,7 +22,7 @@ export function allowedShows(env) {
 }
 
 /**
- * @param {any} env
+ * @param {Env & { SHOWS?: string }} env
  * @param {string} show a well-formed show name (show-path.js)
  */
 export function isShowServed(env, show) {

@@ -5,7 +5,7 @@
 
 /**
  * @param {Request} request the request with the show's prefix already taken off (show-path.js)
- * @param {any} env
+ * @param {Env} env
  * @param {string} base `/s/<show>`
  */
 export async function serveShowAsset(request, env, base) {
