@@ -25,7 +25,7 @@ function equalBytes(a, b) {
  * Whether the request carries `Authorization: Bearer <PUBLISH_TOKEN>`.
  * A deployment without a PUBLISH_TOKEN accepts nobody.
  * @param {Request} request
- * @param {{ PUBLISH_TOKEN?: string }} env
+ * @param {Env & { PUBLISH_TOKEN?: string }} env PUBLISH_TOKEN is a secret: in the generated Env only when a .dev.vars declares it
  * @returns {Promise<boolean>}
  */
 export async function isPublisher(request, env) {

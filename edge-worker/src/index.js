@@ -3,12 +3,16 @@
 
 import { isPublisher } from './auth.js';
 import { readConfig } from './config.js';
-import { createFeedCache } from './feed-cache.js';
+import { createFeedCaches } from './feed-caches.js';
 import { AUDIENCE_METHODS } from '#core/protocol/http-errors.js';
 import { parseStreamQuery } from '#core/stream/query.js';
 import { CORS, audienceErrorResponse, isWebSocketUpgrade, json, jsonError } from './http.js';
 import { servePoll } from './poll.js';
 import { serveSse } from './sse.js';
+import { parseShowPath, withPath } from './show-path.js';
+import { stampShow } from './show-identity.js';
+import { serveShowAsset } from './show-assets.js';
+import { isShowServed } from './show-allowlist.js';
 import { rootStub } from './stubs.js';
 import { connectViewer } from './viewers.js';
 import { serveVote } from './vote-route.js';
@@ -16,13 +20,16 @@ import { serveVote } from './vote-route.js';
 export { Show } from './show.js';
 export { Shard } from './shard.js';
 
-/** @type {ReturnType<typeof createFeedCache> | null} one per isolate, created on first use */
-let feedCache = null;
+/** @type {ReturnType<typeof createFeedCaches> | null} one per isolate, created on first use */
+let feedCaches = null;
 
-/** @param {ReturnType<typeof readConfig>} config */
-function cacheFor(config) {
-  feedCache ??= createFeedCache({ ttlMs: config.feedTtlMs, limit: config.replayLimit });
-  return feedCache;
+/**
+ * @param {ReturnType<typeof readConfig>} config
+ * @param {string | null} show
+ */
+function cacheFor(config, show) {
+  feedCaches ??= createFeedCaches({ ttlMs: config.feedTtlMs, limit: config.replayLimit });
+  return feedCaches.forShow(show);
 }
 
 const AUDIENCE_ROUTES = new Set(['/ws', '/sse', '/poll', '/time', '/healthz']);
@@ -31,13 +38,14 @@ const AUDIENCE_ROUTES = new Set(['/ws', '/sse', '/poll', '/time', '/healthz']);
  * GET /media/<src>: the score's media, from the root's storage (see media.js).
  * @param {Request} request
  * @param {Env} env
+ * @param {string | null} show
  */
-async function serveMedia(request, env) {
+async function serveMedia(request, env, show) {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     return audienceErrorResponse('METHOD_NOT_ALLOWED', { allow: AUDIENCE_METHODS, ...CORS });
   }
   try {
-    return await rootStub(env).fetch(request);
+    return await rootStub(env, show).fetch(stampShow(request, show));
   } catch (err) {
     return jsonError(503, 'UNAVAILABLE', `media is not reachable right now: ${err instanceof Error ? err.message : String(err)}`, { 'retry-after': '2', ...CORS });
   }
@@ -49,6 +57,28 @@ export default {
    * @param {Env} env
    */
   async fetch(request, env) {
+    const url = new URL(request.url);
+    const where = parseShowPath(url.pathname);
+    // README.md, "More than one show per edge": /s/<show>/… is the same set of routes for a show
+    // of its own; every other path is the default show, exactly as before.
+    if (where.kind === 'default') return showRoutes.serve(request, env, null);
+    if (where.kind === 'bad') return jsonError(400, 'BAD_SHOW', where.message, CORS);
+    if (!isShowServed(env, where.show)) return jsonError(404, 'NO_SUCH_SHOW', `this edge serves no show "${where.show}"`, CORS);
+    // The page's relative URLs (ws, sse, media/…) only land in the show from its folder.
+    if (where.rest === '') return new Response(null, { status: 308, headers: { location: `${where.base}/${url.search}`, ...CORS } });
+    return showRoutes.serve(withPath(request, where.rest), env, where.show, where.base);
+  },
+};
+
+const showRoutes = {
+  /**
+   * Every route of one show; `request`'s path is the path inside the show.
+   * @param {Request} request
+   * @param {Env} env
+   * @param {string | null} show null: the default show
+   * @param {string} [base] `/s/<show>` for a named show
+   */
+  async serve(request, env, show, base = '') {
     const url = new URL(request.url);
     const config = readConfig(env);
 
@@ -64,15 +94,15 @@ export default {
         return jsonError(413, 'MEDIA_TOO_BIG', `the upload is larger than the ${config.mediaFileBytes}-byte limit per file`);
       }
       try {
-        return await rootStub(env).fetch(request);
+        return await rootStub(env, show).fetch(stampShow(request, show));
       } catch (err) {
         return jsonError(503, 'UNAVAILABLE', `the show is not reachable right now: ${err instanceof Error ? err.message : String(err)}`, { 'retry-after': '2' });
       }
     }
 
-    if (url.pathname.startsWith('/media/')) return serveMedia(request, env);
-    if (url.pathname === '/vote') return serveVote(request, env, config);
-    if (!AUDIENCE_ROUTES.has(url.pathname)) return env.ASSETS.fetch(request);
+    if (url.pathname.startsWith('/media/')) return serveMedia(request, env, show);
+    if (url.pathname === '/vote') return serveVote(request, env, config, show);
+    if (!AUDIENCE_ROUTES.has(url.pathname)) return show === null ? env.ASSETS.fetch(request) : serveShowAsset(request, env, base);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return audienceErrorResponse('METHOD_NOT_ALLOWED', { allow: AUDIENCE_METHODS, ...CORS });
     }
@@ -85,20 +115,20 @@ export default {
           const query = parseStreamQuery({ stream: url.searchParams.get('stream') });
           if (!query.ok) return audienceErrorResponse(query.code, CORS);
           if (!isWebSocketUpgrade(request)) return audienceErrorResponse('UPGRADE_REQUIRED', CORS);
-          return await connectViewer(request, env, config);
+          return await connectViewer(request, env, config, show);
         }
         case '/sse':
-          return serveSse(request, { cache: cacheFor(config), root: rootStub(env), tickMs: config.feedTtlMs, maxMs: config.sseMaxMs });
+          return serveSse(request, { cache: cacheFor(config, show), root: rootStub(env, show), tickMs: config.feedTtlMs, maxMs: config.sseMaxMs });
         case '/poll':
-          return await servePoll(url, { cache: cacheFor(config), root: rootStub(env), tickMs: config.feedTtlMs });
+          return await servePoll(url, { cache: cacheFor(config, show), root: rootStub(env, show), tickMs: config.feedTtlMs });
         case '/time':
           return json({ s: Date.now() }, 200, CORS);
         default: {
           // /healthz; ?deep=1 also asks the root (epoch, seq, viewers per shard). The venue's
           // status comes from the feed cache: at most one root RPC per FEED_TTL_MS.
-          if (url.searchParams.get('deep') === '1') return json({ ok: true, show: await rootStub(env).stats() }, 200, CORS);
-          const { venue } = await cacheFor(config).current(rootStub(env));
-          return json({ ok: true, service: 'tutti-edge', venue: venue.status, venueSince: venue.since || null }, 200, CORS);
+          if (url.searchParams.get('deep') === '1') return json({ ok: true, show: await rootStub(env, show).stats() }, 200, CORS);
+          const { venue } = await cacheFor(config, show).current(rootStub(env, show));
+          return json({ ok: true, service: 'tutti-edge', venue: venue.status, venueSince: venue.since || null, ...(show === null ? {} : { show }) }, 200, CORS);
         }
       }
     } catch (err) {

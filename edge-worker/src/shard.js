@@ -8,6 +8,7 @@ import { CloseCode, encodePong } from '#core/protocol/envelope.js';
 import { encodeVoteReply, parseVote } from '#core/votes/vote-message.js';
 import { readConfig } from './config.js';
 import { isWebSocketUpgrade, jsonError } from './http.js';
+import { isShowKey, showFromRequest, showFromTags, showTags } from './show-identity.js';
 import { rootStub, shardStub } from './stubs.js';
 import { createVoteLedger, ownerOf, VOTE_BATCH_MAX, VOTE_BATCH_MS } from './votes.js';
 import { judgeViewerFrame, newViewerBudget, readViewerBudget } from './viewer-rules.js';
@@ -37,6 +38,8 @@ export class Shard extends DurableObject {
     this.startedAt = Date.now();
     /** @type {number | null} */
     this.index = null;
+    /** @type {string | null} the show this shard belongs to (show-identity.js); null: the default show */
+    this.show = null;
     this.attached = false;
     /** @type {{ rev: number, json: string } | null} the latest snapshot envelope, for joiners and resyncs */
     this.latest = null;
@@ -49,7 +52,7 @@ export class Shard extends DurableObject {
     /** Reaction taps since the last push, reported to the root with its result. */
     this.taps = 0;
     /** The votes this shard owns (votes.js): one choice per device id, reported to the root. */
-    this.ledger = createVoteLedger({ storage: ctx.storage, root: () => rootStub(env) });
+    this.ledger = createVoteLedger({ storage: ctx.storage, root: () => rootStub(env, this.show) });
     // A plain-text keepalive answered by the runtime without waking the object. The JSON pings of
     // README.md's `GET /ws` carry the server time, so they go through webSocketMessage below.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
@@ -68,6 +71,7 @@ export class Shard extends DurableObject {
     if (!isWebSocketUpgrade(request)) return jsonError(426, 'UPGRADE_REQUIRED', 'connect with a WebSocket');
     const index = Number(request.headers.get(SHARD_HEADER));
     if (Number.isInteger(index)) this.index = index;
+    this.show = showFromRequest(request);
     const fullResponse = () => jsonError(503, 'SHARD_FULL', 'this shard is full', { [FULL_HEADER]: '1', 'retry-after': '2' });
     if (this.full()) return fullResponse();
     if (!this.attached) {
@@ -81,7 +85,7 @@ export class Shard extends DurableObject {
     const pair = new WebSocketPair();
     const [client, server] = Object.values(pair);
     // The index rides along as a tag: after hibernation the object has forgotten everything else.
-    this.ctx.acceptWebSocket(server, [VIEWER_TAG, `${INDEX_TAG_PREFIX}${this.index}`]);
+    this.ctx.acceptWebSocket(server, [VIEWER_TAG, `${INDEX_TAG_PREFIX}${this.index}`, ...showTags(this.show)]);
     server.serializeAttachment(newViewerBudget(Date.now()));
     // Same turn as the accept: no push can slip in between, so the joiner sees snapshot → deltas.
     if (this.latest) server.send(this.latest.json);
@@ -92,7 +96,7 @@ export class Shard extends DurableObject {
   attach() {
     this.attaching ??= (async () => {
       try {
-        const reply = await rootStub(this.env).attach(this.index, this.viewers().length);
+        const reply = await rootStub(this.env, this.show).attach(this.index, this.viewers().length, this.show);
         this.attached = true;
         this.adopt(reply.rev, reply.snapshot);
       } finally {
@@ -113,9 +117,11 @@ export class Shard extends DurableObject {
   /**
    * RPC from the root: forward a batch of updates to every viewer.
    * @param {import('./fanout.js').PushBatch} batch
+   * @param {string | null} [show] the root's show (show-identity.js)
    * @returns {import('./fanout.js').PushResult}
    */
-  push(batch) {
+  push(batch, show = null) {
+    if (isShowKey(show)) this.show = show;
     this.index = batch.index;
     this.attached = true;
     this.adopt(batch.rev, batch.snapshot);
@@ -148,6 +154,8 @@ export class Shard extends DurableObject {
   async webSocketMessage(ws, message) {
     // Frames still queued behind one that closed the socket cost nothing more.
     if (ws.readyState !== WebSocket.OPEN) return;
+    // After hibernation only the tags remember the show; the root and vote owners are its own.
+    this.show = showFromTags(this.ctx.getTags(ws));
     const now = Date.now();
     const { verdict, budget } = judgeViewerFrame(readViewerBudget(ws.deserializeAttachment(), now), message, now);
     ws.serializeAttachment(budget);
@@ -209,7 +217,7 @@ export class Shard extends DurableObject {
     /** @type {string[]} */
     let outcomes;
     try {
-      outcomes = owner === this.index ? await this.recordVotes(owner, items) : await shardStub(this.env, owner).recordVotes(owner, items);
+      outcomes = owner === this.index ? await this.recordVotes(owner, items, this.show) : await shardStub(this.env, owner, this.show).recordVotes(owner, items, this.show);
     } catch {
       outcomes = [];
     }
@@ -227,9 +235,12 @@ export class Shard extends DurableObject {
    * RPC (from a shard or the Worker's POST /vote): count votes whose device ids this shard owns.
    * @param {number} index this shard's index (an owner may have no viewers and not know it yet)
    * @param {unknown} items [{ vote, at }]: at most VOTE_BATCH_MAX, `at` when the edge received the vote
+   * @param {string | null} [show] the show of the caller (show-identity.js)
    * @returns {Promise<string[]>} per vote: counted, changed, repeat, closed, unknown_option or bad
    */
-  async recordVotes(index, items) {
+  async recordVotes(index, items, show = null) {
+    if (!isShowKey(show)) return Array.isArray(items) ? items.map(() => 'bad') : [];
+    this.show = show;
     if (!Array.isArray(items) || items.length > VOTE_BATCH_MAX || !Number.isInteger(index)) return [];
     const good = [];
     const outcomes = items.map((item) => {

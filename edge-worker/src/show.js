@@ -12,6 +12,7 @@ import { createFanout } from './fanout.js';
 import { isWebSocketUpgrade, json, jsonError } from './http.js';
 import { createMediaStore } from './media.js';
 import { judgeFrame } from './publish-rules.js';
+import { isShowKey, showFromRequest } from './show-identity.js';
 import { shardStub } from './stubs.js';
 import { liveVenue, lostSnapshot, noneSnapshot, venueOf, withVenue } from './venue-status.js';
 import { createVoteTotals, promptOf } from './votes.js';
@@ -48,6 +49,8 @@ export class Show extends DurableObject {
     this.head = { epoch: null, seq: null, rev: 0, minted: false };
     /** Last time a publisher frame, connect or close was seen (ms); 0 after a wake-up. */
     this.lastHeardAt = 0;
+    /** @type {string | null} which show this root is (show-identity.js); null: the default show */
+    this.showName = null;
     /** @type {Record<string, unknown> | null} */
     this.state = null;
     /** @type {{ seq: number, json: string }[]} serialized deltas, oldest first */
@@ -74,7 +77,7 @@ export class Show extends DurableObject {
     });
     this.fanout = createFanout({
       send: async (index, batch) => {
-        const result = await shardStub(env, index).push(batch);
+        const result = await shardStub(env, index, this.showName).push(batch, this.showName);
         for (const [kind, n] of Object.entries(result?.refused ?? {})) if (kind in this.viewerRefused && Number.isFinite(n)) this.viewerRefused[kind] += n;
         if (Number.isSafeInteger(result?.taps) && result.taps > 0) this.edgeVotes.taps(result.taps);
         return result;
@@ -95,6 +98,9 @@ export class Show extends DurableObject {
 
   async load() {
     const storage = this.ctx.storage;
+    // A named show's root must know its name before it pushes to shards (an alarm may do so).
+    const stored = await storage.get('showName');
+    if (isShowKey(stored ?? null)) this.showName = /** @type {string | null} */ (stored ?? null);
     const meta = /** @type {any} */ (await storage.get('meta'));
     if (meta && typeof meta.epoch === 'string') {
       this.head = { epoch: meta.epoch, seq: meta.seq, rev: meta.rev ?? 0, minted: meta.minted === true };
@@ -126,6 +132,16 @@ export class Show extends DurableObject {
   makeSnapshot() {
     if (this.head.epoch === null || this.head.seq === null) return null;
     return JSON.stringify(createEnvelope('snapshot', this.head.epoch, this.head.seq, Date.now(), this.state ?? {}));
+  }
+
+  /**
+   * Learn (once) which show this root is, from the Worker's header or a shard's attach.
+   * @param {string | null} show
+   */
+  learnShow(show) {
+    if (show === null || !isShowKey(show) || show === this.showName) return;
+    this.showName = show;
+    void this.ctx.storage.put('showName', show);
   }
 
   saveShards() {
@@ -261,6 +277,7 @@ export class Show extends DurableObject {
   /** @param {Request} request */
   async fetch(request) {
     const { pathname } = new URL(request.url);
+    this.learnShow(showFromRequest(request));
     // Score media: viewers read /media/<src>; the (authenticated) publisher manages /publish/media.
     if (pathname.startsWith('/media/')) return this.media.serve(request, pathname.slice('/media/'.length));
     if (pathname === '/publish/media' || pathname.startsWith('/publish/media/')) return this.media.publish(request, pathname.slice('/publish/media'.length));
@@ -335,8 +352,10 @@ export class Show extends DurableObject {
    * A shard that got its first viewer registers for pushes and gets the current snapshot.
    * @param {number} index
    * @param {number} viewers
+   * @param {string | null} [show] the shard's show (show-identity.js)
    */
-  attach(index, viewers = 0) {
+  attach(index, viewers = 0, show = null) {
+    this.learnShow(show);
     const gen = this.nextGen++;
     this.shards.set(index, gen);
     this.fanout.attach(index, gen);

@@ -6,24 +6,31 @@
 
 import { FULL_HEADER, SHARD_HEADER } from './shard.js';
 import { jsonError } from './http.js';
+import { stampShow } from './show-identity.js';
 import { shardStub } from './stubs.js';
 
-let cursor = 0;
+/** Per show (key '' is the default show): the first shard that still had room. Bounded like feed-caches.js. */
+const cursors = new Map();
+const MAX_CURSORS = 64;
 
 /**
  * @param {Request} request a WebSocket upgrade
  * @param {Env} env
  * @param {{ shardCount: number }} config
+ * @param {string | null} [show] the checked show name (show-path.js), null for the default show
  */
-export async function connectViewer(request, env, { shardCount }) {
-  const start = cursor % shardCount;
+export async function connectViewer(request, env, { shardCount }, show = null) {
+  const key = show ?? '';
+  const start = (cursors.get(key) ?? 0) % shardCount;
   for (let i = 0; i < shardCount; i += 1) {
     const index = (start + i) % shardCount;
     const headers = new Headers(request.headers);
     headers.set(SHARD_HEADER, String(index));
-    const response = await shardStub(env, index).fetch(new Request(request.url, { method: 'GET', headers }));
+    const response = await shardStub(env, index, show).fetch(stampShow(new Request(request.url, { method: 'GET', headers }), show));
     if (response.status === 503 && response.headers.has(FULL_HEADER)) continue;
-    cursor = index;
+    cursors.delete(key);
+    if (cursors.size >= MAX_CURSORS) cursors.delete(cursors.keys().next().value);
+    cursors.set(key, index);
     return response;
   }
   return jsonError(503, 'EDGE_FULL', `all ${shardCount} shards are full; try again shortly`, { 'retry-after': '5' });

@@ -13,8 +13,9 @@ const REFUSED_STATUS = { closed: 409, unknown_option: 409, unavailable: 503 };
  * @param {Request} request
  * @param {Env} env
  * @param {{ shardCount: number }} config
+ * @param {string | null} [show] the checked show name (show-path.js), null for the default show
  */
-export async function serveVote(request, env, { shardCount }) {
+export async function serveVote(request, env, { shardCount }, show = null) {
   if (request.method !== 'POST') return jsonError(405, 'METHOD_NOT_ALLOWED', '/vote only answers POST', { allow: 'POST' });
   if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) {
     return jsonError(415, 'BAD_VOTE', 'send the vote as application/json');
@@ -33,7 +34,7 @@ export async function serveVote(request, env, { shardCount }) {
   const owner = ownerOf(vote.device, shardCount);
   let outcome;
   try {
-    [outcome] = await shardStub(env, owner).recordVotes(owner, [{ vote, at: Date.now() }]);
+    [outcome] = await shardStub(env, owner, show).recordVotes(owner, [{ vote, at: Date.now() }], show);
   } catch {
     outcome = 'unavailable';
   }

@@ -5,6 +5,7 @@ import { MIN_CONTROL_TOKEN_CHARS } from './auth.js';
 import { parseOscTarget } from './osc.js';
 import { parseOscListen } from './osc-in.js';
 import { parseCidr } from './cidr.js';
+import { parseEdgeUrl } from './edge/edge-url.js';
 
 /** @typedef {{ name: string, kind: 'string' | 'port' | 'int' | 'count' | 'bool' | 'osc' | 'osc-listen' | 'cidr' | 'url', repeat?: boolean, help: string, arg?: string }} FlagSpec */
 
@@ -160,6 +161,9 @@ export function parseServeArgs(argv, env = {}) {
   }
   if (values['edge-token'] && !values.edge) errors.push('--edge-token needs --edge URL as well');
   if (values.edge && !values['edge-token']) errors.push('--edge needs --edge-token T as well (the worker refuses unauthenticated publishers)');
+  // The show named in --edge (…/s/<show>) is checked where the uplink reads it (edge-url.js).
+  const edgeProblem = typeof values.edge === 'string' ? parseEdgeUrl(values.edge).reason : null;
+  if (edgeProblem) errors.push(edgeProblem);
 
   return {
     errors,

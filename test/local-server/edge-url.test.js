@@ -1,4 +1,5 @@
-import { edgeHttpBase, edgePublishUrl, healthzUrl } from '../../local-server/src/edge/edge-url.js';
+import { edgeHttpBase, edgePublishUrl, healthzUrl, parseEdgeUrl } from '../../local-server/src/edge/edge-url.js';
+import { parseServeArgs } from '../../local-server/src/config.js';
 
 test('one reading of what the operator typed, for publishing, media and /healthz', () => {
   for (const typed of ['https://edge.example.com', 'https://edge.example.com/', 'wss://edge.example.com/publish']) {
@@ -15,4 +16,30 @@ test('anything else is refused with a sentence, and no URL', () => {
   expect(edgeHttpBase('ftp://x')).toBeNull();
   expect(healthzUrl('not a url')).toBeNull();
   expect(edgePublishUrl('not a url').reason).toMatch(/must be a URL/);
+});
+
+test('a show on a shared edge is named in the path: everything the venue sends goes under it', () => {
+  for (const typed of ['https://edge.example.com/s/spring-gala', 'https://edge.example.com/s/spring-gala/', 'wss://edge.example.com/s/spring-gala/publish']) {
+    expect(edgePublishUrl(typed).url).toBe('wss://edge.example.com/s/spring-gala/publish');
+    expect(edgeHttpBase(typed)).toBe('https://edge.example.com/s/spring-gala');
+    expect(healthzUrl(typed)).toBe('https://edge.example.com/s/spring-gala/healthz');
+    expect(parseEdgeUrl(typed).address?.show).toBe('spring-gala');
+  }
+  expect(parseEdgeUrl('https://edge.example.com').address?.show).toBeNull();
+  // Names the edge refuses (edge-worker/src/show-path.js) are refused here first, with a sentence.
+  for (const typed of ['https://e.example/s/Spring', 'https://e.example/s/', 'https://e.example/s/a_b', `https://e.example/s/${'x'.repeat(41)}`, 'https://e.example/s/-a', 'https://e.example/s/%C3%A9']) {
+    const { url, reason } = edgePublishUrl(typed);
+    expect([typed, url]).toEqual([typed, null]);
+    expect(reason).toMatch(/show/);
+    expect(edgeHttpBase(typed)).toBeNull();
+    expect(healthzUrl(typed)).toBeNull();
+  }
+  // The page's URL pasted instead of the show's: refused, not published to /s/a/ws/publish.
+  expect(edgePublishUrl('https://e.example/s/a/ws').reason).toMatch(/must end with the show's folder/);
+});
+
+test('tutti serve refuses a bad show name in --edge before starting', () => {
+  const { errors } = parseServeArgs(['--edge', 'https://edge.example.com/s/Bad_Name', '--edge-token', 'x'.repeat(32)], {});
+  expect(errors.join('\n')).toMatch(/names the show "Bad_Name"/);
+  expect(parseServeArgs(['--edge', 'https://edge.example.com/s/good-name', '--edge-token', 'x'.repeat(32)], {}).errors).toEqual([]);
 });

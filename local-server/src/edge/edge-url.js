@@ -1,11 +1,20 @@
 // What an operator types for the edge (`--edge`, the console's edge panel): `https://edge.example.com`,
 // `http://127.0.0.1:8787/`, `wss://…/publish`. One reading of it for the uplink (publish
 // WebSocket), the media sync (HTTP base) and the venue probe (/healthz).
+// A shared edge runs several shows (README.md, "More than one show per edge"): the operator names
+// the show in the URL (`https://edge.example.com/s/spring-gala`), and everything the venue sends
+// goes under it. The show name is checked here, before anything is sent.
+
+import { SHOW_NAME_RULE, isShowName } from '#core/protocol/show-name.js';
 
 /**
- * @typedef {{ secure: boolean, host: string, path: string, search: string }} EdgeAddress
- *   path: without trailing slashes and without a final /publish
+ * @typedef {{ secure: boolean, host: string, path: string, search: string, show: string | null }} EdgeAddress
+ *   path: without trailing slashes and without a final /publish;
+ *   show: the show named by a path ending in /s/<show>, null for the edge's default show
  */
+
+/** `…/s/<show>` at the end of the path; also `…/s` (no name) and `/s/<show>/more` (both refused). */
+const SHOW_IN_PATH = /(?:^|\/)s(?:\/([^/]*)(\/.*)?)?$/;
 
 const SECURE = { 'https:': true, 'wss:': true, 'http:': false, 'ws:': false };
 
@@ -23,7 +32,10 @@ export function parseEdgeUrl(raw) {
   const secure = /** @type {Record<string, boolean>} */ (SECURE)[parsed.protocol];
   if (secure === undefined) return { address: null, reason: `--edge must start with https://, http://, wss:// or ws:// (got "${parsed.protocol}")` };
   const path = parsed.pathname.replace(/\/+$/, '').replace(/\/publish$/, '');
-  return { address: { secure, host: parsed.host, path, search: parsed.search }, reason: null };
+  const named = SHOW_IN_PATH.exec(path);
+  if (named && named[2]) return { address: null, reason: `--edge must end with the show's folder, /s/<show> (got "${path}")` };
+  if (named && !isShowName(named[1] ?? '')) return { address: null, reason: `--edge names the show "${named[1] ?? ''}" (/s/<show>), but ${SHOW_NAME_RULE}` };
+  return { address: { secure, host: parsed.host, path, search: parsed.search, show: named ? named[1] : null }, reason: null };
 }
 
 /**
