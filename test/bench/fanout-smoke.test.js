@@ -2,39 +2,14 @@
 // client processes, report) runs end to end in quick mode with a few viewers, and its JSON
 // holds sane numbers. No timing assertions: figures come from the benchmark itself.
 
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { createBenchRunner } from '../support/bench-runner.js';
 
-const RUN = fileURLToPath(new URL('../../bench/fanout/run.js', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'tutti-bench-'));
-const out = join(dir, 'fanout.json');
-/** @type {import('node:child_process').ChildProcess | null} */
-let bench = null;
+const runner = createBenchRunner(new URL('../../bench/fanout/run.js', import.meta.url), 'fanout.json');
+const out = runner.out;
+const runBench = (args, timeoutMs) => runner.run(args, timeoutMs);
 
-afterAll(() => {
-  if (bench && bench.exitCode === null) bench.kill('SIGKILL'); // its workers exit when it goes
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function runBench(args, timeoutMs) {
-  return new Promise((resolve, reject) => {
-    bench = spawn(process.execPath, [RUN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    bench.stdout.on('data', (d) => (output += d));
-    bench.stderr.on('data', (d) => (output += d));
-    const timer = setTimeout(() => {
-      bench?.kill('SIGINT');
-      reject(new Error(`bench did not finish within ${timeoutMs} ms:\n${output}`));
-    }, timeoutMs);
-    bench.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
+afterAll(() => runner.cleanup());
 
 const alive = (pid) => {
   try {

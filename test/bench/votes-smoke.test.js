@@ -3,39 +3,14 @@
 // side, and every vote is counted exactly once. No timing assertions: figures come from the
 // benchmark itself.
 import { afterAll, expect, test } from '@jest/globals';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { createBenchRunner } from '../support/bench-runner.js';
 
-const RUN = fileURLToPath(new URL('../../bench/votes/run.js', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'tutti-bench-votes-'));
-const out = join(dir, 'votes.json');
-/** @type {import('node:child_process').ChildProcess | null} */
-let bench = null;
+const runner = createBenchRunner(new URL('../../bench/votes/run.js', import.meta.url), 'votes.json');
+const out = runner.out;
+const runBench = (args, timeoutMs) => runner.run(args, timeoutMs);
 
-afterAll(() => {
-  if (bench && bench.exitCode === null) bench.kill('SIGKILL'); // its workers exit when it goes
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function runBench(args, timeoutMs) {
-  return new Promise((resolve, reject) => {
-    bench = spawn(process.execPath, [RUN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    bench.stdout.on('data', (d) => (output += d));
-    bench.stderr.on('data', (d) => (output += d));
-    const timer = setTimeout(() => {
-      bench?.kill('SIGINT');
-      reject(new Error(`bench did not finish within ${timeoutMs} ms:\n${output}`));
-    }, timeoutMs);
-    bench.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
+afterAll(() => runner.cleanup());
 
 test('60 venue and 60 edge viewers vote in a 1 s window: none lost, none doubled, the console saw the tally', async () => {
   const { code, output } = await runBench(['--local', '60', '--edge', '60', '--window', '1000', '--per-process', '40', '--capacity', '25', '--out', out], 170_000);

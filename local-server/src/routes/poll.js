@@ -1,9 +1,8 @@
 // GET /poll?since=SEQ[&wait=MS]: envelopes as a JSON array (README.md, "Audience endpoints"). The
 // array is joined from the stored serialized envelopes: nothing is re-serialized per request.
 
-import { audienceError } from '#core/protocol/http-errors.js';
 import { parseStreamQuery, resumePoint } from '#core/stream/query.js';
-import { BadInput } from '../metrics.js';
+import { refuseQuery } from './refuse-query.js';
 
 /**
  * @param {import('fastify').FastifyInstance} app
@@ -13,11 +12,7 @@ export default async function pollRoutes(app, { show, metrics, overflow }) {
   app.get('/poll', async (request, reply) => {
     const query = /** @type {Record<string, string | undefined>} */ (request.query);
     const parsed = parseStreamQuery(query);
-    if (!parsed.ok) {
-      metrics.badInput.inc({ source: BadInput.QUERY });
-      const { status, body } = audienceError(parsed.code);
-      return reply.code(status).send(body);
-    }
+    if (!parsed.ok) return refuseQuery(reply, metrics, parsed.code);
     const { since, wait, stream } = parsed;
     // A poll without `since` is a viewer joining; one with `since` was admitted before.
     if (since === null && overflow.full()) return overflow.reject(reply, 'poll', '/poll');

@@ -1,9 +1,8 @@
 // GET /sse: Server-Sent Events. Resumes from Last-Event-ID or ?since (README.md, "Audience
 // endpoints"); the hub writes the same pre-formatted event bytes to every stream.
 
-import { audienceError } from '#core/protocol/http-errors.js';
 import { parseStreamQuery, resumePoint } from '#core/stream/query.js';
-import { BadInput } from '../metrics.js';
+import { refuseQuery } from './refuse-query.js';
 
 /**
  * @param {import('fastify').FastifyInstance} app
@@ -15,11 +14,7 @@ export default async function sseRoutes(app, { show, metrics, overflow }) {
     const lastEventId = request.headers['last-event-id'];
     // `wait` means nothing to an event stream; it is not judged here.
     const parsed = parseStreamQuery({ ...query, wait: undefined, lastEventId: typeof lastEventId === 'string' ? lastEventId : undefined });
-    if (!parsed.ok) {
-      metrics.badInput.inc({ source: BadInput.QUERY });
-      const { status, body } = audienceError(parsed.code);
-      return reply.code(status).send(body);
-    }
+    if (!parsed.ok) return refuseQuery(reply, metrics, parsed.code);
     const { stream } = parsed;
     if (overflow.fullFor(request.ip)) return overflow.reject(reply, 'sse', '/sse');
     // A client resuming in another epoch (server restarted or new score) must start over.

@@ -8,6 +8,7 @@ import { createTokenBucket } from '#core/util/token-bucket.js';
 import { BadInput } from '../metrics.js';
 import { encodeVoteReply } from '#core/votes/vote-message.js';
 import { createSocketVoter, createTapBudget } from '../votes/socket-voter.js';
+import { refuseQuery } from './refuse-query.js';
 
 /**
  * A viewer pings at most ~14 times a second while it learns the clock, then every few seconds.
@@ -36,11 +37,7 @@ export default async function wsRoutes(app, { show, metrics, now, overflow, isPr
   const streamOf = (request) => parseStreamQuery({ stream: /** @type {any} */ (request.query).stream });
   const turnAway = async (request, reply) => {
     const parsed = streamOf(request);
-    if (!parsed.ok) {
-      metrics.badInput.inc({ source: BadInput.QUERY });
-      const { status, body } = audienceError(parsed.code);
-      return reply.code(status).send(body);
-    }
+    if (!parsed.ok) return refuseQuery(reply, metrics, parsed.code);
     const stream = parsed.stream;
     // Compression is negotiated on the lean stream only, where one pre-compressed frame serves
     // every client (hub/ws-frame.js); full-stream sockets keep no zlib state at all.

@@ -1,0 +1,16 @@
+// A bad stream query on /ws, /sse or /poll: the catalogue's status and body (README.md,
+// "Errors"), counted as tutti_bad_input_total{source="query"}.
+
+import { audienceError } from '#core/protocol/http-errors.js';
+import { BadInput } from '../metrics.js';
+
+/**
+ * @param {import('fastify').FastifyReply} reply
+ * @param {import('../metrics.js').Metrics} metrics
+ * @param {import('#core/protocol/http-errors.js').AudienceErrorCode} code from parseStreamQuery (core/stream/query.js)
+ */
+export function refuseQuery(reply, metrics, code) {
+  metrics.badInput.inc({ source: BadInput.QUERY });
+  const { status, body } = audienceError(code);
+  return reply.code(status).send(body);
+}
