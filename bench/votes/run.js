@@ -159,7 +159,8 @@ async function runCase(options, localViewers, edgeViewers) {
       for (const [o, n] of Object.entries(s.expected)) expected[workers[i].side][o] += n;
     });
     armed = true;
-    for (let i = 0; i < 200 && feed.seen.final === null; i += 1) await new Promise((r) => setTimeout(r, 100));
+    // With an edge the result waits for its final count, up to EDGE_WAIT_MS (20 s) after the close.
+    for (let i = 0; i < 400 && feed.seen.final === null; i += 1) await new Promise((r) => setTimeout(r, 100));
     const result = server.votes.status();
     // What the edge's root counted in the end (its owners' totals), a few seconds later: tells a
     // late edge total from a lost vote.
@@ -201,7 +202,8 @@ async function runCase(options, localViewers, edgeViewers) {
       promptOpenMs: round(closes - opens), lastVoteAfterOpenMs: round(lastVoteAt - opens),
       consoleTallyCompleteAfterLastVoteMs: feed.seen.complete === null ? null : feed.seen.complete - lastVoteAt,
       consoleResultAfterLastVoteMs: feed.seen.final === null ? null : feed.seen.final - lastVoteAt,
-      result: feed.seen.vote ? { counts: feed.seen.vote.options.map((o) => [o.id, o.count]), total: feed.seen.vote.total, winner: feed.seen.vote.winner, branch: feed.seen.vote.branch } : null,
+      result: feed.seen.vote ? { counts: feed.seen.vote.options.map((o) => [o.id, o.count]), total: feed.seen.vote.total, winner: feed.seen.vote.winner, branch: feed.seen.vote.branch, edge: feed.seen.vote.edge ?? null } : null,
+      resultAfterCloseMs: result?.finalAt ? round(result.finalAt - closes) : null,
       edgeRoot,
       rows,
     };
@@ -222,9 +224,9 @@ function print(summary) {
     { key: 'calmP50', label: 'beat p50 calm' }, { key: 'calmP99', label: 'beat p99 calm' }, { key: 'stormP50', label: 'beat p50 storm' }, { key: 'stormP99', label: 'beat p99 storm' },
   ], rows));
   console.log(`prompt open ${summary.promptOpenMs} ms; last vote ${summary.lastVoteAfterOpenMs} ms after it opened; connect ${summary.connectSeconds} s${summary.options.edge ? ` (${summary.shards} shard slots)` : ''}`);
-  console.log(`console: tally complete ${summary.consoleTallyCompleteAfterLastVoteMs ?? '-'} ms after the last vote; final result ${summary.consoleResultAfterLastVoteMs ?? '-'} ms after it (votes stop 300 ms after the close${summary.options.edge ? '; with remote viewers the result waits until 5 s after it for the edge\'s totals' : ''})`);
+  console.log(`console: tally complete ${summary.consoleTallyCompleteAfterLastVoteMs ?? '-'} ms after the last vote; final result ${summary.consoleResultAfterLastVoteMs ?? '-'} ms after it, ${summary.resultAfterCloseMs ?? '-'} ms after the close (votes stop 300 ms after the close${summary.options.edge ? `; the result waits for the edge's final count, sealed 3 s after it: ${summary.result?.edge ?? '-'}` : ''})`);
   console.log(`result: ${JSON.stringify(summary.result)}`);
-  if (summary.edgeRoot) console.log(`the edge's root, 5 s after the result: ${JSON.stringify({ counts: summary.edgeRoot.counts, total: summary.edgeRoot.total, owners: summary.edgeRoot.owners, reports: summary.edgeRoot.reports })}`);
+  if (summary.edgeRoot) console.log(`the edge's root, 5 s after the result: ${JSON.stringify({ sealed: summary.edgeRoot.seal?.last ?? null, running: { counts: summary.edgeRoot.counts, total: summary.edgeRoot.total }, owners: summary.edgeRoot.owners, reports: summary.edgeRoot.reports })}`);
   if (rows.some((r) => r.refused > 0)) console.log(`refusals: ${rows.map((r) => `${r.side} ${r.reasons}`).join(', ')}`);
 }
 

@@ -49,6 +49,8 @@ export class Shard extends DurableObject {
     this.refused = { flood: 0, oversize: 0, binary: 0, frame: 0, resync_ignored: 0, vote: 0 };
     /** @type {Map<number, { items: { vote: any, at: number, ws: WebSocket }[], timer: any }> | undefined} votes waiting to go to their owner */
     this.voteBatches = undefined;
+    /** @type {Set<Promise<void>> | undefined} batches on their way to their owners */
+    this.voteFlights = undefined;
     /** Reaction taps since the last push, reported to the root with its result. */
     this.taps = 0;
     /** The votes this shard owns (votes.js): one choice per device id, reported to the root. */
@@ -202,17 +204,29 @@ export class Shard extends DurableObject {
       this.voteBatches.set(owner, batch);
     }
     batch.items.push({ vote, at: Date.now(), ws });
-    if (batch.items.length >= VOTE_BATCH_MAX) {
-      clearTimeout(batch.timer);
-      this.flushVotes(owner);
-    }
+    if (batch.items.length >= VOTE_BATCH_MAX) void this.flushVotes(owner);
   }
 
-  /** @param {number} owner */
-  async flushVotes(owner) {
+  /**
+   * Send one owner its batch; the root's seal (flushAllVotes) waits for every send in flight.
+   * @param {number} owner
+   */
+  flushVotes(owner) {
     const batch = this.voteBatches?.get(owner);
-    if (!batch) return;
+    if (!batch) return Promise.resolve();
     this.voteBatches.delete(owner);
+    clearTimeout(batch.timer);
+    this.voteFlights ??= new Set();
+    const flight = this.sendVotes(owner, batch).finally(() => this.voteFlights?.delete(flight));
+    this.voteFlights.add(flight);
+    return flight;
+  }
+
+  /**
+   * @param {number} owner
+   * @param {{ items: { vote: any, at: number, ws: WebSocket }[] }} batch
+   */
+  async sendVotes(owner, batch) {
     const items = batch.items.map(({ vote, at }) => ({ vote, at }));
     /** @type {string[]} */
     let outcomes;
@@ -229,6 +243,34 @@ export class Shard extends DurableObject {
         // the viewer left; its vote counts all the same
       }
     });
+  }
+
+  /**
+   * RPC from the root, the first step of sealing a prompt (vote-seal.js): hand every vote this
+   * shard has read to its owner now, and return once every owner has answered.
+   * @param {string | null} [show] the root's show (show-identity.js)
+   */
+  async flushAllVotes(show = null) {
+    if (!isShowKey(show)) return false;
+    this.show = show;
+    for (const owner of [...(this.voteBatches?.keys() ?? [])]) void this.flushVotes(owner);
+    await Promise.all([...(this.voteFlights ?? [])]);
+    return true;
+  }
+
+  /**
+   * RPC from the root, the second step of sealing (vote-seal.js): this owner's final count of a
+   * prompt; every later vote for it is refused `closed`.
+   * @param {number} index this shard's index
+   * @param {unknown} key
+   * @param {string | null} [show]
+   * @returns {Promise<{ counts: number[], total: number }>}
+   */
+  async sealVotes(index, key, show = null) {
+    if (!isShowKey(show) || typeof key !== 'string' || key.length > 200 || !Number.isInteger(index)) throw new Error('bad seal request');
+    this.show = show;
+    this.index ??= index;
+    return this.ledger.seal(key);
   }
 
   /**

@@ -15,6 +15,7 @@ import { judgeFrame } from './publish-rules.js';
 import { isShowKey, showFromRequest } from './show-identity.js';
 import { shardStub } from './stubs.js';
 import { liveVenue, lostSnapshot, noneSnapshot, venueOf, withVenue } from './venue-status.js';
+import { createVoteSeal } from './vote-seal.js';
 import { createVoteTotals, promptOf } from './votes.js';
 
 const PUBLISHER_TAG = 'publisher';
@@ -75,6 +76,12 @@ export class Show extends DurableObject {
         }
       },
     });
+    /** Each prompt's exact final count, taken once the shards stop accepting votes for it (vote-seal.js). */
+    this.voteSeal = createVoteSeal({
+      collect: (key) => this.collectVotes(key),
+      publish: (result) => this.edgeVotes.final(result),
+      warn: (message) => console.warn(message),
+    });
     this.fanout = createFanout({
       send: async (index, batch) => {
         const result = await shardStub(env, index, this.showName).push(batch, this.showName);
@@ -111,6 +118,8 @@ export class Show extends DurableObject {
       const last = this.replay.at(-1);
       if (!last || last.seq !== this.head.seq) this.replay = [];
       this.snapshotJson = this.makeSnapshot();
+      // A restart between a prompt's close and its seal must still seal it (sealing twice is harmless).
+      this.voteSeal.follow(promptOf(this.state));
     }
     const now = Date.now();
     // Nothing ever published: viewers get a "not started" state rather than nothing at all.
@@ -215,6 +224,7 @@ export class Show extends DurableObject {
       if (dropped) void storage.delete(deltaKey(dropped.seq));
     }
     this.fanout.publish(text);
+    this.voteSeal.follow(promptOf(this.state));
   }
 
   dropReplay() {
@@ -234,6 +244,7 @@ export class Show extends DurableObject {
     this.snapshotJson = snapshot.text;
     void this.ctx.storage.put({ meta: this.head, state: this.state });
     this.fanout.publish(snapshot.text);
+    this.voteSeal.follow(promptOf(this.state));
   }
 
   /** The latest sign of life of the publisher (ms): frames, connects, closes, alive pings. */
@@ -303,6 +314,8 @@ export class Show extends DurableObject {
     server.serializeAttachment({ connectedAt: this.lastHeardAt });
     // aliveMs: send ALIVE_FRAME this often, or be marked lost after VENUE_LOST_MS of silence.
     server.send(JSON.stringify({ type: 'hello', ...this.publisherHead(), aliveMs: ALIVE_EVERY_MS }));
+    // A venue that lost its link during the count may still be waiting for the edge's final count.
+    this.voteSeal.resend(promptOf(this.state));
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -394,9 +407,33 @@ export class Show extends DurableObject {
     return prompt !== null && this.edgeVotes.report(prompt.key, index, key, counts, total);
   }
 
+  /**
+   * Seal a prompt on every shard (vote-seal.js): first each shard hands its owners the votes it has
+   * read, then each owner seals and returns its count. Every shard index may own device ids.
+   * @param {string} key
+   */
+  async collectVotes(key) {
+    const show = this.showName;
+    const all = Array.from({ length: this.config.shardCount }, (_, i) => i);
+    await Promise.all(all.map((i) => shardStub(this.env, i, show).flushAllVotes(show)));
+    const parts = await Promise.all(all.map((i) => shardStub(this.env, i, show).sealVotes(i, key, show)));
+    /** @type {number[]} */
+    const counts = [];
+    let total = 0;
+    for (const part of parts) {
+      part.counts.forEach((n, i) => {
+        counts[i] = (counts[i] ?? 0) + n;
+      });
+      total += part.total;
+    }
+    const options = promptOf(this.state)?.key === key ? promptOf(this.state)?.options.length ?? 0 : 0;
+    while (counts.length < options) counts.push(0);
+    return { counts: Array.from(counts, (n) => n ?? 0), total };
+  }
+
   stats() {
     return {
-      votes: this.edgeVotes.stats(),
+      votes: { ...this.edgeVotes.stats(), seal: this.voteSeal.stats() },
       epoch: this.head.epoch,
       seq: this.head.seq,
       rev: this.head.rev,

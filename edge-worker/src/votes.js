@@ -4,7 +4,10 @@
 // lands on another shard still counts once. The owner checks the vote against the prompt the root
 // holds, keeps one choice per device (in memory and in its storage, so hibernation or eviction
 // forgets nothing) and reports its totals to the root, one report in flight at a time; the root
-// adds every owner's totals up and sends the sum to the venue.
+// adds every owner's totals up and sends the sum to the venue. After the close the root seals the
+// prompt (vote-seal.js): every shard hands its owners the votes it has read, every owner seals its
+// ledger (later votes are refused `closed`) and returns its count, and the root sends the venue the
+// sum marked final: the edge's exact count, which the venue waits for before its result.
 
 import { createTally } from '#core/votes/tally.js';
 
@@ -21,6 +24,10 @@ export const VOTE_BATCH_MAX = 256;
 /** How often the root sends the edge's totals to the venue at most. */
 export const TOTALS_INTERVAL_MS = 200;
 const VOTE_PREFIX = 'v:';
+/** A sealed prompt's marker in an owner's storage: no vote counts after its final count was taken. */
+const SEAL_PREFIX = 's:';
+/** Sealed prompt keys an owner remembers in memory (storage remembers them all). */
+const SEALED_KEPT = 8;
 
 /**
  * The shard that owns a device's vote (FNV-1a of the id).
@@ -60,6 +67,14 @@ export function createVoteLedger({ storage, root, now = () => Date.now() }) {
   /** @type {Map<string, Promise<any>>} prompt look-ups in flight, shared by the votes that wait for them */
   const lookups = new Map();
   const reports = new Map();
+  /** @type {Set<string>} prompts sealed here (the latest SEALED_KEPT; storage has them all) */
+  const sealed = new Set();
+
+  /** @param {string} key */
+  function remember(key) {
+    sealed.add(key);
+    if (sealed.size > SEALED_KEPT) sealed.delete(sealed.values().next().value);
+  }
 
   /** The ledger of `key`: the root's prompt, and the choices stored before a hibernation. */
   async function ledgerFor(key) {
@@ -71,6 +86,8 @@ export function createVoteLedger({ storage, root, now = () => Date.now() }) {
           const prompt = promptOf({ vote: await root().currentVote() });
           if (!prompt || prompt.key !== key) return null;
           const tally = createTally(prompt.options.length);
+          // An owner evicted since the seal reads the marker back with the choices.
+          if ((await storage.get(`${SEAL_PREFIX}${key}`)) === true) remember(key);
           const stored = await storage.list({ prefix: `${VOTE_PREFIX}${key}:` });
           for (const [name, option] of stored) tally.cast(name.slice(VOTE_PREFIX.length + key.length + 1), Number(option));
           // Keep the ledgers of the current prompt and the one before at most.
@@ -126,8 +143,9 @@ export function createVoteLedger({ storage, root, now = () => Date.now() }) {
       const outcomes = [];
       for (const { vote, at } of items) {
         const ledger = await ledgerFor(vote.key);
-        // Time decides, not the `closed` flag: a lagging owner may first look the prompt up after the venue closed it.
-        if (!ledger || Math.min(at, now()) > ledger.prompt.closes + LATE_GRACE_MS) {
+        // Time decides, not the `closed` flag: a lagging owner may first look the prompt up after
+        // the venue closed it. Once sealed, nothing counts: the final count was taken.
+        if (!ledger || sealed.has(vote.key) || Math.min(at, now()) > ledger.prompt.closes + LATE_GRACE_MS) {
           outcomes.push('closed');
           continue;
         }
@@ -148,6 +166,31 @@ export function createVoteLedger({ storage, root, now = () => Date.now() }) {
       for (let i = 0; i < entries.length; i += 128) void storage.put(Object.fromEntries(entries.slice(i, i + 128)));
       for (const key of keys) report(index, key);
       return outcomes;
+    },
+
+    /**
+     * Seal a prompt here and return this owner's final count of it (vote-seal.js). From now on
+     * every vote for it is refused `closed`, here and after an eviction (the marker is stored).
+     * @param {string} key
+     * @returns {Promise<{ counts: number[], total: number }>}
+     */
+    async seal(key) {
+      remember(key);
+      await storage.put(`${SEAL_PREFIX}${key}`, true);
+      const ledger = ledgers.get(key);
+      if (ledger) return { counts: ledger.tally.counts(), total: ledger.tally.total() };
+      // Nothing in memory (no vote yet, or evicted since): the stored choices are the count.
+      /** @type {number[]} */
+      const counts = [];
+      let total = 0;
+      for (const option of (await storage.list({ prefix: `${VOTE_PREFIX}${key}:` })).values()) {
+        const i = Number(option);
+        if (!Number.isInteger(i) || i < 0 || i >= 6) continue;
+        while (counts.length <= i) counts.push(0);
+        counts[i] += 1;
+        total += 1;
+      }
+      return { counts, total };
     },
   };
 }
@@ -179,9 +222,12 @@ export function createVoteTotals({ send }) {
     return { counts: Array.from(counts, (n) => n ?? 0), total };
   }
 
+  /** @type {string | null} the prompt whose final count went out (vote-seal.js): no more running totals for it */
+  let finished = null;
+
   function flush() {
     timer = null;
-    if (key === null) return;
+    if (key === null || key === finished) return;
     lastSent = Date.now();
     send(JSON.stringify({ type: 'votes', key, ...sum() }));
   }
@@ -222,7 +268,15 @@ export function createVoteTotals({ send }) {
       if (!timer) timer = setTimeout(flush, Math.max(0, lastSent + TOTALS_INTERVAL_MS - Date.now()));
       return true;
     },
+    /**
+     * The edge's final count of a prompt (vote-seal.js): sent now, and running totals for it stop.
+     * @param {{ key: string, counts: number[], total: number }} result
+     */
+    final(result) {
+      finished = result.key;
+      send(JSON.stringify({ type: 'votes', key: result.key, counts: result.counts, total: result.total, final: true }));
+    },
     /** For /healthz?deep=1. */
-    stats: () => ({ key, owners: owners.size, reports, ...sum(), taps: tapsTotal }),
+    stats: () => ({ key, owners: owners.size, reports, ...sum(), taps: tapsTotal, final: finished }),
   };
 }

@@ -83,6 +83,7 @@ export function createMetrics() {
     votes: labelled(client.Counter, 'tutti_votes_total', 'Well-formed votes from venue phones by outcome: counted, changed, repeat (same choice again), closed (no such prompt open), unknown_option, full, rate (over the per-socket vote budget)', ['outcome']),
     voteCount: labelled(client.Gauge, 'tutti_vote_count', 'Votes per option of the current (or last) prompt, counted at the venue or reported by the edge', ['prompt', 'option', 'where']),
     promptsOpened: labelled(client.Counter, 'tutti_prompts_opened_total', 'Prompts opened to the audience', []),
+    voteResults: labelled(client.Counter, 'tutti_vote_results_total', 'Prompt results by how they counted the edge: final (its exact final count), timeout (it did not come in time: its last running totals), off (no edge mirror)', ['edge']),
     taps: labelled(client.Counter, 'tutti_taps_total', 'Reaction taps counted during a reaction window, from venue phones or reported by the edge', ['where']),
     reactionLevel: labelled(client.Gauge, 'tutti_reaction_level', 'The audience reaction level (0-1) during a reaction window, 0 outside', []),
     edgeReplaced: labelled(client.Gauge, 'tutti_edge_replaced', '1 while another venue server publishing with the same token has replaced this one (it waits for POST /api/edge/resume)', []),

@@ -91,6 +91,7 @@ export class StartupError extends Error {
  * @property {number | null} [maxClients]
  * @property {string | null} [stateFile] persist the show position here; resume from it after an unclean stop (a clean close deletes it)
  * @property {number} [lookaheadMs]
+ * @property {number} [voteEdgeWaitMs] how long after a prompt's close its result waits for the edge's final count (default EDGE_WAIT_MS in votes/vote-desk.js)
  * @property {object} [hubOptions] fan-out tuning (tests)
  * @property {{ ratePerSecond?: number, burst?: number }} [rateLimit] per-address audience request limit
  * @property {number} [maxPerAddress] sockets one address may hold on the audience listener (0 = no cap; default 16)
@@ -154,7 +155,7 @@ export async function startShowServer(options = {}) {
     show, now, metrics, log,
     sendOsc: (address, args) => osc.message(address, args, 'vote'),
     edgeOn: () => edge.status().enabled === true,
-    edgeViewers: () => edge.status().remoteViewers ?? 0,
+    edgeWaitMs: options.voteEdgeWaitMs,
   });
   edge.onVotes((report) => votes.edgeTotals(report));
   const reactions = createReactionMeter({

@@ -32,8 +32,10 @@ export function createVoicesPanel() {
       }));
       const jump = vote.branch ? ` · jumping at bar ${vote.branch.bar}` : '';
       setText($('vote-total'), `${vote.total} vote${vote.total === 1 ? '' : 's'}${vote.winner ? ` · ${vote.winner} wins${jump}` : ''}`);
-      setText(state, vote.phase);
-      state.className = `tag ${vote.phase === 'open' ? 'tag-ok' : vote.phase === 'closed' ? 'tag-accent' : 'tag-warn'}`;
+      // Counting lasts only while the result waits for the edge's final count (README.md, "Audience voices").
+      const edgeLate = vote.phase === 'closed' && vote.edge === 'timeout';
+      setText(state, vote.phase === 'counting' ? 'counting · waiting for the edge' : edgeLate ? 'closed · without the edge\'s final count' : vote.phase);
+      state.className = `tag ${vote.phase === 'open' ? 'tag-ok' : vote.phase === 'closed' && !edgeLate ? 'tag-accent' : 'tag-warn'}`;
     }
     const level = reaction ? reaction.level : 0;
     const fillEl = $('reaction-fill');

@@ -71,7 +71,7 @@ function messageOf(err) {
  * @param {UplinkStream} options.stream
  * @param {{ info?: (...args: any[]) => void, warn?: (...args: any[]) => void }} [options.log]
  * @param {(status: UplinkStatus) => void} [options.onStatus] called on connect, disconnect, errors and acks
- * @param {(report: { key: string, counts: number[], total: number }) => void} [options.onVotes] the edge's vote totals (README.md, "Audience voices")
+ * @param {(report: { key: string, counts: number[], total: number, final?: boolean }) => void} [options.onVotes] the edge's vote totals (README.md, "Audience voices")
  * @param {(n: number) => void} [options.onTaps] reaction taps the edge's viewers sent since its last report
  * @returns {EdgeUplink}
  */

@@ -2,7 +2,8 @@
 // its first beat is published, counts the venue's phones (one vote per device id), adds the
 // edge's total, puts the tally into the state (`vote`) at most every TALLY_INTERVAL_MS, and when
 // the prompt closes sends the result over OSC and, for a branch, makes the show jump to the
-// winner's section at the next bar line.
+// winner's section at the next bar line. With an edge mirror, the result waits for the edge's
+// final count (edge-worker/src/vote-seal.js), up to EDGE_WAIT_MS.
 
 import { planPrompts, promptOn, roundKey } from '#core/votes/prompt-plan.js';
 import { addCounts, createTally, winnerOf } from '#core/votes/tally.js';
@@ -14,20 +15,23 @@ export const TALLY_INTERVAL_MS = 250;
  * a phone taps just before the buttons go and its frame is on the way. Later ones are refused.
  */
 export const LATE_GRACE_MS = 300;
-/** With an edge mirror but no remote viewers: how long after the votes stop the desk waits for the edge's totals. */
-export const EDGE_SETTLE_MS = 700;
 /**
- * With remote viewers: the result is final this long after the close. The edge counts votes its
- * shards read up to 3 s after the close (LATE_GRACE_MS in edge-worker/src/votes.js: under a storm
- * a shard reads a frame late), and its totals need a moment more to reach the venue.
+ * With an edge mirror the result waits for the edge's final count, at most this long after the
+ * close. The edge seals a prompt 3 s after the close (LATE_GRACE_MS in edge-worker/src/votes.js:
+ * under a storm a shard reads a frame late) and needs a moment more to add up its shards; a
+ * loaded edge takes seconds more. Past this the result counts the edge's last running totals and
+ * says so (`edge: "timeout"` in /api/status, a warning in the log): a dead venue link must not
+ * hold the show's branch for ever.
  */
-export const EDGE_FINAL_MS = 5000;
+export const EDGE_WAIT_MS = 20_000;
 /** The result stays in the state this long after the close (or until the next prompt opens). */
 export const RESULT_HOLD_MS = 10_000;
 
 /**
  * @typedef {import('#core/votes/prompt-plan.js').PlannedPrompt} PlannedPrompt
  * @typedef {'counted' | 'changed' | 'repeat' | 'closed' | 'unknown_option' | 'full'} VoteOutcome
+ * @typedef {'final' | 'timeout' | 'off'} EdgeOutcome final: the edge's final count is in the result;
+ *   timeout: it did not come within EDGE_WAIT_MS (its last running totals are); off: no edge mirror
  * @typedef {object} Round one opening of a prompt
  * @property {PlannedPrompt} prompt
  * @property {string} key
@@ -36,6 +40,9 @@ export const RESULT_HOLD_MS = 10_000;
  * @property {ReturnType<typeof createTally>} venue
  * @property {number[] | null} edge the edge's last reported counts
  * @property {number} edgeTotal
+ * @property {boolean} edgeFinal the edge's counts are its final count (vote-seal.js)
+ * @property {EdgeOutcome | null} edgeOutcome how the result treated the edge (set on close)
+ * @property {{ counts: number[], total: number, afterMs: number } | null} edgeLate the edge's final count, when it came after the result
  * @property {'open' | 'counting' | 'closed'} phase counting: votes refused, waiting for the edge's last totals
  * @property {number | null} winner
  * @property {{ bar: number, at: number } | null} branch where the show jumps (set on close)
@@ -47,12 +54,12 @@ export const RESULT_HOLD_MS = 10_000;
  * @param {ReturnType<typeof import('../show.js').createShow>} options.show
  * @param {() => number} options.now server clock (ms)
  * @param {import('../metrics.js').Metrics} options.metrics
- * @param {{ info: (msg: string) => void }} options.log
+ * @param {{ info: (msg: string) => void, warn?: (msg: string) => void }} options.log
  * @param {(address: string, args: Array<string | number | { type: string, value: number }>) => void} [options.sendOsc] to the musicians' OSC targets
- * @param {() => boolean} [options.edgeOn] whether an edge is counting too (waits EDGE_SETTLE_MS for its totals)
- * @param {() => number} [options.edgeViewers] viewers the edge last reported
+ * @param {() => boolean} [options.edgeOn] whether an edge is counting too (the result waits for its final count)
+ * @param {number} [options.edgeWaitMs] how long after the close the result waits for the edge's final count
  */
-export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, edgeOn = () => false, edgeViewers = () => 0 }) {
+export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, edgeOn = () => false, edgeWaitMs = EDGE_WAIT_MS }) {
   const engine = show.engine;
   let plan = planPrompts(engine.score(), engine.timeline());
   /** @type {Round | null} */
@@ -156,7 +163,7 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
     const closes = engine.beatTime(prompt.close) ?? opens;
     round = {
       prompt, key: roundKey(prompt.id, opens), opens, closes, venue: createTally(prompt.options.length), edge: null, edgeTotal: 0,
-      phase: 'open', winner: null, branch: null, finalAt: null,
+      edgeFinal: false, edgeOutcome: null, edgeLate: null, phase: 'open', winner: null, branch: null, finalAt: null,
     };
     metrics.voteCount.reset();
     metrics.promptsOpened.inc();
@@ -181,18 +188,27 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
     setImmediate(() => afterReceived(fn, hops - 1));
   }
 
-  /** Votes stop; the result is final once the edge's last totals had time to arrive. */
+  /** Votes stop; the result waits for the edge's final count (edgeTotals), if an edge is counting. */
   function stopVotes(r) {
     if (round !== r) return;
     r.phase = 'counting';
-    if (!edgeOn()) close(r);
-    else if (edgeViewers() > 0) later(() => close(r), r.closes + EDGE_FINAL_MS - now());
-    else later(() => close(r), EDGE_SETTLE_MS);
+    if (!edgeOn()) close(r, 'off');
+    else if (r.edgeFinal) close(r, 'final');
+    // Even an edge without WebSocket viewers waits for: its SSE and polling viewers vote with POST
+    // /vote, and the venue does not know how many there are.
+    else later(() => close(r, 'timeout'), r.closes + edgeWaitMs - now());
   }
 
-  function close(r) {
-    if (round !== r) return;
+  /**
+   * @param {Round} r
+   * @param {EdgeOutcome} edgeOutcome
+   */
+  function close(r, edgeOutcome) {
+    if (round !== r || r.phase === 'closed') return;
     r.phase = 'closed';
+    r.edgeOutcome = edgeOutcome;
+    metrics.voteResults.inc({ edge: edgeOutcome });
+    if (edgeOutcome === 'timeout') log.warn?.(`prompt ${r.prompt.id}: the edge's final count did not come within ${Math.round(edgeWaitMs / 1000)} s of the close; the result counts its last running totals (${r.edgeTotal} votes)`);
     const counts = countsOf(r);
     r.winner = winnerOf(counts);
     const total = r.venue.total() + r.edgeTotal;
@@ -209,7 +225,7 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
     // One message per option, in the score's order (README.md, "OSC address space").
     r.prompt.options.forEach((option, i) => sendOsc('/tutti/vote', [r.prompt.id, option.id, counts[i], total]));
     const winner = r.prompt.options[r.winner].id;
-    log.info(`prompt ${r.prompt.id} closed: ${winner} wins with ${counts[r.winner]} of ${total}${r.branch ? `; jumping at bar ${r.branch.bar}` : ''}`);
+    log.info(`prompt ${r.prompt.id} closed: ${winner} wins with ${counts[r.winner]} of ${total}${r.branch ? `; jumping at bar ${r.branch.bar}` : ''}${edgeOutcome === 'off' ? '' : ` (edge: ${edgeOutcome})`}`);
     dirty = true;
     if (flushTimer) clearTimeout(flushTimer);
     flush();
@@ -291,19 +307,32 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
      * The edge's totals for a round (README.md, "Audience voices"): counts per option, in the
      * score's order. Ignored once the result is final, so the published result stays the one
      * the branch was decided on.
-     * @param {{ key: string, counts: number[], total: number }} report
+     * @param {{ key: string, counts: number[], total: number, final?: boolean }} report final: the edge's sealed count (edge-worker/src/vote-seal.js)
      * @returns {boolean} whether it applied to the current round
      */
     edgeTotals(report) {
       const r = round;
-      if (!r || r.key !== report?.key || r.phase === 'closed' || !Array.isArray(report.counts)) return false;
-      r.edge = r.prompt.options.map((o, i) => {
+      if (!r || r.key !== report?.key || !Array.isArray(report.counts)) return false;
+      const counts = r.prompt.options.map((o, i) => {
         const n = Number(report.counts[i]);
         return Number.isSafeInteger(n) && n >= 0 ? n : 0;
       });
-      const total = Number(report.total);
-      r.edgeTotal = Number.isSafeInteger(total) && total >= 0 ? total : r.edge.reduce((a, b) => a + b, 0);
-      markDirty();
+      const reported = Number(report.total);
+      const total = Number.isSafeInteger(reported) && reported >= 0 ? reported : counts.reduce((a, b) => a + b, 0);
+      const final = report.final === true;
+      if (r.phase === 'closed') {
+        // Too late for the result (EDGE_WAIT_MS passed): kept for /api/status and said in the log.
+        if (final && r.edgeOutcome === 'timeout' && !r.edgeLate) {
+          r.edgeLate = { counts, total, afterMs: Math.round(now() - (r.finalAt ?? now())) };
+          log.warn?.(`prompt ${r.prompt.id}: the edge's final count (${total} votes) came ${r.edgeLate.afterMs} ms after the result, which counted ${r.edgeTotal} of them`);
+        }
+        return false;
+      }
+      r.edge = counts;
+      r.edgeTotal = total;
+      if (final) r.edgeFinal = true;
+      if (final && r.phase === 'counting') close(r, 'final');
+      else markDirty();
       return true;
     },
     /** The current round for the console and /api/status: key, phase, counts, winner. */
@@ -316,6 +345,7 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
         total: round.venue.total() + round.edgeTotal,
         winner: round.winner === null ? null : round.prompt.options[round.winner].id,
         branch: round.branch, finalAt: round.finalAt,
+        edge: round.edgeOutcome ?? (round.edgeFinal ? 'final' : null), edgeLate: round.edgeLate,
       };
     },
     /** @param {(round: Round) => void} listener called once per round when its result is final */

@@ -21,7 +21,8 @@ export async function startJitterProxy({ targetPort, targetHost = '127.0.0.1', m
   /** @type {Set<string>} */
   const blocked = new Set();
   const stats = { up: 0, down: 0, connections: 0, refused: 0 };
-  let delay = maxDelayMs;
+  /** Each direction's maximum delay: up (client → target), down (target → client). */
+  const delays = { up: maxDelayMs, down: maxDelayMs };
 
   /**
    * Forward `from` → `to` chunk by chunk, each delayed, in order. A chunk waits behind every
@@ -47,6 +48,7 @@ export async function startJitterProxy({ targetPort, targetHost = '127.0.0.1', m
       stats[count] += chunk.length;
       const now = performance.now();
       const last = queue.length ? queue[queue.length - 1].at : 0;
+      const delay = delays[count];
       queue.push({ at: Math.max(now + (delay > 0 ? random() * delay : 0), last), chunk });
       if (!timer) drain();
     });
@@ -89,9 +91,13 @@ export async function startJitterProxy({ targetPort, targetHost = '127.0.0.1', m
     url: proxy.url,
     port: proxy.port,
     stats,
-    /** @param {number} ms */
-    setDelay(ms) {
-      delay = ms;
+    /**
+     * @param {number} ms the new maximum delay
+     * @param {'both' | 'up' | 'down'} [direction] up: client → target, down: target → client
+     */
+    setDelay(ms, direction = 'both') {
+      if (direction !== 'down') delays.up = ms;
+      if (direction !== 'up') delays.down = ms;
     },
     /** Refuse requests to these paths from now on (e.g. '/ws', '/sse'); [] to allow all again. */
     block(paths) {
