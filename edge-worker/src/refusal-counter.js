@@ -56,15 +56,22 @@ export function countRequestRefusal(env, ctx, show, kind) {
   const delay = Math.max(0, entry.lastReportAt + REPORT_EVERY_MS - Date.now());
   // The timer and the RPC run in this request's context (a stub may not be used from another
   // request's), kept alive after the response by waitUntil.
-  ctx.waitUntil(new Promise((resolve) => setTimeout(resolve, delay)).then(() => report(env, show, entry)));
+  ctx.waitUntil(sleep(delay).then(() => report(env, show, entry)));
 }
+
+/** @param {number} ms */
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Reports that fail are tried again this many times, a second apart (within waitUntil's time). */
+const RETRIES = 3;
 
 /**
  * @param {Env} env
  * @param {string | null} show
  * @param {{ counts: Partial<Record<RequestRefusalKind, number>>, scheduled: boolean, lastReportAt: number }} entry
+ * @param {number} [retries]
  */
-async function report(env, show, entry) {
+async function report(env, show, entry, retries = RETRIES) {
   const { counts } = entry;
   entry.counts = {};
   entry.scheduled = false;
@@ -72,8 +79,12 @@ async function report(env, show, entry) {
   try {
     await rootStub(env, show).countRequestRefusals(counts, show);
   } catch {
-    // The root is unreachable right now: the counts go with this isolate's next report.
+    // The root is unreachable right now: the counts wait for the retry or the next report.
     for (const [kind, n] of Object.entries(counts)) entry.counts[kind] = (entry.counts[kind] ?? 0) + n;
+    if (retries === 0 || entry.scheduled) return;
+    entry.scheduled = true;
+    await sleep(REPORT_EVERY_MS);
+    await report(env, show, entry, retries - 1);
   }
 }
 
