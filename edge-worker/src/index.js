@@ -13,6 +13,7 @@ import { parseShowPath, withPath } from './show-path.js';
 import { stampShow } from './show-identity.js';
 import { serveShowAsset } from './show-assets.js';
 import { isShowServed } from './show-allowlist.js';
+import { countRequestRefusal } from './refusal-counter.js';
 import { rootStub } from './stubs.js';
 import { connectViewer } from './viewers.js';
 import { serveVote } from './vote-route.js';
@@ -55,18 +56,19 @@ export default {
   /**
    * @param {Request} request
    * @param {Env} env
+   * @param {ExecutionContext} ctx
    */
-  async fetch(request, env) {
+  async fetch(request, env, ctx) {
     const url = new URL(request.url);
     const where = parseShowPath(url.pathname);
     // README.md, "More than one show per edge": /s/<show>/… is the same set of routes for a show
     // of its own; every other path is the default show, exactly as before.
-    if (where.kind === 'default') return showRoutes.serve(request, env, null);
+    if (where.kind === 'default') return showRoutes.serve(request, env, null, '', ctx);
     if (where.kind === 'bad') return jsonError(400, 'BAD_SHOW', where.message, CORS);
     if (!isShowServed(env, where.show)) return jsonError(404, 'NO_SUCH_SHOW', `this edge serves no show "${where.show}"`, CORS);
     // The page's relative URLs (ws, sse, media/…) only land in the show from its folder.
     if (where.rest === '') return new Response(null, { status: 308, headers: { location: `${where.base}/${url.search}`, ...CORS } });
-    return showRoutes.serve(withPath(request, where.rest), env, where.show, where.base);
+    return showRoutes.serve(withPath(request, where.rest), env, where.show, where.base, ctx);
   },
 };
 
@@ -77,8 +79,9 @@ const showRoutes = {
    * @param {Env} env
    * @param {string | null} show null: the default show
    * @param {string} [base] `/s/<show>` for a named show
+   * @param {Pick<ExecutionContext, 'waitUntil'>} [ctx] the request's context (counts refusals after the response)
    */
-  async serve(request, env, show, base = '') {
+  async serve(request, env, show, base = '', ctx = { waitUntil: () => {} }) {
     const url = new URL(request.url);
     const config = readConfig(env);
 
@@ -101,7 +104,8 @@ const showRoutes = {
     }
 
     if (url.pathname.startsWith('/media/')) return serveMedia(request, env, show);
-    if (url.pathname === '/vote') return serveVote(request, env, config, show);
+    // A malformed vote is counted per isolate and reported to the root later (refusal-counter.js).
+    if (url.pathname === '/vote') return serveVote(request, env, config, show, (kind) => countRequestRefusal(env, ctx, show, kind));
     if (!AUDIENCE_ROUTES.has(url.pathname)) return show === null ? env.ASSETS.fetch(request) : serveShowAsset(request, env, base);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return audienceErrorResponse('METHOD_NOT_ALLOWED', { allow: AUDIENCE_METHODS, ...CORS });

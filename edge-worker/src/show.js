@@ -12,6 +12,7 @@ import { createFanout } from './fanout.js';
 import { isWebSocketUpgrade, json, jsonError } from './http.js';
 import { createMediaStore } from './media.js';
 import { judgeFrame } from './publish-rules.js';
+import { createRequestRefusalTally } from './refusal-counter.js';
 import { isShowKey, showFromRequest } from './show-identity.js';
 import { shardStub } from './stubs.js';
 import { liveVenue, lostSnapshot, noneSnapshot, venueOf, withVenue } from './venue-status.js';
@@ -64,6 +65,8 @@ export class Show extends DurableObject {
     this.counters = { accepted: 0, noop: 0, resync: 0, badFrame: 0, tooBig: 0, stale: 0, venueLost: 0 };
     /** Viewer frames the shards refused (viewer-rules.js), as they report them on each push. */
     this.viewerRefused = { flood: 0, oversize: 0, binary: 0, frame: 0, resync_ignored: 0, vote: 0 };
+    /** Viewer requests the Worker refused (refusal-counter.js), as its isolates report them. */
+    this.requestRefusals = createRequestRefusalTally();
     /** The edge's votes (votes.js): every owner shard's totals, summed and sent to the publisher. */
     this.edgeVotes = createVoteTotals({
       send: (text) => {
@@ -378,6 +381,17 @@ export class Show extends DurableObject {
   }
 
   /**
+   * RPC from the Worker: requests it refused for this show since its isolate's last report
+   * (refusal-counter.js; at most one report per isolate per second).
+   * @param {unknown} counts
+   * @param {string | null} [show]
+   */
+  countRequestRefusals(counts, show = null) {
+    this.learnShow(show);
+    this.requestRefusals.add(counts);
+  }
+
+  /**
    * What the Worker's SSE/poll cache needs: the snapshot and the deltas after (epoch, seq).
    * `full` means `deltas` is the whole replay window (the caller's position was not in it).
    * @param {string | null} epoch
@@ -444,6 +458,8 @@ export class Show extends DurableObject {
       shardStartedAt: this.fanout.startedAt(),
       frames: { ...this.counters },
       viewerFramesRefused: { ...this.viewerRefused },
+      viewerRequestsRefused: this.requestRefusals.counts(),
+      viewerRequestRefusalReports: this.requestRefusals.reports(),
       venue: venueOf(this.state),
     };
   }

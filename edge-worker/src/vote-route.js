@@ -14,22 +14,32 @@ const REFUSED_STATUS = { closed: 409, unknown_option: 409, unavailable: 503 };
  * @param {Env} env
  * @param {{ shardCount: number }} config
  * @param {string | null} [show] the checked show name (show-path.js), null for the default show
+ * @param {(kind: import('./refusal-counter.js').RequestRefusalKind) => void} [onMalformed] told of
+ *   every malformed request, which is answered here and never reaches an object (refusal-counter.js)
  */
-export async function serveVote(request, env, { shardCount }, show = null) {
-  if (request.method !== 'POST') return jsonError(405, 'METHOD_NOT_ALLOWED', '/vote only answers POST', { allow: 'POST' });
+export async function serveVote(request, env, { shardCount }, show = null, onMalformed = () => {}) {
+  /**
+   * @param {import('./refusal-counter.js').RequestRefusalKind} kind
+   * @param {Response} response
+   */
+  const refuse = (kind, response) => {
+    onMalformed(kind);
+    return response;
+  };
+  if (request.method !== 'POST') return refuse('vote_method', jsonError(405, 'METHOD_NOT_ALLOWED', '/vote only answers POST', { allow: 'POST' }));
   if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) {
-    return jsonError(415, 'BAD_VOTE', 'send the vote as application/json');
+    return refuse('vote_type', jsonError(415, 'BAD_VOTE', 'send the vote as application/json'));
   }
   const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) return jsonError(413, 'BAD_VOTE', `a vote is at most ${MAX_BODY_BYTES} bytes`);
+  if (text.length > MAX_BODY_BYTES) return refuse('vote_size', jsonError(413, 'BAD_VOTE', `a vote is at most ${MAX_BODY_BYTES} bytes`));
   let body;
   try {
     body = JSON.parse(text);
   } catch {
-    return jsonError(400, 'BAD_VOTE', 'the body is not JSON');
+    return refuse('vote_body', jsonError(400, 'BAD_VOTE', 'the body is not JSON'));
   }
   const parsed = parseVote(body);
-  if (parsed.ok === false) return jsonError(400, 'BAD_VOTE', /** @type {{ reason: string }} */ (parsed).reason);
+  if (parsed.ok === false) return refuse('vote_body', jsonError(400, 'BAD_VOTE', /** @type {{ reason: string }} */ (parsed).reason));
   const { vote } = parsed;
   const owner = ownerOf(vote.device, shardCount);
   let outcome;
