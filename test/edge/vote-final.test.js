@@ -11,7 +11,7 @@ import { openWs, waitFor as waitUntil } from '../support/clients.js';
 import { writeVoteScore, deviceId } from '../support/vote-score.js';
 import { startJitterProxy } from '../audience/support/jitter-proxy.js';
 import { applyEnvelope } from '#core/stream/state-stream.js';
-import { openSocket, showStats, startEdge, waitFor } from './helpers.js';
+import { freePort, openSocket, showStats, startEdge, waitFor } from './helpers.js';
 
 /** What the edge sends the venue arrives this late: more than the 5 s a fixed deadline after the close gave. */
 const LINK_DELAY_MS = 9000;
@@ -25,8 +25,8 @@ afterAll(async () => {
 });
 
 /** An edge with 4 shards of 3 viewers, a venue publishing to it through a delaying proxy. */
-async function venueBehindSlowLink({ voteEdgeWaitMs } = {}) {
-  const edge = await startEdge({ vars: { SHARD_CAPACITY: 3, SHARD_COUNT: 4 } });
+async function venueBehindSlowLink({ voteEdgeWaitMs, port = 0 } = {}) {
+  const edge = await startEdge({ vars: { SHARD_CAPACITY: 3, SHARD_COUNT: 4 }, port });
   started.push(() => edge.stop());
   // random() = 1: every chunk waits exactly the set delay (in order), none at first.
   const proxy = await startJitterProxy({ targetPort: Number(new URL(edge.url).port), random: () => 1 });
@@ -108,4 +108,42 @@ test('the edge\'s count is later than the venue\'s wait: the result comes withou
   expect(await server.metrics.exposition()).toMatch(/tutti_vote_results_total\{edge="timeout"\} 1/);
   await waitFor(() => server.votes.status()?.edgeLate, { timeoutMs: 20_000, what: 'the edge\'s late final count' });
   expect(server.votes.status().edgeLate).toMatchObject({ counts: [0, 2, 0], total: 2 });
+}, 120_000);
+
+test('the venue link drops while the edge seals: the final count comes again when it reconnects', async () => {
+  const { edge, proxy, server } = await venueBehindSlowLink({ voteEdgeWaitMs: 15_000 });
+  const remote = await edgeViewers(edge, 3);
+  server.show.engine.play();
+  await waitFor(() => remote.every((v) => stateOf(v)?.vote?.key), { timeoutMs: 10_000, what: 'the prompt on every edge viewer' });
+  const { key, closes } = stateOf(remote[0]).vote;
+  for (const [i, v] of remote.entries()) await edgeVote(v, key, 'stay', deviceId(400 + i));
+  // The venue's link is down from before the seal (3 s after the close) until well after it.
+  proxy.block(['/publish']);
+  proxy.destroyAll();
+  await waitFor(async () => (await showStats(edge)).votes.seal?.last?.key === key, { timeoutMs: 15_000, what: 'the edge to seal the prompt' });
+  expect(server.status().edge.connected).toBe(false);
+  expect(Date.now()).toBeLessThan(closes + 15_000);
+  proxy.block([]);
+
+  const result = await waitUntil(() => server.show.stream.state().vote?.closed && server.show.stream.state().vote, 30_000, 'the result');
+  expect(result).toMatchObject({ key, counts: [0, 0, 3], total: 3, winner: 'stay' });
+  expect(server.votes.status().edge).toBe('final');
+}, 120_000);
+
+test('workerd restarts between the close and the seal: the restarted edge seals from storage, exactly', async () => {
+  // A fixed port: the proxy (the venue's way to the edge) must find the restarted workerd.
+  const { edge, server } = await venueBehindSlowLink({ port: await freePort() });
+  const remote = await edgeViewers(edge, 6);
+  server.show.engine.play();
+  await waitFor(() => remote.every((v) => stateOf(v)?.vote?.key), { timeoutMs: 10_000, what: 'the prompt on every edge viewer' });
+  const { key } = stateOf(remote[0]).vote;
+  const answers = await Promise.all(remote.map((v, i) => edgeVote(v, key, i < 2 ? 'c' : 'd', deviceId(500 + i))));
+  expect(answers.map((a) => a.ok)).toEqual(Array(6).fill(true));
+  // Every owner's memory is gone; its stored choices are all that is left.
+  await edge.restart();
+
+  const result = await waitUntil(() => server.show.stream.state().vote?.closed && server.show.stream.state().vote, 40_000, 'the result');
+  expect(result).toMatchObject({ key, counts: [2, 4, 0], total: 6, winner: 'd' });
+  expect(server.votes.status().edge).toBe('final');
+  expect((await showStats(edge)).votes.seal.last).toEqual({ key, counts: [2, 4, 0], total: 6 });
 }, 120_000);
