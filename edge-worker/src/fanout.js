@@ -3,7 +3,8 @@
 // far behind (or whose push failed) gets the latest snapshot instead of the missed deltas.
 
 /**
- * @typedef {{ index: number, gen: number, rev: number, snapshot: string | null, items: string[], gap: boolean }} PushBatch
+ * @typedef {{ index: number, gen: number, rev: number, snapshot: string | null, items: string[], gap: boolean, clockOffset?: number }} PushBatch
+ *   clockOffset: edge − venue clock (venue-clock.js), added by the root
  * @typedef {{ viewers: number, joining?: boolean, startedAt?: number, refused?: Record<string, number>, taps?: number }} PushResult
  * @typedef {{ index: number, gen: number, pending: string[], inflight: boolean, gap: boolean,
  *   viewers: number, startedAt: number | null, retries: number, retryTimer: unknown }} Lane

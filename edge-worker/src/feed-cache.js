@@ -9,7 +9,8 @@ import { deltasAfter } from '#core/stream/catch-up.js';
 
 /**
  * @typedef {{ epoch: string | null, seq: number | null, rev: number, snapshot: string | null,
- *   deltas: { seq: number, json: string }[], venue: { status: string, since: number } }} Feed
+ *   deltas: { seq: number, json: string }[], venue: { status: string, since: number }, clockOffset: number }} Feed
+ *   clockOffset: edge − venue clock (venue-clock.js): GET /time answers on the venue's clock
  */
 
 /** A refresh that has not finished after this long is presumed abandoned (its request went away). */
@@ -22,7 +23,7 @@ const REFRESH_TIMEOUT_MS = 2000;
  */
 export function createFeedCache({ ttlMs, limit }) {
   /** @type {Feed} */
-  let feed = { epoch: null, seq: null, rev: -1, snapshot: null, deltas: [], venue: { status: 'none', since: 0 } };
+  let feed = { epoch: null, seq: null, rev: -1, snapshot: null, deltas: [], venue: { status: 'none', since: 0 }, clockOffset: 0 };
   let fetchedAt = 0;
   let refreshingSince = 0;
 
@@ -34,7 +35,8 @@ export function createFeedCache({ ttlMs, limit }) {
       if (reply.rev < feed.rev) return; // an older answer raced a newer one
       const deltas = reply.full ? reply.deltas : feed.deltas.concat(reply.deltas);
       const venue = { status: String(reply.venue?.status ?? 'none'), since: Number(reply.venue?.since ?? 0) };
-      feed = { epoch: reply.epoch, seq: reply.seq, rev: reply.rev, snapshot: reply.snapshot, deltas: deltas.slice(-limit), venue };
+      const clockOffset = Number.isFinite(reply.clockOffset) ? reply.clockOffset : 0;
+      feed = { epoch: reply.epoch, seq: reply.seq, rev: reply.rev, snapshot: reply.snapshot, deltas: deltas.slice(-limit), venue, clockOffset };
       fetchedAt = Date.now();
     } finally {
       refreshingSince = 0;

@@ -125,8 +125,12 @@ const showRoutes = {
           return serveSse(request, { cache: cacheFor(config, show), root: rootStub(env, show), tickMs: config.feedTtlMs, maxMs: config.sseMaxMs });
         case '/poll':
           return await servePoll(url, { cache: cacheFor(config, show), root: rootStub(env, show), tickMs: config.feedTtlMs });
-        case '/time':
-          return json({ s: Date.now() }, 200, CORS);
+        case '/time': {
+          // On the venue's clock, like every time in the state (venue-clock.js); the offset comes
+          // with the feed cache, one root RPC per FEED_TTL_MS at most.
+          const { clockOffset } = await cacheFor(config, show).current(rootStub(env, show));
+          return json({ s: Date.now() - clockOffset }, 200, CORS);
+        }
         default: {
           // /healthz; ?deep=1 also asks the root (epoch, seq, viewers per shard). The venue's
           // status comes from the feed cache: at most one root RPC per FEED_TTL_MS.

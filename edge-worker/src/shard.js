@@ -53,6 +53,12 @@ export class Shard extends DurableObject {
     this.voteFlights = undefined;
     /** Reaction taps since the last push, reported to the root with its result. */
     this.taps = 0;
+    /**
+     * Edge time − venue time (venue-clock.js), from the root's pushes: pongs carry the venue's
+     * clock, as every time in the state does. Undefined after a wake-up until read from storage.
+     * @type {number | undefined}
+     */
+    this.clockOffset = undefined;
     /** The votes this shard owns (votes.js): one choice per device id, reported to the root. */
     this.ledger = createVoteLedger({ storage: ctx.storage, root: () => rootStub(env, this.show) });
     // A plain-text keepalive answered by the runtime without waking the object. The JSON pings of
@@ -101,6 +107,7 @@ export class Shard extends DurableObject {
         const reply = await rootStub(this.env, this.show).attach(this.index, this.viewers().length, this.show);
         this.attached = true;
         this.adopt(reply.rev, reply.snapshot);
+        this.learnClockOffset(reply.clockOffset);
       } finally {
         this.attaching = null;
       }
@@ -117,6 +124,26 @@ export class Shard extends DurableObject {
   }
 
   /**
+   * The root's venue-clock offset (venue-clock.js); stored when it moved, for a wake-up.
+   * @param {unknown} offset
+   */
+  learnClockOffset(offset) {
+    if (typeof offset !== 'number' || !Number.isFinite(offset)) return;
+    const moved = this.clockOffset === undefined || Math.abs(offset - this.clockOffset) >= 5;
+    this.clockOffset = offset;
+    if (moved) void this.ctx.storage.put('clockOffset', offset);
+  }
+
+  /** The venue's clock, now (ms): what a pong says. */
+  async venueNow() {
+    if (this.clockOffset === undefined) {
+      const stored = await this.ctx.storage.get('clockOffset');
+      this.clockOffset ??= typeof stored === 'number' && Number.isFinite(stored) ? stored : 0;
+    }
+    return Date.now() - this.clockOffset;
+  }
+
+  /**
    * RPC from the root: forward a batch of updates to every viewer.
    * @param {import('./fanout.js').PushBatch} batch
    * @param {string | null} [show] the root's show (show-identity.js)
@@ -127,6 +154,7 @@ export class Shard extends DurableObject {
     this.index = batch.index;
     this.attached = true;
     this.adopt(batch.rev, batch.snapshot);
+    this.learnClockOffset(batch.clockOffset);
     const frames = batch.gap ? (this.latest ? [this.latest.json] : []) : batch.items;
     const sockets = this.viewers();
     for (const ws of sockets) {
@@ -170,7 +198,7 @@ export class Shard extends DurableObject {
       return;
     }
     if (verdict.action === 'pong') {
-      ws.send(encodePong(verdict.id, verdict.c, now));
+      ws.send(encodePong(verdict.id, verdict.c, await this.venueNow()));
       return;
     }
     // resync: after hibernation the snapshot is no longer in memory; fetch it from the root.

@@ -16,6 +16,7 @@ import { createRequestRefusalTally } from './refusal-counter.js';
 import { isShowKey, showFromRequest } from './show-identity.js';
 import { shardStub } from './stubs.js';
 import { liveVenue, lostSnapshot, noneSnapshot, venueOf, withVenue } from './venue-status.js';
+import { createVenueClock } from './venue-clock.js';
 import { createVoteSeal } from './vote-seal.js';
 import { createVoteTotals, promptOf } from './votes.js';
 
@@ -32,6 +33,13 @@ const SILENT = 4002;
 export const ALIVE_FRAME = '{"type":"alive"}';
 /** How often the uplink sends ALIVE_FRAME (told in the hello). */
 const ALIVE_EVERY_MS = 1000;
+/**
+ * Frames a publisher sends this soon after connecting are its catch-up (a snapshot or replayed
+ * deltas, made earlier): their `t` says nothing about the venue's clock (venue-clock.js).
+ */
+const CATCH_UP_MS = 1000;
+/** The venue clock's offset is stored again when it moved this much (ms). */
+const CLOCK_SAVE_STEP_MS = 5;
 
 /* global WebSocketRequestResponsePair */
 
@@ -79,15 +87,19 @@ export class Show extends DurableObject {
         }
       },
     });
+    /** The venue's clock (venue-clock.js): every time in the state is on it. */
+    this.venueClock = createVenueClock();
+    this.savedClockOffset = 0;
     /** Each prompt's exact final count, taken once the shards stop accepting votes for it (vote-seal.js). */
     this.voteSeal = createVoteSeal({
+      now: () => this.venueClock.now(),
       collect: (key) => this.collectVotes(key),
       publish: (result) => this.edgeVotes.final(result),
       warn: (message) => console.warn(message),
     });
     this.fanout = createFanout({
       send: async (index, batch) => {
-        const result = await shardStub(env, index, this.showName).push(batch, this.showName);
+        const result = await shardStub(env, index, this.showName).push({ ...batch, clockOffset: this.venueClock.offset() }, this.showName);
         for (const [kind, n] of Object.entries(result?.refused ?? {})) if (kind in this.viewerRefused && Number.isFinite(n)) this.viewerRefused[kind] += n;
         if (Number.isSafeInteger(result?.taps) && result.taps > 0) this.edgeVotes.taps(result.taps);
         return result;
@@ -111,6 +123,9 @@ export class Show extends DurableObject {
     // A named show's root must know its name before it pushes to shards (an alarm may do so).
     const stored = await storage.get('showName');
     if (isShowKey(stored ?? null)) this.showName = /** @type {string | null} */ (stored ?? null);
+    const clockOffset = await storage.get('venueClockOffset');
+    this.venueClock.seed(clockOffset);
+    this.savedClockOffset = this.venueClock.offset();
     const meta = /** @type {any} */ (await storage.get('meta'));
     if (meta && typeof meta.epoch === 'string') {
       this.head = { epoch: meta.epoch, seq: meta.seq, rev: meta.rev ?? 0, minted: meta.minted === true };
@@ -219,6 +234,7 @@ export class Show extends DurableObject {
       void storage.put({ meta: this.head, state: this.state });
       void storage.setAlarm(this.lastHeardAt + this.config.venueLostMs);
     } else {
+      this.observeVenueClock(envelope.t);
       this.state = /** @type {Record<string, unknown>} */ (applyMergePatch(this.state ?? {}, envelope.data));
       this.replay.push({ seq: envelope.seq, json: text });
       const dropped = this.replay.length > this.config.replayLimit ? this.replay.shift() : null;
@@ -228,6 +244,24 @@ export class Show extends DurableObject {
     }
     this.fanout.publish(text);
     this.voteSeal.follow(promptOf(this.state));
+  }
+
+  /**
+   * A live delta made at venue time `t` arrived (venue-clock.js); a publisher's catch-up right
+   * after it connected is old news, and a snapshot may have been made long before it was sent.
+   * @param {number} t
+   */
+  observeVenueClock(t) {
+    const now = Date.now();
+    for (const ws of this.ctx.getWebSockets(PUBLISHER_TAG)) {
+      if (now - (/** @type {any} */ (ws.deserializeAttachment())?.connectedAt ?? 0) < CATCH_UP_MS) return;
+    }
+    this.venueClock.observe(t);
+    const offset = this.venueClock.offset();
+    if (Math.abs(offset - this.savedClockOffset) >= CLOCK_SAVE_STEP_MS) {
+      this.savedClockOffset = offset;
+      void this.ctx.storage.put('venueClockOffset', offset);
+    }
   }
 
   dropReplay() {
@@ -377,7 +411,7 @@ export class Show extends DurableObject {
     this.fanout.attach(index, gen);
     this.fanout.report(index, viewers);
     this.saveShards();
-    return { gen, rev: this.head.rev, snapshot: this.snapshotJson };
+    return { gen, rev: this.head.rev, snapshot: this.snapshotJson, clockOffset: this.venueClock.offset() };
   }
 
   /**
@@ -400,7 +434,7 @@ export class Show extends DurableObject {
   feed(epoch, seq) {
     const { epoch: headEpoch, seq: headSeq, rev } = this.head;
     const after = epoch === headEpoch ? deltasAfter(this.replay, seq, headSeq) : null;
-    return { epoch: headEpoch, seq: headSeq, rev, snapshot: this.snapshotJson, deltas: after ?? this.replay.slice(), full: after === null, venue: venueOf(this.state) };
+    return { epoch: headEpoch, seq: headSeq, rev, snapshot: this.snapshotJson, deltas: after ?? this.replay.slice(), full: after === null, venue: venueOf(this.state), clockOffset: this.venueClock.offset() };
   }
 
   /** RPC for owner shards: the prompt open in the venue's state (its `vote`), or null. */
@@ -461,6 +495,7 @@ export class Show extends DurableObject {
       viewerRequestsRefused: this.requestRefusals.counts(),
       viewerRequestRefusalReports: this.requestRefusals.reports(),
       venue: venueOf(this.state),
+      venueClock: this.venueClock.stats(),
     };
   }
 }

@@ -12,10 +12,11 @@
 import { createTally } from '#core/votes/tally.js';
 
 /**
- * Votes the edge reads up to this long after the close still count. Longer than the venue's
- * 300 ms: a shard reads a viewer's frame when its turn comes, and under a vote storm that can be
- * seconds after the phone sent it (bench/votes measured it), while the phone itself stops
- * offering the buttons at the close. The venue waits for these (local-server/src/votes/vote-desk.js).
+ * The root seals a prompt this long after its close (vote-seal.js): votes the edge reads until
+ * then count. Longer than the venue's 300 ms: a shard reads a viewer's frame when its turn comes,
+ * and under a vote storm that can be seconds after the phone sent it (bench/votes measured it),
+ * while the phone itself stops offering the buttons at the close. The venue waits for the final
+ * count (local-server/src/votes/vote-desk.js).
  */
 export const LATE_GRACE_MS = 3000;
 /** A shard gathers the votes for one owner this long (or up to VOTE_BATCH_MAX) into one RPC. */
@@ -59,9 +60,8 @@ export function promptOf(state) {
  * @param {object} options
  * @param {DurableObjectStorage} options.storage
  * @param {() => any} options.root the root object's stub
- * @param {() => number} [options.now]
  */
-export function createVoteLedger({ storage, root, now = () => Date.now() }) {
+export function createVoteLedger({ storage, root }) {
   /** @type {Map<string, { prompt: NonNullable<ReturnType<typeof promptOf>>, tally: ReturnType<typeof createTally> }>} */
   const ledgers = new Map();
   /** @type {Map<string, Promise<any>>} prompt look-ups in flight, shared by the votes that wait for them */
@@ -129,9 +129,8 @@ export function createVoteLedger({ storage, root, now = () => Date.now() }) {
 
   return {
     /**
-     * Count votes this shard owns, in the order they came. Lateness is judged by `at`, when the
-     * edge received each vote (a shard stamps it as it reads the frame), not when the batch
-     * reaches the owner.
+     * Count votes this shard owns, in the order they came, until the prompt is sealed. (`at`,
+     * when a shard read each vote, travels along for diagnosis; the seal, not a clock, decides.)
      * @param {number} index this shard's index
      * @param {{ vote: import('#core/votes/vote-message.js').Vote, at: number }[]} items
      * @returns {Promise<string[]>} per vote: counted, changed, repeat, closed or unknown_option
@@ -141,11 +140,12 @@ export function createVoteLedger({ storage, root, now = () => Date.now() }) {
       const puts = {};
       const keys = new Set();
       const outcomes = [];
-      for (const { vote, at } of items) {
+      for (const { vote } of items) {
         const ledger = await ledgerFor(vote.key);
-        // Time decides, not the `closed` flag: a lagging owner may first look the prompt up after
-        // the venue closed it. Once sealed, nothing counts: the final count was taken.
-        if (!ledger || sealed.has(vote.key) || Math.min(at, now()) > ledger.prompt.closes + LATE_GRACE_MS) {
+        // The seal decides, not a clock: the root seals LATE_GRACE_MS after the close on the
+        // venue's clock (vote-seal.js, venue-clock.js), and from then on nothing counts. A
+        // lagging owner may first look the prompt up after the venue closed it: still open here.
+        if (!ledger || sealed.has(vote.key)) {
           outcomes.push('closed');
           continue;
         }

@@ -91,6 +91,7 @@ export class StartupError extends Error {
  * @property {number | null} [maxClients]
  * @property {string | null} [stateFile] persist the show position here; resume from it after an unclean stop (a clean close deletes it)
  * @property {number} [lookaheadMs]
+ * @property {() => number} [now] the server clock (default createServerClock(); tests: a laptop whose clock is off)
  * @property {number} [voteEdgeWaitMs] how long after a prompt's close its result waits for the edge's final count (default EDGE_WAIT_MS in votes/vote-desk.js)
  * @property {object} [hubOptions] fan-out tuning (tests)
  * @property {{ ratePerSecond?: number, burst?: number }} [rateLimit] per-address audience request limit
@@ -123,7 +124,7 @@ export async function startShowServer(options = {}) {
   const log = fileLog ? teeToFile(printed, fileLog.logger) : printed;
   /** @param {string} listener */
   const fastifyLogging = (listener) => (fileLog ? { loggerInstance: fileLog.logger.child({ listener }), logController: new LogController({ disableRequestLogging: true }) } : { logger: false });
-  const now = createServerClock();
+  const now = options.now ?? createServerClock();
   const metrics = createMetrics();
 
   // Crash resume (README.md): the file exists only when the last run did not stop cleanly.

@@ -95,9 +95,9 @@ test('venue + edge shards: exact totals, a second tab on another shard and a rec
   await waitFor(() => stateOf(remote[0])?.vote?.closed, { timeoutMs: 5000, what: 'the result on the edge' });
   expect(stateOf(remote[0]).vote).toMatchObject({ counts: [5, 6, 1], total: 12, winner: 'd' });
 
-  // Late, on a socket and over HTTP: the edge reads votes up to 3 s after the close (its shards
-  // may read a frame late under a storm), not later.
-  await new Promise((r) => setTimeout(r, Math.max(0, final.closes + 3200 - Date.now())));
+  // Late, on a socket and over HTTP: the edge reads votes until it seals the prompt, 3 s after the
+  // close (its shards may read a frame late under a storm), not later.
+  await waitFor(async () => (await showStats(edge)).votes.seal?.last?.key === key, { timeoutMs: 10_000, what: 'the seal' });
   expect(await edgeVote(remote[2], key, 'c', deviceId(102))).toMatchObject({ ok: false, reason: 'closed' });
   const late = await fetch(`${edge.url}/vote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key, option: 'c', device: deviceId(109) }) });
   expect(late.status).toBe(409);

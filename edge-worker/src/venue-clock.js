@@ -1,0 +1,71 @@
+// The venue's clock as the edge sees it (README.md, "Edge mirror"; edge-worker/README.md, "The
+// venue's clock"). Every time in the state — `position.at`, a prompt's `opens`/`closes` — is on
+// the venue server's clock, and phones show them on the clock of the server they sync with. A
+// laptop whose clock is off (no NTP through the venue's firewall, a machine not synced for weeks)
+// would put the edge's viewers seconds away from the hall, open their vote buttons at the wrong
+// time and make the edge seal a prompt too early or too late. So the edge keeps time on the
+// venue's clock: each publisher frame carries its creation time `t`; edge time − `t` is the
+// clock offset plus the frame's one-way delay, and its minimum over recent frames is the offset
+// plus the smallest delay (a few tens of ms on a real link: the edge then runs that much behind
+// the venue, which a remote viewer cannot notice). The venue's clock cannot jump (it advances
+// monotonically, local-server/src/server.js createServerClock), so a long window only has to
+// follow the two clocks' drift.
+
+/** Samples older than this are forgotten (the clocks drift apart by ~50 ppm at most: 15 ms). */
+export const WINDOW_MS = 5 * 60_000;
+/** The window is kept as the minimum of each bucket of this length (bounded memory). */
+export const BUCKET_MS = 10_000;
+
+/**
+ * @param {{ now?: () => number }} [options] the edge's clock
+ */
+export function createVenueClock({ now = () => Date.now() } = {}) {
+  /** @type {{ start: number, min: number }[]} oldest first */
+  const buckets = [];
+  let samples = 0;
+
+  function prune(at) {
+    while (buckets.length && buckets[0].start + BUCKET_MS <= at - WINDOW_MS) buckets.shift();
+  }
+
+  const clock = {
+    /**
+     * A publisher frame made at venue time `t` arrived now.
+     * @param {unknown} t
+     */
+    observe(t) {
+      if (typeof t !== 'number' || !Number.isFinite(t)) return;
+      const at = now();
+      const sample = at - t;
+      const start = at - (at % BUCKET_MS);
+      const last = buckets.at(-1);
+      if (last && last.start === start) last.min = Math.min(last.min, sample);
+      else buckets.push({ start, min: sample });
+      prune(at);
+      samples += 1;
+    },
+    /**
+     * Start from an offset measured before a restart (kept in storage): right after one, the
+     * venue may be paused and send nothing to measure.
+     * @param {unknown} offset
+     */
+    seed(offset) {
+      if (typeof offset !== 'number' || !Number.isFinite(offset) || buckets.length) return;
+      const at = now();
+      buckets.push({ start: at - (at % BUCKET_MS), min: offset });
+    },
+    /** Edge time − venue time (ms, rounded): 0 until a frame was seen. */
+    offset() {
+      prune(now());
+      if (buckets.length === 0) return 0;
+      let min = Infinity;
+      for (const b of buckets) min = Math.min(min, b.min);
+      return Math.round(min);
+    },
+    /** The venue's clock, now (ms). */
+    now: () => now() - clock.offset(),
+    /** For /healthz?deep=1. */
+    stats: () => ({ offsetMs: clock.offset(), samples }),
+  };
+  return clock;
+}
