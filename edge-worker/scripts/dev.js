@@ -4,6 +4,8 @@
 // It runs the worker on one workerd without wrangler's dev proxy (direct-runtime.js): that
 // proxy costs about five open files per WebSocket viewer and falls over near 4,000 viewers
 // under a 20,000 open-files limit; the direct runtime holds 5,000+ (edge-worker/README.md).
+// If workerd crashes it is named in the terminal and started again on the same port and storage,
+// a bounded number of times (supervise-workerd.js).
 // `--port N` and `--persist-to DIR` work as in `wrangler dev`. Any other argument (or
 // `--wrangler`) runs `wrangler dev` itself with the arguments, as before
 // (e.g. `npm run edge:dev -- --port 8788 --local-protocol https`).
@@ -14,6 +16,7 @@ import { ensureDevToken } from './dev-vars.js';
 import { ensureAudienceAssets } from './ensure-assets.js';
 import { parseDevArgs } from './dev-args.js';
 import { watchSources } from './watch-sources.js';
+import { superviseWorkerd } from './supervise-workerd.js';
 
 const DEV_VARS = fileURLToPath(new URL('../.dev.vars', import.meta.url));
 const CONFIG = fileURLToPath(new URL('../wrangler.jsonc', import.meta.url));
@@ -59,12 +62,14 @@ if (parsed.mode === 'wrangler') {
     }
   });
   let stopping = false;
-  const stop = async () => {
+  const stop = async (exitCode = 0) => {
     if (stopping) return;
     stopping = true;
     await runtime.dispose().catch(() => {});
-    process.exit(0);
+    process.exit(exitCode);
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.on('SIGINT', () => stop());
+  process.on('SIGTERM', () => stop());
+  // A crash loop ends edge:dev with a non-zero exit instead of spinning (edge-worker/README.md).
+  superviseWorkerd({ runtime, log: (line) => console.error(line), giveUp: () => void stop(1) });
 }

@@ -15,6 +15,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { watchWorkerdExits } from './workerd-exits.js';
 
 const CONFIG_PATH = fileURLToPath(new URL('../wrangler.jsonc', import.meta.url));
 
@@ -48,7 +49,8 @@ async function bundle(main) {
 /**
  * Start the worker and wait until it serves.
  * @param {DirectRuntimeOptions} options
- * @returns {Promise<{ url: URL, miniflare: any, reload: () => Promise<void>, dispose: () => Promise<void> }>}
+ * @returns {Promise<{ url: URL, miniflare: any, reload: () => Promise<void>, dispose: () => Promise<void>,
+ *   onCrash: (listener: (exit: import('./workerd-exits.js').WorkerdExit) => void) => void }>}
  */
 export async function startDirectRuntime({ token, persistDir = false, vars = {}, host = '127.0.0.1', port = 0, logLevel = 'warn' }) {
   const { unstable_readConfig, unstable_getMiniflareWorkerOptions } = await import('wrangler');
@@ -77,15 +79,47 @@ export async function startDirectRuntime({ token, persistDir = false, vars = {},
     // The worker's name keys its Durable Object storage (`v3/do/tutti-edge-Show`), as in wrangler dev.
     workers: [{ ...worker, name: config.name, modules: [{ type: 'ESModule', path: main, contents }], bindings }],
   });
+  // A workerd that ends while reload() or dispose() runs was stopped (or failed to start) on
+  // purpose: those report their own errors. Any other end is a crash (supervise-workerd.js).
+  let ownStops = 0;
+  /** @type {Set<(exit: import('./workerd-exits.js').WorkerdExit) => void>} */
+  const crashListeners = new Set();
+  const stopWatching = watchWorkerdExits((exit) => {
+    if (exit.killedHere || ownStops > 0) return;
+    for (const listener of crashListeners) listener(exit);
+  });
+  /**
+   * @template T
+   * @param {() => Promise<T>} work
+   */
+  const stoppingOnPurpose = async (work) => {
+    ownStops += 1;
+    try {
+      return await work();
+    } finally {
+      ownStops -= 1;
+    }
+  };
   const miniflare = new Miniflare(options(await bundle(main)));
-  const url = await miniflare.ready;
+  const url = await miniflare.ready.catch(async (err) => {
+    stopWatching();
+    throw err;
+  });
   return {
     url,
     miniflare,
     /** Bundle the worker again and restart workerd with it, on the same port and storage. */
     reload: async () => {
-      await miniflare.setOptions(options(await bundle(main)));
+      const contents = await bundle(main);
+      await stoppingOnPurpose(() => miniflare.setOptions(options(contents)));
     },
-    dispose: () => miniflare.dispose(),
+    /** Call `listener` when workerd ends on its own (killed from outside, OOM, a workerd bug). */
+    onCrash: (listener) => {
+      crashListeners.add(listener);
+    },
+    dispose: () => stoppingOnPurpose(async () => {
+      stopWatching();
+      await miniflare.dispose();
+    }),
   };
 }

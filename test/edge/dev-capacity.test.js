@@ -7,56 +7,34 @@
 // receive, and checks workerd was neither restarted nor dropped anyone.
 // (The 5,000-viewer run itself is `npm run bench:edge`.)
 
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { createEnvelope } from '#core/protocol/envelope.js';
 import { openFiles, processTree } from '../support/process-fds.js';
 import { freePort, waitFor } from './helpers.js';
+import { startDevScript } from './dev-script.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const DEV_SCRIPT = join(ROOT, 'edge-worker/scripts/dev.js');
 const VIEWERS = 1000;
 const TARGET_VIEWERS = 5000;
 
+let dev;
 let child;
 let persistDir;
-const output = [];
+let output;
 let base;
 let token;
 
 beforeAll(async () => {
   persistDir = mkdtempSync(join(tmpdir(), 'tutti-edge-dev-'));
   const port = await freePort();
-  child = spawn(process.execPath, [DEV_SCRIPT, '--port', String(port), '--persist-to', persistDir], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1', WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
-  });
-  for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream }).on('line', (line) => {
-      output.push(line);
-      base ??= /^edge worker: (http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1];
-      token ??= /--edge-token (\S+)/.exec(line)?.[1];
-    });
-  }
-  await waitFor(() => base && token, { timeoutMs: 60_000, what: `edge:dev to print its URL and token:\n${output.join('\n')}` });
-  // It may print the URL before it serves: wait for an answer.
-  await waitFor(async () => (await fetch(`${base}/healthz`).catch(() => null))?.ok, { timeoutMs: 60_000, intervalMs: 250, what: 'edge:dev to answer /healthz' });
+  dev = await startDevScript(['--port', String(port), '--persist-to', persistDir]);
+  ({ child, output, base, token } = dev);
 }, 130_000);
 
 afterAll(async () => {
-  if (child && child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(killer);
-  }
+  await dev?.stop();
   if (persistDir) rmSync(persistDir, { recursive: true, force: true });
 }, 30_000);
 

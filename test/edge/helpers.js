@@ -228,7 +228,8 @@ export async function readSse(url, { count, headers = {}, timeoutMs = 10_000, on
 /**
  * Poll a condition until it holds (bounded).
  * @param {() => Promise<boolean> | boolean} condition
- * @param {{ timeoutMs?: number, intervalMs?: number, what?: string }} [options]
+ * @param {{ timeoutMs?: number, intervalMs?: number, what?: string | (() => string) }} [options]
+ *   what: a function is read at the timeout (e.g. to show a process's output up to then)
  */
 export async function waitFor(condition, { timeoutMs = 10_000, intervalMs = 50, what = 'condition' } = {}) {
   const deadline = Date.now() + timeoutMs;
@@ -236,7 +237,7 @@ export async function waitFor(condition, { timeoutMs = 10_000, intervalMs = 50, 
     if (await condition()) return;
     await new Promise((r) => setTimeout(r, intervalMs));
   }
-  throw new Error(`timed out waiting for ${what}`);
+  throw new Error(`timed out waiting for ${typeof what === 'function' ? what() : what}`);
 }
 
 /** The root's view of the show (GET /healthz?deep=1). */
