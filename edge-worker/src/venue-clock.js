@@ -9,12 +9,18 @@
 // plus the smallest delay (a few tens of ms on a real link: the edge then runs that much behind
 // the venue, which a remote viewer cannot notice). The venue's clock cannot jump (it advances
 // monotonically, local-server/src/server.js createServerClock), so a long window only has to
-// follow the two clocks' drift.
+// follow the two clocks' drift — except across a laptop's sleep: its monotonic clock stops while
+// the machine sleeps (macOS, Linux), so afterwards the venue's clock is behind by the sleep and
+// every sample is larger than the old minimum. Samples that stay above it for STEP_MS are a step,
+// not a slow network (a storm's delays come and go): the older samples are dropped.
 
 /** Samples older than this are forgotten (the clocks drift apart by ~50 ppm at most: 15 ms). */
 export const WINDOW_MS = 5 * 60_000;
 /** The window is kept as the minimum of each bucket of this length (bounded memory). */
 export const BUCKET_MS = 10_000;
+/** Every sample this long above the minimum by more than STEP_TOLERANCE_MS: the venue's clock stepped back. */
+export const STEP_MS = 30_000;
+export const STEP_TOLERANCE_MS = 500;
 
 /**
  * @param {{ now?: () => number }} [options] the edge's clock
@@ -23,6 +29,11 @@ export function createVenueClock({ now = () => Date.now() } = {}) {
   /** @type {{ start: number, min: number }[]} oldest first */
   const buckets = [];
   let samples = 0;
+  /** @type {number | null} since when every sample was above the minimum by more than STEP_TOLERANCE_MS */
+  let aboveSince = null;
+  let steps = 0;
+
+  const minimum = () => buckets.reduce((min, b) => Math.min(min, b.min), Infinity);
 
   function prune(at) {
     while (buckets.length && buckets[0].start + BUCKET_MS <= at - WINDOW_MS) buckets.shift();
@@ -37,6 +48,16 @@ export function createVenueClock({ now = () => Date.now() } = {}) {
       if (typeof t !== 'number' || !Number.isFinite(t)) return;
       const at = now();
       const sample = at - t;
+      if (sample <= minimum() + STEP_TOLERANCE_MS) aboveSince = null;
+      else if (aboveSince === null) aboveSince = at;
+      else if (at - aboveSince >= STEP_MS) {
+        // Forget everything up to the bucket the step began in (it may hold samples from before);
+        // the buckets after it hold only samples from after the step (STEP_MS > BUCKET_MS).
+        const stepBucket = aboveSince - (aboveSince % BUCKET_MS);
+        while (buckets.length && buckets[0].start <= stepBucket) buckets.shift();
+        aboveSince = null;
+        steps += 1;
+      }
       const start = at - (at % BUCKET_MS);
       const last = buckets.at(-1);
       if (last && last.start === start) last.min = Math.min(last.min, sample);
@@ -57,15 +78,12 @@ export function createVenueClock({ now = () => Date.now() } = {}) {
     /** Edge time − venue time (ms, rounded): 0 until a frame was seen. */
     offset() {
       prune(now());
-      if (buckets.length === 0) return 0;
-      let min = Infinity;
-      for (const b of buckets) min = Math.min(min, b.min);
-      return Math.round(min);
+      return buckets.length === 0 ? 0 : Math.round(minimum());
     },
     /** The venue's clock, now (ms). */
     now: () => now() - clock.offset(),
     /** For /healthz?deep=1. */
-    stats: () => ({ offsetMs: clock.offset(), samples }),
+    stats: () => ({ offsetMs: clock.offset(), samples, steps }),
   };
   return clock;
 }
