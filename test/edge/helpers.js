@@ -10,6 +10,7 @@ import WebSocket from 'ws';
 import { startLocalEdge } from '../../edge-worker/scripts/local-edge.js';
 import { createEnvelope } from '#core/protocol/envelope.js';
 import { createSseParser } from '#core/protocol/sse-parser.js';
+import { applyEnvelope } from '#core/stream/state-stream.js';
 
 /**
  * Start the worker with a fresh persistence folder (reused by restart()).
@@ -265,4 +266,25 @@ export function withoutVenue(state) {
   const rest = { ...state };
   delete rest.venue;
   return rest;
+}
+
+/**
+ * The state an edge viewer (openSocket) holds, from every snapshot and delta it received.
+ * @param {{ frames: any[] }} viewer
+ */
+export const stateOf = (viewer) => viewer.frames.filter((f) => f.type === 'snapshot' || f.type === 'delta').reduce((s, e) => applyEnvelope(s, e), null);
+
+/**
+ * Send a vote on an edge viewer's socket and wait for the shard's answer (README.md, "Audience voices").
+ * @param {{ frames: any[], send: (frame: object) => void }} viewer
+ * @param {string} key
+ * @param {string} option
+ * @param {string} device
+ */
+export async function edgeVote(viewer, key, option, device) {
+  const before = viewer.frames.length;
+  viewer.send({ type: 'vote', key, option, device });
+  let answer;
+  await waitFor(() => (answer = viewer.frames.slice(before).find((f) => f.type === 'voted' && f.key === key)), { timeoutMs: 10_000, what: `the edge's answer to ${device}` });
+  return answer;
 }

@@ -8,15 +8,13 @@ import { afterEach, expect, test } from '@jest/globals';
 import { startShow } from '../support/show.js';
 import { writeVoteScore, deviceId } from '../support/vote-score.js';
 import { waitFor as waitUntil } from '../support/clients.js';
-import { applyEnvelope } from '#core/stream/state-stream.js';
-import { openSocket, showStats, startEdge, waitFor } from './helpers.js';
+import { edgeVote, openSocket, showStats, startEdge, stateOf, waitFor } from './helpers.js';
 
 const started = [];
 afterEach(async () => {
   for (const stop of started.splice(0).reverse()) await stop();
 });
 
-const stateOf = (viewer) => viewer.frames.filter((f) => f.type === 'snapshot' || f.type === 'delta').reduce((s, e) => applyEnvelope(s, e), null);
 
 test.each([
   ['a minute slow', -60_000],
@@ -49,14 +47,7 @@ test.each([
 
   await waitFor(() => viewers.every((v) => stateOf(v)?.vote?.key), { timeoutMs: 15_000, what: 'the prompt on every edge viewer' });
   const { key, closes } = stateOf(viewers[0]).vote;
-  const answers = [];
-  for (const [i, v] of viewers.entries()) {
-    const before = v.frames.length;
-    v.send({ type: 'vote', key, option: i < 3 ? 'd' : 'c', device: deviceId(600 + i) });
-    let answer;
-    await waitFor(() => (answer = v.frames.slice(before).find((f) => f.type === 'voted')), { timeoutMs: 10_000, what: 'the vote answer' });
-    answers.push(answer);
-  }
+  const answers = await Promise.all(viewers.map((v, i) => edgeVote(v, key, i < 3 ? 'd' : 'c', deviceId(600 + i))));
   expect(answers.map((a) => a.ok)).toEqual([true, true, true, true]);
 
   const result = await waitUntil(() => server.show.stream.state().vote?.closed && server.show.stream.state().vote, 30_000, 'the result');

@@ -10,8 +10,7 @@ import { startShow } from '../support/show.js';
 import { openWs, waitFor as waitUntil } from '../support/clients.js';
 import { writeVoteScore, deviceId } from '../support/vote-score.js';
 import { startJitterProxy } from '../audience/support/jitter-proxy.js';
-import { applyEnvelope } from '#core/stream/state-stream.js';
-import { freePort, openSocket, showStats, startEdge, waitFor } from './helpers.js';
+import { edgeVote, freePort, openSocket, showStats, startEdge, stateOf, waitFor } from './helpers.js';
 
 /** What the edge sends the venue arrives this late: more than the 5 s a fixed deadline after the close gave. */
 const LINK_DELAY_MS = 9000;
@@ -48,15 +47,7 @@ async function edgeViewers(edge, n) {
   }
   return viewers;
 }
-const stateOf = (viewer) => viewer.frames.filter((f) => f.type === 'snapshot' || f.type === 'delta').reduce((s, e) => applyEnvelope(s, e), null);
 
-async function edgeVote(viewer, key, option, device) {
-  const before = viewer.frames.length;
-  viewer.send({ type: 'vote', key, option, device });
-  let answer;
-  await waitFor(() => (answer = viewer.frames.slice(before).find((f) => f.type === 'voted' && f.key === key)), { timeoutMs: 10_000, what: `the edge's answer to ${device}` });
-  return answer;
-}
 
 test('a slow venue link: the result waits for the edge\'s sealed final count and counts every edge vote; a vote after the seal is refused', async () => {
   const { edge, proxy, server } = await venueBehindSlowLink();

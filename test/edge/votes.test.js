@@ -4,11 +4,10 @@
 // shard, a reconnect and a repeated vote do not add up; the venue's tally is the venue's phones
 // plus the edge's, exactly; late and malformed votes are refused on the edge too.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { applyEnvelope } from '#core/stream/state-stream.js';
 import { startShow } from '../support/show.js';
 import { openWs, waitFor as waitUntil } from '../support/clients.js';
 import { writeVoteScore, deviceId } from '../support/vote-score.js';
-import { openSocket, showStats, startEdge, waitFor } from './helpers.js';
+import { edgeVote, openSocket, showStats, startEdge, stateOf, waitFor } from './helpers.js';
 
 let edge;
 let server;
@@ -34,16 +33,7 @@ async function edgeViewer() {
   await viewer.opened;
   return viewer;
 }
-const stateOf = (viewer) => viewer.frames.filter((f) => f.type === 'snapshot' || f.type === 'delta').reduce((s, e) => applyEnvelope(s, e), null);
 
-/** Send a vote on an edge socket and wait for the shard's answer. */
-async function edgeVote(viewer, key, option, device) {
-  const before = viewer.frames.length;
-  viewer.send({ type: 'vote', key, option, device });
-  let answer;
-  await waitFor(() => (answer = viewer.frames.slice(before).find((f) => f.type === 'voted' && f.key === key)), { timeoutMs: 10_000, what: `the edge's answer to ${device}` });
-  return answer;
-}
 
 async function venueVote(client, key, option, device) {
   const before = client.others.length;
