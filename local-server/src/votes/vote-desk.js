@@ -73,6 +73,10 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
   const timers = new Set();
   /** @type {Set<(round: Round) => void>} */
   const closeListeners = new Set();
+  /** Votes that reached the desk (any outcome): the close's drain goes on while they come in (afterReceived). */
+  let votesIn = 0;
+  /** The close's drain of waiting votes ends after this many event-loop turns in a row without one. */
+  const DRAIN_QUIET_HOPS = 4;
 
   const later = (fn, ms) => {
     const timer = setTimeout(() => {
@@ -181,11 +185,15 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
    * Run `fn` once the votes the server has already received are counted. After a stall of the
    * event loop (a loaded machine: bench/votes saw seconds), the close timer fires before the
    * sockets' waiting frames are read; each setImmediate lets one more poll phase read them.
+   * Votes waiting on new connections (POST /vote) come in one per hop: the server accepts one
+   * waiting connection per loop iteration (libuv) and reads it in the next. So the hops go on
+   * until DRAIN_QUIET_HOPS of them in a row bring in no vote (other requests may be waiting
+   * between the votes), for at most LATE_GRACE_MS.
    * @param {() => void} fn
    */
-  function afterReceived(fn, hops = 4) {
-    if (hops === 0) return fn();
-    setImmediate(() => afterReceived(fn, hops - 1));
+  function afterReceived(fn, quiet = DRAIN_QUIET_HOPS, until = now() + LATE_GRACE_MS, seen = votesIn) {
+    if (quiet === 0 || now() >= until) return fn();
+    setImmediate(() => afterReceived(fn, votesIn === seen ? quiet - 1 : DRAIN_QUIET_HOPS, until, votesIn));
   }
 
   /** Votes stop; the result waits for the edge's final count (edgeTotals), if an edge is counting. */
@@ -290,6 +298,7 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
      * @returns {VoteOutcome}
      */
     cast(vote) {
+      votesIn += 1;
       const r = round;
       /** @type {VoteOutcome} */
       let outcome;
