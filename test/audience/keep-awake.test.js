@@ -116,7 +116,11 @@ test('a re-join on a non-secure origin (no service worker) costs only the revali
       await waitInPage(page, () => window.__tutti.connection().live && window.__tutti.displays().length >= 1);
       await page.click('#join');
       await waitInPage(page, () => window.__tutti.screenOn().video);
-      const list = [...requests.values()].filter((r) => /\/$|\/assets\//.test(new URL(r.url).pathname));
+      const app = () => [...requests.values()].filter((r) => /\/$|\/assets\//.test(new URL(r.url).pathname));
+      // The video may still be loading (even from the cache) when it starts playing: wait, bounded,
+      // until every request of the app has finished, so its bytes are known.
+      for (let i = 0; i < 100 && app().some((r) => r.bytes === undefined); i += 1) await new Promise((r) => setTimeout(r, 50));
+      const list = app();
       return { bytes: appBytes(), requests: list.map((r) => `${new URL(r.url).pathname} ${r.status}${r.fromCache ? ' (cache)' : ''} ${r.bytes ?? '?'}`) };
     };
     const first = await visit();
