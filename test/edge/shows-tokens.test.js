@@ -5,13 +5,18 @@
 // workerd, with the secrets given as the worker's bindings.
 
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { startShow } from '../support/show.js';
 import { openSocket, publish, snapshot, startEdge, waitFor } from './helpers.js';
+
+const DEMO = fileURLToPath(new URL('../../scores/demo.score.json', import.meta.url));
 
 const GALA = randomBytes(16).toString('hex');
 const LATE = randomBytes(16).toString('hex');
 
 let edge;
 const sockets = [];
+const venues = [];
 
 const bearer = (token) => ({ authorization: `Bearer ${token}` });
 
@@ -22,6 +27,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(sockets.map((s) => s.close()));
+  await Promise.all(venues.map((v) => v.close()));
   await edge?.stop();
 });
 
@@ -130,3 +136,21 @@ test('media publish follows the same rule (upload, list, delete)', async () => {
   }
   expect((await fetch(`${edge.url}/s/late-night/media/media/poster.png`)).status).toBe(404);
 });
+
+test('a venue server (`--edge <edge>/s/late-night --edge-token <its token>`) publishes; with PUBLISH_TOKEN it is refused and says so', async () => {
+  const house = await startShow({ scorePath: DEMO, edgeUrl: `${edge.url}/s/late-night`, edgeToken: edge.token });
+  venues.push(house);
+  await waitFor(() => /UNAUTHORIZED/.test(house.status().edge.lastError ?? ''), { timeoutMs: 20_000, what: 'the house token to be refused at late-night' });
+  expect(house.status().edge.connected).toBe(false);
+  await house.close();
+
+  const guest = await startShow({ scorePath: DEMO, edgeUrl: `${edge.url}/s/late-night`, edgeToken: LATE });
+  venues.push(guest);
+  await waitFor(() => guest.status().edge.connected === true, { timeoutMs: 20_000, what: 'the guest venue on late-night' });
+  await waitFor(async () => (await epochAt('/s/late-night')) === guest.status().epoch, { timeoutMs: 20_000, what: 'late-night to show the guest venue\'s state' });
+  // Its media went up with the same token (the uploads are /publish/media… routes).
+  await waitFor(async () => {
+    const list = await fetch(`${edge.url}/s/late-night/publish/media`, { headers: bearer(LATE) });
+    return list.status === 200 && (await list.json()).files?.length > 0;
+  }, { timeoutMs: 20_000, what: 'the guest venue\'s media on late-night' });
+}, 60_000);
