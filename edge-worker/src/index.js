@@ -2,6 +2,7 @@
 // `run_worker_first` in wrangler.jsonc); live routes go to the show's objects.
 
 import { isPublisher } from './auth.js';
+import { publishTokenFor, unauthorizedMessage } from './publish-token.js';
 import { readConfig } from './config.js';
 import { createFeedCaches } from './feed-caches.js';
 import { AUDIENCE_METHODS } from '#core/protocol/http-errors.js';
@@ -86,8 +87,10 @@ const showRoutes = {
     const config = readConfig(env);
 
     if (url.pathname === '/publish' || url.pathname.startsWith('/publish/')) {
-      if (!(await isPublisher(request, env))) {
-        return jsonError(401, 'UNAUTHORIZED', 'publishing needs Authorization: Bearer <PUBLISH_TOKEN>');
+      // Every /publish… route of a show (socket, POST, media) has the same rule (publish-token.js).
+      const expected = publishTokenFor(env, show);
+      if (!(await isPublisher(request, expected.token))) {
+        return jsonError(401, 'UNAUTHORIZED', unauthorizedMessage(show, expected));
       }
       // A declared-oversize upload is refused here, before its body is streamed on to the root
       // object: the root answering 413 while the body is still arriving made workerd's forward
