@@ -14,10 +14,7 @@
 //       - function: voteFinish
 
 import { randomBytes } from 'node:crypto';
-import { planStay } from './lib/stay-plan.js';
-import { createViewerMeter, Metric } from './lib/viewer-meter.js';
-
-const RESYNC = '{"type":"resync"}';
+import { endStay, followShow } from './ws-viewer.js';
 const VOTE_WITHIN_MS = 2000;
 
 export const VoteMetric = Object.freeze({
@@ -29,65 +26,47 @@ export const VoteMetric = Object.freeze({
 
 /** Attach the listeners, plan the stay, and vote on every prompt that arrives. */
 export function voteWatch(context, events, done) {
-  const { measureFrom } = planStay(context.vars);
-  const meter = createViewerMeter({ events, measureFrom, startedAt: Date.now() });
   const ws = context.ws;
   const device = randomBytes(16).toString('base64url');
-  const session = { meter, finishing: false, closed: null, voted: new Set(), sentAt: new Map(), timers: new Set() };
-  context.tuttiWs = session;
+  const fields = { voted: new Set(), sentAt: new Map(), timers: new Set() };
   for (const name of Object.values(VoteMetric)) if (name !== VoteMetric.ANSWER) events.emit('counter', name, 0);
 
   function maybeVote(text) {
+    if (!text.includes('"vote":')) return;
     const key = /"key":"([A-Za-z0-9_~-]+)"/.exec(text)?.[1];
-    if (!key || session.voted.has(key)) return;
+    if (!key || fields.voted.has(key)) return;
     const closes = Number(/"closes":(\d+)/.exec(text)?.[1]);
     if (!Number.isFinite(closes) || /"closed":true/.test(text)) return;
-    session.voted.add(key);
+    fields.voted.add(key);
     const room = Math.min(VOTE_WITHIN_MS, closes - Date.now() - 100);
     if (room <= 0) return;
     const option = ['a', 'b', 'c'][Math.floor(Math.random() * 3)];
     const timer = setTimeout(() => {
-      session.timers.delete(timer);
+      fields.timers.delete(timer);
       if (ws.readyState !== ws.OPEN) return;
       ws.send(JSON.stringify({ type: 'vote', key, option, device }));
-      session.sentAt.set(key, Date.now());
+      fields.sentAt.set(key, Date.now());
       events.emit('counter', VoteMetric.SENT, 1);
     }, Math.random() * room);
-    session.timers.add(timer);
+    fields.timers.add(timer);
   }
 
-  ws.on('message', (data, isBinary) => {
-    const receivedAt = Date.now();
-    if (isBinary) return;
-    const text = String(data);
-    if (text.startsWith('{"type":"voted"')) {
-      const key = /"key":"([^"]+)"/.exec(text)?.[1];
-      const sent = key ? session.sentAt.get(key) : undefined;
-      if (sent !== undefined) events.emit('histogram', VoteMetric.ANSWER, receivedAt - sent);
-      events.emit('counter', text.includes('"ok":true') ? VoteMetric.COUNTED : VoteMetric.REFUSED, 1);
-      return;
-    }
-    const verdict = meter.text(text, receivedAt, data.length);
-    if (verdict === 'resync' && ws.readyState === ws.OPEN) ws.send(RESYNC);
-    if (text.includes('"vote":')) maybeVote(text);
-  });
-  ws.on('close', (code, reason) => {
-    if (session.finishing) return;
-    session.closed = { code, reason: String(reason) };
-    events.emit('counter', Metric.DROPS, 1);
-  });
-  ws.on('error', (err) => {
-    if (!session.finishing) events.emit('error', `ws: ${err.code ?? err.message}`);
-  });
+  /** The server's answer to a vote: counted or refused, and how long it took. */
+  function answer(text, receivedAt) {
+    if (!text.startsWith('{"type":"voted"')) return false;
+    const key = /"key":"([^"]+)"/.exec(text)?.[1];
+    const sent = key ? fields.sentAt.get(key) : undefined;
+    if (sent !== undefined) events.emit('histogram', VoteMetric.ANSWER, receivedAt - sent);
+    events.emit('counter', text.includes('"ok":true') ? VoteMetric.COUNTED : VoteMetric.REFUSED, 1);
+    return true;
+  }
+
+  followShow(context, events, { fields, intercept: answer, afterState: maybeVote });
   done();
 }
 
 /** Leave: as ws-viewer.js's wsFinish (a viewer that never joined or was dropped failed). */
 export async function voteFinish(context) {
-  const session = context.tuttiWs;
-  if (!session) throw new Error('voteFinish ran without voteWatch');
-  session.finishing = true;
-  for (const timer of session.timers) clearTimeout(timer);
-  if (session.closed) throw new Error(`ws closed early (${session.closed.code})`);
-  if (!session.meter.joined()) throw new Error('ws: no snapshot received');
+  for (const timer of context.tuttiWs?.timers ?? []) clearTimeout(timer);
+  endStay(context, 'voteFinish');
 }

@@ -18,7 +18,7 @@ import { shardStub } from './stubs.js';
 import { liveVenue, lostSnapshot, noneSnapshot, venueOf, withVenue } from './venue-status.js';
 import { createVenueClock } from './venue-clock.js';
 import { createVoteSeal } from './vote-seal.js';
-import { createVoteTotals, promptOf } from './votes.js';
+import { createVoteTotals, promptOf, sumCounts } from './votes.js';
 
 const PUBLISHER_TAG = 'publisher';
 const DELTA_PREFIX = 'd:';
@@ -465,18 +465,8 @@ export class Show extends DurableObject {
     const all = Array.from({ length: this.config.shardCount }, (_, i) => i);
     await Promise.all(all.map((i) => shardStub(this.env, i, show).flushAllVotes(show)));
     const parts = await Promise.all(all.map((i) => shardStub(this.env, i, show).sealVotes(i, key, show)));
-    /** @type {number[]} */
-    const counts = [];
-    let total = 0;
-    for (const part of parts) {
-      part.counts.forEach((n, i) => {
-        counts[i] = (counts[i] ?? 0) + n;
-      });
-      total += part.total;
-    }
-    const options = promptOf(this.state)?.key === key ? promptOf(this.state)?.options.length ?? 0 : 0;
-    while (counts.length < options) counts.push(0);
-    return { counts: Array.from(counts, (n) => n ?? 0), total };
+    const prompt = promptOf(this.state);
+    return sumCounts(parts, prompt?.key === key ? prompt.options.length : undefined);
   }
 
   stats() {

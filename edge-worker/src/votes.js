@@ -9,6 +9,7 @@
 // ledger (later votes are refused `closed`) and returns its count, and the root sends the venue the
 // sum marked final: the edge's exact count, which the venue waits for before its result.
 
+import { SCORE_LIMITS } from '#core/score/validate-limits.js';
 import { createTally } from '#core/votes/tally.js';
 
 /**
@@ -76,6 +77,18 @@ export function createVoteLedger({ storage, root }) {
     if (sealed.size > SEALED_KEPT) sealed.delete(sealed.values().next().value);
   }
 
+  /**
+   * The choices stored for `key` (one per device id), counted again.
+   * @param {string} key
+   * @param {number} options
+   */
+  async function storedTally(key, options) {
+    const prefix = `${VOTE_PREFIX}${key}:`;
+    const tally = createTally(options);
+    for (const [name, option] of await storage.list({ prefix })) tally.cast(name.slice(prefix.length), Number(option));
+    return tally;
+  }
+
   /** The ledger of `key`: the root's prompt, and the choices stored before a hibernation. */
   async function ledgerFor(key) {
     const known = ledgers.get(key);
@@ -85,11 +98,9 @@ export function createVoteLedger({ storage, root }) {
         try {
           const prompt = promptOf({ vote: await root().currentVote() });
           if (!prompt || prompt.key !== key) return null;
-          const tally = createTally(prompt.options.length);
           // An owner evicted since the seal reads the marker back with the choices.
           if ((await storage.get(`${SEAL_PREFIX}${key}`)) === true) remember(key);
-          const stored = await storage.list({ prefix: `${VOTE_PREFIX}${key}:` });
-          for (const [name, option] of stored) tally.cast(name.slice(VOTE_PREFIX.length + key.length + 1), Number(option));
+          const tally = await storedTally(key, prompt.options.length);
           // Keep the ledgers of the current prompt and the one before at most.
           if (ledgers.size >= 2) ledgers.delete(ledgers.keys().next().value);
           const ledger = { prompt, tally };
@@ -177,22 +188,31 @@ export function createVoteLedger({ storage, root }) {
     async seal(key) {
       remember(key);
       await storage.put(`${SEAL_PREFIX}${key}`, true);
-      const ledger = ledgers.get(key);
-      if (ledger) return { counts: ledger.tally.counts(), total: ledger.tally.total() };
-      // Nothing in memory (no vote yet, or evicted since): the stored choices are the count.
-      /** @type {number[]} */
-      const counts = [];
-      let total = 0;
-      for (const option of (await storage.list({ prefix: `${VOTE_PREFIX}${key}:` })).values()) {
-        const i = Number(option);
-        if (!Number.isInteger(i) || i < 0 || i >= 6) continue;
-        while (counts.length <= i) counts.push(0);
-        counts[i] += 1;
-        total += 1;
-      }
-      return { counts, total };
+      // Nothing in memory (no vote yet, or evicted since): the stored choices are the count (as
+      // many options as a prompt may have; the root keeps its prompt's).
+      const tally = ledgers.get(key)?.tally ?? (await storedTally(key, SCORE_LIMITS.promptOptionsMax));
+      return { counts: tally.counts(), total: tally.total() };
     },
   };
+}
+
+/**
+ * Add up owners' counts option by option.
+ * @param {Iterable<{ counts: number[], total: number }>} parts
+ * @param {number} [options] the prompt's options (longer lists are cut, shorter ones padded); default: the longest list
+ * @returns {{ counts: number[], total: number }}
+ */
+export function sumCounts(parts, options) {
+  /** @type {number[]} */
+  const counts = options === undefined ? [] : new Array(options).fill(0);
+  let total = 0;
+  for (const part of parts) {
+    part.counts.forEach((n, i) => {
+      if (options === undefined || i < options) counts[i] = (counts[i] ?? 0) + n;
+    });
+    total += part.total;
+  }
+  return { counts: Array.from(counts, (n) => n ?? 0), total };
 }
 
 /**
@@ -209,18 +229,7 @@ export function createVoteTotals({ send }) {
   let lastSent = 0;
   let reports = 0;
 
-  function sum() {
-    /** @type {number[]} */
-    const counts = [];
-    let total = 0;
-    for (const r of owners.values()) {
-      r.counts.forEach((n, i) => {
-        counts[i] = (counts[i] ?? 0) + n;
-      });
-      total += r.total;
-    }
-    return { counts: Array.from(counts, (n) => n ?? 0), total };
-  }
+  const sum = () => sumCounts(owners.values());
 
   /** @type {string | null} the prompt whose final count went out (vote-seal.js): no more running totals for it */
   let finished = null;
@@ -258,7 +267,7 @@ export function createVoteTotals({ send }) {
      * @param {unknown} total
      */
     report(current, index, reportKey, counts, total) {
-      if (reportKey !== current || !Array.isArray(counts) || counts.length > 6 || !counts.every((n) => Number.isSafeInteger(n) && n >= 0)) return false;
+      if (reportKey !== current || !Array.isArray(counts) || counts.length > SCORE_LIMITS.promptOptionsMax || !counts.every((n) => Number.isSafeInteger(n) && n >= 0)) return false;
       if (key !== current) {
         key = current;
         owners = new Map();
