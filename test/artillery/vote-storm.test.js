@@ -11,12 +11,28 @@ let show;
 let tmp;
 let outcome;
 
+const PHONES = 6;
+
+/** Resolves when `count` viewers are connected, or rejects after `ms` (a starved machine). */
+async function viewersJoined(count, ms) {
+  const until = Date.now() + ms;
+  while (show.status().clients.total < count) {
+    if (Date.now() > until) throw new Error(`only ${show.status().clients.total} of ${count} phones joined within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 beforeAll(async () => {
-  show = await startLoadShow({ scorePath: SCORE });
+  // The show waits for its audience: it starts playing only once every phone is connected, so a
+  // busy machine that is slow to start Artillery cannot make the phones miss the prompt.
+  show = await startLoadShow({ scorePath: SCORE, autoplay: false });
   tmp = scratch();
-  // 6 phones join over 2 s and stay 8 s: the first prompt opens at bar 3 (4 s in) for 4 s.
-  outcome = await runBriefly({ file: 'vote-storm.yml', target: `${show.audienceUrl.replace(/^http/, 'ws')}/ws`, dir: tmp.dir, users: 6, ramp: 2, hold: 8 });
-}, 90_000);
+  // 6 phones join over 2 s and stay 12 s: the first prompt opens at bar 3 (4 s after play) for 4 s.
+  const running = runBriefly({ file: 'vote-storm.yml', target: `${show.audienceUrl.replace(/^http/, 'ws')}/ws`, dir: tmp.dir, users: PHONES, ramp: 2, hold: 12 });
+  await Promise.race([viewersJoined(PHONES, 60_000), running]);
+  show.show.engine.play();
+  outcome = await running;
+}, 120_000);
 
 afterAll(async () => {
   await show?.close();
