@@ -82,13 +82,10 @@ function convert(spec, raw, source) {
       return range ? { value: range } : { error: `${where} must be an address or CIDR range (e.g. 192.168.1.0/24, fd00::/8), not "${raw}"` };
     }
     case 'url': {
-      try {
-        const url = new URL(raw);
-        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
-        return { value: url.href.replace(/\/+$/, '') };
-      } catch {
-        return { error: `${where} must be an http(s) URL, not "${raw}"` };
-      }
+      // One reading of an edge URL for the CLI and the console (edge/edge-url.js): wss:// and a
+      // trailing /publish are accepted here exactly as the console's edge panel accepts them.
+      const { reason } = parseEdgeUrl(raw);
+      return reason ? { error: reason.replace(/^--edge/, where) } : { value: raw.replace(/\/+$/, '') };
     }
     default:
       if (raw === '') return { error: `${where} needs a value` };
@@ -161,9 +158,6 @@ export function parseServeArgs(argv, env = {}) {
   }
   if (values['edge-token'] && !values.edge) errors.push('--edge-token needs --edge URL as well');
   if (values.edge && !values['edge-token']) errors.push('--edge needs --edge-token T as well (the worker refuses unauthenticated publishers)');
-  // The show named in --edge (…/s/<show>) is checked where the uplink reads it (edge-url.js).
-  const edgeProblem = typeof values.edge === 'string' ? parseEdgeUrl(values.edge).reason : null;
-  if (edgeProblem) errors.push(edgeProblem);
 
   return {
     errors,

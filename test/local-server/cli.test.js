@@ -78,7 +78,7 @@ test.each([
   [['serve', '--prot', '9000'], /unknown flag --prot \(did you mean --port\?\)/],
   [['serve', '--port', 'abc'], /--port must be a port number/],
   [['serve', '--osc', 'nohost'], /--osc must be HOST:PORT/],
-  [['serve', '--edge', 'ftp://x'], /--edge must be an http\(s\) URL/],
+  [['serve', '--edge', 'ftp://x'], /--edge must start with https:\/\/, http:\/\/, wss:\/\/ or ws:\/\//],
   [['serve', '--max-clients', '0'], /--max-clients must be a positive whole number/],
   [['serve', '--port'], /--port needs a value/],
   [['frobnicate'], /unknown command "frobnicate"/],

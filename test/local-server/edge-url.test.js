@@ -43,3 +43,14 @@ test('tutti serve refuses a bad show name in --edge before starting', () => {
   expect(errors.join('\n')).toMatch(/names the show "Bad_Name"/);
   expect(parseServeArgs(['--edge', 'https://edge.example.com/s/good-name', '--edge-token', 'x'.repeat(32)], {}).errors).toEqual([]);
 });
+
+test('tutti serve reads --edge by the same rule as the console (wss:// and /publish accepted)', () => {
+  // The console's edge panel has always accepted what edge-url.js accepts; the CLI refused wss://.
+  for (const typed of ['wss://edge.example.com/s/gala/publish', 'ws://127.0.0.1:8787', 'https://edge.example.com/']) {
+    const { errors } = parseServeArgs(['--edge', typed, '--edge-token', 'x'.repeat(32)], {});
+    expect({ typed, errors }).toEqual({ typed, errors: [] });
+  }
+  const refused = parseServeArgs(['--edge', 'ftp://x', '--edge-token', 'x'.repeat(32)], {}).errors.join('\n');
+  expect(refused).toMatch(/--edge must start with https:\/\/, http:\/\/, wss:\/\/ or ws:\/\//);
+  expect(parseServeArgs([], { TUTTI_EDGE: 'ftp://x', TUTTI_EDGE_TOKEN: 'x'.repeat(32) }).errors.join('\n')).toMatch(/^TUTTI_EDGE must start/m);
+});
