@@ -2,12 +2,12 @@
 // "Votes"). Running totals reach the venue while a prompt is open, but under a vote storm a
 // shard reads frames seconds late, so "the last totals before some deadline" is not a count: the
 // venue would publish a result short of votes the edge accepted. Instead the root seals each
-// prompt once its shards stop accepting votes for it (LATE_GRACE_MS after `closes`): every shard
+// prompt once its shards stop accepting votes for it (SEAL_AFTER_CLOSE_MS after `closes`): every shard
 // hands its owners the votes it has read, then every owner seals its ledger and returns its count.
 // The sum is exact (a vote either is in it or was answered `closed`), and goes to the venue marked
 // final; the venue waits for it before it publishes the result.
 
-import { LATE_GRACE_MS } from './votes.js';
+import { SEAL_AFTER_CLOSE_MS } from './votes.js';
 
 /** A failed seal (a shard unreachable) is tried again after this long... */
 export const SEAL_RETRY_MS = 1000;
@@ -67,7 +67,7 @@ export function createVoteSeal({ collect, publish, now = () => Date.now(), warn 
   return {
     /**
      * Follow the prompt in the root's state (votes.js promptOf) after every change: arm the seal
-     * for LATE_GRACE_MS after its close, move it when a tempo change moves the close, drop it
+     * for SEAL_AFTER_CLOSE_MS after its close, move it when a tempo change moves the close, drop it
      * when the venue drops the prompt. A prompt already sealed is sealed again only if it is new.
      * @param {{ key: string, closes: number } | null} prompt
      */
@@ -77,7 +77,7 @@ export function createVoteSeal({ collect, publish, now = () => Date.now(), warn 
       if (armed?.key === prompt.key && (armed.closes === prompt.closes || Number.isNaN(armed.closes))) return;
       cancel();
       const { key, closes } = prompt;
-      armed = { key, closes, timer: setTimeout(() => void run(key, 1), Math.max(0, closes + LATE_GRACE_MS - now())) };
+      armed = { key, closes, timer: setTimeout(() => void run(key, 1), Math.max(0, closes + SEAL_AFTER_CLOSE_MS - now())) };
     },
     /**
      * A publisher (re)connected: it may have missed the final count while its link was down.

@@ -19,7 +19,7 @@ import { createTally } from '#core/votes/tally.js';
  * while the phone itself stops offering the buttons at the close. The venue waits for the final
  * count (local-server/src/votes/vote-desk.js).
  */
-export const LATE_GRACE_MS = 3000;
+export const SEAL_AFTER_CLOSE_MS = 3000;
 /** A shard gathers the votes for one owner this long (or up to VOTE_BATCH_MAX) into one RPC. */
 export const VOTE_BATCH_MS = 20;
 export const VOTE_BATCH_MAX = 256;
@@ -153,7 +153,7 @@ export function createVoteLedger({ storage, root }) {
       const outcomes = [];
       for (const { vote } of items) {
         const ledger = await ledgerFor(vote.key);
-        // The seal decides, not a clock: the root seals LATE_GRACE_MS after the close on the
+        // The seal decides, not a clock: the root seals SEAL_AFTER_CLOSE_MS after the close on the
         // venue's clock (vote-seal.js, venue-clock.js), and from then on nothing counts. A
         // lagging owner may first look the prompt up after the venue closed it: still open here.
         if (!ledger || sealed.has(vote.key)) {

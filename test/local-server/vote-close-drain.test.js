@@ -6,7 +6,7 @@
 // local-server/src/votes/vote-desk.js); without it every one of these votes is refused `closed`.
 //
 // The stall is made for real, in this process (the server runs in it): the votes go out shortly
-// before the close, and the test blocks the event loop until well past `closes` + LATE_GRACE_MS.
+// before the close, and the test blocks the event loop until well past `closes` + CLOSE_DRAIN_MS.
 // On loopback a write is in the server's kernel at once, so when the loop resumes the votes are
 // readable and the close timer is due at the same moment. WebSocket viewers send from this
 // thread just before it blocks; polling phones (POST /vote) send from a worker thread while it is
@@ -23,13 +23,13 @@ import { startShow } from '../support/show.js';
 import { openWs, waitFor } from '../support/clients.js';
 import { writeVoteScore, deviceId } from '../support/vote-score.js';
 import { createServerClock } from '../../local-server/src/server.js';
-import { LATE_GRACE_MS } from '../../local-server/src/votes/vote-desk.js';
+import { CLOSE_DRAIN_MS } from '../../local-server/src/votes/vote-desk.js';
 
 /** Phones, one vote each (so no per-socket limit applies). Loopback is exempt from --max-per-address and --rate-limit. */
 const VIEWERS = 40;
 /** The votes go out this long before `closes` on the server clock: in time, by a margin. */
 const SEND_BEFORE_CLOSE_MS = 30;
-/** The stall lasts until this long after `closes` + LATE_GRACE_MS: the close timer is surely due. */
+/** The stall lasts until this long after `closes` + CLOSE_DRAIN_MS: the close timer is surely due. */
 const STALL_PAST_DEADLINE_MS = 150;
 /** Bound on any one busy-wait, whatever the clocks do. */
 const MAX_SPIN_MS = 3000;
@@ -61,7 +61,7 @@ function stallAcrossClose(show, serverNow, open, send) {
     const sentAt = serverNow();
     const phaseAtSend = show.votes.status()?.phase;
     send();
-    spinUntil(serverNow, open.closes + LATE_GRACE_MS + STALL_PAST_DEADLINE_MS);
+    spinUntil(serverNow, open.closes + CLOSE_DRAIN_MS + STALL_PAST_DEADLINE_MS);
     resolve({ startedAt, sentAt, phaseAtSend, resumedAt: serverNow() });
   }));
 }
@@ -85,7 +85,7 @@ test('after an event-loop stall across the close, every vote that reached the se
   }
   show.show.engine.play();
   const open = await waitFor(() => viewers[0].tracker.state?.vote, 5000, 'the prompt to open');
-  const deadline = open.closes + LATE_GRACE_MS;
+  const deadline = open.closes + CLOSE_DRAIN_MS;
   await waitFor(() => serverNow() >= open.closes - 250, 5000, 'shortly before the close');
 
   const stall = await stallAcrossClose(show, serverNow, open, () => {
@@ -115,7 +115,7 @@ test('POST /vote after the same stall: polling phones\' votes waiting on keep-al
   cleanup.push(() => watcher.ws.terminate());
   show.show.engine.play();
   const open = await waitFor(() => watcher.tracker.state?.vote, 5000, 'the prompt to open');
-  const deadline = open.closes + LATE_GRACE_MS;
+  const deadline = open.closes + CLOSE_DRAIN_MS;
   const bodies = Array.from({ length: VIEWERS }, (_, i) => JSON.stringify(voteOf(open.key, i)));
   // The server clock is the wall clock advanced monotonically: the worker's Date.now() agrees with it.
   const phones = new Worker(new URL('../support/vote-poster-thread.js', import.meta.url), {

@@ -14,10 +14,10 @@ export const TALLY_INTERVAL_MS = 250;
  * Votes that reach the server up to this long after the close (on the server clock) still count:
  * a phone taps just before the buttons go and its frame is on the way. Later ones are refused.
  */
-export const LATE_GRACE_MS = 300;
+export const CLOSE_DRAIN_MS = 300;
 /**
  * With an edge mirror the result waits for the edge's final count, at most this long after the
- * close. The edge seals a prompt 3 s after the close (LATE_GRACE_MS in edge-worker/src/votes.js:
+ * close. The edge seals a prompt 3 s after the close (SEAL_AFTER_CLOSE_MS in edge-worker/src/votes.js:
  * under a storm a shard reads a frame late) and needs a moment more to add up its shards; a
  * loaded edge takes seconds more. Past this the result counts the edge's last running totals and
  * says so (`edge: "timeout"` in /api/status, a warning in the log): a dead venue link must not
@@ -178,7 +178,7 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
   function scheduleClose() {
     cancelRoundTimers();
     const r = /** @type {Round} */ (round);
-    later(() => afterReceived(() => stopVotes(r)), r.closes + LATE_GRACE_MS - now());
+    later(() => afterReceived(() => stopVotes(r)), r.closes + CLOSE_DRAIN_MS - now());
   }
 
   /**
@@ -188,10 +188,10 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
    * Votes waiting on new connections (POST /vote) come in one per hop: the server accepts one
    * waiting connection per loop iteration (libuv) and reads it in the next. So the hops go on
    * until DRAIN_QUIET_HOPS of them in a row bring in no vote (other requests may be waiting
-   * between the votes), for at most LATE_GRACE_MS.
+   * between the votes), for at most CLOSE_DRAIN_MS.
    * @param {() => void} fn
    */
-  function afterReceived(fn, quiet = DRAIN_QUIET_HOPS, until = now() + LATE_GRACE_MS, seen = votesIn) {
+  function afterReceived(fn, quiet = DRAIN_QUIET_HOPS, until = now() + CLOSE_DRAIN_MS, seen = votesIn) {
     if (quiet === 0 || now() >= until) return fn();
     setImmediate(() => afterReceived(fn, votesIn === seen ? quiet - 1 : DRAIN_QUIET_HOPS, until, votesIn));
   }
