@@ -58,3 +58,20 @@ export function winnerOf(counts) {
 export function addCounts(a, b) {
   return a.map((n, i) => n + (b?.[i] ?? 0));
 }
+
+/**
+ * Whether a vote's outcome means the phone's choice stands (the phone is told "counted"): a new
+ * vote, a changed one, or the same choice again. The venue and the edge answer phones by it.
+ * @param {string} outcome
+ */
+export function isAccepted(outcome) {
+  return outcome === 'counted' || outcome === 'changed' || outcome === 'repeat';
+}
+
+/**
+ * Whether a vote's outcome changed the counts (so the tally must be published or stored again).
+ * @param {string} outcome
+ */
+export function changesTally(outcome) {
+  return outcome === 'counted' || outcome === 'changed';
+}

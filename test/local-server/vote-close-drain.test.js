@@ -23,7 +23,7 @@ import { startShow } from '../support/show.js';
 import { openWs, waitFor } from '../support/clients.js';
 import { writeVoteScore, deviceId } from '../support/vote-score.js';
 import { createServerClock } from '../../local-server/src/server.js';
-import { CLOSE_DRAIN_MS } from '../../local-server/src/votes/vote-desk.js';
+import { CLOSE_DRAIN_MS } from '../../local-server/src/votes/close-drain.js';
 
 /** Phones, one vote each (so no per-socket limit applies). Loopback is exempt from --max-per-address and --rate-limit. */
 const VIEWERS = 40;

@@ -3,6 +3,7 @@
 // another origin cannot send one without a CORS preflight this server never answers.
 
 import { parseVote, encodeVoteReply } from '#core/votes/vote-message.js';
+import { isAccepted } from '#core/votes/tally.js';
 import { BadInput } from '../metrics.js';
 import { MAX_TAPS_PER_FRAME } from '#core/protocol/envelope.js';
 
@@ -35,7 +36,7 @@ export default async function voteRoutes(app, { metrics, votes, reactions }) {
       return reply.code(400).send({ error: 'BAD_VOTE', message: parsed.reason });
     }
     const outcome = votes.cast(parsed.vote);
-    const counted = outcome === 'counted' || outcome === 'changed' || outcome === 'repeat';
+    const counted = isAccepted(outcome);
     return reply
       .code(counted ? 200 : (REFUSED_STATUS[outcome] ?? 409))
       .header('cache-control', 'no-store')

@@ -7,6 +7,7 @@ import { parseStreamQuery } from '#core/stream/query.js';
 import { createTokenBucket } from '#core/util/token-bucket.js';
 import { BadInput } from '../metrics.js';
 import { encodeVoteReply } from '#core/votes/vote-message.js';
+import { isAccepted } from '#core/votes/tally.js';
 import { createSocketVoter, createTapBudget } from '../votes/socket-voter.js';
 import { refuseQuery } from './refuse-query.js';
 
@@ -83,7 +84,7 @@ export default async function wsRoutes(app, { show, metrics, now, overflow, isPr
       } else if (frame.type === 'vote') {
         const result = voter(frame.vote);
         if ('close' in result) return reject(BadInput.VOTE, CloseCode.POLICY_VIOLATION, result.close);
-        socket.send(encodeVoteReply(frame.vote.key, result.outcome === 'counted' || result.outcome === 'changed' || result.outcome === 'repeat' ? null : result.outcome));
+        socket.send(encodeVoteReply(frame.vote.key, isAccepted(result.outcome) ? null : result.outcome));
       }
       else if (resyncBudget.take(performance.now())) show.hub.resync(sink);
       else metrics.badInput.inc({ source: BadInput.WS_RESYNC });

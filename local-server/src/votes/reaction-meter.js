@@ -3,6 +3,7 @@
 // level is measured from the taps of venue phones plus the edge's every TICK_MS, published when it
 // changes and sent over OSC (`/tutti/reaction level:f`).
 
+import { createBeatWindow } from '#core/votes/beat-window.js';
 import { createReactionRate, planReactions } from '#core/votes/reaction-rate.js';
 
 /** The level is measured, published (when changed) and sent over OSC this often. */
@@ -23,7 +24,7 @@ export function createReactionMeter({ show, now, metrics, viewers, sendOsc = () 
   let plan = planReactions(engine.score(), engine.timeline());
   /** @type {{ window: ReturnType<typeof planReactions>[number], opens: number, closes: number, level: number, rate: ReturnType<typeof createReactionRate> } | null} */
   let open = null;
-  let lastBeat = -1;
+  const beats = createBeatWindow({ windowAt: (index) => plan.find((w) => w.open <= index && index < w.close), beatTime: (index) => engine.beatTime(index), endsWithWindow: true });
   /** @type {NodeJS.Timeout | null} */
   let ticker = null;
 
@@ -42,6 +43,7 @@ export function createReactionMeter({ show, now, metrics, viewers, sendOsc = () 
     if (!open) return;
     const t = now();
     if (t >= open.closes) {
+      beats.drop();
       stop();
       show.republish();
       return;
@@ -56,29 +58,25 @@ export function createReactionMeter({ show, now, metrics, viewers, sendOsc = () 
     }
   }
 
+  /** Each published beat: open, follow or drop the window (core/votes/beat-window.js). */
   function onBeat(beat) {
-    const continuous = beat.index === lastBeat + 1;
-    lastBeat = beat.index;
-    const window = plan.find((w) => w.open <= beat.index && beat.index < w.close);
-    if (open && (!continuous || open.window !== window)) {
-      if (stop() && !window) show.republish();
-    }
-    if (window && !open && (beat.index === window.open || !continuous)) {
-      open = { window, opens: beat.at, closes: engine.beatTime(window.close) ?? beat.at, level: 0, rate: createReactionRate({ now: now() }) };
+    const step = beats.beat(beat);
+    if (step.dropped && stop() && !step.opened) show.republish();
+    const current = beats.current();
+    if (step.opened) {
+      open = { window: step.opened.window, opens: step.opened.opens, closes: step.opened.closes, level: 0, rate: createReactionRate({ now: now() }) };
       ticker = setInterval(tick, TICK_MS);
       show.republish();
-    } else if (open && continuous) {
-      const closes = engine.beatTime(open.window.close);
-      if (closes !== null) open.closes = closes; // a tempo change moves the end
-    }
+    } else if (open && current) open.closes = current.closes; // a tempo change moves the end
   }
   const onTransport = (transport) => {
     if (transport === 'playing') return;
-    lastBeat = -1;
+    beats.drop({ transport: true });
     // After the caller is done (a score load publishes its own snapshot first): see vote-desk.js.
     if (stop()) queueMicrotask(() => show.republish());
   };
   const onScore = () => {
+    beats.drop({ transport: true });
     stop();
     plan = planReactions(engine.score(), engine.timeline());
   };
