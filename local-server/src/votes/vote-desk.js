@@ -13,7 +13,8 @@ import { changesTally } from '#core/votes/tally.js';
 import { createVoteRound } from '#core/votes/vote-round.js';
 import { createCloseDrain, CLOSE_DRAIN_MS } from './close-drain.js';
 import { createTallyPublisher } from './tally-publisher.js';
-import { voteStateOf, voteStatusOf } from './vote-view.js';
+import { createResultAnnouncer } from './vote-result.js';
+import { setVoteGauges, voteStateOf, voteStatusOf } from './vote-view.js';
 
 /**
  * With an edge mirror the result waits for the edge's final count, at most this long after the
@@ -54,22 +55,13 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
   let result = { branch: null, finalAt: null };
   const timers = createRoundTimers();
   const drain = createCloseDrain(now);
-  const tally = createTallyPublisher({ now, republish: () => show.republish(), onPublished: setGauges });
+  const tally = createTallyPublisher({ now, republish: () => show.republish(), onPublished: () => round && setVoteGauges(metrics, round) });
+  const announce = createResultAnnouncer({ engine, metrics, log, sendOsc, edgeWaitMs });
 
   show.addStateExtra(() => (round ? { vote: voteStateOf(round, result) } : {}));
   // Every published state carries the current tally (each beat's too): see tally-publisher.js.
   const onEnvelope = () => tally.sent();
   show.events.on('envelope', onEnvelope);
-
-  function setGauges() {
-    if (!round) return;
-    const venue = round.venueCounts();
-    const edge = round.edgeCounts();
-    round.prompt.options.forEach((option, i) => {
-      metrics.voteCount.set({ prompt: round.prompt.id, option: option.id, where: 'venue' }, venue[i]);
-      metrics.voteCount.set({ prompt: round.prompt.id, option: option.id, where: 'edge' }, edge?.[i] ?? 0);
-    });
-  }
 
   /** Forget the current round (seek out of it, pause, stop, new score, result shown long enough). */
   function drop() {
@@ -103,29 +95,21 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
     if (round !== r) return;
     beats.settle('held');
     const step = r.stop({ edgeOn: edgeOn(), now: now() });
-    if (step && 'closed' in step) announce(r, step.closed);
+    if (step && 'closed' in step) decided(r, step.closed);
     else if (step) timers.later(() => {
       const timedOut = round === r ? r.edgeTimedOut(now()) : null;
-      if (timedOut) announce(r, timedOut.closed);
+      if (timedOut) decided(r, timedOut.closed);
     }, r.closes() + edgeWaitMs - now());
   }
 
   /**
-   * The result is decided: the branch, OSC, the log, the state; the result stays RESULT_HOLD_MS.
+   * The result is decided (vote-result.js); it stays in the state RESULT_HOLD_MS.
    * @param {VoteRound} r
    * @param {EdgeOutcome} edgeOutcome
    */
-  function announce(r, edgeOutcome) {
+  function decided(r, edgeOutcome) {
     beats.settle('done');
-    metrics.voteResults.inc({ edge: edgeOutcome });
-    if (edgeOutcome === 'timeout') log.warn?.(`prompt ${r.prompt.id}: the edge's final count did not come within ${Math.round(edgeWaitMs / 1000)} s of the close; the result counts its last running totals (${r.edgeTotal()} votes)`);
-    const counts = r.counts();
-    const total = r.total();
-    const winner = /** @type {number} */ (r.winner());
-    result.branch = branchTo(r.prompt, winner);
-    // One message per option, in the score's order (README.md, "OSC address space").
-    r.prompt.options.forEach((option, i) => sendOsc('/tutti/vote', [r.prompt.id, option.id, counts[i], total]));
-    log.info(`prompt ${r.prompt.id} closed: ${r.prompt.options[winner].id} wins with ${counts[winner]} of ${total}${result.branch ? `; jumping at bar ${result.branch.bar}` : ''}${edgeOutcome === 'off' ? '' : ` (edge: ${edgeOutcome})`}`);
+    result.branch = announce(r, edgeOutcome);
     tally.now();
     result.finalAt = now();
     timers.later(() => {
@@ -133,23 +117,6 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
       drop();
       show.republish();
     }, RESULT_HOLD_MS);
-  }
-
-  /**
-   * Jump to the winner's section at the next bar line, unless the show is already in it (it
-   * follows the prompt, and the result took a while): then it carries on without starting again.
-   * @param {VoteRound['prompt']} prompt
-   * @param {number} winner
-   * @returns {{ bar: number, at: number } | null}
-   */
-  function branchTo(prompt, winner) {
-    const target = prompt.targets[winner];
-    const end = prompt.targetEnds[winner];
-    const barLine = engine.nextBarLine();
-    const arrived = barLine !== null && target !== null && end !== null && barLine >= target && barLine < end;
-    if (target === null || target === undefined || arrived) return null;
-    const jump = engine.jumpAtNextBar(target);
-    return jump ? { bar: jump.bar, at: Math.round(jump.at) } : null;
   }
 
   /** Each published beat (one lookahead before it sounds): open, follow or drop the round. */
@@ -213,7 +180,7 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
       if (!r) return false;
       const step = r.edgeReport(report, now());
       if (step.late) log.warn?.(`prompt ${r.prompt.id}: the edge's final count (${step.late.total} votes) came ${step.late.afterMs} ms after the result, which counted ${r.edgeTotal()} of them`);
-      if (step.closed) announce(r, step.closed);
+      if (step.closed) decided(r, step.closed);
       else if (step.applied) tally.changed();
       return step.applied;
     },

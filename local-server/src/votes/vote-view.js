@@ -1,5 +1,5 @@
-// How a vote round is shown: the `vote` member of the state (README.md, "Audience voices") and
-// the round for the console and /api/status.
+// How a vote round is shown: the `vote` member of the state (README.md, "Audience voices"), the
+// round for the console and /api/status, and the vote gauges.
 
 /**
  * @typedef {import('#core/votes/vote-round.js').VoteRound} VoteRound
@@ -49,4 +49,18 @@ export function voteStatusOf(round, result) {
     branch: result.branch, finalAt: result.finalAt,
     edge: round.edgeOutcome(), edgeLate: round.edgeLate(),
   };
+}
+
+/**
+ * The per-option vote gauges (tutti_vote_count{prompt,option,where}) follow the published tally.
+ * @param {import('../metrics.js').Metrics} metrics
+ * @param {VoteRound} round
+ */
+export function setVoteGauges(metrics, round) {
+  const venue = round.venueCounts();
+  const edge = round.edgeCounts();
+  round.prompt.options.forEach((option, i) => {
+    metrics.voteCount.set({ prompt: round.prompt.id, option: option.id, where: 'venue' }, venue[i]);
+    metrics.voteCount.set({ prompt: round.prompt.id, option: option.id, where: 'edge' }, edge?.[i] ?? 0);
+  });
 }
