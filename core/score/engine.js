@@ -74,15 +74,23 @@ export function createShowEngine(options) {
   /** @type {Transport} */
   let transport = 'stopped';
   let tempoFactor = 1;
-  let current = 0; // beat index shown in the state
-  let currentAt = 0; // when it sounds (or sounded)
-  let resumeFrom = 0; // beat index to play next from stopped/paused
-  let nextBeat = 0; // next beat index to publish while playing
-  let anchor = { index: 0, time: 0 }; // while playing: beat `index` sounds at `time`
-  /** @type {Record<string, unknown>} */
-  let view = {};
-  /** @type {Record<string, unknown> | undefined} */
-  let audio;
+  /**
+   * Where the show is: the beat shown in the state and when it sounds (or sounded), the beat to
+   * play next from stopped or paused, the next beat to publish while playing, and while playing
+   * the anchor (beat `anchor.index` sounds at `anchor.time`). The view and the audio are what
+   * playing up to `current` shows; moveTo() sets them all at once.
+   */
+  const at = {
+    current: 0,
+    currentAt: 0,
+    playFrom: 0,
+    nextBeat: 0,
+    anchor: { index: 0, time: 0 },
+    /** @type {Record<string, unknown>} */
+    view: {},
+    /** @type {Record<string, unknown> | undefined} */
+    audio: undefined,
+  };
   let timer = null;
   /** @type {ReturnType<typeof createFlywheelWindow>} while playing: `segment` and `ahead` (flywheel-window.js) */
   let flywheel;
@@ -91,44 +99,69 @@ export function createShowEngine(options) {
 
   function load(nextScore) {
     cancelTimer();
-    jump = null;
     plan = planScore(nextScore);
     ({ score, timeline, assets, cueIndex } = plan);
     flywheel = createFlywheelWindow({ plan, timeOfBeat });
     transport = 'stopped';
     tempoFactor = 1;
-    current = 0;
-    resumeFrom = 0;
-    currentAt = now();
-    audio = undefined;
-    view = viewAt(0);
+    moveTo(0, now(), 0);
+  }
+
+  /**
+   * The one reset of the position (load, stop, seek, resume): beat `index` is shown, sounding at
+   * `time`, with the view playing up to it would show and no sound; a pending branch is dropped.
+   * @param {number} index
+   * @param {number} time
+   * @param {number} [playFrom] the beat play starts from when stopped or paused
+   */
+  function moveTo(index, time, playFrom = at.playFrom) {
+    at.current = index;
+    at.currentAt = time;
+    at.playFrom = playFrom;
+    showFrom(index);
+  }
+
+  /**
+   * What the audience sees becomes what playing up to beat `index` shows, with no sound, and a
+   * pending branch is dropped: every move in time (moveTo, a seek while playing, the branch).
+   * @param {number} index
+   */
+  function showFrom(index) {
+    jump = null;
+    at.view = viewAt(index);
+    at.audio = undefined;
   }
 
   const viewAt = (/** @type {number} */ index) => plan.viewAt(index);
 
-  const tempo = () => round3(timeline.bpmAt(current) * tempoFactor);
+  const tempo = () => round3(timeline.bpmAt(at.current) * tempoFactor);
 
   /** Time a beat sounds while playing, from the anchor (no accumulation). */
   function timeOfBeat(index) {
-    return anchor.time + (timeline.msAt(index) - timeline.msAt(anchor.index)) / tempoFactor;
+    return at.anchor.time + (timeline.msAt(index) - timeline.msAt(at.anchor.index)) / tempoFactor;
   }
 
   /** New anchor (play, seek, tempo, resume, a branch). */
   const reanchorFlywheel = (/** @type {number} */ index) => flywheel.reanchor(index, tempoFactor);
 
+  /** The audience position: bar, beat, beats in the bar, when it sounds, beat index. */
+  function position() {
+    const pos = timeline.positionOf(at.current);
+    return { bar: pos.bar, beat: pos.beat, beats: pos.beats, at: Math.round(at.currentAt), index: at.current };
+  }
+
   function state() {
-    const pos = timeline.positionOf(current);
-    const section = plan.sectionAt(current);
+    const section = plan.sectionAt(at.current);
     /** @type {Record<string, unknown>} */
     const s = {
       score: plan.summary,
       transport,
       tempo: tempo(),
-      position: { bar: pos.bar, beat: pos.beat, beats: pos.beats, at: Math.round(currentAt), index: current },
-      view,
+      position: position(),
+      view: at.view,
     };
     if (section) s.section = { mark: section.mark, ...(section.name ? { name: section.name } : {}), bar: section.bar };
-    if (audio) s.audio = audio;
+    if (at.audio) s.audio = at.audio;
     const wheel = transport === 'playing' ? flywheel.state() : null;
     if (wheel) {
       s.segment = wheel.segment;
@@ -151,22 +184,22 @@ export function createShowEngine(options) {
   }
 
   /** Publish beat `index` (sounding at `at`) and the cues on it. */
-  function publishBeat(index, at) {
-    current = index;
-    currentAt = at;
+  function publishBeat(index, sounds) {
+    at.current = index;
+    at.currentAt = sounds;
     const pos = timeline.positionOf(index);
     for (const cue of cueIndex.cuesAt(index)) {
-      if (cue.view) view = { ...mergeView(view, viewPatch(cue.view, assets)), at: Math.round(at) };
+      if (cue.view) at.view = { ...mergeView(at.view, viewPatch(cue.view, assets)), at: Math.round(sounds) };
       if (cue.audio) {
         const asset = assets.get(cue.audio.asset);
-        if (asset) audio = { cue: cue.n, src: mediaUrl(asset), gain: cue.audio.gain ?? 1, at: Math.round(at) };
+        if (asset) at.audio = { cue: cue.n, src: mediaUrl(asset), gain: cue.audio.gain ?? 1, at: Math.round(sounds) };
       }
       if (cue.osc) {
-        onOscCue({ address: plan.oscAddress(cue.osc), args: cue.osc.args ?? [], at, cue: cue.n });
+        onOscCue({ address: plan.oscAddress(cue.osc), args: cue.osc.args ?? [], at: sounds, cue: cue.n });
       }
     }
-    flywheel.advance(index, at, tempoFactor);
-    onBeat({ bar: pos.bar, beat: pos.beat, beats: pos.beats, bpm: tempo(), at, index });
+    flywheel.advance(index, sounds, tempoFactor);
+    onBeat({ bar: pos.bar, beat: pos.beat, beats: pos.beats, bpm: tempo(), at: sounds, index });
     emitState();
   }
 
@@ -175,17 +208,17 @@ export function createShowEngine(options) {
     timer = null;
     if (transport !== 'playing') return;
     const horizon = now() + lookaheadMs;
-    while (nextBeat < timeline.totalBeats && timeOfBeat(nextBeat) <= horizon) {
-      if (jump && nextBeat === jump.from) takeJump();
-      publishBeat(nextBeat, timeOfBeat(nextBeat));
-      nextBeat += 1;
+    while (at.nextBeat < timeline.totalBeats && timeOfBeat(at.nextBeat) <= horizon) {
+      if (jump && at.nextBeat === jump.from) takeJump();
+      publishBeat(at.nextBeat, timeOfBeat(at.nextBeat));
+      at.nextBeat += 1;
     }
-    if (nextBeat >= timeline.totalBeats) {
+    if (at.nextBeat >= timeline.totalBeats) {
       // The piece ends when the last beat has finished sounding.
       const end = timeOfBeat(timeline.totalBeats);
       if (now() >= end) {
-        resumeFrom = 0;
-        currentAt = end;
+        at.playFrom = 0;
+        at.currentAt = end;
         setTransport('stopped');
         emitState();
         return;
@@ -193,7 +226,7 @@ export function createShowEngine(options) {
       timer = setTimer(tick, Math.max(0, end - now()));
       return;
     }
-    timer = setTimer(tick, Math.max(0, timeOfBeat(nextBeat) - lookaheadMs - now()));
+    timer = setTimer(tick, Math.max(0, timeOfBeat(at.nextBeat) - lookaheadMs - now()));
   }
 
   /**
@@ -202,17 +235,16 @@ export function createShowEngine(options) {
    */
   function takeJump() {
     const { from, to } = /** @type {{ from: number, to: number }} */ (jump);
-    jump = null;
-    anchor = { index: to, time: timeOfBeat(from) };
-    nextBeat = to;
-    view = viewAt(to);
-    audio = undefined;
+    // The branch is a seek that lands on the bar line: the beat shown moves when it is published.
+    showFrom(to);
+    at.anchor = { index: to, time: timeOfBeat(from) };
+    at.nextBeat = to;
     reanchorFlywheel(to);
   }
 
   /** The first beat 1 at or after the next beat to publish, or null when the piece has none left. */
   function nextBarLine() {
-    for (let k = nextBeat; k < timeline.totalBeats; k += 1) if (timeline.positionOf(k).beat === 1) return k;
+    for (let k = at.nextBeat; k < timeline.totalBeats; k += 1) if (timeline.positionOf(k).beat === 1) return k;
     return null;
   }
 
@@ -220,8 +252,8 @@ export function createShowEngine(options) {
   function startAt(index) {
     cancelTimer();
     jump = null;
-    anchor = { index, time: now() + lookaheadMs };
-    nextBeat = index;
+    at.anchor = { index, time: now() + lookaheadMs };
+    at.nextBeat = index;
     reanchorFlywheel(index);
     setTransport('playing');
     tick();
@@ -249,28 +281,23 @@ export function createShowEngine(options) {
     /** Start or resume playing. */
     play() {
       if (transport === 'playing') return;
-      if (resumeFrom >= timeline.totalBeats) resumeFrom = 0;
-      startAt(resumeFrom);
+      if (at.playFrom >= timeline.totalBeats) at.playFrom = 0;
+      startAt(at.playFrom);
     },
     /** Hold the position; play resumes with the next beat. */
     pause() {
       if (transport !== 'playing') return;
       cancelTimer();
       jump = null;
-      resumeFrom = current + 1;
+      at.playFrom = at.current + 1;
       setTransport('paused');
       emitState();
     },
     /** Stop and return to the start of the piece. */
     stop() {
       cancelTimer();
-      jump = null;
-      const wasStopped = transport === 'stopped' && current === 0;
-      resumeFrom = 0;
-      current = 0;
-      currentAt = now();
-      audio = undefined;
-      view = viewAt(0);
+      const wasStopped = transport === 'stopped' && at.current === 0;
+      moveTo(0, now(), 0);
       setTransport('stopped');
       if (!wasStopped) emitState();
     },
@@ -281,14 +308,12 @@ export function createShowEngine(options) {
      */
     seek(bar, beat = 1) {
       const index = checkPosition(bar, beat);
-      view = viewAt(index);
-      audio = undefined;
       if (transport === 'playing') {
+        // The beat shown moves when the new beat is published; what it shows changes now.
+        showFrom(index);
         startAt(index);
       } else {
-        current = index;
-        currentAt = now();
-        resumeFrom = index;
+        moveTo(index, now(), index);
         emitState();
       }
     },
@@ -301,12 +326,12 @@ export function createShowEngine(options) {
       if (bpm !== null && (typeof bpm !== 'number' || !Number.isFinite(bpm) || bpm < MIN_BPM || bpm > MAX_BPM)) {
         throw new EngineError('BAD_TEMPO', `bpm must be a number from ${MIN_BPM} to ${MAX_BPM}`);
       }
-      const factor = bpm === null ? 1 : bpm / timeline.bpmAt(current);
+      const factor = bpm === null ? 1 : bpm / timeline.bpmAt(at.current);
       if (transport === 'playing') {
         // Re-anchor on the last published beat so no later beat can land before it.
-        anchor = { index: current, time: currentAt };
+        at.anchor = { index: at.current, time: at.currentAt };
         tempoFactor = factor;
-        reanchorFlywheel(current);
+        reanchorFlywheel(at.current);
         cancelTimer();
         tick();
       } else {
@@ -333,9 +358,9 @@ export function createShowEngine(options) {
         transport,
         // While playing, the anchor says everything; leaving the moving beat out keeps the
         // point unchanged from beat to beat, so callers persist it only when it really changes.
-        index: transport === 'playing' ? null : resumeFrom,
-        shown: transport === 'playing' ? null : current,
-        anchor: transport === 'playing' ? { ...anchor } : null,
+        index: transport === 'playing' ? null : at.playFrom,
+        shown: transport === 'playing' ? null : at.current,
+        anchor: transport === 'playing' ? { ...at.anchor } : null,
         tempoFactor,
       };
     },
@@ -356,25 +381,21 @@ export function createShowEngine(options) {
       const clampIndex = (i) => (Number.isInteger(i) && i >= 0 && i < timeline.totalBeats ? i : 0);
       tempoFactor = point.tempoFactor;
       if (point.transport === 'playing' && point.anchor && Number.isFinite(point.anchor.time)) {
-        anchor = { index: clampIndex(point.anchor.index), time: point.anchor.time };
-        const elapsedIndex = timeline.indexAtMs(timeline.msAt(anchor.index) + (now() - anchor.time) * tempoFactor);
+        at.anchor = { index: clampIndex(point.anchor.index), time: point.anchor.time };
+        const elapsedIndex = timeline.indexAtMs(timeline.msAt(at.anchor.index) + (now() - at.anchor.time) * tempoFactor);
         const next = Math.ceil(elapsedIndex);
         if (next >= timeline.totalBeats) return true; // the piece would have ended: stay stopped
         // Until the next beat is published, the state shows the beat sounding now.
-        current = Math.max(0, next - 1);
-        currentAt = timeOfBeat(current);
-        view = viewAt(current);
-        nextBeat = next;
-        reanchorFlywheel(current);
+        const shown = Math.max(0, next - 1);
+        moveTo(shown, timeOfBeat(shown));
+        at.nextBeat = next;
+        reanchorFlywheel(shown);
         setTransport('playing');
         tick();
         return true;
       }
       const index = clampIndex(point.index);
-      current = clampIndex(point.shown ?? index);
-      resumeFrom = index;
-      currentAt = now();
-      view = viewAt(current);
+      moveTo(clampIndex(point.shown ?? index), now(), index);
       if (point.transport === 'paused') setTransport('paused');
       emitState();
       return true;
@@ -410,10 +431,9 @@ export function createShowEngine(options) {
     nextBarLine: () => (transport === 'playing' ? nextBarLine() : null),
     state,
     status() {
-      const pos = timeline.positionOf(current);
       return {
         transport,
-        position: { bar: pos.bar, beat: pos.beat, beats: pos.beats, at: Math.round(currentAt), index: current },
+        position: position(),
         tempo: tempo(),
         tempoOverride: tempoFactor !== 1,
       };
