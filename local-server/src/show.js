@@ -92,6 +92,18 @@ export function createShow({ loaded, now, metrics, lookaheadMs, replayLimit = 51
     streamNamed: (name) => (name === 'lean' ? leanStream : stream),
     hub,
     events,
+    /**
+     * Listen to several of the show's events at once (beat, osc-cue, transport, score, envelope).
+     * @param {Partial<Record<'beat' | 'osc-cue' | 'transport' | 'score' | 'envelope', (value: any) => void>>} handlers
+     * @returns {() => void} stop listening to all of them
+     */
+    listen(handlers) {
+      const pairs = Object.entries(handlers).filter(([, fn]) => typeof fn === 'function');
+      for (const [name, fn] of pairs) events.on(name, fn);
+      return () => {
+        for (const [name, fn] of pairs) events.off(name, fn);
+      };
+    },
     /** Where the current score came from. */
     source: () => source,
     /**

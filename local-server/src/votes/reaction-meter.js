@@ -80,9 +80,7 @@ export function createReactionMeter({ show, now, metrics, viewers, sendOsc = () 
     stop();
     plan = planReactions(engine.score(), engine.timeline());
   };
-  show.events.on('beat', onBeat);
-  show.events.on('transport', onTransport);
-  show.events.on('score', onScore);
+  const stopListening = show.listen({ beat: onBeat, transport: onTransport, score: onScore });
 
   return {
     /**
@@ -100,9 +98,7 @@ export function createReactionMeter({ show, now, metrics, viewers, sendOsc = () 
     status: () => (open ? { label: open.window.label, opens: open.opens, closes: open.closes, level: open.level } : null),
     close() {
       stop();
-      show.events.off('beat', onBeat);
-      show.events.off('transport', onTransport);
-      show.events.off('score', onScore);
+      stopListening();
     },
   };
 }

@@ -59,9 +59,6 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
   const announce = createResultAnnouncer({ engine, metrics, log, sendOsc, edgeWaitMs });
 
   show.addStateExtra(() => (round ? { vote: voteStateOf(round, result) } : {}));
-  // Every published state carries the current tally (each beat's too): see tally-publisher.js.
-  const onEnvelope = () => tally.sent();
-  show.events.on('envelope', onEnvelope);
 
   /** Forget the current round (seek out of it, pause, stop, new score, result shown long enough). */
   function drop() {
@@ -151,9 +148,8 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
     drop();
     plan = planPrompts(engine.score(), engine.timeline());
   };
-  show.events.on('beat', onBeat);
-  show.events.on('transport', onTransport);
-  show.events.on('score', onScore);
+  // Every published state carries the current tally (each beat's too): see tally-publisher.js.
+  const stopListening = show.listen({ beat: onBeat, transport: onTransport, score: onScore, envelope: () => tally.sent() });
 
   return {
     /**
@@ -189,10 +185,7 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
     close() {
       drop();
       tally.cancel();
-      show.events.off('beat', onBeat);
-      show.events.off('transport', onTransport);
-      show.events.off('score', onScore);
-      show.events.off('envelope', onEnvelope);
+      stopListening();
     },
   };
 }
