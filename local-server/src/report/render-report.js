@@ -17,6 +17,7 @@ export function duration(ms) {
   return h ? `${h}:${mm.padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
 }
 
+const CHART_POINTS = 240;
 const kb = (n) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(2)} MB` : `${(n / 1024).toFixed(1)} KB`);
 
 /**
@@ -25,7 +26,10 @@ const kb = (n) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(2)} MB` : `${
  */
 export function renderReport(story) {
   const minutes = (t) => Math.round(((t - story.start) / 60_000) * 100) / 100;
-  const series = (label, color, pick, dash = false) => ({ label, color, dash, points: story.samples.map((s) => [minutes(s.t), pick(s)]).filter(([, y]) => y !== null && y !== undefined) });
+  // At most CHART_POINTS points a line: a 2-hour show has 1,440 samples.
+  const every = Math.max(1, Math.ceil(story.samples.length / CHART_POINTS));
+  const shown = story.samples.filter((_, i) => i % every === 0);
+  const series = (label, color, pick, dash = false) => ({ label, color, dash, points: shown.map((s) => [minutes(s.t), pick(s)]).filter(([, y]) => y !== null && y !== undefined) });
   const xLabel = 'minutes into the record';
   const title = story.scores.join(' → ') || 'Performance';
   const peak = story.samples.reduce((m, s) => Math.max(m, s.viewers.ws + s.viewers.sse + s.viewers.poll + (s.viewers.edge ?? 0)), 0);
@@ -72,8 +76,8 @@ export function renderReport(story) {
   <h2>Audience</h2>
   <p class="muted">Peak ${int(peak)} viewers${peakEdge ? `, ${int(peakEdge)} of them on the edge` : ''}; sampled every few seconds by the server.</p>
   <div class="charts">
-  ${chart({ title: 'Viewers connected', series: [series('WebSocket', '#2563eb', (s) => s.viewers.ws), series('SSE', '#0d9488', (s) => s.viewers.sse), series('long-poll', '#7c3aed', (s) => s.viewers.poll), series('edge', '#db2777', (s) => s.viewers.edge, true)], xLabel })}
-  ${chart({ title: 'Joins at the venue per sample', series: [{ ...series('joins', '#16a34a', (s) => s.joins), kind: 'column' }], xLabel })}
+  ${chart({ title: 'Viewers connected', series: [series('WebSocket', '#2563eb', (s) => s.viewers.ws), series('SSE', '#0d9488', (s) => s.viewers.sse), series('long-poll', '#7c3aed', (s) => s.viewers.poll), series('edge', '#db2777', (s) => s.viewers.edge, true)], xLabel, width: 500 })}
+  ${chart({ title: 'Joins at the venue per sample', series: [{ ...series('joins', '#16a34a', (s) => s.joins), kind: 'column' }], xLabel, width: 500 })}
   </div>
 </section>
 
@@ -85,8 +89,8 @@ export function renderReport(story) {
 <section id="quality">
   <h2>Push latency and clock sync</h2>
   <div class="charts">
-  ${chart({ title: 'Push latency (server-side probe)', unit: 'ms', series: [series('p50', '#2563eb', (s) => s.latency.p50), series('p99', '#dc2626', (s) => s.latency.p99)], xLabel, empty: 'no latency samples (the probe was not connected)' })}
-  ${chart({ title: "Part pages' clock sync", unit: 'ms', series: [series('bound p50 (±ms)', '#0d9488', (s) => s.sync.boundP50), series('bound max (±ms)', '#7c3aed', (s) => s.sync.boundMax, true), series('round trip p50', '#64748b', (s) => s.sync.rttP50)], xLabel, empty: 'no part page reported during this record' })}
+  ${chart({ title: 'Push latency (server-side probe)', unit: 'ms', series: [series('p50', '#2563eb', (s) => s.latency.p50), series('p99', '#dc2626', (s) => s.latency.p99)], xLabel, width: 500, empty: 'no latency samples (the probe was not connected)' })}
+  ${chart({ title: "Part pages' clock sync", unit: 'ms', series: [series('bound p50 (±ms)', '#0d9488', (s) => s.sync.boundP50), series('bound max (±ms)', '#7c3aed', (s) => s.sync.boundMax, true), series('round trip p50', '#64748b', (s) => s.sync.rttP50)], xLabel, width: 500, empty: 'no part page reported during this record' })}
   </div>
   <p class="muted">Push latency: envelope created → received by a loopback WebSocket viewer inside the server (encode, fan-out, socket write; not the Wi-Fi). Clock sync: what the musicians' part pages report of their own sync (± bound and round trip); audience phones do not report theirs.</p>
 </section>
