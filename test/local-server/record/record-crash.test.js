@@ -4,7 +4,7 @@
 // is, and the report reads both segments with the outage between them. Real processes.
 import { afterAll, expect, test } from '@jest/globals';
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,6 +65,9 @@ test('SIGKILL mid-show, the same command again: the same record goes on, torn li
   await api(show.control, '/api/transport', { action: 'seek', bar: 7 });
   await api(show.control, '/api/transport', { action: 'play' });
   await waitFor(() => lines(show.record).includes('"what":"play"'), 5000, 'the play action on disk');
+  // The resume file names the record (and says playing) before the crash.
+  const stateFile = path.join(stateHome, 'tutti', 'show-state.json');
+  await waitFor(() => existsSync(stateFile) && readFileSync(stateFile, 'utf8').includes(`"record":"${path.basename(show.record)}"`) && JSON.parse(readFileSync(stateFile, 'utf8')).point.transport === 'playing', 5000, 'the resume file');
   await stop(show.child, 'SIGKILL');
   // A write the crash cut in half.
   appendFileSync(path.join(show.record, plainChunk(show.record)), '{"k":"env","e":{"v":1,"type":"del');

@@ -111,3 +111,24 @@ test('tutti report writes one offline HTML file of the newest record; a missing 
   expect(errors.pop()).toMatch(/unknown flag --bogus/);
   expect(existsSync(path.join(recordDir, 'nope'))).toBe(false);
 });
+
+test('the console lists the records and serves a report; a bad id is 404 and the token is needed', async () => {
+  const next = await startShow({ recordDir, autoplay: false });
+  try {
+    const get = (p, auth = true) => fetch(`${next.controlUrl}${p}`, { headers: auth ? { authorization: 'Bearer test-token' } : {} });
+    const { records } = await (await get('/api/records')).json();
+    expect(records.map((r) => r.id)).toEqual([next.recorder.id, path.basename(record.dir)]);
+    expect(records[0]).toMatchObject({ endedAt: null, score: { id: 'demo' } });
+    expect(records[1]).toMatchObject({ score: { title: 'Votes' }, durationMs: expect.any(Number), bytes: expect.any(Number) });
+    expect(records[1]).not.toHaveProperty('dir');
+    const report = await get(`/api/records/${records[1].id}/report`);
+    expect(report.status).toBe(200);
+    expect(report.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await report.text()).toMatch(/Which way\?/);
+    expect((await get('/api/records/20260101-000000-zzzz/report')).status).toBe(404);
+    expect((await get('/api/records/..%2F..%2Fetc/report')).status).toBe(404);
+    expect((await get('/api/records', false)).status).toBe(401);
+  } finally {
+    await next.close();
+  }
+});
