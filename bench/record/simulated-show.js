@@ -5,13 +5,7 @@
 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createShow } from '../../local-server/src/show.js';
-import { createMetrics } from '../../local-server/src/metrics.js';
-import { createLog } from '../../local-server/src/log.js';
-import { loadScoreFile } from '../../local-server/src/score-file.js';
-import { createPartPages } from '../../local-server/src/part-pages.js';
-import { createTransportLog } from '../../local-server/src/transport-log.js';
-import { startRecorder } from '../../local-server/src/record/recorder.js';
+import { createShow, createMetrics, createLog, loadScoreFile, createPartPages, createTransportLog, startRecorder } from '../../local-server/index.js';
 import { createFakeClock } from '../../test/support/fake-clock.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -29,7 +29,8 @@ export function renderReport(story) {
   // At most CHART_POINTS points a line: a 2-hour show has 1,440 samples.
   const every = Math.max(1, Math.ceil(story.samples.length / CHART_POINTS));
   const shown = story.samples.filter((_, i) => i % every === 0);
-  const series = (label, color, pick, dash = false) => ({ label, color, dash, points: shown.map((s) => [minutes(s.t), pick(s)]).filter(([, y]) => y !== null && y !== undefined) });
+  /** @returns {import('#core/report/svg-chart.js').Series} */
+  const series = (label, color, pick, dash = false) => ({ label, color, dash, points: /** @type {Array<[number, number]>} */ (shown.map((s) => [minutes(s.t), pick(s)]).filter(([, y]) => y !== null && y !== undefined)) });
   const xLabel = 'minutes into the record';
   const title = story.scores.join(' → ') || 'Performance';
   const peak = story.samples.reduce((m, s) => Math.max(m, s.viewers.ws + s.viewers.sse + s.viewers.poll + (s.viewers.edge ?? 0)), 0);
@@ -68,7 +69,7 @@ export function renderReport(story) {
   <h2>Timeline</h2>
   <div class="scroll">${timelineSvg(story)}</div>
   ${timelineLegend()}
-  ${chart({ title: 'Tempo (bpm, as sent)', series: [{ label: 'tempo', color: '#d97706', points: stepPoints(story.tempo.map(([t, bpm]) => [minutes(t), bpm]), minutes(story.end)) }], width: 1060, height: 200, xLabel, empty: 'no tempo in the record' })}
+  ${chart({ title: 'Tempo (bpm, as sent)', series: [{ label: 'tempo', color: '#d97706', points: stepPoints(story.tempo.map(([t, bpm]) => /** @type {[number, number]} */ ([minutes(t), bpm])), minutes(story.end)) }], width: 1060, height: 200, xLabel, empty: 'no tempo in the record' })}
   ${actionList(story)}
 </section>
 
@@ -106,8 +107,14 @@ export function renderReport(story) {
 `;
 }
 
-/** A step function's points: each value holds until the next change (and to the end). */
+/**
+ * A step function's points: each value holds until the next change (and to the end).
+ * @param {Array<[number, number]>} points
+ * @param {number} endX
+ * @returns {Array<[number, number]>}
+ */
 function stepPoints(points, endX) {
+  /** @type {Array<[number, number]>} */
   const out = [];
   points.forEach(([x, y], i) => {
     if (i > 0) out.push([x, points[i - 1][1]]);
