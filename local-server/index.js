@@ -19,6 +19,15 @@ export { CONSOLE_CSP } from './src/routes/console-ui.js';
 /** One pre-built WebSocket text frame, as the hub writes it (the fan-out bench's prototypes use it). */
 export { encodeTextFrame } from './src/hub/ws-frame.js';
 
+/** The performance record (README.md, "The performance record"): its report, and what `npm run bench:record` simulates a show with. */
+export { reportHtml } from './src/report/report-html.js';
+export { chunkFiles } from './src/record/record-writer.js';
+export { startRecorder } from './src/record/recorder.js';
+export { createShow } from './src/show.js';
+export { createMetrics } from './src/metrics.js';
+export { createPartPages } from './src/part-pages.js';
+export { createTransportLog } from './src/transport-log.js';
+
 /** @typedef {import('./src/log.js').Log} Log */
 /** @typedef {import('./src/routes/console-api.js').ConsoleHost} ConsoleHost */
 /** @typedef {import('./src/server.js').ShowServerOptions} ShowServerOptions */

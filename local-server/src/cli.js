@@ -8,10 +8,11 @@ import { parseServeArgs, serveUsage } from './config.js';
 import { startShowServer, StartupError, DEFAULT_SCORE } from './server.js';
 import { createLog } from './log.js';
 import { lanAddress } from './lan-address.js';
-import { defaultStateDir, resumeFileFor, logFileFor } from './state-dir.js';
+import { defaultStateDir, resumeFileFor, logFileFor, recordDirFor } from './state-dir.js';
 import { packageVersion } from './version.js';
 import { writeNewScore } from './new-score.js';
 import { buildAudienceFromSource } from './audience-from-source.js';
+import { reportCommand } from './report/report-command.js';
 
 const USAGE = `Tutti — live networked scores
 
@@ -19,6 +20,7 @@ Usage:
   tutti serve [flags]        run the show server (audience + control + OSC); see tutti serve --help
   tutti validate FILE...     check score files; prints every problem with its JSON path
   tutti new NAME             write NAME.score.json, a skeleton that validates, with placeholder media
+  tutti report [RECORD]      an offline HTML report of a performance record; see tutti report --help
   tutti --version            the version
   tutti help                 this text
 
@@ -46,6 +48,7 @@ export async function runCli(argv, io = {}) {
   if (command === 'validate') return validate(rest, out, err);
   if (command === 'new') return newScore(rest, out, err);
   if (command === 'serve') return serve(rest, out, err, io.env ?? process.env);
+  if (command === 'report') return reportCommand(rest, { out, err, env: io.env ?? process.env });
   err(`tutti: unknown command "${command}"\n\n${USAGE}`);
   return 2;
 }
@@ -133,9 +136,10 @@ async function serve(argv, out, err, env) {
   const stateDir = defaultStateDir({ env });
   const stateFile = resumeFileFor(options, stateDir);
   const logFile = logFileFor(options, stateDir);
+  const recordDir = recordDirFor(options, stateDir);
   let server;
   try {
-    server = await startShowServer({ ...options, stateFile, logFile, log, buildAudienceApp: buildAudienceFromSource });
+    server = await startShowServer({ ...options, stateFile, logFile, recordDir, log, buildAudienceApp: buildAudienceFromSource });
   } catch (e) {
     if (e instanceof StartupError) {
       const details = e.problems.length ? `\n${formatProblems(e.problems).split('\n').map((l) => `  ${l}`).join('\n')}` : '';
@@ -155,6 +159,7 @@ async function serve(argv, out, err, env) {
   out(`  Console (a browser on this machine): ${server.controlUrl}/?token=${tokenGenerated ? encodeURIComponent(server.token) : 'YOUR_TOKEN'}`);
   if (tokenGenerated) out(`  Control token:                       ${server.token}`);
   out(logFile ? `  Log file (JSON lines, rotated):      ${logFile}` : '  No log file (--no-log-file)');
+  out(server.recorder ? `  Performance record:                  ${server.recorder.dir} (tutti report writes its report)` : '  No performance record (--no-record)');
   out(stateFile ? `  Show position saved to ${stateFile} (resumes after a crash; a clean stop clears it)` : '  Show position not saved (--no-resume)');
   if (options.oscTargets.length) out(`  OSC out: ${options.oscTargets.map((t) => `${t.host}:${t.port}`).join(', ')}`);
   if (s.osc.in) out(`  OSC in:  udp port ${s.osc.in} on ${s.osc.inHost}${options.oscAllow.length ? `, from ${options.oscAllow.map((r) => `${r.address}/${r.prefix}`).join(', ')}` : ''}`);

@@ -31,6 +31,8 @@ export const SERVE_FLAGS = [
   { name: 'no-resume', kind: 'bool', help: 'do not save the show position and do not resume after a crash' },
   { name: 'log-file', kind: 'string', arg: 'FILE', help: 'JSON log file, rotated at 5 MB, 3 kept (default: tutti.log in the state folder)' },
   { name: 'no-log-file', kind: 'bool', help: 'write no log file (the terminal still shows the log)' },
+  { name: 'record-dir', kind: 'string', arg: 'DIR', help: 'where performance records are written (default: records/ in the state folder); see tutti report --help' },
+  { name: 'no-record', kind: 'bool', help: 'record nothing of this show' },
 ];
 
 const envName = (flag) => `TUTTI_${flag.toUpperCase().replace(/-/g, '_')}`;
@@ -182,6 +184,8 @@ export function parseServeArgs(argv, env = {}) {
       resume: !values['no-resume'],
       logFile: values['log-file'] ?? null,
       logToFile: !values['no-log-file'],
+      recordDir: values['record-dir'] ?? null,
+      record: !values['no-record'],
       rateLimit: values['rate-limit'] === undefined ? undefined : { ratePerSecond: values['rate-limit'], burst: values['rate-limit'] * 3 },
     },
   };

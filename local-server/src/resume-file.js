@@ -9,7 +9,7 @@ import { readFile, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
- * @typedef {{ scorePath: string, point: any, savedAt: number }} ResumeRecord
+ * @typedef {{ scorePath: string, point: any, savedAt: number, record?: string }} ResumeRecord
  * @typedef {{ status: 'absent' } | { status: 'ok', record: ResumeRecord } | { status: 'corrupt', reason: string, keptAs: string | null }} ResumeRead
  */
 
@@ -89,10 +89,11 @@ export async function writeFileDurably(file, text, fs = fsPromises) {
 
 /**
  * Keep `file` in step with the show's resume point.
- * @param {{ file: string, show: import('./show.js').Show, log: import('./log.js').Log }} options
+ * @param {{ file: string, show: import('./show.js').Show, log: import('./log.js').Log, record?: string | null }} options
+ *   `record`: the performance record this show writes, so a crash-resumed server continues it
  * @returns {{ flush: () => Promise<void>, clear: () => Promise<void> }}
  */
-export function persistResumePoint({ file, show, log }) {
+export function persistResumePoint({ file, show, log, record = null }) {
   let last = '';
   let writing = Promise.resolve();
   let warned = false;
@@ -107,7 +108,7 @@ export function persistResumePoint({ file, show, log }) {
     if (stopped) return;
     // Absolute, so the same file works whatever folder the next start runs in.
     const scorePath = path.resolve(show.source().path);
-    const json = JSON.stringify({ scorePath, point: show.engine.resumePoint(), savedAt: Date.now() });
+    const json = JSON.stringify({ scorePath, point: show.engine.resumePoint(), savedAt: Date.now(), ...(record ? { record } : {}) });
     const key = json.replace(/"savedAt":\d+/, '');
     if (key === last) return;
     last = key;

@@ -42,6 +42,9 @@ import { createVoteDesk } from './votes/vote-desk.js';
 import { createReactionMeter } from './votes/reaction-meter.js';
 import partRoutes from './routes/part.js';
 import partStreamRoutes from './routes/part-stream.js';
+import recordRoutes from './routes/records.js';
+import { startRecorder } from './record/recorder.js';
+import { createLatencyProbe, clock as probeClock } from './console/latency-probe.js';
 
 export const DEFAULT_SCORE = fileURLToPath(new URL('../../scores/demo.score.json', import.meta.url));
 export const AUDIENCE_DIST = fileURLToPath(new URL('../../dist/audience', import.meta.url));
@@ -89,6 +92,7 @@ export class StartupError extends Error {
  * @property {string | null} [edgeUrl]
  * @property {string | null} [edgeToken]
  * @property {number | null} [maxClients]
+ * @property {string | null} [recordDir] write the performance record of this show into this folder (README.md, "The performance record"); null = none
  * @property {string | null} [stateFile] persist the show position here; resume from it after an unclean stop (a clean close deletes it)
  * @property {number} [lookaheadMs]
  * @property {() => number} [now] the server clock (default createServerClock(); tests: a laptop whose clock is off)
@@ -259,6 +263,7 @@ export async function startShowServer(options = {}) {
   await control.register(consoleApiRoutes, consoleContext);
   await control.register(consoleUiRoutes, {});
   await control.register(consolePartRoutes, consoleContext);
+  await control.register(recordRoutes, { recordDir: options.recordDir ?? null });
 
   let oscIn = null;
   let audiencePort = 0;
@@ -291,7 +296,19 @@ export async function startShowServer(options = {}) {
   const resumed = saved !== null && resumeSaved(saved);
   if (resumed) log.info(`resumed the show after an unclean stop (${stateFile}): ${show.engine.status().transport} at bar ${show.engine.status().position.bar}`);
   else if (autoplay) show.engine.play();
-  const persisted = stateFile ? persistResumePoint({ file: stateFile, show, log }) : null;
+  const recorder = options.recordDir ? await openRecord(options.recordDir, resumed ? saved?.record : null) : null;
+  const persisted = stateFile ? persistResumePoint({ file: stateFile, show, log, record: recorder?.id ?? null }) : null;
+
+  /** The performance record (README.md): after a crash, the interrupted show's record goes on. */
+  async function openRecord(root, continueId) {
+    try {
+      const probe = createLatencyProbe({ port: () => audiencePort, key: probeKey.key });
+      return await startRecorder({ root, continueId, show, now, metrics, edge, votes, partPages, probe, probeClock, log });
+    } catch (err) {
+      log.warn(`cannot record this show in ${root}: ${err.message}; the show goes on unrecorded`);
+      return null;
+    }
+  }
 
   /** Apply a saved point when it belongs to this score and every value is in range. */
   function resumeSaved(record) {
@@ -323,11 +340,15 @@ export async function startShowServer(options = {}) {
     votes,
     reactions,
     status,
+    /** The performance record being written, or null (README.md, "The performance record"). */
+    recorder,
     /** Stop everything; viewers are told the server is going away. */
     async close() {
       if (closed) return;
       closed = true;
       clearInterval(sweepLimiter);
+      // The record first, while the show it samples is still there.
+      await recorder?.close();
       votes.close();
       reactions.close();
       show.close();

@@ -24,8 +24,10 @@ export const newEpoch = () => randomBytes(6).toString('base64url');
  * @param {number} [options.lookaheadMs]
  * @param {number} [options.replayLimit]
  * @param {object} [options.hubOptions]
+ * @param {(fn: () => void, ms: number) => unknown} [options.setTimer] the engine's timer (default setTimeout; the record benchmark injects a simulated clock)
+ * @param {(handle: unknown) => void} [options.clearTimer]
  */
-export function createShow({ loaded, now, metrics, lookaheadMs, replayLimit = 512, hubOptions = {} }) {
+export function createShow({ loaded, now, metrics, lookaheadMs, replayLimit = 512, hubOptions = {}, setTimer = (fn, ms) => setTimeout(fn, ms), clearTimer = (handle) => clearTimeout(/** @type {any} */ (handle)) }) {
   // The show's one event surface (README.md, "Where things are"): `beat`, `osc-cue`, `transport`
   // from the engine, `envelope` (every envelope published: deltas, and the snapshot after a
   // score load) and `score` (another score was loaded).
@@ -71,8 +73,8 @@ export function createShow({ loaded, now, metrics, lookaheadMs, replayLimit = 51
     score: loaded.score,
     now,
     lookaheadMs,
-    setTimer: (fn, ms) => setTimeout(fn, ms),
-    clearTimer: (handle) => clearTimeout(/** @type {any} */ (handle)),
+    setTimer,
+    clearTimer,
     onState: publish,
     onBeat: (beat) => events.emit('beat', beat),
     onOscCue: (cue) => events.emit('osc-cue', cue),

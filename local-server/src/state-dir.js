@@ -22,6 +22,7 @@ export function defaultStateDir({ env = process.env, platform = process.platform
 /** File names inside the state folder. */
 export const STATE_FILE_NAME = 'show-state.json';
 export const LOG_FILE_NAME = 'tutti.log';
+export const RECORDS_DIR_NAME = 'records';
 
 /**
  * The resume file a server should use: `--state-file`, else show-state.json in `dir`;
@@ -44,4 +45,16 @@ export function resumeFileFor({ stateFile = null, resume = true }, dir) {
 export function logFileFor({ logFile = null, logToFile = true }, dir) {
   if (!logToFile) return null;
   return path.resolve(logFile ?? path.join(dir, LOG_FILE_NAME));
+}
+
+/**
+ * The folder performance records go to (README.md, "The performance record"): `--record-dir`,
+ * else records/ in `dir`; null with `--no-record`.
+ * @param {{ recordDir?: string | null, record?: boolean }} options parsed `tutti serve` options
+ * @param {string} dir the state folder
+ * @returns {string | null}
+ */
+export function recordDirFor({ recordDir = null, record = true }, dir) {
+  if (!record) return null;
+  return path.resolve(recordDir ?? path.join(dir, RECORDS_DIR_NAME));
 }

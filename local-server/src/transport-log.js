@@ -1,19 +1,51 @@
 // One log line per transport or tempo action, whoever made it (the console, the control API,
-// OSC-in), so the console's Log panel and the log file tell what happened during a show.
+// OSC-in), so the console's Log panel and the log file tell what happened during a show. The
+// same actions, with who made them, go to whoever listens with onAction (the performance
+// record, README.md "The performance record").
+
+/** @typedef {{ by: string, kind: 'transport' | 'tempo', what: string, bpm?: number | null, after: { transport: string, bar: number, beat: number, tempo: number } }} Action */
+
+/** @type {WeakMap<object, Set<(action: Action) => void>>} listeners per engine */
+const listeners = new WeakMap();
+
+/**
+ * Hear every action logged for this engine, whoever made it. Returns the unsubscribe.
+ * @param {object} engine the show engine
+ * @param {(action: Action) => void} listener
+ * @returns {() => void}
+ */
+export function onAction(engine, listener) {
+  if (!listeners.has(engine)) listeners.set(engine, new Set());
+  listeners.get(engine)?.add(listener);
+  return () => listeners.get(engine)?.delete(listener);
+}
 
 /**
  * @param {{ info: (msg: string) => void }} log
  * @param {any} engine the show engine (status() after the action)
- * @param {string} source who acted, e.g. "control API", "OSC-in"
- * @returns {{ transport: (action: string) => void, tempo: (bpm: number | null) => void }}
+ * @param {string} source who acted, e.g. "control API", "OSC-in"; each call may name another (the console)
+ * @returns {{ transport: (action: string, by?: string) => void, tempo: (bpm: number | null, by?: string) => void }}
  */
 export function createTransportLog(log, engine, source) {
   const where = () => {
     const { transport, position } = engine.status();
     return `${transport} at bar ${position.bar} beat ${position.beat}`;
   };
+  const tell = (/** @type {Omit<Action, 'after'>} */ action) => {
+    const set = listeners.get(engine);
+    if (!set?.size) return;
+    const { transport, position, tempo } = engine.status();
+    const done = { ...action, after: { transport, bar: position.bar, beat: position.beat, tempo } };
+    for (const listener of set) listener(done);
+  };
   return {
-    transport: (action) => log.info(`transport: ${action} → ${where()} (${source})`),
-    tempo: (bpm) => log.info(`tempo: ${bpm === null ? 'back to the written tempo' : `${bpm} bpm`} → ${engine.status().tempo} bpm now (${source})`),
+    transport: (action, by = source) => {
+      log.info(`transport: ${action} → ${where()} (${by})`);
+      tell({ by, kind: 'transport', what: action });
+    },
+    tempo: (bpm, by = source) => {
+      log.info(`tempo: ${bpm === null ? 'back to the written tempo' : `${bpm} bpm`} → ${engine.status().tempo} bpm now (${by})`);
+      tell({ by, kind: 'tempo', what: bpm === null ? 'written tempo' : `${bpm} bpm`, bpm });
+    },
   };
 }

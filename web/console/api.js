@@ -21,7 +21,8 @@ export class ApiError extends Error {
 export function createApi(token, hooks = {}) {
   async function call(method, path, body) {
     /** @type {RequestInit & { headers: Record<string, string> }} */
-    const init = { method, headers: { authorization: `Bearer ${token}` }, cache: 'no-store' };
+    // x-tutti-client: the server logs and records the console's actions as the console's.
+    const init = { method, headers: { authorization: `Bearer ${token}`, 'x-tutti-client': 'console' }, cache: 'no-store' };
     if (body !== undefined) {
       init.headers['content-type'] = 'application/json';
       init.body = JSON.stringify(body);

@@ -14,6 +14,7 @@ import { createEdgePanel } from './edge-panel.js';
 import { createLogPanel } from './log-panel.js';
 import { createPartsPanel } from './parts-panel.js';
 import { createVoicesPanel } from './voices-panel.js';
+import { createRecordsPanel } from './records-panel.js';
 import { installShortcuts } from './shortcuts.js';
 import { bridge } from './bridge.js';
 
@@ -89,6 +90,7 @@ function start() {
   const log = createLogPanel();
   createPartsPanel({ api });
   const voices = createVoicesPanel();
+  createRecordsPanel({ api });
   installShortcuts(transport);
 
   let startedAt = null;

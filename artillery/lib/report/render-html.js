@@ -1,7 +1,7 @@
 // The offline report: one self-contained HTML file (inline CSS and SVG; no scripts, fonts or
 // CDN), readable on a laptop screen and on paper.
 
-import { chart } from './svg-chart.js';
+import { chart } from '#core/report/svg-chart.js';
 import { errorsOf, sumCounters } from './read-result.js';
 import { comparisonRows, ms, bytes, transportOf, failedOf, ZSCORE_SOURCE, ZSCORE } from './zscore-figures.js';
 

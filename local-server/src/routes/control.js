@@ -37,6 +37,8 @@ const scoreBody = {
 export default async function controlRoutes(app, { show, metrics, status, log }) {
   app.get('/api/status', async () => status());
   const said = createTransportLog(log, show.engine, 'control API');
+  /** The console says it is the console (web/console/api.js), for the log and the record. */
+  const by = (request) => (request.headers['x-tutti-client'] === 'console' ? 'console' : 'control API');
 
   app.post('/api/transport', { schema: { body: transportBody } }, async (request, reply) => {
     const { action, bar, beat } = /** @type {any} */ (request.body);
@@ -45,14 +47,14 @@ export default async function controlRoutes(app, { show, metrics, status, log })
       if (bar === undefined) return reply.code(400).send({ error: 'BAD_BODY', message: 'seek needs "bar" (and optionally "beat")' });
       engine.seek(bar, beat ?? 1);
     } else engine[action]();
-    said.transport(action === 'seek' ? `seek to bar ${bar} beat ${beat ?? 1}` : action);
+    said.transport(action === 'seek' ? `seek to bar ${bar} beat ${beat ?? 1}` : action, by(request));
     return status();
   });
 
   app.post('/api/tempo', { schema: { body: tempoBody } }, async (request) => {
     const { bpm } = /** @type {any} */ (request.body);
     show.engine.setTempo(bpm);
-    said.tempo(bpm);
+    said.tempo(bpm, by(request));
     return status();
   });
 

@@ -1,0 +1,100 @@
+// Reading performance records (README.md, "The performance record"): the list for the console
+// and `tutti report`, and every entry of one record in order. A crash can leave a torn last
+// line in a chunk: it is skipped and counted, never an error.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { chunkFiles, RECORD_ID, SUMMARY_FILE } from './record-writer.js';
+
+/** A record that cannot be read: `tutti report` prints the message, the console shows it. */
+export class RecordError extends Error {}
+
+/**
+ * @typedef {object} RecordListing
+ * @property {string} id
+ * @property {string} dir
+ * @property {{ id: string, title: string } | null} score the score the show began with
+ * @property {number} startedAt epoch ms
+ * @property {number | null} endedAt null when the show never stopped cleanly (a crash, or still running)
+ * @property {number} durationMs to the clean stop, else to the newest chunk's last write
+ * @property {number} bytes on disk
+ * @property {number} resumes how often a crash-resumed server continued it
+ */
+
+/**
+ * The records in `root`, newest first. Folders that are not records are left out.
+ * @param {string} root
+ * @returns {RecordListing[]}
+ */
+export function listRecords(root) {
+  let names;
+  try {
+    names = fs.readdirSync(root);
+  } catch {
+    return [];
+  }
+  const out = [];
+  for (const id of names.filter((name) => RECORD_ID.test(name))) {
+    const dir = path.join(root, id);
+    try {
+      const summary = JSON.parse(fs.readFileSync(path.join(dir, SUMMARY_FILE), 'utf8'));
+      const chunks = chunkFiles(dir);
+      const stats = chunks.map((c) => fs.statSync(c.file));
+      const lastWrite = Math.max(summary.startedAt, ...stats.map((s) => s.mtimeMs));
+      out.push({
+        id,
+        dir,
+        score: summary.score ?? null,
+        startedAt: summary.startedAt,
+        endedAt: summary.endedAt ?? null,
+        durationMs: Math.max(0, Math.round((summary.endedAt ?? lastWrite) - summary.startedAt)),
+        bytes: stats.reduce((sum, s) => sum + s.size, 0),
+        resumes: summary.resumes ?? 0,
+      });
+    } catch {
+      // Not readable as a record (being created, or damaged by hand): not listed.
+    }
+  }
+  return out.sort((a, b) => b.startedAt - a.startedAt || (b.id < a.id ? -1 : 1));
+}
+
+/**
+ * Every entry of a record, in the order written, and how many torn lines were skipped.
+ * @param {string} dir a record folder
+ * @returns {{ entries: any[], torn: number, bytes: { disk: number, json: number } }}
+ */
+export function readRecord(dir) {
+  let chunks;
+  try {
+    chunks = chunkFiles(dir);
+  } catch (err) {
+    throw new RecordError(`${dir} is not a performance record: ${/** @type {any} */ (err).code === 'ENOENT' ? 'no such folder' : /** @type {Error} */ (err).message}`);
+  }
+  if (chunks.length === 0) throw new RecordError(`${dir} is not a performance record: it has no chunks (0001.jsonl.gz, …)`);
+  const entries = [];
+  let torn = 0;
+  let disk = 0;
+  let json = 0;
+  for (const chunk of chunks) {
+    const raw = fs.readFileSync(chunk.file);
+    disk += raw.length;
+    let text;
+    try {
+      text = (chunk.gz ? gunzipSync(raw) : raw).toString('utf8');
+    } catch (err) {
+      throw new RecordError(`${chunk.file} cannot be unpacked: ${/** @type {Error} */ (err).message}`);
+    }
+    json += Buffer.byteLength(text);
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      try {
+        entries.push(JSON.parse(line));
+      } catch {
+        torn += 1;
+      }
+    }
+  }
+  if (!entries.some((e) => e.k === 'open')) throw new RecordError(`${dir} is not a performance record: no "open" entry in its chunks`);
+  return { entries, torn, bytes: { disk, json } };
+}

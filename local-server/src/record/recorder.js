@@ -1,0 +1,140 @@
+// The performance record (README.md, "The performance record"): every show the server runs is
+// written to records/<id>/ in the state folder as JSON lines — each envelope of the full state
+// stream as it was sent, transport and tempo actions with who made them, vote results, the
+// score loaded, warnings and errors, and every SAMPLE_MS the audience and sync figures. A
+// crash-resumed show continues the same record (the resume file names it). Recording never
+// stops the show: a disk error is logged once and recording ends.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { onAction } from '../transport-log.js';
+import { packageVersion } from '../version.js';
+import { openRecordWriter, newRecordId, RECORD_ID, SUMMARY_FILE } from './record-writer.js';
+import { createRecordSampler } from './record-sampler.js';
+
+/** Audience and sync figures are sampled this often (1,440 samples in a 2-hour show). */
+export const SAMPLE_MS = 5000;
+
+/** @typedef {Awaited<ReturnType<typeof startRecorder>>} Recorder */
+
+/**
+ * Read the summary of the record a crash interrupted, if `id` names one in `root`.
+ * @param {string} root
+ * @param {unknown} id
+ */
+function interrupted(root, id) {
+  if (typeof id !== 'string' || !RECORD_ID.test(id)) return null;
+  try {
+    return JSON.parse(fs.readFileSync(path.join(root, id, SUMMARY_FILE), 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * @param {object} options
+ * @param {string} options.root the records folder (records/ in the state folder)
+ * @param {unknown} [options.continueId] the record of the show this server resumed (from the resume file)
+ * @param {import('../show.js').Show} options.show
+ * @param {() => number} options.now the server clock
+ * @param {import('../metrics.js').Metrics} options.metrics
+ * @param {{ status: () => any }} options.edge
+ * @param {{ status: () => any }} options.votes the vote desk
+ * @param {{ list: () => any[] }} options.partPages
+ * @param {ReturnType<typeof import('../console/latency-probe.js').createLatencyProbe> | null} options.probe
+ * @param {() => number} options.probeClock
+ * @param {import('../log.js').Log} options.log
+ * @param {number} [options.sampleMs]
+ * @param {number} [options.chunkBytes]
+ */
+export async function startRecorder({ root, continueId = null, show, now, metrics, edge, votes, partPages, probe, probeClock, log, sampleMs = SAMPLE_MS, chunkBytes }) {
+  const previous = interrupted(root, continueId);
+  const score = () => ({ id: show.engine.score().id, title: show.engine.score().title, path: show.source().path });
+  let warned = false;
+  const onError = (/** @type {Error} */ err) => {
+    if (!warned) log.warn(`performance record: ${err.message}; recording stopped, the show goes on`);
+    warned = true;
+  };
+  const id = previous ? /** @type {string} */ (continueId) : newRecordId(Date.now());
+  const summary = previous
+    ? { ...previous, endedAt: null, resumes: (previous.resumes ?? 0) + 1 }
+    : { v: 1, id, score: { id: score().id, title: score().title }, startedAt: Math.round(now()), endedAt: null, resumes: 0 };
+  const writer = await openRecordWriter({ root, id, summary, chunkBytes, onError });
+  const write = (/** @type {Record<string, unknown>} */ entry) => writer.append(JSON.stringify({ t: Math.round(now()), ...entry }));
+
+  write({ k: 'open', id, resumed: Boolean(previous), score: score(), epoch: show.stream.epoch(), version: packageVersion(), pid: process.pid });
+  // Every segment (a start, a resume) begins with a snapshot, so a reader never needs what a crash lost.
+  writer.append(`{"k":"env","e":${show.stream.snapshot().json}}`);
+
+  let lastVoteKey = null;
+  let lastBranchKey = null;
+  const onEnvelope = (/** @type {string} */ json) => {
+    writer.append(`{"k":"env","e":${json}}`);
+    const vote = /** @type {any} */ (show.stream.state()).vote;
+    if (!vote?.closed) return;
+    if (vote.key !== lastVoteKey) {
+      lastVoteKey = vote.key;
+      const status = votes.status();
+      write({ k: 'vote', id: vote.id, key: vote.key, q: vote.q, options: status?.key === vote.key ? status.options : vote.options.map((o, i) => ({ ...o, count: vote.counts[i] })), total: vote.total, winner: vote.winner, branch: vote.branch ?? null, edge: status?.key === vote.key ? status.edge : null });
+    }
+    if (vote.branch && vote.key !== lastBranchKey) {
+      lastBranchKey = vote.key;
+      write({ k: 'act', by: 'vote', kind: 'branch', what: `branch at bar ${vote.branch.bar}: ${vote.winner} won "${vote.id}"`, at: vote.branch.at });
+    }
+  };
+  show.events.on('envelope', onEnvelope);
+  const stopActions = onAction(show.engine, (action) => write({ k: 'act', ...action }));
+  const onScore = () => write({ k: 'score', score: score(), epoch: show.stream.epoch() });
+  show.events.on('score', onScore);
+
+  // Warnings and errors of the log since the last look (log.recent() hands out the same objects).
+  let lastSeen = null;
+  const newProblems = () => {
+    const entries = log.recent();
+    const at = lastSeen ? entries.lastIndexOf(lastSeen) : -1;
+    const fresh = at >= 0 ? entries.slice(at + 1) : entries.filter((e) => !lastSeen || e.t >= lastSeen.t);
+    if (entries.length) lastSeen = entries[entries.length - 1];
+    return fresh.filter((e) => e.level !== 'info');
+  };
+  newProblems(); // what happened before this record opened is not the show's
+
+  probe?.start();
+  const sample = createRecordSampler({ show, metrics, edge, partPages, probe, clock: probeClock });
+  let sampling = false;
+  const tick = async () => {
+    if (sampling) return;
+    sampling = true;
+    try {
+      for (const e of newProblems()) write({ k: 'log', level: e.level, msg: e.msg, wall: e.t });
+      write({ k: 'sample', ...(await sample()) });
+    } catch (err) {
+      onError(/** @type {Error} */ (err));
+    } finally {
+      sampling = false;
+    }
+  };
+  const timer = setInterval(tick, sampleMs);
+  timer.unref();
+  let closed = false;
+
+  return {
+    id,
+    dir: writer.dir,
+    /** Take a sample now (tests; the timer does it every sampleMs). */
+    sample: tick,
+    /** A clean stop: the record says so and its last chunk is gzipped. */
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(timer);
+      await tick();
+      show.events.off('envelope', onEnvelope);
+      show.events.off('score', onScore);
+      stopActions();
+      probe?.close();
+      write({ k: 'close', reason: 'stop' });
+      await writer.summarize({ endedAt: Math.round(now()) });
+      await writer.close();
+    },
+  };
+}
