@@ -6,7 +6,7 @@
 
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { parseServeArgs, StartupError, createLog, defaultStateDir, resumeFileFor, logFileFor, buildAudienceFromSource } from '../local-server/index.js';
+import { parseServeArgs, StartupError, createLog, defaultStateDir, resumeFileFor, logFileFor, recordDirFor, buildAudienceFromSource } from '../local-server/index.js';
 import { formatProblems } from '#core/score/validate.js';
 import { createSettingsStore, browserConfigDir } from './main/settings-store.js';
 import { launchShow } from './main/launch-show.js';
@@ -56,6 +56,7 @@ async function serveInBrowser(options, reason) {
       settingsPath: store.path,
       stateFile: resumeFileFor(options, defaultStateDir()),
       logFile: logFileFor(options, defaultStateDir()),
+      recordDir: recordDirFor(options, defaultStateDir()),
       log,
       recentScores: () => store.get().recentScores,
       onChange: (change) => store.update(change),

@@ -11,7 +11,7 @@ export { loadScoreFile } from './src/score-file.js';
 /** The terminal log every host shares. */
 export { createLog } from './src/log.js';
 /** Where the show position and the log file live (README.md, "Crash resume", "Logs"). */
-export { defaultStateDir, resumeFileFor, logFileFor } from './src/state-dir.js';
+export { defaultStateDir, resumeFileFor, logFileFor, recordDirFor } from './src/state-dir.js';
 /** Builds a missing dist/ in a source checkout (never in the desktop app). */
 export { buildAudienceFromSource } from './src/audience-from-source.js';
 /** The console page's Content-Security-Policy, which the desktop app applies to its window too. */

@@ -23,6 +23,7 @@ export function overridesFromServeOptions(options) {
     oscInHost: options.oscInPort === null ? undefined : options.oscInHost, oscAllow: options.oscAllow?.length ? options.oscAllow : undefined,
     maxPerAddress: options.maxPerAddress, trustProxy: options.trustProxy || undefined,
     resume: options.resume === false ? false : undefined, logFile: options.logFile, logToFile: options.logToFile === false ? false : undefined,
+    recordDir: options.recordDir, record: options.record === false ? false : undefined,
   }).filter(([, v]) => v !== undefined && v !== null));
 }
 
@@ -69,5 +70,6 @@ export function parseDesktopArgs(args, { env = {}, cwd = process.cwd() } = {}) {
   if (overrides.scorePath && !isAbsolute(overrides.scorePath)) overrides.scorePath = resolve(cwd, overrides.scorePath);
   if (overrides.stateFile && !isAbsolute(overrides.stateFile)) overrides.stateFile = resolve(cwd, overrides.stateFile);
   if (overrides.logFile && !isAbsolute(overrides.logFile)) overrides.logFile = resolve(cwd, overrides.logFile);
+  if (overrides.recordDir && !isAbsolute(overrides.recordDir)) overrides.recordDir = resolve(cwd, overrides.recordDir);
   return { overrides, errors, skipped };
 }

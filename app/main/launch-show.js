@@ -38,6 +38,7 @@ export function portIsFree(port, host) {
  * @property {import('../../local-server/index.js').Log} [log]
  * @property {string | null} [logFile] the JSON log file (README.md "Logs"); null = none
  * @property {string | null} [stateFile] crash resume: where the show position is kept (README.md "Crash resume"); null = off
+ * @property {string | null} [recordDir] where the performance record is written (README.md "The performance record"); null = none
  * @property {typeof realStart} [startShowServer]
  * @property {() => Promise<void>} [buildAudienceApp] builds a missing dist/audience (source checkout only; never in the desktop app)
  */
@@ -93,6 +94,7 @@ export async function launchShow(options) {
     // Already resolved by the caller from --state-file/--no-resume and its own folder.
     stateFile: options.stateFile ?? null,
     logFile: options.logFile ?? null,
+    recordDir: options.recordDir ?? null,
     log,
     buildAudienceApp: options.buildAudienceApp,
     consoleHost: { mode, recentScores, onChange, audienceHost: host, settingsPath, scoresDir },

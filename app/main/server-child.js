@@ -10,7 +10,7 @@
 
 import { launchShow } from './launch-show.js';
 import { applySettingsChange } from './settings-store.js';
-import { createLog, resumeFileFor, logFileFor } from '../../local-server/index.js';
+import { createLog, resumeFileFor, logFileFor, recordDirFor } from '../../local-server/index.js';
 
 /**
  * @param {{ port: { on: (event: 'message', fn: (e: { data: any }) => void) => void, postMessage: (msg: any) => void }, exit?: (code: number) => void, launch?: typeof launchShow }} deps
@@ -36,9 +36,11 @@ export function runServerChild({ port, exit = (code) => process.exit(code), laun
           overrides: data.overrides ?? {},
           scoresDir: data.scoresDir,
           settingsPath: data.settingsPath,
-          // The app's user-data folder, unless --state-file/--no-resume/--log-file/--no-log-file say otherwise.
+          // The app's user-data folder, unless --state-file/--no-resume/--log-file/--no-log-file/--record-dir/--no-record say otherwise.
           stateFile: typeof data.stateDir === 'string' ? resumeFileFor(data.overrides ?? {}, data.stateDir) : null,
           logFile: typeof data.stateDir === 'string' ? logFileFor(data.overrides ?? {}, data.stateDir) : null,
+          // Every show is recorded (README.md, "The performance record") unless --no-record says otherwise.
+          recordDir: typeof data.stateDir === 'string' ? recordDirFor(data.overrides ?? {}, data.stateDir) : null,
           mode: 'electron',
           log,
           recentScores: () => settings.recentScores,

@@ -100,6 +100,11 @@ describe('the command line and files opened with the app', () => {
     expect(info.body.audience.lanAddress).toBeNull(); // bound to 127.0.0.1: not on the Wi-Fi
     expect((await fetch(`${info.body.audience.localUrl}healthz`)).status).toBe(200);
     expect(run.fake.forks[0].messages[0].overrides).toMatchObject({ port: 0, controlPort: 0, host: '127.0.0.1', token: 'flag-token-1234567890' });
+    // The desktop app records its shows in its user-data folder too (README.md, "The performance record").
+    const records = await run.api('GET', '/api/records');
+    expect(records.status).toBe(200);
+    expect(records.body.dir).toBe(join(dir, 'records'));
+    expect(records.body.records.map((r) => r.score.id)).toContain('tidal-lines');
   });
 
   test('a score opened from the OS before start-up is the one loaded; later ones go to the console', async () => {
