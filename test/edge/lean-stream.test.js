@@ -8,31 +8,7 @@ import { LEAN_EPOCH_SUFFIX, deriveLeanState } from '#core/stream/lean-state.js';
 import { applyEnvelope, createStateStream } from '#core/stream/state-stream.js';
 import { NONE_SEQ } from '../../edge-worker/src/venue-status.js';
 import { openPublisher, openSocket, openViewer, publish, readSse, startEdge, waitFor } from './helpers.js';
-
-const BEAT_MS = 500;
-const WINDOW_BEATS = 30; // 15 s at 120 bpm, as the venue's ahead chunks
-const t0 = Date.now();
-
-/**
- * The state a playing venue publishes (README.md, state and flywheel), at beat `index`.
- * @param {number} index
- * @param {{ bpm?: number }} [options]
- */
-function playingAt(index, { bpm = 120 } = {}) {
-  const window = index - (index % WINDOW_BEATS);
-  const chunk = (start) => ({ until: start + WINDOW_BEATS, items: [{ i: start + 10, at: t0 + (start + 10) * BEAT_MS, view: { text: `cue ${start + 10}` } }] });
-  return {
-    score: { id: 'lean', title: 'Lean at the edge', bars: 400 },
-    transport: 'playing',
-    tempo: bpm,
-    position: { index, bar: 1 + Math.floor(index / 4), beat: 1 + (index % 4), beats: 4, at: t0 + index * BEAT_MS },
-    section: { mark: 'A', name: 'Opening', bar: 1 },
-    // The per-cue view: changes inside a window (the lean state keeps the window's first one).
-    view: { text: index % WINDOW_BEATS >= 10 ? `cue ${window + 10}` : `window ${window}` },
-    segment: { index: 0, bar: 1, beat: 1, beats: 4, at: t0, bpm, step: 0, until: 1600, end: true },
-    ahead: { [window]: chunk(window), [window + WINDOW_BEATS]: chunk(window + WINDOW_BEATS) },
-  };
-}
+import { WINDOW_BEATS, playingAt } from './lean-show.js';
 
 let edge;
 let publisher;
