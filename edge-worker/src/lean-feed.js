@@ -5,7 +5,11 @@
 // the lean stream then get one message per ~15 s window (plus operator actions, votes and
 // reactions) instead of one per beat.
 //
-// Like the venue's: its epoch is the full epoch + `~lean`, its seq space is its own. A new epoch
+// Like the venue's, its seq space is its own; its epoch is the full epoch + `~lean-edge`
+// (EDGE_LEAN_SUFFIX): the edge numbers its lean stream itself, so the same full epoch's lean seqs
+// differ at the venue and here, and a client carried from one to the other (an overflow redirect,
+// a page that reconnects elsewhere with ?since&epoch) must see a foreign epoch and start with a
+// snapshot, never read one server's seq in the other's space. A new epoch
 // (the publisher's new snapshot, or the root's own lost/none snapshot) starts it again at the
 // full snapshot's seq, so a poller resuming by seq alone gets the new snapshot for the same
 // reasons it does on the full stream (venue-status.js, NONE_SEQ). It is stored beside the full
@@ -14,6 +18,9 @@
 import { deriveLeanState, LEAN_EPOCH_SUFFIX } from '#core/stream/lean-state.js';
 import { deltasAfter } from '#core/stream/catch-up.js';
 import { createStateStream } from '#core/stream/state-stream.js';
+
+/** The lean epoch at the edge: the full epoch + this (see above). */
+export const EDGE_LEAN_SUFFIX = `${LEAN_EPOCH_SUFFIX}-edge`;
 
 const HEAD_KEY = 'leanHead';
 const DELTA_PREFIX = 'l:';
@@ -73,7 +80,7 @@ export function createLeanFeed({ storage, replayLimit }) {
     follows = fullEpoch;
     rev += 1;
     base = seq;
-    const epoch = `${fullEpoch}${LEAN_EPOCH_SUFFIX}`;
+    const epoch = `${fullEpoch}${EDGE_LEAN_SUFFIX}`;
     if (stream) stream.reset(epoch, lean, seq);
     else stream = createStateStream({ epoch, state: lean, seq, now, replayLimit });
     save();

@@ -7,8 +7,8 @@
 /* global document, window */
 import { acquireBrowserLock } from '../audience/support/exclusive.js';
 import { launchBrowser, openPage, waitInPage } from '../audience/support/browser.js';
-import { LEAN_EPOCH_SUFFIX } from '#core/stream/lean-state.js';
 import { createStateStream } from '#core/stream/state-stream.js';
+import { EDGE_LEAN_SUFFIX } from '../../edge-worker/src/lean-feed.js';
 import { openPublisher, publish, startEdge } from './helpers.js';
 import { BEAT_MS, WINDOW_BEATS, playingAt } from './lean-show.js';
 
@@ -54,7 +54,7 @@ test('the page at the edge asks for stream=lean (WebSocket and SSE) and gets one
 
   const onWs = await pageAt('/');
   const onSse = await pageAt('/', { noWebSocket: true });
-  const leanEpoch = `${epoch}${LEAN_EPOCH_SUFFIX}`;
+  const leanEpoch = `${epoch}${EDGE_LEAN_SUFFIX}`;
   for (const { page } of [onWs, onSse]) await waitInPage(page, (e) => window.__tutti?.epoch() === e, leanEpoch);
   expect(onWs.requests.filter((u) => u.startsWith('ws')).every((u) => new URL(u).searchParams.get('stream') === 'lean')).toBe(true);
   expect(onSse.requests.some((u) => new URL(u).pathname === '/sse' && new URL(u).searchParams.get('stream') === 'lean')).toBe(true);

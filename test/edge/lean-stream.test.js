@@ -1,12 +1,13 @@
 // `?stream=lean` at the edge (README.md; edge-worker/README.md, "The lean stream"): the root
 // derives the lean stream once per update with the venue's rule and pushes it to the shards and
 // the SSE/poll cache. A lean viewer gets one message per ahead window and per operator action,
-// not one per beat; its own epoch (+ `~lean`) and seq space; catch-up by seq on every transport;
+// not one per beat; its own epoch (+ `~lean-edge`) and seq space; catch-up by seq on every transport;
 // the numbers survive a workerd restart.
 
 import { LEAN_EPOCH_SUFFIX, deriveLeanState } from '#core/stream/lean-state.js';
 import { applyEnvelope, createStateStream } from '#core/stream/state-stream.js';
 import { NONE_SEQ } from '../../edge-worker/src/venue-status.js';
+import { EDGE_LEAN_SUFFIX } from '../../edge-worker/src/lean-feed.js';
 import { openPublisher, openSocket, openViewer, publish, readSse, startEdge, waitFor } from './helpers.js';
 import { WINDOW_BEATS, playingAt } from './lean-show.js';
 
@@ -51,12 +52,12 @@ afterAll(async () => {
 test('before anything is published, the lean stream is the root\'s own "not started" snapshot, in its own epoch', async () => {
   const [first] = await getJson('/poll?stream=lean');
   expect(first).toMatchObject({ type: 'snapshot', seq: NONE_SEQ, data: { venue: { status: 'none' } } });
-  expect(first.epoch).toMatch(/^none-.*~lean$/);
+  expect(first.epoch).toMatch(/^none-.*~lean-edge$/);
 });
 
 describe('a playing show', () => {
   const epoch = 'lean-a';
-  const leanEpoch = `${epoch}${LEAN_EPOCH_SUFFIX}`;
+  const leanEpoch = `${epoch}${EDGE_LEAN_SUFFIX}`;
   let full;
   let lean;
 
@@ -101,7 +102,9 @@ describe('a playing show', () => {
     expect(lean.frames).toHaveLength(4);
     // The window move carries the new ahead and the window's first view; the tempo change the segment.
     expect(leanDeltas[0].data).toMatchObject({ ahead: expect.any(Object), view: { text: 'window 30' } });
-    expect(leanDeltas[1].data).toEqual({ segment: { bpm: 90 } });
+    // (the new tempo moves the cues ahead too; never `tempo` or `position`, which the segment gives).
+    expect(leanDeltas[1].data).toMatchObject({ segment: { bpm: 90 } });
+    expect(Object.keys(leanDeltas[1].data).sort()).toEqual(['ahead', 'segment']);
     // The venue's own rule, applied to the venue's stream, gives the same lean state (plus the edge's venue field).
     expect(held(lean.frames)).toEqual({ ...reference, venue: { status: 'live', since: expect.any(Number) } });
     expect(held(full.frames).position.index).toBe(beat);
@@ -125,8 +128,10 @@ describe('a playing show', () => {
     expect(snap.data.position).toBeUndefined();
     // A gap: the viewer held lean seq 1.
     expect((await getJson(`/poll?stream=lean&since=1&epoch=${leanEpoch}`)).map((e) => [e.type, e.seq])).toEqual([['delta', 2], ['delta', 3]]);
-    // The full stream's epoch is foreign to the lean stream: the snapshot.
+    // The full stream's epoch is foreign to the lean stream: the snapshot. So is the venue's lean
+    // epoch (its lean seqs are numbered there, not here).
     expect((await getJson(`/poll?stream=lean&since=1&epoch=${epoch}`)).map((e) => [e.type, e.epoch])).toEqual([['snapshot', leanEpoch]]);
+    expect((await getJson(`/poll?stream=lean&since=1&epoch=${epoch}${LEAN_EPOCH_SUFFIX}`)).map((e) => [e.type, e.epoch])).toEqual([['snapshot', leanEpoch]]);
     expect(await getJson(`/poll?stream=lean&since=3&epoch=${leanEpoch}`)).toEqual([]);
 
     // Beats alone do not end a long poll; the next window does, with exactly one delta.
@@ -156,16 +161,16 @@ describe('a playing show', () => {
     venue = createStateStream({ epoch: next, state: playingAt(beat, { bpm }), now: Date.now });
     reference = deriveLeanState(null, venue.state());
     await publish(publisher, venue.snapshot().json);
-    expect(await lean.next((f) => f.type === 'snapshot' && f.epoch !== leanEpoch)).toMatchObject({ epoch: `${next}${LEAN_EPOCH_SUFFIX}`, seq: 0 });
+    expect(await lean.next((f) => f.type === 'snapshot' && f.epoch !== leanEpoch)).toMatchObject({ epoch: `${next}${EDGE_LEAN_SUFFIX}`, seq: 0 });
     await beats(WINDOW_BEATS - (beat % WINDOW_BEATS));
-    await lean.next((f) => f.epoch === `${next}${LEAN_EPOCH_SUFFIX}` && f.seq === 1);
+    await lean.next((f) => f.epoch === `${next}${EDGE_LEAN_SUFFIX}` && f.seq === 1);
 
     await publisher.close();
     await lean.close();
     await full.close();
     await edge.restart();
     // The root reads its lean stream back: the same epoch and seq, and its deltas for catch-up.
-    const nextLean = `${next}${LEAN_EPOCH_SUFFIX}`;
+    const nextLean = `${next}${EDGE_LEAN_SUFFIX}`;
     expect((await getJson(`/poll?stream=lean&since=0&epoch=${nextLean}`)).map((e) => [e.type, e.epoch, e.seq])).toEqual([['delta', nextLean, 1]]);
     ({ publisher } = await openPublisher(edge));
     await beats(WINDOW_BEATS);
