@@ -98,13 +98,15 @@ export function createLeanFeed({ storage, replayLimit }) {
       if (stored && Number.isSafeInteger(stored.rev)) rev = stored.rev;
       if (head.epoch === null || head.seq === null) return;
       stamp = Date.now();
+      const listed = /** @type {{ seq: number, json: string }[]} */ ([...(await storage.list({ prefix: DELTA_PREFIX })).values()]);
       if (!stored || stored.follows !== head.epoch || typeof stored.epoch !== 'string' || !Number.isSafeInteger(stored.seq)) {
+        forget(listed); // deltas of a lean stream that no longer follows the head
         restart(head.epoch, head.seq, state ?? {});
         return;
       }
-      const listed = /** @type {{ seq: number, json: string }[]} */ ([...(await storage.list({ prefix: DELTA_PREFIX })).values()]);
       // Keep only a window that really chains up to the head (as the root does with its own).
       const replay = listed.at(-1)?.seq === stored.seq ? listed : [];
+      if (replay !== listed) forget(listed);
       lean = stored.state;
       follows = stored.follows;
       base = (replay[0]?.seq ?? stored.seq + 1) - 1;
