@@ -1,16 +1,18 @@
 // `npm run bench:edge`: publish → receive latency and loss for N WebSocket viewers of the edge
 // worker on local workerd (127.0.0.1 only), beside the venue server's figure for the same N in
-// the same run. For each N and each of --runs runs it starts a fresh worker (one workerd, the
-// runtime `npm run edge:dev` runs), connects the viewers from child processes (≤ --per-process
-// each, to stay under the open-files limit), publishes one delta every --interval ms for
-// --duration ms, and reports p50/p99/max of (receive time − envelope t: one clock, one machine),
-// lost deltas, shards used and workerd's CPU per delivered message; then the same N on the
-// real show server (bench:fanout's `ours` ws:N case). Edge and venue alternate which goes first.
-// Prints one line per run and a table of medians; writes bench-results/edge.json.
+// the same run. For each N, each of --runs runs and each of --streams (the full stream and the
+// lean one, `?stream=lean`) it starts a fresh worker (one workerd, the runtime `npm run edge:dev`
+// runs), connects the viewers from child processes (≤ --per-process each, to stay under the
+// open-files limit), publishes a playing show (bench-show.js: one delta per beat, an ahead chunk
+// every 15 s) at one delta every --interval ms for --duration ms, and reports p50/p99/max of
+// (receive time − envelope t: one clock, one machine), lost deltas, shards used, messages per
+// viewer per minute and workerd's CPU per delivered message and per viewer; then the same N on
+// the real show server (bench:fanout's `ours` ws:N case). Edge and venue alternate which goes
+// first. Prints one line per run and a table of medians; writes bench-results/edge.json.
 //
 //   node bench/edge/run.js [--viewers 1000,5000] [--runs 3] [--duration 20000] [--interval 500]
-//                          [--drain 10000] [--capacity 5000] [--per-process 2500] [--venue on|off]
-//                          [--quiet-wait 60] [--quiet-cpu 25] [--verbose]
+//                          [--streams full,lean] [--drain 10000] [--capacity 5000] [--per-process 2500]
+//                          [--venue on|off] [--quiet-wait 60] [--quiet-cpu 25] [--verbose]
 
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -18,21 +20,22 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { createEnvelope } from '#core/protocol/envelope.js';
 import { startLocalEdge } from '../../edge-worker/scripts/local-edge.js';
 import { readCpuSeconds } from '../lib/proc-stats.js';
 import { processName, processTree } from '../lib/process-tree.js';
 import { readSystemBusySeconds, waitForQuiet } from '../lib/system-cpu.js';
+import { createBenchShow } from './bench-show.js';
 import { formatSummary, summarize } from './summary.js';
 import { runVenueOnce } from './venue-run.js';
 
 const VIEWERS_SCRIPT = fileURLToPath(new URL('./viewers.js', import.meta.url));
 const RESULTS = fileURLToPath(new URL('../../bench-results/edge.json', import.meta.url));
 
-const USAGE = 'use --viewers N[,N…] --runs N --duration MS --interval MS --drain MS --capacity N --per-process N --venue on|off --quiet-wait S --quiet-cpu PCT --verbose';
+const USAGE = 'use --viewers N[,N…] --runs N --duration MS --interval MS --streams full,lean --drain MS --capacity N --per-process N --venue on|off --quiet-wait S --quiet-cpu PCT --verbose';
+const STREAMS = ['full', 'lean'];
 
 function parseArgs(argv) {
-  const options = { viewers: [1000, 5000], runs: 3, duration: 20_000, interval: 500, capacity: 5000, perProcess: 2500, drain: 10_000, venue: true, quietWait: 60, quietCpu: 25, verbose: false };
+  const options = { viewers: [1000, 5000], runs: 3, duration: 20_000, interval: 500, streams: STREAMS, capacity: 5000, perProcess: 2500, drain: 10_000, venue: true, quietWait: 60, quietCpu: 25, verbose: false };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (flag === '--verbose') {
@@ -47,6 +50,10 @@ function parseArgs(argv) {
         break;
       case '--runs':
         options.runs = number;
+        break;
+      case '--streams':
+        options.streams = String(value).split(',');
+        if (options.streams.length === 0 || options.streams.some((name) => !STREAMS.includes(name))) throw new Error(`--streams takes full, lean or full,lean (got ${value})`);
         break;
       case '--duration':
         options.duration = number;
@@ -150,33 +157,27 @@ async function openPublisher(url, token) {
   return { ws, replies };
 }
 
-/** A state the size of the real audience state (~0.5 KB), and beat-sized deltas. */
-function initialState() {
-  return {
-    score: { id: 'bench', title: 'Edge benchmark', composer: 'Tutti', bars: 200 },
-    transport: 'playing',
-    tempo: 120,
-    position: { bar: 1, beat: 1, beats: 4, at: Date.now(), index: 0 },
-    section: { mark: 'A', name: 'Opening', bar: 1 },
-    view: { text: 'Breathe in', instruction: 'hum softly', color: '#224466' },
-  };
-}
-
-async function runEdgeOnce(n, options) {
+/**
+ * @param {number} n viewers
+ * @param {ReturnType<typeof parseArgs>} options
+ * @param {'full' | 'lean'} stream which stream every viewer reads
+ */
+async function runEdgeOnce(n, options, stream) {
   const token = randomBytes(16).toString('hex');
   const edge = await startLocalEdge({ token, persistDir: false, vars: { SHARD_CAPACITY: options.capacity, SHARD_COUNT: Math.max(32, Math.ceil(n / options.capacity) + 1) }, direct: true, log: options.verbose ? (line) => process.stderr.write(`[edge] ${line}\n`) : () => {} });
   const clients = [];
   try {
-    const epoch = `bench-${Date.now()}`;
+    const show = createBenchShow({ epoch: `bench-${Date.now()}`, beatMs: options.interval });
     const publisher = await openPublisher(edge.url, token);
-    publisher.ws.send(JSON.stringify(createEnvelope('snapshot', epoch, 0, Date.now(), initialState())));
+    publisher.ws.send(show.snapshot());
 
     const processes = Math.ceil(n / options.perProcess);
     for (let i = 0; i < processes; i += 1) clients.push(startClient());
     const shares = clients.map((_, i) => Math.floor(n / processes) + (i < n % processes ? 1 : 0));
     // One process after another: a shard accepts joins faster than two processes compete for it.
     const connects = [];
-    for (let i = 0; i < clients.length; i += 1) connects.push(await clients[i].call('connect', { url: `${edge.url.replace(/^http/, 'ws')}/ws`, count: shares[i] }));
+    const url = `${edge.url.replace(/^http/, 'ws')}/ws${stream === 'lean' ? '?stream=lean' : ''}`;
+    for (let i = 0; i < clients.length; i += 1) connects.push(await clients[i].call('connect', { url, count: shares[i] }));
     const connected = connects.reduce((s, c) => s + c.connected, 0);
     const connectMs = connects.reduce((s, c) => s + c.ms, 0);
     const shards = {};
@@ -195,14 +196,15 @@ async function runEdgeOnce(n, options) {
     for (let seq = 1; seq <= updates; seq += 1) {
       const due = started + (seq - 1) * options.interval;
       await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now())));
-      const beat = ((seq - 1) % 4) + 1;
-      const patch = { position: { bar: 1 + Math.floor((seq - 1) / 4), beat, at: Date.now() + 300, index: seq } };
-      publisher.ws.send(JSON.stringify(createEnvelope('delta', epoch, seq, Date.now(), patch)));
+      publisher.ws.send(show.next().json);
     }
+    const publishSeconds = (Date.now() - started) / 1000;
+    // The seqs every viewer must get: all the publisher's, or the lean ones they led to.
+    const lastSeq = show.seqs()[stream];
     // Late deltas are not lost: wait (up to --drain ms) until every open viewer has the last one.
     const drainStarted = Date.now();
     while (Date.now() - drainStarted < options.drain) {
-      const progress = await Promise.all(clients.map((c) => c.call('progress', { seq: updates })));
+      const progress = await Promise.all(clients.map((c) => c.call('progress', { seq: lastSeq })));
       if (progress.every((p) => p.have === p.open)) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -215,7 +217,7 @@ async function runEdgeOnce(n, options) {
     const otherCpu = cpu0.system === null || system1 === null ? NaN : system1 - cpu0.system - workerdCpu - clientCpu - runnerCpu;
     const acks = publisher.replies.filter((r) => r.type === 'ack').length;
     const refused = publisher.replies.filter((r) => r.type !== 'ack' && r.type !== 'hello').length;
-    const reports = await Promise.all(clients.map((c) => c.call('report', { firstSeq: 1, lastSeq: updates })));
+    const reports = await Promise.all(clients.map((c) => c.call('report', { firstSeq: 1, lastSeq })));
     publisher.ws.close();
 
     const merged = new Map();
@@ -238,6 +240,7 @@ async function runEdgeOnce(n, options) {
     if (options.verbose) process.stderr.write(`slowest arrival per seq: ${JSON.stringify([...slowest].sort((a, b) => a[0] - b[0]))}\n`);
     return {
       viewers: n,
+      stream,
       connected,
       connectFailures: connects.reduce((s, c) => s + c.failed, 0),
       connectSeconds: Number((connectMs / 1000).toFixed(1)),
@@ -245,6 +248,9 @@ async function runEdgeOnce(n, options) {
       perShard: shards,
       clientProcesses: clients.length,
       updates,
+      streamUpdates: lastSeq,
+      // Deltas each viewer received per minute of publishing (the snapshot on joining not counted).
+      messagesPerViewerPerMin: connected ? Number(((samples / connected) * (60 / publishSeconds)).toFixed(2)) : null,
       acks,
       refused,
       samples,
@@ -266,6 +272,8 @@ async function runEdgeOnce(n, options) {
         workerdUsPerMessage: samples ? Number(((workerdCpu * 1e6) / samples).toFixed(1)) : null,
         clientsPct: Number(((100 * clientCpu) / seconds).toFixed(1)),
         clientUsPerMessage: samples ? Number(((clientCpu * 1e6) / samples).toFixed(1)) : null,
+        // workerd CPU per connected viewer: what one more viewer of this stream costs the shards.
+        workerdUsPerViewerSecond: connected ? Number(((workerdCpu * 1e6) / connected / seconds).toFixed(2)) : null,
         otherProcessesPct: Number.isFinite(otherCpu) ? Number(((100 * Math.max(0, otherCpu)) / seconds).toFixed(1)) : null,
       },
     };
@@ -285,18 +293,23 @@ async function main() {
     for (let run = 1; run <= options.runs; run += 1) {
       // Alternate which side goes first, so drift in machine load hits both.
       const order = options.venue ? (run % 2 === 1 ? ['edge', 'venue'] : ['venue', 'edge']) : ['edge'];
-      const entry = { viewers: n, run, edge: null, venue: null };
+      /** @type {{ viewers: number, run: number, edge: Record<string, any>, venue: any }} */
+      const entry = { viewers: n, run, edge: {}, venue: null };
+      // The streams alternate too (full first on odd runs).
+      const streams = run % 2 === 1 ? options.streams : [...options.streams].reverse();
       for (const side of order) {
         if (side === 'edge') {
-          const quiet = options.quietWait > 0 ? await waitForQuiet({ maxMs: options.quietWait * 1000, thresholdPct: options.quietCpu, log: say }) : null;
-          say(`edge ${n} viewers, run ${run}/${options.runs}: ${options.duration} ms at one delta per ${options.interval} ms…`);
-          const loadBefore = loadavg()[0];
-          const edge = await runEdgeOnce(n, options);
-          edge.loadAverage1m = { before: Number(loadBefore.toFixed(2)), after: Number(loadavg()[0].toFixed(2)) };
-          edge.quietBeforeRun = quiet;
-          entry.edge = edge;
-          say(`edge ${n} #${run}: ${edge.connected} connected, ${edge.shards} shard(s), p50 ${edge.latencyMs.p50} p99 ${edge.latencyMs.p99} max ${edge.latencyMs.max} ms, lost ${edge.lost}, dropped ${edge.unexpectedCloses}; `
-            + `workerd ${edge.cpu.workerdPct}% of a core (${edge.cpu.workerdUsPerMessage} µs/msg), viewers ${edge.cpu.clientsPct}% (${edge.cpu.clientUsPerMessage} µs/msg), other processes ${edge.cpu.otherProcessesPct}%`);
+          for (const stream of streams) {
+            const quiet = options.quietWait > 0 ? await waitForQuiet({ maxMs: options.quietWait * 1000, thresholdPct: options.quietCpu, log: say }) : null;
+            say(`edge ${n} viewers (${stream} stream), run ${run}/${options.runs}: ${options.duration} ms at one delta per ${options.interval} ms…`);
+            const loadBefore = loadavg()[0];
+            const edge = await runEdgeOnce(n, options, stream);
+            edge.loadAverage1m = { before: Number(loadBefore.toFixed(2)), after: Number(loadavg()[0].toFixed(2)) };
+            edge.quietBeforeRun = quiet;
+            entry.edge[stream] = edge;
+            say(`edge ${n} ${stream} #${run}: ${edge.connected} connected, ${edge.shards} shard(s), p50 ${edge.latencyMs.p50} p99 ${edge.latencyMs.p99} max ${edge.latencyMs.max} ms, lost ${edge.lost}, dropped ${edge.unexpectedCloses}; `
+              + `${edge.messagesPerViewerPerMin} msgs/viewer/min; workerd ${edge.cpu.workerdPct}% of a core (${edge.cpu.workerdUsPerMessage} µs/msg, ${edge.cpu.workerdUsPerViewerSecond} µs per viewer-second), viewers ${edge.cpu.clientsPct}% (${edge.cpu.clientUsPerMessage} µs/msg), other processes ${edge.cpu.otherProcessesPct}%`);
+          }
         } else {
           const venue = await runVenueOnce({ viewers: n, durationMs: options.duration, run, quietWaitS: options.quietWait, quietCpuPct: options.quietCpu, log: (line) => options.verbose && say(`[venue] ${line}`) });
           entry.venue = venue;
@@ -316,7 +329,7 @@ async function main() {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
     options,
-    note: 'edge: local workerd started by Miniflare without wrangler\'s dev proxy (edge-worker/scripts/direct-runtime.js; one single-threaded process runs the Worker and every Durable Object, so shards do not run in parallel here as they do on Cloudflare); viewer processes on the same machine; latency = receive time − envelope t (same clock); lost = deltas a viewer neither received nor got covered by a later snapshot by the end of the drain (which ends as soon as every viewer has the last delta, at most --drain ms); gapSnapshots = snapshots a lagging shard sent instead of deltas; workerd µs/msg = workerd CPU during publishing and drain / deltas delivered. venue: bench:fanout ws:N ours (the load score, one delta per beat at 120 bpm and a view change every other beat: larger frames than the edge run\'s beat deltas)',
+    note: 'edge: local workerd started by Miniflare without wrangler\'s dev proxy (edge-worker/scripts/direct-runtime.js; one single-threaded process runs the Worker and every Durable Object, so shards do not run in parallel here as they do on Cloudflare); viewer processes on the same machine; latency = receive time − envelope t (same clock); lost = deltas a viewer neither received nor got covered by a later snapshot by the end of the drain (which ends as soon as every viewer has the last delta, at most --drain ms); gapSnapshots = snapshots a lagging shard sent instead of deltas; workerd µs/msg = workerd CPU during publishing and drain / deltas delivered; workerd µs per viewer-second = the same CPU / connected viewers / seconds; msgs/viewer/min = deltas each viewer received per minute of publishing. Streams: full = one delta per beat (the publisher\'s bytes), lean = ?stream=lean, derived by the root (one delta per 15 s ahead chunk here). venue: bench:fanout ws:N ours (the load score, one delta per beat at 120 bpm and a view change every other beat: larger frames than the edge run\'s beat deltas)',
     summary,
     table,
     runs: runs.map((r) => ({ ...r, venue: r.venue && { ...r.venue, raw: undefined, detail: r.venue.raw } })),

@@ -10,6 +10,7 @@ import { deltasAfter } from './catch-up.js';
  * @property {(seq: number) => ReplayEntry[] | null} since the deltas after `seq`, or null when `seq` is outside the window
  * @property {() => void} clear forget everything (new epoch)
  * @property {() => number} size
+ * @property {() => ReplayEntry[]} entries the kept deltas, oldest first (a copy)
  */
 
 /**
@@ -37,6 +38,9 @@ export function createReplayBuffer(limit) {
     },
     size() {
       return entries.length;
+    },
+    entries() {
+      return entries.slice();
     },
   };
 }

@@ -13,12 +13,13 @@ import { createReplayBuffer } from './replay-buffer.js';
  *
  * @typedef {object} StateStream
  * @property {(next: Record<string, unknown>) => StreamUpdate | null} update publish a new state; null when nothing changed
- * @property {(epoch: string, state: Record<string, unknown>) => void} reset start a new epoch at seq 0 with this state
+ * @property {(epoch: string, state: Record<string, unknown>, seq?: number) => void} reset start a new epoch at seq 0 (or `seq`) with this state
  * @property {() => { seq: number, json: string }} snapshot the current snapshot envelope (cached per seq)
  * @property {(seq: number) => string[] | null} deltasSince serialized deltas after seq; [] when current; null when a snapshot is needed
  * @property {() => Record<string, unknown>} state
  * @property {() => number} seq
  * @property {() => string} epoch
+ * @property {() => { seq: number, json: string }[]} window the kept deltas, oldest first (to store them)
  */
 
 /**
@@ -27,13 +28,16 @@ import { createReplayBuffer } from './replay-buffer.js';
  * @param {Record<string, unknown>} options.state the initial state (seq 0)
  * @param {() => number} options.now wall-clock ms, stamped as `t`
  * @param {number} [options.replayLimit] deltas kept for resume (default 512)
+ * @param {number} [options.seq] the seq `state` has (default 0); with `replay`, a stream restored from storage
+ * @param {{ seq: number, json: string }[]} [options.replay] the deltas that led to it, oldest first
  * @returns {StateStream}
  */
-export function createStateStream({ epoch, state, now, replayLimit = 512 }) {
+export function createStateStream({ epoch, state, now, replayLimit = 512, seq: startSeq = 0, replay: kept = [] }) {
   let currentEpoch = epoch;
   let current = /** @type {Record<string, unknown>} */ (withoutNulls(state));
-  let seq = 0;
+  let seq = startSeq;
   const replay = createReplayBuffer(replayLimit);
+  for (const entry of kept) replay.push(entry);
   /** @type {{ seq: number, json: string } | null} */
   let cachedSnapshot = null;
 
@@ -49,10 +53,10 @@ export function createStateStream({ epoch, state, now, replayLimit = 512 }) {
       replay.push({ seq, json });
       return { seq, json, t };
     },
-    reset(epochId, state) {
+    reset(epochId, state, startAt = 0) {
       currentEpoch = epochId;
       current = /** @type {Record<string, unknown>} */ (withoutNulls(state));
-      seq = 0;
+      seq = startAt;
       replay.clear();
       cachedSnapshot = null;
     },
@@ -70,6 +74,7 @@ export function createStateStream({ epoch, state, now, replayLimit = 512 }) {
     state: () => current,
     seq: () => seq,
     epoch: () => currentEpoch,
+    window: () => replay.entries(),
   };
 }
 

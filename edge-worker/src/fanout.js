@@ -1,19 +1,24 @@
 // Root → shards delivery. One lane per shard keeps that shard's updates in order and batches
 // whatever piles up while a push is in flight into the next single RPC. A shard that falls too
 // far behind (or whose push failed) gets the latest snapshot instead of the missed deltas.
+// Each push carries both streams (README.md, `?stream=`): the full updates and the lean ones
+// (lean-feed.js, rare); the lean snapshot only rides along when it changed since the shard's
+// last push.
 
 /**
- * @typedef {{ index: number, gen: number, rev: number, snapshot: string | null, items: string[], gap: boolean, clockOffset?: number }} PushBatch
- *   clockOffset: edge − venue clock (venue-clock.js), added by the root
+ * @typedef {{ index: number, gen: number, rev: number, snapshot: string | null, items: string[], gap: boolean,
+ *   leanRev: number, leanSnapshot: string | null, leanItems: string[], clockOffset?: number }} PushBatch
+ *   clockOffset: edge − venue clock (venue-clock.js), added by the root; leanSnapshot: null when
+ *   the shard already has the lean snapshot of leanRev
  * @typedef {{ viewers: number, joining?: boolean, startedAt?: number, refused?: Record<string, number>, taps?: number }} PushResult
- * @typedef {{ index: number, gen: number, pending: string[], inflight: boolean, gap: boolean,
+ * @typedef {{ index: number, gen: number, pending: string[], pendingLean: string[], leanRevSent: number, inflight: boolean, gap: boolean,
  *   viewers: number, startedAt: number | null, retries: number, retryTimer: unknown }} Lane
  */
 
 /**
  * @param {object} options
  * @param {(index: number, batch: PushBatch) => Promise<PushResult>} options.send one RPC to a shard
- * @param {() => { rev: number, snapshot: string | null }} options.latest the root's current snapshot
+ * @param {() => { rev: number, snapshot: string | null, lean?: { rev: number, snapshot: string | null } }} options.latest the root's current snapshots
  * @param {(index: number, gen: number) => void} options.onEmpty a shard reported no viewers; it was dropped
  * @param {(message: string) => void} [options.warn]
  * @param {number} [options.maxPending] deltas queued per shard before falling back to a snapshot
@@ -26,21 +31,25 @@ export function createFanout({ send, latest, onEmpty, warn = () => {}, maxPendin
 
   /** @param {Lane} lane */
   async function drain(lane) {
-    if (lane.inflight || (lane.pending.length === 0 && !lane.gap)) return;
+    if (lane.inflight || (lane.pending.length === 0 && lane.pendingLean.length === 0 && !lane.gap)) return;
     lane.inflight = true;
     const gap = lane.gap;
     const items = gap ? [] : lane.pending;
+    const leanItems = gap ? [] : lane.pendingLean;
     lane.pending = [];
+    lane.pendingLean = [];
     lane.gap = false;
     const gen = lane.gen;
-    const { rev, snapshot } = latest();
+    const { rev, snapshot, lean = { rev: 0, snapshot: null } } = latest();
+    const leanSnapshot = gap || lane.leanRevSent !== lean.rev ? lean.snapshot : null;
     try {
-      const result = await send(lane.index, { index: lane.index, gen, rev, snapshot, items, gap });
+      const result = await send(lane.index, { index: lane.index, gen, rev, snapshot, items, gap, leanRev: lean.rev, leanSnapshot, leanItems });
+      if (leanSnapshot !== null) lane.leanRevSent = lean.rev;
       lane.viewers = result.viewers;
       lane.startedAt = result.startedAt ?? null;
       lane.retries = 0;
       // Drop an empty shard, unless it re-attached (new gen) while the push was in flight.
-      if (result.viewers === 0 && !result.joining && lanes.get(lane.index) === lane && lane.gen === gen && lane.pending.length === 0) {
+      if (result.viewers === 0 && !result.joining && lanes.get(lane.index) === lane && lane.gen === gen && lane.pending.length === 0 && lane.pendingLean.length === 0) {
         lanes.delete(lane.index);
         onEmpty(lane.index, gen);
       }
@@ -57,7 +66,7 @@ export function createFanout({ send, latest, onEmpty, warn = () => {}, maxPendin
     } finally {
       lane.inflight = false;
     }
-    if (lane.pending.length > 0) void drain(lane);
+    if (lane.pending.length > 0 || lane.pendingLean.length > 0) void drain(lane);
   }
 
   return {
@@ -68,18 +77,25 @@ export function createFanout({ send, latest, onEmpty, warn = () => {}, maxPendin
      */
     attach(index, gen) {
       const lane = lanes.get(index);
-      if (lane) lane.gen = gen;
-      else lanes.set(index, { index, gen, pending: [], inflight: false, gap: false, viewers: 0, startedAt: null, retries: 0, retryTimer: null });
+      // A new attach got the snapshots in its reply; the next push sends the lean one again anyway.
+      if (lane) {
+        lane.gen = gen;
+        lane.leanRevSent = -1;
+      } else lanes.set(index, { index, gen, pending: [], pendingLean: [], leanRevSent: -1, inflight: false, gap: false, viewers: 0, startedAt: null, retries: 0, retryTimer: null });
     },
     /**
-     * Queue one serialized envelope for every shard and start pushing.
+     * Queue one serialized envelope (and the lean envelope it led to, if any) for every shard and
+     * start pushing.
      * @param {string} item
+     * @param {string | null} [leanItem]
      */
-    publish(item) {
+    publish(item, leanItem = null) {
       for (const lane of lanes.values()) {
         lane.pending.push(item);
-        if (lane.pending.length > maxPending) {
+        if (leanItem !== null) lane.pendingLean.push(leanItem);
+        if (lane.pending.length > maxPending || lane.pendingLean.length > maxPending) {
           lane.pending = [];
+          lane.pendingLean = [];
           lane.gap = true;
         }
         void drain(lane);

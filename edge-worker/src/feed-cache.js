@@ -20,8 +20,9 @@ const REFRESH_TIMEOUT_MS = 2000;
  * @param {object} options
  * @param {number} options.ttlMs
  * @param {number} options.limit deltas kept
+ * @param {'full' | 'lean'} [options.stream] which of the root's streams it copies (README.md, `?stream=`)
  */
-export function createFeedCache({ ttlMs, limit }) {
+export function createFeedCache({ ttlMs, limit, stream = 'full' }) {
   /** @type {Feed} */
   let feed = { epoch: null, seq: null, rev: -1, snapshot: null, deltas: [], venue: { status: 'none', since: 0 }, clockOffset: 0 };
   let fetchedAt = 0;
@@ -31,7 +32,7 @@ export function createFeedCache({ ttlMs, limit }) {
   async function refresh(root) {
     refreshingSince = Date.now();
     try {
-      const reply = await root.feed(feed.epoch, feed.seq);
+      const reply = await root.feed(feed.epoch, feed.seq, stream);
       if (reply.rev < feed.rev) return; // an older answer raced a newer one
       const deltas = reply.full ? reply.deltas : feed.deltas.concat(reply.deltas);
       const venue = { status: String(reply.venue?.status ?? 'none'), since: Number(reply.venue?.since ?? 0) };

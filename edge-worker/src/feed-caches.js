@@ -1,5 +1,5 @@
-// One SSE/poll feed cache (feed-cache.js) per show and isolate: a show's viewers must only ever
-// read their own show's snapshot (README.md, "More than one show per edge"). Show names come from
+// One SSE/poll feed cache (feed-cache.js) per show, stream (full or lean, README.md `?stream=`)
+// and isolate: a show's viewers must only ever read their own show's snapshot (README.md, "More than one show per edge"). Show names come from
 // the path, so the map is bounded: the least recently used show's cache is dropped beyond
 // MAX_SHOWS (it is refilled by one root RPC when that show is read again).
 
@@ -17,14 +17,15 @@ export function createFeedCaches(options) {
   return {
     /**
      * @param {string | null} show null: the default show
+     * @param {'full' | 'lean'} [stream]
      */
-    forShow(show) {
-      const key = show === null ? '' : `s:${show}`;
+    forShow(show, stream = 'full') {
+      const key = `${show === null ? '' : `s:${show}`}${stream === 'lean' ? '|lean' : ''}`;
       let cache = caches.get(key);
       if (cache) {
         caches.delete(key);
       } else {
-        cache = createFeedCache(options);
+        cache = createFeedCache({ ...options, stream });
         if (caches.size >= MAX_SHOWS) caches.delete(/** @type {string} */ (caches.keys().next().value));
       }
       caches.set(key, cache);

@@ -28,10 +28,11 @@ let feedCaches = null;
 /**
  * @param {ReturnType<typeof readConfig>} config
  * @param {string | null} show
+ * @param {URL} [url] the viewer's request: `?stream=lean` reads the lean stream's cache (lean-feed.js)
  */
-function cacheFor(config, show) {
+function cacheFor(config, show, url) {
   feedCaches ??= createFeedCaches({ ttlMs: config.feedTtlMs, limit: config.replayLimit });
-  return feedCaches.forShow(show);
+  return feedCaches.forShow(show, url?.searchParams.get('stream') === 'lean' ? 'lean' : 'full');
 }
 
 const AUDIENCE_ROUTES = new Set(['/ws', '/sse', '/poll', '/time', '/healthz']);
@@ -117,17 +118,17 @@ const showRoutes = {
     try {
       switch (url.pathname) {
         case '/ws': {
-          // The edge serves the full stream whatever `stream` asks for (README.md), but refuses
-          // a value that is neither, as the venue does.
+          // The shard reads `stream` again to pick the viewer's stream (viewer-streams.js); a
+          // value that is neither is refused here, as the venue does.
           const query = parseStreamQuery({ stream: url.searchParams.get('stream') });
           if (!query.ok) return audienceErrorResponse(query.code, CORS);
           if (!isWebSocketUpgrade(request)) return audienceErrorResponse('UPGRADE_REQUIRED', CORS);
           return await connectViewer(request, env, config, show);
         }
         case '/sse':
-          return serveSse(request, { cache: cacheFor(config, show), root: rootStub(env, show), tickMs: config.feedTtlMs, maxMs: config.sseMaxMs });
+          return serveSse(request, { cache: cacheFor(config, show, url), root: rootStub(env, show), tickMs: config.feedTtlMs, maxMs: config.sseMaxMs });
         case '/poll':
-          return await servePoll(url, { cache: cacheFor(config, show), root: rootStub(env, show), tickMs: config.feedTtlMs });
+          return await servePoll(url, { cache: cacheFor(config, show, url), root: rootStub(env, show), tickMs: config.feedTtlMs });
         case '/time': {
           // On the venue's clock, like every time in the state (venue-clock.js); the offset comes
           // with the feed cache, one root RPC per FEED_TTL_MS at most.

@@ -1,6 +1,7 @@
 // A shard holds up to SHARD_CAPACITY viewer WebSockets with the Hibernation API: between
 // updates it can leave memory while the sockets stay open. The root pushes each update once
-// per shard; the shard forwards the publisher's bytes unchanged to every viewer.
+// per shard; the shard forwards the publisher's bytes unchanged to every viewer of the full
+// stream, and the root's lean envelopes (lean-feed.js) to every viewer of the lean one.
 
 /* global WebSocketRequestResponsePair */
 import { DurableObject } from 'cloudflare:workers';
@@ -12,6 +13,7 @@ import { isShowKey, showFromRequest, showFromTags, showTags } from './show-ident
 import { rootStub, shardStub } from './stubs.js';
 import { createVoteLedger, ownerOf, VOTE_BATCH_MAX, VOTE_BATCH_MS } from './votes.js';
 import { judgeViewerFrame, newViewerBudget, readViewerBudget } from './viewer-rules.js';
+import { STREAM_TAGS, streamOfRequest, streamOfTags } from './viewer-streams.js';
 
 const VIEWER_TAG = 'viewer';
 const INDEX_TAG_PREFIX = 'shard:';
@@ -41,8 +43,8 @@ export class Shard extends DurableObject {
     /** @type {string | null} the show this shard belongs to (show-identity.js); null: the default show */
     this.show = null;
     this.attached = false;
-    /** @type {{ rev: number, json: string } | null} the latest snapshot envelope, for joiners and resyncs */
-    this.latest = null;
+    /** @type {Record<import('./viewer-streams.js').StreamName, { rev: number, json: string } | null>} the latest snapshot envelope of each stream, for joiners and resyncs */
+    this.latest = { full: null, lean: null };
     /** @type {Promise<void> | null} */
     this.attaching = null;
     /** Viewer frames refused since the last push (reported to the root, see viewer-rules.js). */
@@ -82,7 +84,10 @@ export class Shard extends DurableObject {
     this.show = showFromRequest(request);
     const fullResponse = () => jsonError(503, 'SHARD_FULL', 'this shard is full', { [FULL_HEADER]: '1', 'retry-after': '2' });
     if (this.full()) return fullResponse();
-    if (!this.attached) {
+    const stream = streamOfRequest(request);
+    // A shard woken by a push has the full snapshot but not necessarily the lean one (it is only
+    // pushed when it changed): the first lean joiner then asks the root, as a new shard does.
+    if (!this.attached || !this.latest[stream]) {
       try {
         await this.attach();
       } catch (err) {
@@ -92,11 +97,12 @@ export class Shard extends DurableObject {
     }
     const pair = new WebSocketPair();
     const [client, server] = Object.values(pair);
-    // The index rides along as a tag: after hibernation the object has forgotten everything else.
-    this.ctx.acceptWebSocket(server, [VIEWER_TAG, `${INDEX_TAG_PREFIX}${this.index}`, ...showTags(this.show)]);
+    // The index and stream ride along as tags: after hibernation the object has forgotten everything else.
+    this.ctx.acceptWebSocket(server, [VIEWER_TAG, `${INDEX_TAG_PREFIX}${this.index}`, STREAM_TAGS[stream], ...showTags(this.show)]);
     server.serializeAttachment(newViewerBudget(Date.now()));
     // Same turn as the accept: no push can slip in between, so the joiner sees snapshot → deltas.
-    if (this.latest) server.send(this.latest.json);
+    const snapshot = this.latest[stream];
+    if (snapshot) server.send(snapshot.json);
     return new Response(null, { status: 101, webSocket: client, headers: { [SHARD_HEADER]: String(this.index) } });
   }
 
@@ -106,7 +112,8 @@ export class Shard extends DurableObject {
       try {
         const reply = await rootStub(this.env, this.show).attach(this.index, this.viewers().length, this.show);
         this.attached = true;
-        this.adopt(reply.rev, reply.snapshot);
+        this.adopt('full', reply.rev, reply.snapshot);
+        this.adopt('lean', reply.leanRev, reply.leanSnapshot);
         this.learnClockOffset(reply.clockOffset);
       } finally {
         this.attaching = null;
@@ -116,11 +123,13 @@ export class Shard extends DurableObject {
   }
 
   /**
+   * @param {import('./viewer-streams.js').StreamName} stream
    * @param {number} rev
-   * @param {string | null} snapshot
+   * @param {string | null | undefined} snapshot
    */
-  adopt(rev, snapshot) {
-    if (snapshot && (!this.latest || rev >= this.latest.rev)) this.latest = { rev, json: snapshot };
+  adopt(stream, rev, snapshot) {
+    const latest = this.latest[stream];
+    if (snapshot && (!latest || rev >= latest.rev)) this.latest[stream] = { rev, json: snapshot };
   }
 
   /**
@@ -153,28 +162,35 @@ export class Shard extends DurableObject {
     if (isShowKey(show)) this.show = show;
     this.index = batch.index;
     this.attached = true;
-    this.adopt(batch.rev, batch.snapshot);
+    this.adopt('full', batch.rev, batch.snapshot);
+    this.adopt('lean', batch.leanRev, batch.leanSnapshot);
     this.learnClockOffset(batch.clockOffset);
-    const frames = batch.gap ? (this.latest ? [this.latest.json] : []) : batch.items;
-    const sockets = this.viewers();
-    for (const ws of sockets) {
-      for (const frame of frames) {
-        try {
-          ws.send(frame);
-        } catch {
-          break; // this viewer is gone; the others still get the update
+    let viewers = 0;
+    for (const stream of /** @type {const} */ (['full', 'lean'])) {
+      const latest = this.latest[stream];
+      const frames = batch.gap ? (latest ? [latest.json] : []) : stream === 'full' ? batch.items : (batch.leanItems ?? []);
+      const sockets = this.ctx.getWebSockets(STREAM_TAGS[stream]);
+      viewers += sockets.length;
+      if (frames.length === 0) continue;
+      for (const ws of sockets) {
+        for (const frame of frames) {
+          try {
+            ws.send(frame);
+          } catch {
+            break; // this viewer is gone; the others still get the update
+          }
         }
       }
     }
     // With no viewers the root drops us and the next joiner attaches again. A joiner waiting for
     // its attach reply counts as a viewer: dropping us now would leave it without updates.
     const joining = this.attaching !== null;
-    if (sockets.length === 0 && !joining) this.attached = false;
+    if (viewers === 0 && !joining) this.attached = false;
     const refused = this.refused;
     this.refused = { flood: 0, oversize: 0, binary: 0, frame: 0, resync_ignored: 0, vote: 0 };
     const taps = this.taps;
     this.taps = 0;
-    return { viewers: sockets.length, joining, startedAt: this.startedAt, refused, taps };
+    return { viewers, joining, startedAt: this.startedAt, refused, taps };
   }
 
   /**
@@ -202,7 +218,8 @@ export class Shard extends DurableObject {
       return;
     }
     // resync: after hibernation the snapshot is no longer in memory; fetch it from the root.
-    if (!this.latest) {
+    const stream = streamOfTags(this.ctx.getTags(ws));
+    if (!this.latest[stream]) {
       if (this.index === null) this.index = indexFromTags(this.ctx.getTags(ws));
       try {
         await this.attach();
@@ -210,7 +227,8 @@ export class Shard extends DurableObject {
         return ws.close(CloseCode.TRY_AGAIN_LATER, 'the show is not reachable right now');
       }
     }
-    if (this.latest) ws.send(this.latest.json);
+    const snapshot = this.latest[stream];
+    if (snapshot) ws.send(snapshot.json);
   }
 
   /**

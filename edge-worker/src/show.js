@@ -10,6 +10,7 @@ import { deltasAfter } from '#core/stream/catch-up.js';
 import { MAX_PUBLISH_FRAME_BYTES, readConfig } from './config.js';
 import { createFanout } from './fanout.js';
 import { isWebSocketUpgrade, json, jsonError } from './http.js';
+import { createLeanFeed } from './lean-feed.js';
 import { createMediaStore } from './media.js';
 import { judgeFrame } from './publish-rules.js';
 import { createRequestRefusalTally } from './refusal-counter.js';
@@ -97,6 +98,8 @@ export class Show extends DurableObject {
       publish: (result) => this.edgeVotes.final(result),
       warn: (message) => console.warn(message),
     });
+    /** The lean stream (lean-feed.js): derived here once per update, pushed beside the full one. */
+    this.lean = createLeanFeed({ storage: ctx.storage, replayLimit: this.config.replayLimit });
     this.fanout = createFanout({
       send: async (index, batch) => {
         const result = await shardStub(env, index, this.showName).push({ ...batch, clockOffset: this.venueClock.offset() }, this.showName);
@@ -104,7 +107,7 @@ export class Show extends DurableObject {
         if (Number.isSafeInteger(result?.taps) && result.taps > 0) this.edgeVotes.taps(result.taps);
         return result;
       },
-      latest: () => ({ rev: this.head.rev, snapshot: this.snapshotJson }),
+      latest: () => ({ rev: this.head.rev, snapshot: this.snapshotJson, lean: this.lean.latest() }),
       onEmpty: (index, gen) => {
         if (this.shards.get(index) === gen) {
           this.shards.delete(index);
@@ -139,6 +142,7 @@ export class Show extends DurableObject {
       // A restart between a prompt's close and its seal must still seal it (sealing twice is harmless).
       this.voteSeal.follow(promptOf(this.state));
     }
+    await this.lean.load(this.head, this.state);
     const now = Date.now();
     // Nothing ever published: viewers get a "not started" state rather than nothing at all.
     if (this.head.epoch === null) this.publishMinted(noneSnapshot(now));
@@ -242,7 +246,7 @@ export class Show extends DurableObject {
       void storage.put({ meta: this.head, state: this.state, [deltaKey(envelope.seq)]: { seq: envelope.seq, json: text } });
       if (dropped) void storage.delete(deltaKey(dropped.seq));
     }
-    this.fanout.publish(text);
+    this.fanout.publish(text, this.lean.follow(envelope, this.state));
     this.voteSeal.follow(promptOf(this.state));
   }
 
@@ -280,7 +284,7 @@ export class Show extends DurableObject {
     this.state = snapshot.data;
     this.snapshotJson = snapshot.text;
     void this.ctx.storage.put({ meta: this.head, state: this.state });
-    this.fanout.publish(snapshot.text);
+    this.fanout.publish(snapshot.text, this.lean.follow({ type: 'snapshot', epoch: snapshot.epoch, seq: snapshot.seq, t: Date.now() }, snapshot.data));
     this.voteSeal.follow(promptOf(this.state));
   }
 
@@ -411,7 +415,8 @@ export class Show extends DurableObject {
     this.fanout.attach(index, gen);
     this.fanout.report(index, viewers);
     this.saveShards();
-    return { gen, rev: this.head.rev, snapshot: this.snapshotJson, clockOffset: this.venueClock.offset() };
+    const lean = this.lean.latest();
+    return { gen, rev: this.head.rev, snapshot: this.snapshotJson, leanRev: lean.rev, leanSnapshot: lean.snapshot, clockOffset: this.venueClock.offset() };
   }
 
   /**
@@ -430,8 +435,10 @@ export class Show extends DurableObject {
    * `full` means `deltas` is the whole replay window (the caller's position was not in it).
    * @param {string | null} epoch
    * @param {number | null} seq
+   * @param {'full' | 'lean'} [stream] which stream (README.md, `?stream=`); the lean one comes from lean-feed.js
    */
-  feed(epoch, seq) {
+  feed(epoch, seq, stream = 'full') {
+    if (stream === 'lean') return { ...this.lean.feed(epoch, seq), venue: venueOf(this.state), clockOffset: this.venueClock.offset() };
     const { epoch: headEpoch, seq: headSeq, rev } = this.head;
     const after = epoch === headEpoch ? deltasAfter(this.replay, seq, headSeq) : null;
     return { epoch: headEpoch, seq: headSeq, rev, snapshot: this.snapshotJson, deltas: after ?? this.replay.slice(), full: after === null, venue: venueOf(this.state), clockOffset: this.venueClock.offset() };
@@ -476,6 +483,7 @@ export class Show extends DurableObject {
       seq: this.head.seq,
       rev: this.head.rev,
       replay: this.replay.length,
+      lean: this.lean.stats(),
       publishers: this.ctx.getWebSockets(PUBLISHER_TAG).length,
       viewers: this.fanout.viewers(),
       shards: this.fanout.perShard(),

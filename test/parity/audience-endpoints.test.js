@@ -1,8 +1,8 @@
 // Venue and edge are one protocol (README.md, "Audience endpoints" and "Errors"): the same request,
 // good or bad, gets the same status and the same error body from a venue server and from the edge
 // worker on local workerd mirroring it. Every case runs against both; all differences are listed at
-// once. Documented differences (the edge's CORS headers, its /healthz fields, `?stream=lean` served
-// as the full stream) are not compared here.
+// once. Documented differences (the edge's CORS headers, its /healthz fields, the lean stream's
+// seq numbers and epoch suffix: each server numbers its own) are not compared here.
 
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
@@ -85,6 +85,17 @@ function comparable(answer, { shape }) {
 }
 
 const firstType = (body) => (Array.isArray(body) ? (body[0]?.type ?? 'empty') : typeof body);
+/** A lean answer: its first envelope's type, that it is of a lean epoch, and the state's keys (the edge adds `venue`). */
+const leanShape = (body) => [firstType(body), /~lean/.test(body?.[0]?.epoch ?? ''), Object.keys(body?.[0]?.data ?? {}).filter((k) => k !== 'venue').sort()];
+
+/**
+ * Where a server's lean stream stands (each numbers its own: README.md, `?stream=lean`).
+ * @param {string} base
+ */
+async function leanHead(base) {
+  const [snapshot] = await (await fetch(`${base}/poll?stream=lean`)).json();
+  return `since=${snapshot.seq}&epoch=${encodeURIComponent(snapshot.epoch)}`;
+}
 
 /** Every audience endpoint, with good and bad input. `shape` reduces a 200 body to what must agree. */
 const CASES = [
@@ -98,6 +109,12 @@ const CASES = [
   { name: 'poll, since with a fraction', path: '/poll?since=1.5' },
   { name: 'poll, wait not a number', path: '/poll?since=1&wait=soon' },
   { name: 'poll, unknown stream', path: '/poll?stream=fast' },
+  { name: 'poll lean, joining', path: '/poll?stream=lean', shape: leanShape },
+  { name: 'poll lean, resuming at its own head', path: async (base) => `/poll?stream=lean&${await leanHead(base)}&wait=0`, shape: (b) => Array.isArray(b) },
+  { name: 'poll lean, the full stream\'s epoch is foreign', path: () => `/poll?stream=lean&since=1&epoch=${server.show.stream.epoch()}`, shape: leanShape },
+  { name: 'poll lean, since not a number', path: '/poll?stream=lean&since=x' },
+  { name: 'sse lean, joining', path: '/sse?stream=lean' },
+  { name: 'ws lean, upgrade', path: '/ws?stream=lean', ws: true },
   { name: 'poll, POST', path: '/poll', method: 'POST' },
   { name: 'sse, joining', path: '/sse' },
   { name: 'sse, since not a number', path: '/sse?since=x' },
@@ -120,9 +137,10 @@ const CASES = [
 test('every audience endpoint answers the same at the venue and at the edge, good input and bad', async () => {
   const differences = [];
   for (const c of CASES) {
-    const request = { ...c, path: typeof c.path === 'function' ? c.path() : c.path };
+    // A path may depend on the server asked (its own lean head).
+    const requestFor = async (base) => ({ ...c, path: typeof c.path === 'function' ? await c.path(base) : c.path });
     const ask = c.ws ? wsAnswer : httpAnswer;
-    const [venue, remote] = await Promise.all([ask(server.audienceUrl, request), ask(edge.url, request)]);
+    const [venue, remote] = await Promise.all([server.audienceUrl, edge.url].map(async (base) => ask(base, await requestFor(base))));
     const a = comparable(venue, c);
     const b = comparable(remote, c);
     if (JSON.stringify(a) !== JSON.stringify(b)) differences.push({ case: c.name, venue: a, edge: b });

@@ -1,0 +1,167 @@
+// The lean stream at the edge (README.md, `?stream=lean`; edge-worker/README.md, "The lean
+// stream"): the root derives it once per accepted update from its own state, with the venue's
+// rule (core/stream/lean-state.js), numbers and encodes it once (core/stream/state-stream.js), and
+// hands the envelope to the shards and the Worker's SSE/poll cache beside the full one. Viewers of
+// the lean stream then get one message per ~15 s window (plus operator actions, votes and
+// reactions) instead of one per beat.
+//
+// Like the venue's, its seq space is its own; its epoch is the full epoch + `~lean-edge`
+// (EDGE_LEAN_SUFFIX): the edge numbers its lean stream itself, so the same full epoch's lean seqs
+// differ at the venue and here, and a client carried from one to the other (an overflow redirect,
+// a page that reconnects elsewhere with ?since&epoch) must see a foreign epoch and start with a
+// snapshot, never read one server's seq in the other's space. A new epoch
+// (the publisher's new snapshot, or the root's own lost/none snapshot) starts it again at the
+// full snapshot's seq, so a poller resuming by seq alone gets the new snapshot for the same
+// reasons it does on the full stream (venue-status.js, NONE_SEQ). It is stored beside the full
+// stream, so an evicted or restarted root carries on with the same numbers.
+
+import { deriveLeanState, LEAN_EPOCH_SUFFIX } from '#core/stream/lean-state.js';
+import { deltasAfter } from '#core/stream/catch-up.js';
+import { createStateStream } from '#core/stream/state-stream.js';
+
+/** The lean epoch at the edge: the full epoch + this (see above). */
+export const EDGE_LEAN_SUFFIX = `${LEAN_EPOCH_SUFFIX}-edge`;
+
+const HEAD_KEY = 'leanHead';
+const DELTA_PREFIX = 'l:';
+/** Storage takes at most 128 keys per delete. */
+const DELETE_BATCH = 128;
+
+/** @param {number} seq */
+const deltaKey = (seq) => `${DELTA_PREFIX}${String(seq).padStart(16, '0')}`;
+
+/**
+ * @typedef {{ follows: string, epoch: string, seq: number, rev: number, state: Record<string, unknown> }} LeanHead
+ *   follows: the full epoch it was derived from; rev: grows with every change (never reused, so
+ *   the Worker's cache and the shards can tell a newer snapshot from an older one)
+ * @typedef {{ epoch: string | null, seq: number | null, rev: number, snapshot: string | null,
+ *   deltas: { seq: number, json: string }[], full: boolean }} LeanFeedReply
+ */
+
+/**
+ * @param {object} options
+ * @param {DurableObjectStorage} options.storage the root's storage
+ * @param {number} options.replayLimit lean deltas kept for resume (REPLAY_LIMIT, as the full stream)
+ */
+export function createLeanFeed({ storage, replayLimit }) {
+  /** @type {ReturnType<typeof createStateStream> | null} null until the root has a head */
+  let stream = null;
+  /** @type {Record<string, unknown> | null} */
+  let lean = null;
+  let follows = '';
+  let rev = 0;
+  /** The seq the stored window starts after: deltas first + 1 … head are kept. */
+  let base = 0;
+  /** The `t` stamped on the next envelope: the source envelope's (venue clock), or the root's now. */
+  let stamp = 0;
+  const now = () => stamp;
+
+  const save = (extra = {}) => {
+    if (!stream || !lean) return;
+    /** @type {LeanHead} */
+    const head = { follows, epoch: stream.epoch(), seq: stream.seq(), rev, state: lean };
+    void storage.put({ [HEAD_KEY]: head, ...extra });
+  };
+
+  const forget = (entries) => {
+    const keys = entries.map((entry) => deltaKey(entry.seq));
+    for (let i = 0; i < keys.length; i += DELETE_BATCH) void storage.delete(keys.slice(i, i + DELETE_BATCH));
+  };
+
+  /**
+   * Start again in a new epoch from a full state.
+   * @param {string} fullEpoch
+   * @param {number} seq
+   * @param {Record<string, unknown>} state
+   */
+  const restart = (fullEpoch, seq, state) => {
+    if (stream) forget(stream.window());
+    lean = deriveLeanState(null, state);
+    follows = fullEpoch;
+    rev += 1;
+    base = seq;
+    const epoch = `${fullEpoch}${EDGE_LEAN_SUFFIX}`;
+    if (stream) stream.reset(epoch, lean, seq);
+    else stream = createStateStream({ epoch, state: lean, seq, now, replayLimit });
+    save();
+  };
+
+  return {
+    /**
+     * Read the stored lean stream (in the root's blockConcurrencyWhile). When it follows another
+     * epoch than the root's head (or none was stored), it starts from the head's state.
+     * @param {{ epoch: string | null, seq: number | null }} head the root's head
+     * @param {Record<string, unknown> | null} state the root's state
+     */
+    async load(head, state) {
+      const stored = /** @type {LeanHead | undefined} */ (await storage.get(HEAD_KEY));
+      if (stored && Number.isSafeInteger(stored.rev)) rev = stored.rev;
+      if (head.epoch === null || head.seq === null) return;
+      stamp = Date.now();
+      const listed = /** @type {{ seq: number, json: string }[]} */ ([...(await storage.list({ prefix: DELTA_PREFIX })).values()]);
+      if (!stored || stored.follows !== head.epoch || typeof stored.epoch !== 'string' || !Number.isSafeInteger(stored.seq)) {
+        forget(listed); // deltas of a lean stream that no longer follows the head
+        restart(head.epoch, head.seq, state ?? {});
+        return;
+      }
+      // Keep only a window that really chains up to the head (as the root does with its own).
+      const replay = listed.at(-1)?.seq === stored.seq ? listed : [];
+      if (replay !== listed) forget(listed);
+      lean = stored.state;
+      follows = stored.follows;
+      base = (replay[0]?.seq ?? stored.seq + 1) - 1;
+      stream = createStateStream({ epoch: stored.epoch, state: stored.state, seq: stored.seq, replay, now, replayLimit });
+    },
+
+    /**
+     * The root accepted an update (or minted its own snapshot): derive the lean state from the
+     * root's new state. Returns the lean envelope every lean viewer needs, or null when the lean
+     * state did not change.
+     * @param {{ type: string, epoch: string, seq: number, t: number }} envelope what the root accepted
+     * @param {Record<string, unknown>} state the root's state after it
+     * @returns {string | null}
+     */
+    follow(envelope, state) {
+      stamp = Number.isFinite(envelope.t) ? envelope.t : Date.now();
+      // A snapshot of the epoch already followed (the publisher's catch-up) continues the stream.
+      if (!stream || follows !== envelope.epoch) {
+        restart(envelope.epoch, envelope.seq, state);
+        return /** @type {NonNullable<typeof stream>} */ (stream).snapshot().json;
+      }
+      lean = deriveLeanState(lean, state);
+      const update = stream.update(lean);
+      if (!update) return null;
+      rev += 1;
+      // The replay buffer keeps the last replayLimit deltas: the one it just dropped goes from storage too.
+      const dropped = update.seq - replayLimit;
+      if (dropped > base) forget([{ seq: dropped }]);
+      save({ [deltaKey(update.seq)]: { seq: update.seq, json: update.json } });
+      return update.json;
+    },
+
+    /** @returns {{ rev: number, snapshot: string | null }} the current lean snapshot, for shards */
+    latest() {
+      return { rev, snapshot: stream ? stream.snapshot().json : null };
+    },
+
+    /**
+     * What the Worker's SSE/poll cache needs of the lean stream (as the root's `feed` for the
+     * full one): the snapshot and the deltas after (epoch, seq); `full` when `deltas` is the whole
+     * window (the caller's position was not in it).
+     * @param {string | null} epoch
+     * @param {number | null} seq
+     * @returns {LeanFeedReply}
+     */
+    feed(epoch, seq) {
+      if (!stream) return { epoch: null, seq: null, rev, snapshot: null, deltas: [], full: true };
+      const window = stream.window();
+      const after = epoch === stream.epoch() ? deltasAfter(window, seq, stream.seq()) : null;
+      return { epoch: stream.epoch(), seq: stream.seq(), rev, snapshot: stream.snapshot().json, deltas: after ?? window, full: after === null };
+    },
+
+    /** For /healthz?deep=1. */
+    stats() {
+      return { epoch: stream?.epoch() ?? null, seq: stream?.seq() ?? null, rev, replay: stream?.window().length ?? 0 };
+    },
+  };
+}

@@ -1,0 +1,181 @@
+// `?stream=lean` at the edge (README.md; edge-worker/README.md, "The lean stream"): the root
+// derives the lean stream once per update with the venue's rule and pushes it to the shards and
+// the SSE/poll cache. A lean viewer gets one message per ahead window and per operator action,
+// not one per beat; its own epoch (+ `~lean-edge`) and seq space; catch-up by seq on every transport;
+// the numbers survive a workerd restart.
+
+import { LEAN_EPOCH_SUFFIX, deriveLeanState } from '#core/stream/lean-state.js';
+import { applyEnvelope, createStateStream } from '#core/stream/state-stream.js';
+import { NONE_SEQ } from '../../edge-worker/src/venue-status.js';
+import { EDGE_LEAN_SUFFIX } from '../../edge-worker/src/lean-feed.js';
+import { openPublisher, openSocket, openViewer, publish, readSse, startEdge, waitFor } from './helpers.js';
+import { WINDOW_BEATS, playingAt } from './lean-show.js';
+
+let edge;
+let publisher;
+/** The venue's side: its full stream, and the lean state its own rule derives (the reference). */
+let venue;
+let reference = null;
+let beat = 0;
+let bpm = 120;
+
+/** Publish the venue's next full state and wait for the edge's ack. */
+async function advance(next) {
+  const update = venue.update(next);
+  reference = deriveLeanState(reference, venue.state());
+  const reply = await publish(publisher, update.json);
+  expect(reply).toMatchObject({ type: 'ack', seq: update.seq });
+}
+const beats = async (n) => {
+  for (let i = 0; i < n; i += 1) await advance(playingAt(++beat, { bpm }));
+};
+
+/** @param {string} path */
+async function getJson(path) {
+  const res = await fetch(`${edge.url}${path}`);
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+/** Apply a viewer's envelopes in order; the state it holds. */
+const held = (frames) => frames.filter((f) => f.v === 1).reduce((state, env) => applyEnvelope(state, env), null);
+
+beforeAll(async () => {
+  edge = await startEdge({ vars: { FEED_TTL_MS: 50 } });
+}, 60_000);
+
+afterAll(async () => {
+  await publisher?.close();
+  await edge?.stop();
+});
+
+test('before anything is published, the lean stream is the root\'s own "not started" snapshot, in its own epoch', async () => {
+  const [first] = await getJson('/poll?stream=lean');
+  expect(first).toMatchObject({ type: 'snapshot', seq: NONE_SEQ, data: { venue: { status: 'none' } } });
+  expect(first.epoch).toMatch(/^none-.*~lean-edge$/);
+});
+
+describe('a playing show', () => {
+  const epoch = 'lean-a';
+  const leanEpoch = `${epoch}${EDGE_LEAN_SUFFIX}`;
+  let full;
+  let lean;
+
+  beforeAll(async () => {
+    ({ publisher } = await openPublisher(edge));
+    venue = createStateStream({ epoch, state: playingAt(0), now: Date.now });
+    reference = deriveLeanState(null, venue.state());
+    expect(await publish(publisher, venue.snapshot().json)).toMatchObject({ type: 'ack', seq: 0 });
+    full = await openViewer(edge);
+    lean = openSocket(`${edge.wsUrl}/ws?stream=lean`);
+    await lean.opened;
+  });
+
+  afterAll(async () => {
+    await full?.close();
+    await lean?.close();
+  });
+
+  test('WebSocket: one lean delta per window and per operator action, not one per beat', async () => {
+    const snap = await lean.next();
+    expect(snap).toMatchObject({ type: 'snapshot', epoch: leanEpoch, seq: 0 });
+    expect(snap.data.position).toBeUndefined();
+    expect(snap.data.view).toEqual({ text: 'window 0' });
+
+    // 29 beats inside the first window (a cue's view change among them), then the window moves.
+    await beats(WINDOW_BEATS - 1);
+    await beats(1);
+    // An operator action: the tempo changes the segment.
+    bpm = 90;
+    await beats(1);
+    await full.next((f) => f.seq === beat, 15_000);
+    await lean.next((f) => f.seq === 2, 15_000);
+    // A barrier: the next window's change is lean seq 3, so nothing else may have come in between.
+    await beats(WINDOW_BEATS - (beat % WINDOW_BEATS));
+    await lean.next((f) => f.seq === 3, 15_000);
+    await full.next((f) => f.seq === beat, 15_000);
+
+    const fullDeltas = full.frames.filter((f) => f.type === 'delta');
+    const leanDeltas = lean.frames.filter((f) => f.type === 'delta');
+    expect(fullDeltas).toHaveLength(beat);
+    expect(leanDeltas.map((f) => [f.epoch, f.seq])).toEqual([[leanEpoch, 1], [leanEpoch, 2], [leanEpoch, 3]]);
+    expect(lean.frames).toHaveLength(4);
+    // The window move carries the new ahead and the window's first view; the tempo change the segment.
+    expect(leanDeltas[0].data).toMatchObject({ ahead: expect.any(Object), view: { text: 'window 30' } });
+    // (the new tempo moves the cues ahead too; never `tempo` or `position`, which the segment gives).
+    expect(leanDeltas[1].data).toMatchObject({ segment: { bpm: 90 } });
+    expect(Object.keys(leanDeltas[1].data).sort()).toEqual(['ahead', 'segment']);
+    // The venue's own rule, applied to the venue's stream, gives the same lean state (plus the edge's venue field).
+    expect(held(lean.frames)).toEqual({ ...reference, venue: { status: 'live', since: expect.any(Number) } });
+    expect(held(full.frames).position.index).toBe(beat);
+  }, 60_000);
+
+  test('a late lean joiner and a resync get the lean snapshot at the lean head', async () => {
+    const late = openSocket(`${edge.wsUrl}/ws?stream=lean`);
+    await late.opened;
+    expect(await late.next()).toMatchObject({ type: 'snapshot', epoch: leanEpoch, seq: 3 });
+    late.send({ type: 'resync' });
+    const again = await late.next((f) => f.type === 'snapshot');
+    expect(again).toMatchObject({ epoch: leanEpoch, seq: 3 });
+    expect(again.data).toEqual({ ...reference, venue: expect.any(Object) });
+    await late.close();
+  });
+
+  test('poll: the lean snapshot, the lean deltas after a gap, a long poll that waits for the next window', async () => {
+    await waitFor(async () => (await getJson('/poll?stream=lean'))[0]?.seq === 3, { what: 'the lean cache at seq 3' });
+    const [snap] = await getJson('/poll?stream=lean');
+    expect(snap).toMatchObject({ type: 'snapshot', epoch: leanEpoch, seq: 3 });
+    expect(snap.data.position).toBeUndefined();
+    // A gap: the viewer held lean seq 1.
+    expect((await getJson(`/poll?stream=lean&since=1&epoch=${leanEpoch}`)).map((e) => [e.type, e.seq])).toEqual([['delta', 2], ['delta', 3]]);
+    // The full stream's epoch is foreign to the lean stream: the snapshot. So is the venue's lean
+    // epoch (its lean seqs are numbered there, not here).
+    expect((await getJson(`/poll?stream=lean&since=1&epoch=${epoch}`)).map((e) => [e.type, e.epoch])).toEqual([['snapshot', leanEpoch]]);
+    expect((await getJson(`/poll?stream=lean&since=1&epoch=${epoch}${LEAN_EPOCH_SUFFIX}`)).map((e) => [e.type, e.epoch])).toEqual([['snapshot', leanEpoch]]);
+    expect(await getJson(`/poll?stream=lean&since=3&epoch=${leanEpoch}`)).toEqual([]);
+
+    // Beats alone do not end a long poll; the next window does, with exactly one delta.
+    const pending = getJson(`/poll?stream=lean&since=3&epoch=${leanEpoch}&wait=20000`);
+    let settled = false;
+    void pending.then(() => {
+      settled = true;
+    });
+    await beats(WINDOW_BEATS - 1);
+    await new Promise((r) => setTimeout(r, 300)); // several FEED_TTL_MS: the cache has seen those beats
+    expect(settled).toBe(false);
+    await beats(1);
+    expect((await pending).map((e) => [e.type, e.seq])).toEqual([['delta', 4]]);
+  }, 60_000);
+
+  test('SSE: resumes from Last-Event-ID in the lean seq space, then live lean events', async () => {
+    const reading = readSse(`${edge.url}/sse?stream=lean`, { count: 3, headers: { 'last-event-id': '2' }, timeoutMs: 20_000 });
+    await new Promise((r) => setTimeout(r, 300));
+    await beats(WINDOW_BEATS);
+    const { events, contentType } = await reading;
+    expect(contentType).toMatch(/text\/event-stream/);
+    expect(events.map((e) => [e.id, e.data.type, e.data.epoch])).toEqual([['3', 'delta', leanEpoch], ['4', 'delta', leanEpoch], ['5', 'delta', leanEpoch]]);
+  }, 60_000);
+
+  test('a new epoch starts the lean stream again at the snapshot\'s seq; a workerd restart keeps its numbers', async () => {
+    const next = 'lean-b';
+    venue = createStateStream({ epoch: next, state: playingAt(beat, { bpm }), now: Date.now });
+    reference = deriveLeanState(null, venue.state());
+    await publish(publisher, venue.snapshot().json);
+    expect(await lean.next((f) => f.type === 'snapshot' && f.epoch !== leanEpoch)).toMatchObject({ epoch: `${next}${EDGE_LEAN_SUFFIX}`, seq: 0 });
+    await beats(WINDOW_BEATS - (beat % WINDOW_BEATS));
+    await lean.next((f) => f.epoch === `${next}${EDGE_LEAN_SUFFIX}` && f.seq === 1);
+
+    await publisher.close();
+    await lean.close();
+    await full.close();
+    await edge.restart();
+    // The root reads its lean stream back: the same epoch and seq, and its deltas for catch-up.
+    const nextLean = `${next}${EDGE_LEAN_SUFFIX}`;
+    expect((await getJson(`/poll?stream=lean&since=0&epoch=${nextLean}`)).map((e) => [e.type, e.epoch, e.seq])).toEqual([['delta', nextLean, 1]]);
+    ({ publisher } = await openPublisher(edge));
+    await beats(WINDOW_BEATS);
+    await waitFor(async () => (await getJson(`/poll?stream=lean&since=1&epoch=${nextLean}`)).length > 0, { what: 'the next lean delta after the restart' });
+    expect((await getJson(`/poll?stream=lean&since=1&epoch=${nextLean}`)).map((e) => [e.type, e.seq])).toEqual([['delta', 2]]);
+    expect(held(await getJson('/poll?stream=lean'))).toEqual({ ...reference, venue: expect.any(Object) });
+  }, 90_000);
+});
