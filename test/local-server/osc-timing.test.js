@@ -9,9 +9,13 @@ import { openWs, waitFor } from '../support/clients.js';
 import { arrivalReceiver, timetagReceiver, beatErrors, medianOf, wallClock } from '../support/osc-receivers.js';
 
 const BEATS = 16;
-/** "Within a few ms": the median, and a worst case with room for a loaded test machine. */
+/** "Within a few ms": the median. */
 const MEDIAN_MS = 3;
-const WORST_MS = 25;
+/**
+ * No beat far off: room for a loaded test machine delaying one packet, far inside the failure
+ * this guards (a lookahead, 300 ms, early).
+ */
+const WORST_MS = 60;
 
 /**
  * Play the demo score at 240 bpm to the given targets and return every receiver's beat errors.
