@@ -38,7 +38,7 @@ export function createOscPanel({ api }) {
 
   function makeRow(t) {
     const modeSelect = /** @type {HTMLSelectElement} */ (h('select', { class: 'field-inline', 'aria-label': `Mode of ${nameOf(t)}`, dataset: { testid: 'osc-target-mode' }, onchange: () => change(t, { mode: modeSelect.value }) },
-      h('option', { value: 'plain', text: 'plain (on time)' }), h('option', { value: 'ahead', text: 'ahead (timetag)' })));
+      h('option', { value: 'plain', text: 'plain' }), h('option', { value: 'ahead', text: 'ahead' })));
     const offset = /** @type {HTMLInputElement} */ (h('input', {
       type: 'number', class: 'field-inline field-offset', min: '-250', max: '250', step: '1', 'aria-label': `Offset of ${nameOf(t)} in ms`,
       title: 'Latency offset in ms: negative sends earlier (a 20 ms audio buffer: -20), positive later', dataset: { testid: 'osc-target-offset' },
