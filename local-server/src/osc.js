@@ -16,6 +16,7 @@ import dgram from 'node:dgram';
 import { Bundle, Message, encode, decode } from 'node-osc';
 import { checkTargetOptions, formatTarget } from './osc-target.js';
 import { createPreciseTimer } from './precise-timer.js';
+import { BadInput } from './metrics.js';
 
 export { parseOscTarget } from './osc-target.js';
 
@@ -67,20 +68,23 @@ export function createOscOut({ targets, show, metrics, log, now = () => Date.now
     s.on('message', onEcho);
   }
 
-  /** A receiver set up to answer `/tutti/ping n` with the same message shows its round trip. */
+  /**
+   * A receiver set up to answer `/tutti/ping n` with the same message shows its round trip. Only
+   * such echoes are read (≤ 512 bytes, while a ping waits); anything else is counted and dropped.
+   */
   function onEcho(/** @type {Buffer} */ bytes) {
-    if (bytes.length > MAX_ECHO_BYTES || pings.size === 0) return;
+    const stray = () => metrics.badInput.inc({ source: BadInput.OSC_REPLY });
+    if (bytes.length > MAX_ECHO_BYTES || pings.size === 0) return stray();
     let packet;
     try {
       packet = decode(bytes);
     } catch {
-      return;
+      return stray();
     }
     const message = packet?.oscType === 'bundle' ? packet.elements?.[0] : packet;
-    if (!message || !['/tutti/ping', '/tutti/pong'].includes(message.address)) return;
-    const id = message.args?.[0]?.value;
-    const waiting = pings.get(id);
-    if (!waiting) return;
+    const waiting = ['/tutti/ping', '/tutti/pong'].includes(message?.address) ? pings.get(message.args?.[0]?.value) : undefined;
+    if (!waiting) return stray();
+    const id = message.args[0].value;
     pings.delete(id);
     const ms = Math.round((performance.now() - waiting.sentAt) * 100) / 100;
     const target = list.get(waiting.key);

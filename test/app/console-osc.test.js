@@ -74,10 +74,12 @@ test('the test ping: sent to a silent target (no round trip); a target that echo
   const echo = dgram.createSocket('udp4');
   await new Promise((r) => echo.bind(0, '127.0.0.1', r));
   let echoes = 0;
+  let senderPort = 0;
   echo.on('message', (bytes, rinfo) => {
     const message = decode(bytes);
     if (message.address !== '/tutti/ping') return;
     echoes += 1;
+    senderPort = rinfo.port;
     echo.send(encode(new Message('/tutti/ping', message.args[0].value)), rinfo.port, rinfo.address);
   });
   const silent = await arrivalReceiver();
@@ -97,6 +99,13 @@ test('the test ping: sent to a silent target (no round trip); a target that echo
     const snapshot = await fetch(`${server.controlUrl}/api/console`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.json());
     expect(row(snapshot.osc, port).rtt).toEqual({ ms: answered.body.rttMs, at: expect.any(Number) });
     expect(row(snapshot.osc, silent.port).rtt).toBeNull();
+    // Anything else reaching the sender's socket is counted and changes nothing: junk, a ping with
+    // a number nobody sent, an oversized packet.
+    const strays = async () => Number(/source="osc_reply"\} (\d+)/.exec(await server.metrics.registry.getSingleMetricAsString('tutti_bad_input_total'))?.[1] ?? 0);
+    const before = await strays();
+    for (const junk of [Buffer.from('junk'), encode(new Message('/tutti/ping', 7)), Buffer.alloc(2000, 1)]) echo.send(junk, senderPort, '127.0.0.1');
+    await waitFor(async () => (await strays()) === before + 3, 3000, 'three strays counted');
+    expect(row(server.status().osc, port).rtt.ms).toBe(answered.body.rttMs);
   } finally {
     await call('DELETE', '/api/osc/targets', { host: '127.0.0.1', port });
     await call('DELETE', '/api/osc/targets', { host: '127.0.0.1', port: silent.port });
