@@ -17,7 +17,7 @@ export const SERVE_FLAGS = [
   { name: 'control-port', kind: 'port', arg: 'N', help: 'control listener port, always on 127.0.0.1 (default 8081)' },
   { name: 'token', kind: 'string', arg: 'T', help: 'bearer token for the control API, at least 16 characters (default: random, printed)' },
   { name: 'autoplay', kind: 'bool', help: 'start playing as soon as the score is loaded' },
-  { name: 'osc', kind: 'osc', repeat: true, arg: 'HOST:PORT[,mode=plain|ahead][,offset=MS]', help: `musicians' OSC target (repeatable). Beats and cues arrive when they sound in any receiver; mode=ahead sends bundles timetagged with that time ~300 ms early instead (liblo, SuperCollider); offset=MS (-${MAX_OFFSET_MS}..${MAX_OFFSET_MS}) moves them earlier (<0) or later` },
+  { name: 'osc', kind: 'osc', repeat: true, arg: 'HOST:PORT[,OPT]', help: `musicians' OSC target (repeatable). Beats and cues arrive when they sound in any receiver. Options after it: mode=ahead sends bundles timetagged with that time ~300 ms early instead (liblo, SuperCollider; default mode=plain); offset=MS (-${MAX_OFFSET_MS}..${MAX_OFFSET_MS}) moves them earlier (<0) or later. E.g. --osc 10.0.0.2:9000,offset=-20` },
   { name: 'osc-plain', kind: 'bool', help: 'every target plain (plain messages sent when each beat sounds), even one that says mode=ahead; plain is the default now, this is kept for old command lines' },
   { name: 'osc-in', kind: 'osc-listen', arg: '[HOST:]PORT', help: 'UDP port accepting OSC remote control (a bare PORT listens on 127.0.0.1 only; 0.0.0.0:PORT for the network)' },
   { name: 'osc-allow', kind: 'cidr', repeat: true, arg: 'CIDR', help: 'senders OSC-in accepts, e.g. 192.168.1.0/24 or fd00::/8 (repeatable or comma-separated; default: anyone who can reach --osc-in)' },
