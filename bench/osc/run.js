@@ -7,7 +7,10 @@
 // (the engine's schedule, on the same wall clock). Each run: baseline window, then the viewers
 // connect, then the loaded window. Prints medians over runs and writes bench-results/osc.json.
 //
-//   npm run bench:osc [-- --runs 3 --seconds 10 --viewers 5000 --targets 8 --out FILE]
+//   npm run bench:osc [-- --runs 3 --seconds 10 --viewers 5000 --targets 8 --bpm 120 --out FILE]
+//
+// --bpm 200 makes the lookahead (300 ms) one beat exactly: each beat's update is fanned out to the
+// viewers at the moment the beat before it must be sent, the worst case for the server's timing.
 
 import { randomBytes } from 'node:crypto';
 import dgram from 'node:dgram';
@@ -32,7 +35,7 @@ const wallClock = () => performance.timeOrigin + performance.now();
 export function parseBenchArgs(argv) {
   const { values } = parseArgs({ args: argv, options: {
     runs: { type: 'string', default: '3' }, seconds: { type: 'string', default: '10' },
-    viewers: { type: 'string', default: '5000' }, targets: { type: 'string', default: '8' }, out: { type: 'string' },
+    viewers: { type: 'string', default: '5000' }, targets: { type: 'string', default: '8' }, bpm: { type: 'string', default: '120' }, out: { type: 'string' },
   } });
   const n = (name, min, max) => {
     const v = Number(values[name]);
@@ -40,7 +43,7 @@ export function parseBenchArgs(argv) {
     return v;
   };
   // Bounded: the machine is shared.
-  return { runs: n('runs', 1, 9), seconds: n('seconds', 3, 60), viewers: n('viewers', 0, 10_000), targets: n('targets', 1, 32), out: values.out ?? RESULTS };
+  return { runs: n('runs', 1, 9), seconds: n('seconds', 3, 60), viewers: n('viewers', 0, 10_000), targets: n('targets', 1, 32), bpm: n('bpm', 20, 400), out: values.out ?? RESULTS };
 }
 
 /** A receiver that stamps each /tutti/beat on arrival (bundles too, as Pd or Max would). */
@@ -95,7 +98,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function oneRun(options, index) {
   const receivers = await Promise.all(Array.from({ length: options.targets }, receiver));
-  const server = forkWorker(SERVER, { name: 'show server', args: ['--score', SCORE, '--token', randomBytes(18).toString('base64url'), '--targets', receivers.map((r) => r.port).join(',')] });
+  const server = forkWorker(SERVER, { name: 'show server', args: ['--score', SCORE, '--token', randomBytes(18).toString('base64url'), '--targets', receivers.map((r) => r.port).join(','), '--bpm', String(options.bpm)] });
   const voters = [];
   try {
     const { wsUrl } = await server.waitFor('ready', 30_000);
@@ -154,7 +157,7 @@ async function main() {
     process.stderr.write(`bench:osc: ${err.message}\n`);
     process.exit(2);
   }
-  process.stdout.write(`bench:osc — ${options.targets} OSC targets (default: plain, sent when each beat sounds), ${options.viewers} WebSocket viewers, ${options.runs} run(s) of ${options.seconds} s + ${options.seconds} s; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores\n`);
+  process.stdout.write(`bench:osc — ${options.targets} OSC targets (default: plain, sent when each beat sounds), ${options.viewers} WebSocket viewers, ${options.bpm} bpm, ${options.runs} run(s) of ${options.seconds} s + ${options.seconds} s; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores\n`);
   const runs = [];
   for (let i = 0; i < options.runs; i += 1) runs.push(await oneRun(options, i));
   const rows = runs.flatMap((r, i) => [

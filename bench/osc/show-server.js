@@ -4,13 +4,13 @@
 // beat's `at` and a receiver's arrival time compare directly. It reports the engine's schedule:
 // every beat it published, with the time it sounds.
 //
-// argv: --score FILE --token T --targets PORT,PORT,…
+// argv: --score FILE --token T --targets PORT,PORT,… [--bpm N] (a tempo override)
 
 import { parseArgs } from 'node:util';
 import { startShowServer, createLog } from '../../local-server/index.js';
 import { serveParent, tellParent } from '../lib/child-ipc.js';
 
-const { values } = parseArgs({ options: { score: { type: 'string' }, token: { type: 'string' }, targets: { type: 'string' } } });
+const { values } = parseArgs({ options: { score: { type: 'string' }, token: { type: 'string' }, targets: { type: 'string' }, bpm: { type: 'string' } } });
 const ports = String(values.targets).split(',').map(Number);
 
 const server = await startShowServer({
@@ -19,6 +19,7 @@ const server = await startShowServer({
   now: () => performance.timeOrigin + performance.now(),
 });
 const { show } = server;
+if (values.bpm) show.engine.setTempo(Number(values.bpm));
 
 /** @type {Array<[number, number, number]>} [bar, beat, at] of every beat published */
 let beats = [];
