@@ -1,8 +1,10 @@
 // OSC to the musicians (README.md, "OSC address space" and "OSC out: on time in every receiver").
 // The one sender of everything the musicians get — beats, score cues, transport, count-in clicks,
-// votes, reactions, the console's test ping — from one UDP socket per address family: a target
-// that is down (ICMP unreachable) only produces a counted error, never blocks the others, and is
-// reached again as soon as it is back.
+// votes, reactions, the console's test ping. Messages are encoded here, once for all targets; the
+// packets leave from one UDP socket per address family in the OSC send thread (osc-send-core.js),
+// which times them on its own event loop, so the main loop's fan-out to thousands of viewers
+// cannot make a beat late. A target that is down (ICMP unreachable) only produces a counted
+// error, never blocks the others, and is reached again as soon as it is back.
 //
 // Each target has a mode (osc-target.js). `plain`, the default, sends a beat or cue as a plain
 // message at the moment it sounds (+ the target's offset), timed by a precise timer, so every
@@ -12,10 +14,10 @@
 // SuperCollider); it rides out network jitter but fires early in a receiver that ignores timetags.
 // A target that echoes `/tutti/ping n` back to the sending port shows its round trip.
 
-import dgram from 'node:dgram';
 import { Bundle, Message, encode, decode } from 'node-osc';
 import { checkTargetOptions, formatTarget } from './osc-target.js';
-import { createPreciseTimer } from './precise-timer.js';
+import { startSendThread } from './osc-send-thread.js';
+import { wallClock } from './osc-send-core.js';
 import { BadInput } from './metrics.js';
 
 export { parseOscTarget } from './osc-target.js';
@@ -24,8 +26,6 @@ export { parseOscTarget } from './osc-target.js';
 const PING_WINDOW_MS = 5000;
 /** How long the test button waits for an echo before answering without a round trip (ms). */
 const ECHO_WAIT_MS = 500;
-/** Echo packets larger than this are not read (a ping is 24 bytes). */
-const MAX_ECHO_BYTES = 512;
 
 const float = (value) => ({ type: 'f', value });
 const key = (t) => `${t.host}:${t.port}`;
@@ -52,61 +52,67 @@ const key = (t) => `${t.host}:${t.port}`;
  * @param {boolean} [options.allPlain] every target plain whatever it asks (--osc-plain, kept for old command lines)
  */
 export function createOscOut({ targets, show, metrics, log, now = () => Date.now(), allPlain = false }) {
-  const socket4 = dgram.createSocket('udp4');
-  const socket6 = dgram.createSocket('udp6');
   /** @type {Map<string, TargetState>} */
   const list = new Map();
-  /** @type {Map<number, { key: string, sentAt: number, echoed: (ms: number | null) => void }>} pings waiting for an echo, by id */
+  /** @type {Map<number, { key: string, sentAt: number, sent: (ok: boolean) => void, echoed: (ms: number | null) => void }>} pings by id */
   const pings = new Map();
-  const timer = createPreciseTimer(now);
   /** @type {Set<() => void>} beats and cues waiting for their moment (dropped on pause/stop) */
   const waitingShow = new Set();
+  let nextJob = 1;
+  /** @type {ReturnType<typeof startSendThread> | null} started with the first packet */
+  let thread = null;
+  const post = (job) => (thread ??= startSendThread(onReport, log)).post(job);
 
-  for (const s of [socket4, socket6]) {
-    // Asynchronous ICMP errors surface here; count them and carry on.
-    s.on('error', (err) => { metrics.oscErrors.inc(); log.warn(`OSC socket: ${err.message}`); });
-    s.on('message', onEcho);
+  /** What the send thread says: each packet's outcome, socket errors, packets that arrived. */
+  function onReport(/** @type {import('./osc-send-core.js').SendReport} */ report) {
+    if (report.type === 'result') {
+      if (report.ref !== undefined) return pings.get(report.ref)?.sent(report.error === null);
+      const target = list.get(report.key);
+      if (report.error) {
+        metrics.oscErrors.inc();
+        if (target) {
+          target.errors += 1;
+          target.lastError = report.error;
+        }
+      } else if (target) target.sent += 1;
+    } else if (report.type === 'socket-error') {
+      metrics.oscErrors.inc();
+      log.warn(`OSC socket: ${report.message}`);
+    } else onEcho(report.bytes, report.at);
   }
 
   /**
    * A receiver set up to answer `/tutti/ping n` with the same message shows its round trip. Only
    * such echoes are read (≤ 512 bytes, while a ping waits); anything else is counted and dropped.
+   * @param {Uint8Array | null} bytes
+   * @param {number} at wall-clock ms it arrived
    */
-  function onEcho(/** @type {Buffer} */ bytes) {
+  function onEcho(bytes, at) {
     const stray = () => metrics.badInput.inc({ source: BadInput.OSC_REPLY });
-    if (bytes.length > MAX_ECHO_BYTES || pings.size === 0) return stray();
+    if (!bytes || pings.size === 0) return stray();
     let packet;
     try {
-      packet = decode(bytes);
+      packet = decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     } catch {
       return stray();
     }
     const message = packet?.oscType === 'bundle' ? packet.elements?.[0] : packet;
     const waiting = ['/tutti/ping', '/tutti/pong'].includes(message?.address) ? pings.get(message.args?.[0]?.value) : undefined;
     if (!waiting) return stray();
-    const id = message.args[0].value;
-    pings.delete(id);
-    const ms = Math.round((performance.now() - waiting.sentAt) * 100) / 100;
+    pings.delete(message.args[0].value);
+    const ms = Math.round((at - waiting.sentAt) * 100) / 100;
     const target = list.get(waiting.key);
     if (target) target.rtt = { ms, at: Date.now() };
     waiting.echoed(ms);
   }
 
-  /** @param {TargetState} target @param {Buffer} bytes */
-  function sendTo(target, bytes) {
-    const sock = target.host.includes(':') ? socket6 : socket4;
-    sock.send(bytes, target.port, target.host, (err) => {
-      if (err) {
-        target.errors += 1;
-        target.lastError = err.message;
-        metrics.oscErrors.inc();
-      } else target.sent += 1;
-    });
-  }
+  /** @param {TargetState[]} group @param {Uint8Array} bytes */
+  const packetsFor = (group, bytes) => group.map((t) => ({ key: key(t), host: t.host, port: t.port, bytes }));
 
   /** Plain message to every target now. */
   function sendNow(bytes, kind) {
-    for (const target of list.values()) sendTo(target, bytes);
+    if (list.size === 0) return;
+    post({ type: 'send', id: nextJob++, at: null, packets: packetsFor([...list.values()], bytes) });
     metrics.oscSent.inc({ kind }, list.size);
   }
 
@@ -119,28 +125,28 @@ export function createOscOut({ targets, show, metrics, log, now = () => Date.now
   function timed(at, element, kind) {
     const [address, ...args] = element;
     const plainBytes = encode(new Message(address, ...args));
-    /** @type {Map<number, TargetState[]>} plain targets by offset: one timer per distinct moment */
+    /** @type {Map<number, TargetState[]>} plain targets by offset: one timed job per distinct moment */
     const plainByOffset = new Map();
-    /** @type {Map<number, Buffer>} bundles by offset: encoded once */
-    const bundles = new Map();
+    /** @type {Map<number, TargetState[]>} ahead targets by offset: one bundle encoding each */
+    const aheadByOffset = new Map();
     for (const target of list.values()) {
-      if (modeOf(target) === 'plain') {
-        const group = plainByOffset.get(target.offsetMs) ?? [];
-        group.push(target);
-        plainByOffset.set(target.offsetMs, group);
-      } else {
-        if (!bundles.has(target.offsetMs)) bundles.set(target.offsetMs, encode(new Bundle((at + target.offsetMs) / 1000, element)));
-        sendTo(target, /** @type {Buffer} */ (bundles.get(target.offsetMs)));
-        metrics.oscSent.inc({ kind });
-      }
+      const groups = modeOf(target) === 'plain' ? plainByOffset : aheadByOffset;
+      groups.set(target.offsetMs, [...(groups.get(target.offsetMs) ?? []), target]);
     }
-    const cancels = [...plainByOffset].map(([offset, group]) => timer.at(at + offset, () => {
-      for (const target of group) if (list.get(key(target)) === target) sendTo(target, plainBytes);
+    for (const [offset, group] of aheadByOffset) {
+      post({ type: 'send', id: nextJob++, at: null, packets: packetsFor(group, encode(new Bundle((at + offset) / 1000, element))) });
       metrics.oscSent.inc({ kind }, group.length);
-    }));
-    return () => cancels.forEach((cancel) => cancel());
+    }
+    // The send thread times on the wall clock: where the server clock's `at` falls on it now.
+    const wallAt = at - (now() - wallClock());
+    const ids = [...plainByOffset].map(([offset, group]) => {
+      const id = nextJob++;
+      post({ type: 'send', id, at: wallAt + offset, packets: packetsFor(group, plainBytes) });
+      metrics.oscSent.inc({ kind }, group.length);
+      return id;
+    });
+    return () => ids.forEach((id) => post({ type: 'cancel', id }));
   }
-
   /** Beats and cues: remembered until sent, so a pause or stop drops the ones not yet due. */
   function timedShow(at, element, kind) {
     const cancel = timed(at, element, kind);
@@ -197,22 +203,21 @@ export function createOscOut({ targets, show, metrics, log, now = () => Date.now
      */
     ping(target, echoWaitMs = ECHO_WAIT_MS) {
       const id = 1 + Math.floor(Math.random() * 2147483646);
-      const bytes = encode(new Message('/tutti/ping', id));
-      const sock = target.host.includes(':') ? socket6 : socket4;
       return new Promise((resolve) => {
-        const entry = { key: key(target), sentAt: performance.now(), echoed: (/** @type {number | null} */ ms) => resolve({ sent: true, rttMs: ms }) };
-        pings.set(id, entry);
         const forget = setTimeout(() => pings.delete(id), PING_WINDOW_MS);
         forget.unref();
-        sock.send(bytes, target.port, target.host, (err) => {
-          if (err) {
+        pings.set(id, {
+          key: key(target),
+          sentAt: wallClock(),
+          sent(ok) {
+            if (ok) return setTimeout(() => this.echoed(null), echoWaitMs).unref();
             pings.delete(id);
             clearTimeout(forget);
             resolve({ sent: false, rttMs: null });
-            return;
-          }
-          setTimeout(() => entry.echoed(null), echoWaitMs).unref();
+          },
+          echoed: (ms) => resolve({ sent: true, rttMs: ms }),
         });
+        post({ type: 'send', id: nextJob++, at: null, packets: [{ key: key(target), host: target.host, port: target.port, bytes: encode(new Message('/tutti/ping', id)), ref: id }] });
       });
     },
     /**
@@ -240,9 +245,8 @@ export function createOscOut({ targets, show, metrics, log, now = () => Date.now
       show.events.off('beat', onBeat);
       show.events.off('osc-cue', onCue);
       show.events.off('transport', onTransport);
-      timer.clear();
-      socket4.close();
-      socket6.close();
+      for (const cancel of waitingShow) cancel();
+      thread?.close();
     },
   };
   for (const target of targets) api.add(target);

@@ -6,7 +6,7 @@
 import { startShowServer } from '../../local-server/src/server.js';
 import { createLog } from '../../local-server/src/log.js';
 import { openWs, waitFor } from '../support/clients.js';
-import { arrivalReceiver, timetagReceiver, beatErrors, medianOf, wallClock } from '../support/osc-receivers.js';
+import { arrivalReceiver, timetagReceiver, threadReceiver, beatErrors, medianOf, wallClock } from '../support/osc-receivers.js';
 
 const BEATS = 16;
 /** "Within a few ms": the median. */
@@ -16,6 +16,9 @@ const MEDIAN_MS = 3;
  * this guards (a lookahead, 300 ms, early).
  */
 const WORST_MS = 60;
+
+/** @type {number[]} each receiver's error for the score's first cue, from the last playTo() */
+let cueErrors = [];
 
 /**
  * Play the demo score at 240 bpm to the given targets and return every receiver's beat errors.
@@ -39,6 +42,9 @@ async function playTo(wired) {
     for (const { receiver } of wired) {
       await waitFor(() => beatErrors(receiver.received, soundsAt).length >= BEATS, 15_000, `${BEATS} beats at port ${receiver.port}`);
     }
+    // The demo score's first cue (/demo/section "A" 1) sounds with bar 1 beat 1.
+    for (const { receiver } of wired) await waitFor(() => receiver.received.some((r) => r.address === '/demo/section'), 5000, 'the first cue');
+    cueErrors = wired.map(({ receiver }) => receiver.received.find((r) => r.address === '/demo/section').at - /** @type {number} */ (soundsAt.get('1:1')));
     return wired.map(({ receiver }) => beatErrors(receiver.received, soundsAt));
   } finally {
     viewer.ws.close();
@@ -48,7 +54,7 @@ async function playTo(wired) {
 
 const worst = (errors) => Math.max(...errors.map(Math.abs));
 
-test('default targets: every beat arrives when it sounds, in a receiver that acts on arrival and in one that schedules by timetag', async () => {
+test('default targets: every beat and cue arrives when it sounds, in a receiver that acts on arrival and in one that schedules by timetag', async () => {
   const arrival = await arrivalReceiver();
   const timetag = await timetagReceiver();
   try {
@@ -57,6 +63,8 @@ test('default targets: every beat arrives when it sounds, in a receiver that act
       expect(Math.abs(medianOf(errors))).toBeLessThan(MEDIAN_MS);
       expect(worst(errors)).toBeLessThan(WORST_MS);
     }
+    // Score cues too.
+    for (const error of cueErrors) expect(Math.abs(error)).toBeLessThan(WORST_MS);
     // What the default sends: plain messages (Pd, Max and node-osc's 'message' handler read them).
     expect(arrival.received.filter((r) => r.address === '/tutti/beat').every((r) => !r.bundled)).toBe(true);
   } finally {
@@ -97,5 +105,39 @@ test('a per-target offset moves its beats earlier or later, in both modes, and o
     plainEarly.close();
     aheadLate.close();
     untouched.close();
+  }
+});
+
+test('a main event loop busy at the moment a beat sounds (a fan-out to thousands of viewers) does not make the beat late', async () => {
+  const receiver = await threadReceiver();
+  const server = await startShowServer({
+    host: '127.0.0.1', port: 0, controlPort: 0, token: 'osc-timing-token', log: createLog(), stateFile: null, now: wallClock,
+    oscTargets: [{ host: '127.0.0.1', port: receiver.port }],
+  });
+  /** @type {Map<string, number>} */
+  const soundsAt = new Map();
+  /** @type {Set<NodeJS.Timeout>} */
+  const blockers = new Set();
+  // From 10 ms before each beat to 30 ms after it, this thread computes instead of serving its loop.
+  server.show.events.on('beat', (beat) => {
+    soundsAt.set(`${beat.bar}:${beat.beat}`, beat.at);
+    const blocker = setTimeout(() => {
+      blockers.delete(blocker);
+      const until = wallClock() + 40;
+      while (wallClock() < until) { /* busy */ }
+    }, Math.max(0, beat.at - 10 - wallClock()));
+    blockers.add(blocker);
+  });
+  try {
+    server.show.engine.setTempo(240);
+    server.show.engine.play();
+    let errors = [];
+    await waitFor(async () => (errors = beatErrors(await receiver.received(), soundsAt)).length >= BEATS, 15_000, `${BEATS} beats`);
+    expect(Math.abs(medianOf(errors))).toBeLessThan(MEDIAN_MS);
+  } finally {
+    server.show.engine.stop();
+    for (const b of blockers) clearTimeout(b);
+    await server.close();
+    await receiver.close();
   }
 });

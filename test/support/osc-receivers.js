@@ -85,3 +85,34 @@ export function medianOf(values) {
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
+
+/**
+ * A receiver on its own thread: it stamps each packet on arrival even while this thread is busy
+ * (a test that blocks the main event loop on purpose). `received()` decodes what arrived.
+ * @returns {Promise<{ port: number, received: () => Promise<Array<{ address: string, args: any[], at: number, bundled: boolean }>>, close: () => Promise<number> }>}
+ */
+export async function threadReceiver() {
+  const { Worker } = await import('node:worker_threads');
+  const worker = new Worker(`
+    const { parentPort } = require('node:worker_threads');
+    const socket = require('node:dgram').createSocket('udp4');
+    const got = [];
+    socket.on('message', (bytes) => got.push([performance.timeOrigin + performance.now(), bytes]));
+    socket.bind(0, '127.0.0.1', () => parentPort.postMessage({ port: socket.address().port }));
+    parentPort.on('message', () => parentPort.postMessage({ got }));
+  `, { eval: true });
+  const { port } = await new Promise((resolve) => worker.once('message', resolve));
+  return {
+    port,
+    async received() {
+      worker.postMessage('report');
+      const { got } = await new Promise((resolve) => worker.once('message', resolve));
+      return got.flatMap(([at, bytes]) => {
+        const packet = decode(Buffer.from(bytes));
+        const messages = packet.oscType === 'bundle' ? packet.elements : [packet];
+        return messages.map((m) => ({ address: m.address, args: m.args.map((a) => a.value), at, bundled: packet.oscType === 'bundle' }));
+      });
+    },
+    close: () => worker.terminate(),
+  };
+}
