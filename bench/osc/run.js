@@ -7,7 +7,7 @@
 // (the engine's schedule, on the same wall clock). Each run: baseline window, then the viewers
 // connect, then the loaded window. Prints medians over runs and writes bench-results/osc.json.
 //
-//   npm run bench:osc [-- --runs 3 --seconds 10 --viewers 5000 --targets 8 --bpm 120 --out FILE]
+//   npm run bench:osc [-- --runs 3 --seconds 10 --viewers 5000 --targets 8 --bpm 120 --viewers-nice 0 --out FILE]
 //
 // --bpm 200 makes the lookahead (300 ms) one beat exactly: each beat's update is fanned out to the
 // viewers at the moment the beat before it must be sent, the worst case for the server's timing.
@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import dgram from 'node:dgram';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { cpus, loadavg, setPriority } from 'node:os';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +35,7 @@ const wallClock = () => performance.timeOrigin + performance.now();
 export function parseBenchArgs(argv) {
   const { values } = parseArgs({ args: argv, options: {
     runs: { type: 'string', default: '3' }, seconds: { type: 'string', default: '10' },
-    viewers: { type: 'string', default: '5000' }, targets: { type: 'string', default: '8' }, bpm: { type: 'string', default: '120' }, out: { type: 'string' },
+    viewers: { type: 'string', default: '5000' }, targets: { type: 'string', default: '8' }, bpm: { type: 'string', default: '120' }, 'viewers-nice': { type: 'string', default: '0' }, out: { type: 'string' },
   } });
   const n = (name, min, max) => {
     const v = Number(values[name]);
@@ -43,7 +43,7 @@ export function parseBenchArgs(argv) {
     return v;
   };
   // Bounded: the machine is shared.
-  return { runs: n('runs', 1, 9), seconds: n('seconds', 3, 60), viewers: n('viewers', 0, 10_000), targets: n('targets', 1, 32), bpm: n('bpm', 20, 400), out: values.out ?? RESULTS };
+  return { runs: n('runs', 1, 9), seconds: n('seconds', 3, 60), viewers: n('viewers', 0, 10_000), targets: n('targets', 1, 32), bpm: n('bpm', 20, 400), viewersNice: n('viewers-nice', 0, 19), out: values.out ?? RESULTS };
 }
 
 /** A receiver that stamps each /tutti/beat on arrival (bundles too, as Pd or Max would). */
@@ -122,6 +122,9 @@ async function oneRun(options, index) {
     for (let left = options.viewers; left > 0; left -= VIEWERS_PER_PROCESS) {
       const worker = forkWorker(VOTERS, { name: `viewers ${voters.length + 1}` });
       voters.push(worker);
+      // The viewers stand for phones, which have CPUs of their own: at --viewers-nice their load
+      // waits behind the server's threads instead of competing with them (0: equal footing).
+      if (options.viewersNice) setPriority(worker.pid, options.viewersNice);
       const count = Math.min(VIEWERS_PER_PROCESS, left);
       connected += (await worker.request('connect', { url: wsUrl, count, prefix: `osc${voters.length}` }, 300_000)).connected;
     }
@@ -157,7 +160,7 @@ async function main() {
     process.stderr.write(`bench:osc: ${err.message}\n`);
     process.exit(2);
   }
-  process.stdout.write(`bench:osc — ${options.targets} OSC targets (default: plain, sent when each beat sounds), ${options.viewers} WebSocket viewers, ${options.bpm} bpm, ${options.runs} run(s) of ${options.seconds} s + ${options.seconds} s; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores\n`);
+  process.stdout.write(`bench:osc — ${options.targets} OSC targets (default: plain, sent when each beat sounds), ${options.viewers} WebSocket viewers${options.viewersNice ? ` (nice ${options.viewersNice})` : ''}, ${options.bpm} bpm, ${options.runs} run(s) of ${options.seconds} s + ${options.seconds} s; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores\n`);
   const runs = [];
   for (let i = 0; i < options.runs; i += 1) runs.push(await oneRun(options, i));
   const rows = runs.flatMap((r, i) => [
