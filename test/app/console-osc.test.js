@@ -127,7 +127,8 @@ test('count-in clicks go through the show sender: plain messages on the beat gri
     expect(clicks.every((c) => !c.bundled)).toBe(true);
     const firstBeat = receiver.received.find((r) => r.address === '/tutti/beat');
     const times = [...clicks.map((c) => c.at), firstBeat.at];
-    for (let i = 1; i < times.length; i += 1) expect(Math.abs(times[i] - times[i - 1] - 250)).toBeLessThan(8);
+    // 250 ms apart at 240 bpm; the margin is for a loaded machine waking this process late.
+    for (let i = 1; i < times.length; i += 1) expect(Math.abs(times[i] - times[i - 1] - 250)).toBeLessThan(15);
   } finally {
     server.show.engine.stop();
     await call('DELETE', '/api/osc/targets', { host: '127.0.0.1', port: receiver.port });

@@ -9,8 +9,12 @@ import { openWs, waitFor } from '../support/clients.js';
 import { arrivalReceiver, timetagReceiver, threadReceiver, beatErrors, medianOf, wallClock } from '../support/osc-receivers.js';
 
 const BEATS = 16;
-/** "Within a few ms": the median. */
-const MEDIAN_MS = 3;
+/**
+ * "Within a few ms": the median (measured 0.3–2 ms; up to 4 ms with a load average of 15 on 2
+ * cores). The failures it guards are far outside: −300 ms (bundles ahead in a receiver that acts on
+ * arrival), +32 ms (sent from a busy main loop).
+ */
+const MEDIAN_MS = 5;
 /**
  * No beat far off: room for a loaded test machine delaying one packet, far inside the failure
  * this guards (a lookahead, 300 ms, early).
