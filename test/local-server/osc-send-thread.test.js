@@ -20,7 +20,7 @@ async function exercise(thread, reports) {
     const timedArrivals = receiver.received.filter((r) => r.args[0] !== 99);
     expect(timedArrivals.map((r) => r.args[0])).toEqual([0, 1, 2, 4, 5]);
     const errors = timedArrivals.map((r) => r.at - (start + r.args[0] * 40));
-    expect(Math.abs(medianOf(errors))).toBeLessThan(3);
+    expect(Math.abs(medianOf(errors))).toBeLessThan(5); // a few ms, with room for a loaded machine
     expect(receiver.received[0].args[0]).toBe(99); // "now" went first
     expect(reports.filter((r) => r.type === 'result' && r.error === null)).toHaveLength(6);
   } finally {
