@@ -2,6 +2,8 @@
 export default {
   testEnvironment: 'node',
   testMatch: ['<rootDir>/test/**/*.test.js'],
+  // Suites needing third-party programs run on their own (npm run test:interop, jest.interop.config.js).
+  testPathIgnorePatterns: ['/node_modules/', '/test/interop/'],
   transform: {},
   testTimeout: 60_000,
   maxWorkers: 2,

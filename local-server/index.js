@@ -6,6 +6,8 @@
 export { startShowServer, StartupError } from './src/server.js';
 /** `tutti serve` flags: parsing and the flag table. */
 export { parseServeArgs, SERVE_FLAGS } from './src/config.js';
+/** A musician's OSC target's mode and offset, checked (the desktop app's saved settings). */
+export { checkTargetOptions } from './src/osc-target.js';
 /** Load and validate a score file. */
 export { loadScoreFile } from './src/score-file.js';
 /** The terminal log every host shares. */

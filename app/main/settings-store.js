@@ -10,6 +10,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { checkTargetOptions } from '../../local-server/index.js';
 
 export const SETTINGS_FILE = 'settings.json';
 export const MAX_RECENT_SCORES = 10;
@@ -19,7 +20,7 @@ export const MAX_RECENT_SCORES = 10;
  * @property {number} version
  * @property {number} audiencePort preferred audience port (another is used when it is taken)
  * @property {number} controlPort preferred control port
- * @property {Array<{ host: string, port: number }>} oscTargets
+ * @property {Array<{ host: string, port: number, mode?: 'plain' | 'ahead', offsetMs?: number }>} oscTargets (mode and offset only when not the defaults)
  * @property {number | null} oscInPort
  * @property {string | null} edgeUrl the edge's public URL
  * @property {string | null} edgeTokenEncrypted its publish token encrypted by Electron's safeStorage (base64), desktop app only
@@ -33,7 +34,10 @@ export function defaultSettings() {
 }
 
 const isPort = (v, allowZero = false) => Number.isInteger(v) && v >= (allowZero ? 0 : 1) && v <= 65535;
-const isTarget = (t) => t && typeof t === 'object' && typeof t.host === 'string' && t.host.length > 0 && t.host.length <= 253 && isPort(t.port);
+const isTarget = (t) => t && typeof t === 'object' && typeof t.host === 'string' && t.host.length > 0 && t.host.length <= 253 && isPort(t.port)
+  && !('error' in checkTargetOptions(t));
+/** A target as saved: host and port, plus its OSC mode and offset when they are not the defaults. */
+const savedTarget = (t) => ({ host: t.host, port: t.port, ...(t.mode === 'ahead' && { mode: t.mode }), ...(t.offsetMs && { offsetMs: t.offsetMs }) });
 const isCiphertext = (v) => v === null || (typeof v === 'string' && v.length > 0 && v.length <= 16384 && /^[A-Za-z0-9+/]+={0,2}$/.test(v));
 const isHttpUrl = (v) => {
   try {
@@ -60,7 +64,7 @@ export function sanitizeSettings(raw) {
   };
   take('audiencePort', isPort(r.audiencePort, true));
   take('controlPort', isPort(r.controlPort, true));
-  take('oscTargets', Array.isArray(r.oscTargets) && r.oscTargets.every(isTarget), Array.isArray(r.oscTargets) ? r.oscTargets.slice(0, 64).map((t) => ({ host: t.host, port: t.port })) : []);
+  take('oscTargets', Array.isArray(r.oscTargets) && r.oscTargets.every(isTarget), Array.isArray(r.oscTargets) ? r.oscTargets.slice(0, 64).map(savedTarget) : []);
   take('oscInPort', r.oscInPort === null || isPort(r.oscInPort, true));
   take('edgeUrl', r.edgeUrl === null || (typeof r.edgeUrl === 'string' && isHttpUrl(r.edgeUrl)));
   take('edgeTokenEncrypted', isCiphertext(r.edgeTokenEncrypted));
@@ -83,7 +87,7 @@ export function applySettingsChange(settings, change) {
   if (typeof change.scorePath === 'string' && change.scorePath) {
     next.recentScores = [change.scorePath, ...settings.recentScores.filter((p) => p !== change.scorePath)].slice(0, MAX_RECENT_SCORES);
   }
-  if (Array.isArray(change.oscTargets) && change.oscTargets.every(isTarget)) next.oscTargets = change.oscTargets.map((t) => ({ host: t.host, port: t.port }));
+  if (Array.isArray(change.oscTargets) && change.oscTargets.every(isTarget)) next.oscTargets = change.oscTargets.map(savedTarget);
   if ('edgeUrl' in change && (change.edgeUrl === null || (typeof change.edgeUrl === 'string' && isHttpUrl(change.edgeUrl)))) next.edgeUrl = /** @type {string | null} */ (change.edgeUrl);
   if ('edgeTokenEncrypted' in change && isCiphertext(change.edgeTokenEncrypted)) next.edgeTokenEncrypted = /** @type {string | null} */ (change.edgeTokenEncrypted);
   if (change.clearRecent === true) next.recentScores = [];

@@ -8,6 +8,7 @@ import { parseServeArgs, serveUsage } from './config.js';
 import { startShowServer, StartupError, DEFAULT_SCORE } from './server.js';
 import { createLog } from './log.js';
 import { lanAddress } from './lan-address.js';
+import { formatTarget } from './osc-target.js';
 import { defaultStateDir, resumeFileFor, logFileFor, recordDirFor } from './state-dir.js';
 import { packageVersion } from './version.js';
 import { writeNewScore } from './new-score.js';
@@ -161,7 +162,9 @@ async function serve(argv, out, err, env) {
   out(logFile ? `  Log file (JSON lines, rotated):      ${logFile}` : '  No log file (--no-log-file)');
   out(server.recorder ? `  Performance record:                  ${server.recorder.dir} (tutti report writes its report)` : '  No performance record (--no-record)');
   out(stateFile ? `  Show position saved to ${stateFile} (resumes after a crash; a clean stop clears it)` : '  Show position not saved (--no-resume)');
-  if (options.oscTargets.length) out(`  OSC out: ${options.oscTargets.map((t) => `${t.host}:${t.port}`).join(', ')}`);
+  // Each target with how it is sent (README.md, "OSC out: on time in every receiver").
+  const oscOut = s.osc.targets.map((t) => `${formatTarget(t)} (${t.mode}${t.offsetMs ? `, ${t.offsetMs > 0 ? '+' : ''}${t.offsetMs} ms` : ''})`);
+  if (oscOut.length) out(`  OSC out: ${oscOut.join(', ')}`);
   if (s.osc.in) out(`  OSC in:  udp port ${s.osc.in} on ${s.osc.inHost}${options.oscAllow.length ? `, from ${options.oscAllow.map((r) => `${r.address}/${r.prefix}`).join(', ')}` : ''}`);
   if (options.edgeUrl) out(`  Edge mirror: ${options.edgeUrl}`);
   out(options.autoplay ? '  Playing.' : '  Stopped: start it with POST /api/transport {"action":"play"} or the console.');

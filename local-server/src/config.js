@@ -2,7 +2,7 @@
 // (e.g. TUTTI_CONTROL_PORT); flags win. Problems are collected and reported in one clear message.
 
 import { MIN_CONTROL_TOKEN_CHARS } from './auth.js';
-import { parseOscTarget } from './osc.js';
+import { parseOscTargetList, MAX_OFFSET_MS } from './osc-target.js';
 import { parseOscListen } from './osc-in.js';
 import { parseCidr } from './cidr.js';
 import { parseEdgeUrl } from './edge/edge-url.js';
@@ -17,8 +17,8 @@ export const SERVE_FLAGS = [
   { name: 'control-port', kind: 'port', arg: 'N', help: 'control listener port, always on 127.0.0.1 (default 8081)' },
   { name: 'token', kind: 'string', arg: 'T', help: 'bearer token for the control API, at least 16 characters (default: random, printed)' },
   { name: 'autoplay', kind: 'bool', help: 'start playing as soon as the score is loaded' },
-  { name: 'osc', kind: 'osc', repeat: true, arg: 'HOST:PORT', help: "musicians' OSC target (repeatable)" },
-  { name: 'osc-plain', kind: 'bool', help: 'send beats and cues as plain OSC messages when they sound, not as timetagged bundles ahead of time (for receivers that ignore bundles)' },
+  { name: 'osc', kind: 'osc', repeat: true, arg: 'HOST:PORT[,OPT]', help: `musicians' OSC target (repeatable). Beats and cues arrive when they sound in any receiver. Options after it: mode=ahead sends bundles timetagged with that time ~300 ms early instead (liblo, SuperCollider; default mode=plain); offset=MS (-${MAX_OFFSET_MS}..${MAX_OFFSET_MS}) moves them earlier (<0) or later. E.g. --osc 10.0.0.2:9000,offset=-20` },
+  { name: 'osc-plain', kind: 'bool', help: 'every target plain (plain messages sent when each beat sounds), even one that says mode=ahead; plain is the default now, this is kept for old command lines' },
   { name: 'osc-in', kind: 'osc-listen', arg: '[HOST:]PORT', help: 'UDP port accepting OSC remote control (a bare PORT listens on 127.0.0.1 only; 0.0.0.0:PORT for the network)' },
   { name: 'osc-allow', kind: 'cidr', repeat: true, arg: 'CIDR', help: 'senders OSC-in accepts, e.g. 192.168.1.0/24 or fd00::/8 (repeatable or comma-separated; default: anyone who can reach --osc-in)' },
   { name: 'edge', kind: 'url', arg: 'URL', help: 'mirror the state stream to an edge worker (its public URL)' },
@@ -72,8 +72,8 @@ function convert(spec, raw, source) {
       return { error: `${where} must be true or false, not "${raw}"` };
     }
     case 'osc': {
-      const target = parseOscTarget(raw);
-      return target ? { value: target } : { error: `${where} must be HOST:PORT (e.g. 192.168.1.20:9000), not "${raw}"` };
+      const { targets, errors } = parseOscTargetList(raw);
+      return errors.length ? { error: `${where} must be HOST:PORT[,mode=plain|ahead][,offset=MS] (e.g. 192.168.1.20:9000,offset=-20): ${errors.join('; ')}` } : { values: targets };
     }
     case 'osc-listen': {
       const listen = parseOscListen(raw);
@@ -96,6 +96,12 @@ function convert(spec, raw, source) {
 }
 
 /**
+ * A repeatable flag also takes a comma-separated list (--osc-allow 10.0.0.0/8,fd00::/8); --osc
+ * reads its own list, where `mode=`/`offset=` items belong to the target before them.
+ */
+const splitRepeated = (spec, raw) => (spec.repeat && spec.kind !== 'osc' ? raw.split(',').map((s) => s.trim()).filter(Boolean) : [raw]);
+
+/**
  * Parse `tutti serve` arguments and environment into server options.
  * @param {string[]} argv arguments after "serve"
  * @param {Record<string, string | undefined>} env
@@ -110,11 +116,10 @@ export function parseServeArgs(argv, env = {}) {
   for (const spec of SERVE_FLAGS) {
     const raw = env[envName(spec.name)];
     if (raw === undefined) continue;
-    const parts = spec.repeat ? raw.split(',').map((s) => s.trim()).filter(Boolean) : [raw];
-    for (const part of parts) {
+    for (const part of splitRepeated(spec, raw)) {
       const result = convert(spec, part, 'env');
       if (result.error) errors.push(result.error);
-      else if (spec.repeat) (values[spec.name] ??= []).push(result.value);
+      else if (spec.repeat) (values[spec.name] ??= []).push(...(result.values ?? [result.value]));
       else values[spec.name] = result.value;
     }
   }
@@ -143,14 +148,12 @@ export function parseServeArgs(argv, env = {}) {
       errors.push(`--${name} needs a value (${spec.arg ?? 'VALUE'})`);
       continue;
     }
-    // A repeatable flag also takes a comma-separated list (--osc-allow 10.0.0.0/8,fd00::/8).
-    const parts = spec.repeat ? raw.split(',').map((s) => s.trim()).filter(Boolean) : [raw];
     if (spec.repeat && !fromFlags.has(name)) values[name] = [];
     fromFlags.add(name);
-    for (const part of parts) {
+    for (const part of splitRepeated(spec, raw)) {
       const result = convert(spec, part, 'flag');
       if (result.error) errors.push(result.error);
-      else if (spec.repeat) values[name].push(result.value);
+      else if (spec.repeat) values[name].push(...(result.values ?? [result.value]));
       else values[name] = result.value;
     }
   }

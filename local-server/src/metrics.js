@@ -21,6 +21,8 @@ export const BadInput = Object.freeze({
   OSC: 'osc',
   OSC_DENIED: 'osc_denied',
   OSC_FLOOD: 'osc_flood',
+  // A packet to the OSC sender's socket that is not the echo of a pending test ping (README.md, "OSC out").
+  OSC_REPLY: 'osc_reply',
   SCORE: 'score',
   // A listed media file whose real path is outside the score's folder (a symbolic link), asked for by a phone.
   MEDIA_LINK: 'media_link',

@@ -1,97 +1,224 @@
-// OSC to the musicians (README.md, "OSC address space"). Every beat and cue is encoded once
-// (node-osc) as a bundle whose timetag is the time it sounds, and the same bytes go to every target
-// from one UDP socket: a target that is down (ICMP unreachable) only produces a counted error,
-// never blocks the others, and is reached again as soon as it is back — nobody re-registers it.
-// With `plain` (--osc-plain), for receivers that do not read bundles, each beat and cue is a plain
-// message sent at the moment it sounds instead (timed by the server, ±1–2 ms).
+// OSC to the musicians (README.md, "OSC address space" and "OSC out: on time in every receiver").
+// The one sender of everything the musicians get — beats, score cues, transport, count-in clicks,
+// votes, reactions, the console's test ping. Messages are encoded here, once for all targets; the
+// packets leave from one UDP socket per address family in the OSC send thread (osc-send-core.js),
+// which times them on its own event loop, so the main loop's fan-out to thousands of viewers
+// cannot make a beat late. A target that is down (ICMP unreachable) only produces a counted
+// error, never blocks the others, and is reached again as soon as it is back.
+//
+// Each target has a mode (osc-target.js). `plain`, the default, sends a beat or cue as a plain
+// message at the moment it sounds (+ the target's offset), timed by a precise timer, so every
+// receiver is on time whatever it does with bundles (Pd's oscparse and Max's udpreceive act on a
+// bundle when it arrives). `ahead` sends a bundle timetagged with that moment as soon as the beat
+// is known (one lookahead, 300 ms, early), for receivers that schedule by timetag (liblo,
+// SuperCollider); it rides out network jitter but fires early in a receiver that ignores timetags.
+// A target that echoes `/tutti/ping n` back to the sending port shows its round trip.
 
-import dgram from 'node:dgram';
-import { Bundle, Message, encode } from 'node-osc';
+import { Bundle, Message, encode, decode } from 'node-osc';
+import { checkTargetOptions, formatTarget } from './osc-target.js';
+import { startSendThread } from './osc-send-thread.js';
+import { wallClock } from './osc-send-core.js';
+import { BadInput } from './metrics.js';
 
-/**
- * Parse "host:port" (IPv6 as "[::1]:port").
- * @param {string} text
- * @returns {{ host: string, port: number } | null}
- */
-export function parseOscTarget(text) {
-  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:\s/]+)):(\d{1,5})$/.exec(String(text).trim());
-  if (!match) return null;
-  const port = Number(match[3]);
-  if (port < 1 || port > 65535) return null;
-  return { host: match[1] ?? match[2], port };
-}
+export { parseOscTarget } from './osc-target.js';
+
+/** An echoed ping later than this is not matched any more (ms). */
+const PING_WINDOW_MS = 5000;
+/** How long the test button waits for an echo before answering without a round trip (ms). */
+const ECHO_WAIT_MS = 500;
 
 const float = (value) => ({ type: 'f', value });
+const key = (t) => `${t.host}:${t.port}`;
+
+/**
+ * @typedef {object} TargetState
+ * @property {string} host
+ * @property {number} port
+ * @property {'plain' | 'ahead'} mode
+ * @property {number} offsetMs
+ * @property {number} sent packets handed to the network
+ * @property {number} errors send failures (unreachable, no route, name lookup)
+ * @property {string | null} lastError
+ * @property {{ ms: number, at: number } | null} rtt the last echoed ping's round trip
+ */
 
 /**
  * @param {object} options
- * @param {Array<{ host: string, port: number }>} options.targets
+ * @param {Array<{ host: string, port: number, mode?: 'plain' | 'ahead', offsetMs?: number }>} options.targets
  * @param {any} options.show
  * @param {import('./metrics.js').Metrics} options.metrics
  * @param {{ warn: (msg: string) => void, info: (msg: string) => void }} options.log
- * @param {boolean} [options.plain] plain messages at the beat's time instead of timetagged bundles ahead of it
- * @param {() => number} [options.now] the server clock beats are timed on (ms; needed with `plain`)
+ * @param {() => number} [options.now] the server clock beats are timed on (ms)
+ * @param {boolean} [options.allPlain] every target plain whatever it asks (--osc-plain, kept for old command lines)
  */
-export function createOscOut({ targets, show, metrics, log, plain = false, now = () => Date.now() }) {
-  const socket4 = dgram.createSocket('udp4');
-  const socket6 = dgram.createSocket('udp6');
-  // Asynchronous ICMP errors surface here; count them and carry on.
-  for (const s of [socket4, socket6]) s.on('error', (err) => { metrics.oscErrors.inc(); log.warn(`OSC socket: ${err.message}`); });
-  /** @type {Map<string, { host: string, port: number, sent: number, errors: number, lastError: string | null }>} */
+export function createOscOut({ targets, show, metrics, log, now = () => Date.now(), allPlain = false }) {
+  /** @type {Map<string, TargetState>} */
   const list = new Map();
-  const key = (t) => `${t.host}:${t.port}`;
+  /** @type {Map<number, { key: string, sentAt: number, sent: (ok: boolean) => void, echoed: (ms: number | null) => void }>} pings by id */
+  const pings = new Map();
+  /** @type {Set<() => void>} beats and cues waiting for their moment (dropped on pause/stop) */
+  const waitingShow = new Set();
+  let nextJob = 1;
+  /** @type {ReturnType<typeof startSendThread> | null} started with the first packet */
+  let thread = null;
+  const post = (job) => (thread ??= startSendThread(onReport, log)).post(job);
 
-  function sendBytes(bytes, kind) {
-    for (const target of list.values()) {
-      const sock = target.host.includes(':') ? socket6 : socket4;
-      sock.send(bytes, target.port, target.host, (err) => {
-        if (err) {
+  /** What the send thread says: each packet's outcome, socket errors, packets that arrived. */
+  function onReport(/** @type {import('./osc-send-core.js').SendReport} */ report) {
+    if (report.type === 'result') {
+      if (report.ref !== undefined) return pings.get(report.ref)?.sent(report.error === null);
+      const target = list.get(report.key);
+      if (report.error) {
+        metrics.oscErrors.inc();
+        if (target) {
           target.errors += 1;
-          target.lastError = err.message;
-          metrics.oscErrors.inc();
-        } else target.sent += 1;
-      });
+          target.lastError = report.error;
+        }
+      } else if (target) target.sent += 1;
+    } else if (report.type === 'socket-error') {
+      metrics.oscErrors.inc();
+      log.warn(`OSC socket: ${report.message}`);
+    } else onEcho(report.bytes, report.at);
+  }
+
+  /**
+   * A receiver set up to answer `/tutti/ping n` with the same message shows its round trip. Only
+   * such echoes are read (≤ 512 bytes, while a ping waits); anything else is counted and dropped.
+   * @param {Uint8Array | null} bytes
+   * @param {number} at wall-clock ms it arrived
+   */
+  function onEcho(bytes, at) {
+    const stray = () => metrics.badInput.inc({ source: BadInput.OSC_REPLY });
+    if (!bytes || pings.size === 0) return stray();
+    let packet;
+    try {
+      packet = decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    } catch {
+      return stray();
     }
+    const message = packet?.oscType === 'bundle' ? packet.elements?.[0] : packet;
+    const waiting = ['/tutti/ping', '/tutti/pong'].includes(message?.address) ? pings.get(message.args?.[0]?.value) : undefined;
+    if (!waiting) return stray();
+    pings.delete(message.args[0].value);
+    const ms = Math.round((at - waiting.sentAt) * 100) / 100;
+    const target = list.get(waiting.key);
+    if (target) target.rtt = { ms, at: Date.now() };
+    waiting.echoed(ms);
+  }
+
+  /** @param {TargetState[]} group @param {Uint8Array} bytes */
+  const packetsFor = (group, bytes) => group.map((t) => ({ key: key(t), host: t.host, port: t.port, bytes }));
+
+  /** Plain message to every target now. */
+  function sendNow(bytes, kind) {
+    if (list.size === 0) return;
+    post({ type: 'send', id: nextJob++, at: null, packets: packetsFor([...list.values()], bytes) });
     metrics.oscSent.inc({ kind }, list.size);
   }
 
-  /** @type {Set<NodeJS.Timeout>} */
-  const timers = new Set();
+  const modeOf = (target) => (allPlain ? 'plain' : target.mode);
+
   /**
-   * Send `[address, ...args]` that sounds at `at`: a timetagged bundle now, or a plain message then.
-   * @param {number} at
-   * @param {[string, ...any[]]} element
-   * @param {string} kind
+   * `[address, ...args]` that sounds at `at` (server clock): to each target by its mode and offset.
+   * @returns {() => void} cancels whatever has not been sent yet
    */
-  function sendTimed(at, element, kind) {
-    if (!plain) return sendBytes(encode(new Bundle(at / 1000, element)), kind);
+  function timed(at, element, kind) {
     const [address, ...args] = element;
-    const bytes = encode(new Message(address, ...args));
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      sendBytes(bytes, kind);
-    }, Math.max(0, at - now()));
-    timers.add(timer);
+    const plainBytes = encode(new Message(address, ...args));
+    /** @type {Map<number, TargetState[]>} plain targets by offset: one timed job per distinct moment */
+    const plainByOffset = new Map();
+    /** @type {Map<number, TargetState[]>} ahead targets by offset: one bundle encoding each */
+    const aheadByOffset = new Map();
+    for (const target of list.values()) {
+      const groups = modeOf(target) === 'plain' ? plainByOffset : aheadByOffset;
+      groups.set(target.offsetMs, [...(groups.get(target.offsetMs) ?? []), target]);
+    }
+    for (const [offset, group] of aheadByOffset) {
+      post({ type: 'send', id: nextJob++, at: null, packets: packetsFor(group, encode(new Bundle((at + offset) / 1000, element))) });
+      metrics.oscSent.inc({ kind }, group.length);
+    }
+    // The send thread times on the wall clock: where the server clock's `at` falls on it now.
+    const wallAt = at - (now() - wallClock());
+    const ids = [...plainByOffset].map(([offset, group]) => {
+      const id = nextJob++;
+      post({ type: 'send', id, at: wallAt + offset, packets: packetsFor(group, plainBytes) });
+      metrics.oscSent.inc({ kind }, group.length);
+      return id;
+    });
+    return () => ids.forEach((id) => post({ type: 'cancel', id }));
   }
-  const onBeat = (beat) => sendTimed(beat.at, ['/tutti/beat', beat.bar, beat.beat, float(beat.bpm)], 'beat');
-  const onCue = (cue) => sendTimed(cue.at, [cue.address, ...cue.args], 'cue');
-  const onTransport = (state) => sendBytes(encode(new Message('/tutti/transport', state)), 'transport');
+  /** Beats and cues: remembered until sent, so a pause or stop drops the ones not yet due. */
+  function timedShow(at, element, kind) {
+    const cancel = timed(at, element, kind);
+    waitingShow.add(cancel);
+    // After the latest offset has passed, forget it.
+    setTimeout(() => waitingShow.delete(cancel), Math.max(0, at - now()) + 1000).unref();
+  }
+  const onBeat = (beat) => timedShow(beat.at, ['/tutti/beat', beat.bar, beat.beat, float(beat.bpm)], 'beat');
+  const onCue = (cue) => timedShow(cue.at, [cue.address, ...cue.args], 'cue');
+  const onTransport = (state) => {
+    if (state !== 'playing') {
+      for (const cancel of waitingShow) cancel();
+      waitingShow.clear();
+    }
+    sendNow(encode(new Message('/tutti/transport', state)), 'transport');
+  };
   show.events.on('beat', onBeat);
   show.events.on('osc-cue', onCue);
   show.events.on('transport', onTransport);
 
   const api = {
-    /** @param {{ host: string, port: number }} target */
+    /**
+     * Add a target (or change the mode/offset of one already there).
+     * @param {{ host: string, port: number, mode?: 'plain' | 'ahead', offsetMs?: number }} target
+     */
     add(target) {
-      if (!list.has(key(target))) list.set(key(target), { ...target, sent: 0, errors: 0, lastError: null });
+      const checked = checkTargetOptions(target);
+      if ('error' in checked) throw new Error(`${formatTarget(target)}: ${checked.error}`);
+      const existing = list.get(key(target));
+      if (existing) Object.assign(existing, checked);
+      else list.set(key(target), { host: target.host, port: target.port, ...checked, sent: 0, errors: 0, lastError: null, rtt: null });
+    },
+    /**
+     * Change a target's mode and/or offset; null when there is no such target.
+     * @param {{ host: string, port: number }} target
+     * @param {{ mode?: 'plain' | 'ahead', offsetMs?: number }} change
+     */
+    update(target, change) {
+      const existing = list.get(key(target));
+      if (!existing) return null;
+      const checked = checkTargetOptions({ mode: change.mode ?? existing.mode, offsetMs: change.offsetMs ?? existing.offsetMs });
+      if ('error' in checked) throw new Error(`${formatTarget(target)}: ${checked.error}`);
+      Object.assign(existing, checked);
+      return { ...existing };
     },
     /** @param {{ host: string, port: number }} target */
     remove: (target) => list.delete(key(target)),
-    /** Send `/tutti/ping` to one target (the console's "test" button). */
-    ping(target) {
-      const bytes = encode(new Message('/tutti/ping', Date.now() % 2147483647));
-      const sock = target.host.includes(':') ? socket6 : socket4;
-      return new Promise((resolve) => sock.send(bytes, target.port, target.host, (err) => resolve(!err)));
+    /**
+     * Send `/tutti/ping n` to one target (the console's "test" button). Resolves with whether the
+     * network took it and, when the target echoes it within `echoWaitMs`, the round trip (ms).
+     * @param {{ host: string, port: number }} target
+     * @param {number} [echoWaitMs]
+     * @returns {Promise<{ sent: boolean, rttMs: number | null }>}
+     */
+    ping(target, echoWaitMs = ECHO_WAIT_MS) {
+      const id = 1 + Math.floor(Math.random() * 2147483646);
+      return new Promise((resolve) => {
+        const forget = setTimeout(() => pings.delete(id), PING_WINDOW_MS);
+        forget.unref();
+        pings.set(id, {
+          key: key(target),
+          sentAt: wallClock(),
+          sent(ok) {
+            if (ok) return setTimeout(() => this.echoed(null), echoWaitMs).unref();
+            pings.delete(id);
+            clearTimeout(forget);
+            resolve({ sent: false, rttMs: null });
+          },
+          echoed: (ms) => resolve({ sent: true, rttMs: ms }),
+        });
+        post({ type: 'send', id: nextJob++, at: null, packets: [{ key: key(target), host: target.host, port: target.port, bytes: encode(new Message('/tutti/ping', id)), ref: id }] });
+      });
     },
     /**
      * Send one plain message to every target now (vote results, reaction level: README.md, "OSC address space").
@@ -100,16 +227,26 @@ export function createOscOut({ targets, show, metrics, log, plain = false, now =
      * @param {string} kind the tutti_osc_sent_total label
      */
     message(address, args, kind) {
-      sendBytes(encode(new Message(address, ...args)), kind);
+      sendNow(encode(new Message(address, ...args)), kind);
     },
-    list: () => [...list.values()].map((t) => ({ ...t })),
+    /**
+     * Send `[address, ...args]` so that it arrives when it sounds at `at` (server clock), by each
+     * target's mode and offset (the count-in's clicks). Call it at least one lookahead early for
+     * `ahead` targets to get it in time.
+     * @param {number} at
+     * @param {[string, ...any[]]} element
+     * @param {string} kind the tutti_osc_sent_total label
+     * @returns {() => void} cancel what is not sent yet
+     */
+    timed,
+    /** @returns {TargetState[]} */
+    list: () => [...list.values()].map((t) => ({ ...t, mode: modeOf(t) })),
     close() {
       show.events.off('beat', onBeat);
       show.events.off('osc-cue', onCue);
       show.events.off('transport', onTransport);
-      for (const timer of timers) clearTimeout(timer);
-      socket4.close();
-      socket6.close();
+      for (const cancel of waitingShow) cancel();
+      thread?.close();
     },
   };
   for (const target of targets) api.add(target);

@@ -84,8 +84,8 @@ export class StartupError extends Error {
  * @property {number} [controlPort] control port on 127.0.0.1 (default 8081; 0 = any)
  * @property {string} [token] control bearer token (random when absent)
  * @property {boolean} [autoplay]
- * @property {Array<{ host: string, port: number }>} [oscTargets]
- * @property {boolean} [oscPlain] beats and cues as plain messages at their time (--osc-plain)
+ * @property {Array<{ host: string, port: number, mode?: 'plain' | 'ahead', offsetMs?: number }>} [oscTargets] musicians' OSC targets (osc-target.js: mode default plain, offset 0)
+ * @property {boolean} [oscPlain] every target plain even if it asks for `ahead` (--osc-plain, kept for old command lines)
  * @property {number | null} [oscInPort]
  * @property {string} [oscInHost] address OSC-in binds (default 127.0.0.1: this machine only)
  * @property {Array<{ address: string, prefix: number, family: 'ipv4' | 'ipv6' }>} [oscAllow] senders OSC-in hears (--osc-allow; empty: all)
@@ -149,7 +149,7 @@ export async function startShowServer(options = {}) {
     throw new StartupError('INVALID_SCORE', `The score ${scorePath} has ${loaded.problems.length} problem(s).`, loaded.problems);
   }
   const show = createShow({ loaded: { score: loaded.score, dir: loaded.dir, path: scorePath }, now, metrics, lookaheadMs, hubOptions });
-  const osc = createOscOut({ targets: oscTargets, show, metrics, log, plain: oscPlain, now });
+  const osc = createOscOut({ targets: oscTargets, show, metrics, log, allPlain: oscPlain, now });
 
   // The mirror copies the current score's media (the files behind /media/…) to the edge too.
   const mediaSource = () => ({ dir: show.source().dir, assets: show.engine.score().assets ?? [] });

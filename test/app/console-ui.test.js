@@ -6,7 +6,8 @@
 
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Server } from 'node-osc';
+import dgram from 'node:dgram';
+import { Server, Message, encode, decode } from 'node-osc';
 import { startShowServer } from '../../local-server/src/server.js';
 import { openWs, waitFor } from '../support/clients.js';
 import { acquireBrowserLock } from '../audience/support/exclusive.js';
@@ -243,6 +244,44 @@ test('an OSC target added in the console receives a real UDP /tutti/ping on "Tes
     await shot('04-osc-target');
   } finally {
     osc.close();
+  }
+});
+
+test('the OSC panel: a target is added with a mode, its mode and offset change in place, an echoing target shows its round trip', async () => {
+  // A receiver that answers /tutti/ping to the sender, as README.md ("OSC out") describes.
+  const echo = dgram.createSocket('udp4');
+  await new Promise((r) => echo.bind(0, '127.0.0.1', r));
+  echo.on('message', (bytes, rinfo) => {
+    const message = decode(bytes);
+    if (message.address === '/tutti/ping') echo.send(encode(new Message('/tutti/ping', message.args[0].value)), rinfo.port, rinfo.address);
+  });
+  const { port } = echo.address();
+  const target = () => server.osc.list().find((t) => t.port === port);
+  const row = `[data-target="127.0.0.1:${port}"]`;
+  try {
+    await page.fill('[data-testid=osc-host]', '127.0.0.1');
+    await page.fill('[data-testid=osc-port]', String(port));
+    await page.selectOption('[data-testid=osc-mode]', 'ahead');
+    await page.click('[data-testid=osc-add]');
+    await page.waitForSelector(row);
+    expect(target()).toMatchObject({ mode: 'ahead', offsetMs: 0 });
+    expect(await page.inputValue(`${row} [data-testid=osc-target-mode]`)).toBe('ahead');
+
+    await page.selectOption(`${row} [data-testid=osc-target-mode]`, 'plain');
+    await waitFor(() => target()?.mode === 'plain', 3000, 'mode changed from the panel');
+    await page.fill(`${row} [data-testid=osc-target-offset]`, '-20');
+    await page.press(`${row} [data-testid=osc-target-offset]`, 'Enter');
+    await waitFor(() => target()?.offsetMs === -20, 3000, 'offset changed from the panel');
+    await page.waitForTimeout(1200); // a stats tick re-renders the panel: the row and its values stay
+    expect(await page.inputValue(`${row} [data-testid=osc-target-offset]`)).toBe('-20');
+
+    await page.click(`${row} [data-testid=osc-test]`);
+    await page.waitForSelector(`${row} [data-testid=osc-rtt]`);
+    expect(await page.textContent(`${row} [data-testid=osc-rtt]`)).toMatch(/round trip \d+\.\d ms/);
+    await shot('04b-osc-modes');
+  } finally {
+    await page.click(`${row} .btn-ghost`).catch(() => {});
+    echo.close();
   }
 });
 

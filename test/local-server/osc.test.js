@@ -1,12 +1,14 @@
-// OSC over real UDP (README.md, "OSC address space"): beats as timetagged bundles sent ahead of
-// time, transport messages, score cues, a dead target never blocking the others, and OSC-in remote
-// control.
+// OSC over real UDP (README.md, "OSC address space"): beats and cues as plain messages by default
+// and as timetagged bundles sent ahead for `mode=ahead` targets, transport messages, a dead target
+// never blocking the others, the console's OSC routes (mode, offset, test ping and its round trip),
+// the count-in through the same sender, and OSC-in remote control. Timing: osc-timing.test.js.
 import dgram from 'node:dgram';
 import { fileURLToPath } from 'node:url';
 import { Server, Client, Message } from 'node-osc';
 import { startShowServer } from '../../local-server/src/server.js';
 import { waitFor } from '../support/clients.js';
 import { parseOscTarget } from '../../local-server/src/osc.js';
+import { parseServeArgs } from '../../local-server/src/config.js';
 
 function listen() {
   return new Promise((resolve) => {
@@ -32,14 +34,39 @@ test('parseOscTarget accepts host:port and [v6]:port only', () => {
   for (const bad of ['127.0.0.1', ':9000', 'host:0', 'host:70000', 'a b:1', '']) expect(parseOscTarget(bad)).toBeNull();
 });
 
-test('beats arrive as bundles timetagged with the beat time, ahead of it; cues and transport too; a dead target blocks nobody', async () => {
+test('--osc takes per-target options after HOST:PORT; old command lines and TUTTI_OSC lists still work; mistakes are named', () => {
+  const parsed = (argv, env = {}) => parseServeArgs(argv, env);
+  expect(parsed(['--osc', '10.0.0.2:9000', '--osc', '[::1]:57120,mode=ahead,offset=-20']).options.oscTargets).toEqual([
+    { host: '10.0.0.2', port: 9000 },
+    { host: '::1', port: 57120, mode: 'ahead', offsetMs: -20 },
+  ]);
+  expect(parsed(['--osc=a:1,offset=+12.5,b:2']).options.oscTargets).toEqual([
+    { host: 'a', port: 1, offsetMs: 12.5 }, { host: 'b', port: 2 },
+  ]);
+  expect(parsed([], { TUTTI_OSC: 'a:1,b:2,mode=ahead' }).options.oscTargets).toEqual([{ host: 'a', port: 1 }, { host: 'b', port: 2, mode: 'ahead' }]);
+  expect(parsed(['--osc', 'a:1', '--osc-plain']).options).toMatchObject({ oscPlain: true, oscTargets: [{ host: 'a', port: 1 }] });
+  for (const [arg, message] of [
+    ['a:1,mode=late', /--osc must be HOST:PORT\[,mode=plain\|ahead\]\[,offset=MS\] .*: a:1: mode must be plain or ahead, not "late"/],
+    ['a:1,offset=-300', /offset must be a number of ms from -250 to 250/],
+    ['a:1,offset=soon', /offset must be a number of ms/],
+    ['offset=5,a:1', /"offset=5" must follow the HOST:PORT it applies to/],
+    ['a:1,speed=2', /unknown OSC target option "speed"/],
+    ['a', /"a" is not HOST:PORT/],
+  ]) {
+    const { errors, options } = parsed(['--osc', arg]);
+    expect(errors.join('; ')).toMatch(message);
+    expect(options.oscTargets.some((t) => t.host === 'a' && arg.includes('='))).toBe(false);
+  }
+});
+
+test('mode=ahead targets get beats as bundles timetagged with the beat time, ahead of it; cues and transport too; a dead target blocks nobody', async () => {
   const a = await listen();
   const b = await listen();
   const dead = await deadPort();
   const score = fileURLToPath(new URL('../../scores/tidal-lines.score.json', import.meta.url));
   const server = await startShowServer({
     scorePath: score, host: '127.0.0.1', port: 0, controlPort: 0, token: 't',
-    oscTargets: [{ host: '127.0.0.1', port: dead }, { host: '127.0.0.1', port: a.port }, { host: '127.0.0.1', port: b.port }],
+    oscTargets: [{ host: '127.0.0.1', port: dead }, { host: '127.0.0.1', port: a.port, mode: 'ahead' }, { host: '127.0.0.1', port: b.port, mode: 'ahead' }],
   });
   try {
     const firstCue = server.show.engine.score().cues.find((c) => c.osc);
@@ -105,12 +132,12 @@ test('OSC-in controls the transport; garbage and unknown addresses are counted a
   }
 });
 
-test('--osc-plain: beats and cues arrive as plain messages when they sound, for receivers that ignore bundles', async () => {
+test('--osc-plain (old command lines): every target plain, even one that asks for ahead; beats and cues arrive as plain messages when they sound', async () => {
   const a = await listen();
   const score = fileURLToPath(new URL('../../scores/tidal-lines.score.json', import.meta.url));
   const server = await startShowServer({
     scorePath: score, host: '127.0.0.1', port: 0, controlPort: 0, token: 't', oscPlain: true,
-    oscTargets: [{ host: '127.0.0.1', port: a.port }],
+    oscTargets: [{ host: '127.0.0.1', port: a.port, mode: 'ahead' }],
   });
   /** @type {Map<string, number>} "bar:beat" → the server-clock time it sounds */
   const soundsAt = new Map();

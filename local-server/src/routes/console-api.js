@@ -13,6 +13,7 @@ import { createAudienceStats } from '../console/audience-stats.js';
 import { createAudienceAddress } from '../console/audience-address.js';
 import { createLiveFeed } from '../console/live-feed.js';
 import { createVoicesFeed } from '../console/voices-feed.js';
+import { OSC_MODES, MAX_OFFSET_MS, formatTarget } from '../osc-target.js';
 
 /**
  * What the program hosting the server (`npm start`, the desktop app) tells the console: where
@@ -38,6 +39,15 @@ const oscTargetBody = {
   properties: {
     host: { type: 'string', minLength: 1, maxLength: 253, pattern: hostPattern },
     port: { type: 'integer', minimum: 1, maximum: 65535 },
+  },
+};
+/** A target with its delivery settings (osc-target.js): adding one, or changing one. */
+const oscTargetSettingsBody = {
+  ...oscTargetBody,
+  properties: {
+    ...oscTargetBody.properties,
+    mode: { type: 'string', enum: [...OSC_MODES] },
+    offsetMs: { type: 'number', minimum: -MAX_OFFSET_MS, maximum: MAX_OFFSET_MS },
   },
 };
 const edgeBody = {
@@ -217,7 +227,7 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
   }
 
   // ---- count-in: one bar (or N beats) of clicks to the console and the musicians, then play ----
-  const countIn = createCountIn({ show, osc, metrics, serverNow, tell: (data) => broadcast('countin', data) });
+  const countIn = createCountIn({ show, osc, serverNow, tell: (data) => broadcast('countin', data) });
   const onTransport = (state) => {
     if (countIn.active() && state !== 'stopped') countIn.cancel(`transport changed to ${state}`);
     broadcast('transport', transportStatus());
@@ -268,11 +278,25 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
     };
   });
 
-  app.post('/api/osc/targets', { schema: { body: oscTargetBody } }, async (request) => {
-    const { host: address, port } = /** @type {any} */ (request.body);
-    osc.add({ host: address, port });
-    log.info(`OSC target added: ${address}:${port}`);
-    tell({ oscTargets: osc.list().map((t) => ({ host: t.host, port: t.port })) });
+  /** What the host saves (the desktop app's settings): each target, with its mode and offset when not the defaults. */
+  const savedTargets = () => osc.list().map((t) => ({ host: t.host, port: t.port, ...(t.mode !== 'plain' && { mode: t.mode }), ...(t.offsetMs !== 0 && { offsetMs: t.offsetMs }) }));
+  const described = (t) => `${formatTarget(t)} (${t.mode}, offset ${t.offsetMs} ms)`;
+
+  app.post('/api/osc/targets', { schema: { body: oscTargetSettingsBody } }, async (request) => {
+    const { host: address, port, mode = 'plain', offsetMs = 0 } = /** @type {any} */ (request.body);
+    osc.add({ host: address, port, mode, offsetMs });
+    log.info(`OSC target added: ${described({ host: address, port, mode, offsetMs })}`);
+    tell({ oscTargets: savedTargets() });
+    return oscStatus();
+  });
+
+  // The console's mode and offset fields: change a target in place (its counters stay).
+  app.patch('/api/osc/targets', { schema: { body: oscTargetSettingsBody } }, async (request, reply) => {
+    const { host: address, port, mode, offsetMs } = /** @type {any} */ (request.body);
+    const changed = osc.update({ host: address, port }, { mode, offsetMs });
+    if (!changed) return reply.code(404).send({ error: 'NO_SUCH_TARGET', message: `${formatTarget({ host: address, port })} is not an OSC target` });
+    log.info(`OSC target changed: ${described(changed)}`);
+    tell({ oscTargets: savedTargets() });
     return oscStatus();
   });
 
@@ -281,7 +305,7 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
     if (!osc.remove({ host: address, port })) return reply.code(404).send({ error: 'NO_SUCH_TARGET', message: `${address}:${port} is not an OSC target` });
     pings.delete(targetKey({ host: address, port }));
     log.info(`OSC target removed: ${address}:${port}`);
-    tell({ oscTargets: osc.list().map((t) => ({ host: t.host, port: t.port })) });
+    tell({ oscTargets: savedTargets() });
     return oscStatus();
   });
 
@@ -289,10 +313,11 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
     const target = /** @type {any} */ (request.body);
     let timer;
     const timeout = new Promise((resolve) => { timer = setTimeout(() => resolve('timeout'), PING_TIMEOUT_MS); });
-    const outcome = await Promise.race([osc.ping(target).catch(() => false), timeout]);
+    const outcome = await Promise.race([osc.ping(target).catch(() => ({ sent: false, rttMs: null })), timeout]);
     clearTimeout(timer);
-    const ok = outcome === true;
-    const result = { ok, at: Date.now(), error: ok ? null : outcome === 'timeout' ? 'no answer from the network stack within 3 s (name lookup?)' : `could not send to ${target.host}:${target.port}` };
+    const ok = outcome !== 'timeout' && outcome.sent;
+    const rttMs = outcome !== 'timeout' ? outcome.rttMs : null;
+    const result = { ok, at: Date.now(), rttMs, error: ok ? null : outcome === 'timeout' ? 'no answer from the network stack within 3 s (name lookup?)' : `could not send to ${target.host}:${target.port}` };
     pings.set(targetKey(target), result);
     return { target, ...result };
   });

@@ -1,0 +1,10 @@
+// `npm run test:interop` (README.md, "Interoperability suite"): tests against third-party programs
+// from Debian's packages (Pd vanilla, liblo), kept out of `npm test`, which needs nothing but npm.
+import base from './jest.config.js';
+
+export default {
+  ...base,
+  testMatch: ['<rootDir>/test/interop/**/*.test.js'],
+  testPathIgnorePatterns: ['/node_modules/'],
+  maxWorkers: 1,
+};

@@ -1,0 +1,118 @@
+// The musicians' own OSC tools, run for real (README.md, "Interoperability suite"): Pd vanilla
+// (Debian's puredata-core: a patch [netreceive -u -b] → [oscparse] → [list trim] → [print OSC],
+// headless) and liblo's `oscdump` (liblo-tools). Each prints a line per message it acts on; the
+// line's arrival here, on a high-resolution wall clock, is when that tool acted on it.
+
+import { spawn, spawnSync } from 'node:child_process';
+import dgram from 'node:dgram';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Message, encode } from 'node-osc';
+import { wallClock } from '../support/osc-receivers.js';
+
+/** Fail with what to install when a tool is missing (the suite never skips silently). */
+export function requireTools() {
+  const missing = [['pd', 'puredata-core'], ['oscdump', 'liblo-tools']].filter(([bin]) => spawnSync('sh', ['-c', `command -v ${bin}`]).status !== 0);
+  if (missing.length) {
+    throw new Error(`npm run test:interop needs ${missing.map(([bin, pkg]) => `${bin} (Debian package ${pkg})`).join(' and ')}: apt-get install -y --no-install-recommends puredata-core liblo-tools`);
+  }
+}
+
+/** A UDP port free right now on 127.0.0.1. */
+export async function freeUdpPort() {
+  const s = dgram.createSocket('udp4');
+  await new Promise((r) => s.bind(0, '127.0.0.1', r));
+  const { port } = s.address();
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+/**
+ * Start a tool and collect its output lines with their arrival time; resolves once it has acted
+ * on a probe message (so it is listening).
+ * @param {{ name: string, command: string, args: string[], stream: 'stdout' | 'stderr', port: number, parse: (line: string) => { address: string, args: number[] } | null }} spec
+ */
+async function startTool({ name, command, args, stream, port, parse }) {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  /** @type {Array<{ address: string, args: number[], at: number }>} */
+  const received = [];
+  let rest = '';
+  let output = '';
+  child[stream].setEncoding('utf8');
+  child[stream].on('data', (chunk) => {
+    const at = wallClock();
+    output = (output + chunk).slice(-2000);
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) {
+      const message = parse(line);
+      if (message) received.push({ ...message, at });
+    }
+  });
+  const other = stream === 'stdout' ? child.stderr : child.stdout;
+  other.setEncoding('utf8');
+  other.on('data', (chunk) => { output = (output + chunk).slice(-2000); });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  // Probe until it answers: a tool that cannot start fails here with its own words.
+  const probe = dgram.createSocket('udp4');
+  try {
+    const deadline = Date.now() + 15_000;
+    while (!received.some((r) => r.address === '/tutti/probe')) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${name} did not start listening on udp ${port}: ${output.trim() || '(no output)'}`);
+      probe.send(encode(new Message('/tutti/probe', 1)), port, '127.0.0.1');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    probe.close();
+  }
+  return {
+    name,
+    port,
+    received,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/**
+ * Pd vanilla, headless, with a patch that unpacks OSC on arrival and prints it (`OSC: tutti beat 1 2 240`).
+ * Without an audio device Pd polls its sockets every "sleep grain" (measured here: +5 ms median at
+ * its default); -sleepgrain 1 makes it poll each ms, as it does each 64-sample block with audio,
+ * so what is measured is Tutti's timing rather than Pd's idle polling.
+ */
+export function startPd(port) {
+  const dir = mkdtempSync(join(tmpdir(), 'tutti-pd-'));
+  writeFileSync(join(dir, 'osc-print.pd'), [
+    '#N canvas 0 0 450 300 12;',
+    `#X obj 10 10 netreceive -u -b ${port};`,
+    '#X obj 10 40 oscparse;',
+    '#X obj 10 70 list trim;',
+    '#X obj 10 100 print OSC;',
+    '#X connect 0 0 1 0;',
+    '#X connect 1 0 2 0;',
+    '#X connect 2 0 3 0;',
+    '',
+  ].join('\n'));
+  return startTool({
+    name: 'Pd vanilla', command: 'pd', port, stream: 'stderr',
+    args: ['-nogui', '-nosound', '-nomidi', '-noprefs', '-stderr', '-sleepgrain', '1', '-open', join(dir, 'osc-print.pd')],
+    parse(line) {
+      const m = /^OSC: (\S+) (\S+)((?: \S+)*)$/.exec(line.trim());
+      return m ? { address: `/${m[1]}/${m[2]}`, args: m[3].trim().split(' ').filter(Boolean).map(Number) } : null;
+    },
+  });
+}
+
+/** liblo's oscdump, line-buffered (`eeaf9ebe.da81ba7e /tutti/beat iif 1 2 240.000000`); it holds a bundle until its timetag. */
+export function startOscdump(port) {
+  return startTool({
+    name: 'liblo oscdump', command: 'oscdump', port, stream: 'stdout', args: ['-L', String(port)],
+    parse(line) {
+      const m = /^(?:[0-9a-f]{8}\.[0-9a-f]{8} )?(\/\S+) \S+((?: \S+)*)$/.exec(line.trim());
+      return m ? { address: m[1], args: m[2].trim().split(' ').filter(Boolean).map(Number) } : null;
+    },
+  });
+}

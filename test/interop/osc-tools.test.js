@@ -1,0 +1,104 @@
+// Interoperability with the musicians' own tools (README.md, "Interoperability suite"; run with
+// `npm run test:interop`, not part of `npm test`): `tutti serve` with default --osc targets, one
+// read by Pd vanilla (acts on a packet when it arrives) and one by liblo's oscdump (holds a
+// bundle until its timetag). Every beat must reach both when it sounds: its error is measured
+// against position.at of the same beat on /ws. A second case shows why `mode=ahead` is only for
+// timetag schedulers: liblo stays on time, Pd plays each beat one lookahead early.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { openWs, waitFor } from '../support/clients.js';
+import { beatErrors, medianOf } from '../support/osc-receivers.js';
+import { requireTools, freeUdpPort, startPd, startOscdump } from './osc-receivers.js';
+
+const BIN = fileURLToPath(new URL('../../local-server/bin/tutti.js', import.meta.url));
+const TOKEN = 'interop-token-0123456789';
+const BEATS = 16;
+/** "Within a few ms" (the two processes' clocks agree to ≤ 1 ms). */
+const MEDIAN_MS = 4;
+/**
+ * No beat far off: room for a loaded machine delaying one packet (measured here under a load
+ * average of 13 on 2 cores: 63 ms), far inside the failure this guards (a lookahead, 300 ms, early).
+ */
+const WORST_MS = 100;
+/** liblo dispatches a scheduled bundle a little before its timetag (measured: −9 ms median). */
+const LIBLO_AHEAD_MS = 12;
+/** @type {Array<{ case: string, tool: string, median: number, worst: number, beats: number }>} */
+const measured = [];
+
+beforeAll(() => requireTools());
+afterAll(() => {
+  const rows = measured.map((m) => `  ${m.case.padEnd(14)} ${m.tool.padEnd(14)} median ${m.median.toFixed(1).padStart(7)} ms   worst ${m.worst.toFixed(1).padStart(7)} ms   (${m.beats} beats)`);
+  if (rows.length) process.stdout.write(`\nOSC beat timing against position.at (negative: early)\n${rows.join('\n')}\n`);
+});
+
+/** `tutti serve` as a musician's show runs it; resolves with its URLs once it listens. */
+async function serve(oscFlags) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TUTTI_')));
+  const child = spawn(process.execPath, [BIN, 'serve', '--host', '127.0.0.1', '--port', '0', '--control-port', '0', '--token', TOKEN, '--no-resume', '--no-log-file', ...oscFlags], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (c) => { out += c; });
+  child.stderr.setEncoding('utf8').on('data', (c) => { out += c; });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  await waitFor(() => /Control API.*?(http:\S+)\/api\/status/.test(out) || child.exitCode !== null, 20_000, 'tutti serve to listen');
+  if (child.exitCode !== null) throw new Error(`tutti serve exited: ${out}`);
+  return {
+    audienceUrl: /Audience on this machine:\s+(http:\S+?)\/?\s/.exec(out)?.[1],
+    controlUrl: /Control API.*?(http:\S+)\/api\/status/.exec(out)?.[1],
+    output: () => out,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+const control = (server, path, body) => fetch(`${server.controlUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+
+/** Play to Pd and oscdump with the given per-target options; return each tool's beat errors. */
+async function measure(name, options = '') {
+  const pd = await startPd(await freeUdpPort());
+  const liblo = await startOscdump(await freeUdpPort());
+  const server = await serve(['--osc', `127.0.0.1:${pd.port}${options}`, '--osc', `127.0.0.1:${liblo.port}${options}`]);
+  const viewer = await openWs(server.audienceUrl);
+  /** @type {Map<string, number>} "bar:beat" → when it sounds */
+  const soundsAt = new Map();
+  viewer.ws.on('message', () => {
+    const s = viewer.tracker.state;
+    if (s?.transport === 'playing') soundsAt.set(`${s.position.bar}:${s.position.beat}`, s.position.at);
+  });
+  try {
+    await control(server, '/api/tempo', { bpm: 240 });
+    await control(server, '/api/transport', { action: 'play' });
+    const result = {};
+    for (const tool of [pd, liblo]) {
+      await waitFor(() => beatErrors(tool.received, soundsAt).length >= BEATS, 20_000, `${BEATS} beats in ${tool.name}`);
+      const errors = beatErrors(tool.received, soundsAt);
+      const worst = errors.reduce((w, e) => (Math.abs(e) > Math.abs(w) ? e : w), 0);
+      measured.push({ case: name, tool: tool.name, median: medianOf(errors), worst, beats: errors.length });
+      result[tool === pd ? 'pd' : 'liblo'] = errors;
+    }
+    return result;
+  } finally {
+    viewer.ws.close();
+    await server.stop();
+    await pd.stop();
+    await liblo.stop();
+  }
+}
+
+const worstOf = (errors) => Math.max(...errors.map(Math.abs));
+
+test('default --osc targets: every beat reaches Pd vanilla and liblo when it sounds', async () => {
+  const { pd, liblo } = await measure('default');
+  for (const errors of [pd, liblo]) {
+    expect(Math.abs(medianOf(errors))).toBeLessThan(MEDIAN_MS);
+    expect(worstOf(errors)).toBeLessThan(WORST_MS);
+  }
+});
+
+test('mode=ahead: liblo schedules the timetag and is on time; Pd acts on arrival, one lookahead early', async () => {
+  const { pd, liblo } = await measure('mode=ahead', ',mode=ahead');
+  expect(Math.abs(medianOf(liblo))).toBeLessThan(LIBLO_AHEAD_MS);
+  expect(worstOf(liblo)).toBeLessThan(WORST_MS);
+  expect(medianOf(pd)).toBeLessThan(-250);
+});
