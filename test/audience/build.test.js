@@ -27,7 +27,7 @@ test('writes index.html, hashed assets, sw.js with its precache list, .br/.gz si
   expect(html).toContain(`src="${jsPath}"`);
   // The keep-awake video (README "Screen on"): a WebM (EBML magic, V_VP8 track), fetched only after Join.
   expect(html).toContain(`src="${videoPath}"`);
-  expect(html).toMatch(/<video id="keep-awake"[^>]* muted playsinline loop preload="none"/);
+  expect(html).toMatch(/<video id="keep-awake"[^>]* muted playsinline preload="none"/);
   const video = await readFile(join(outDir, videoPath));
   expect(video.subarray(0, 4).toString('hex')).toBe('1a45dfa3');
   expect(video.includes('V_VP8')).toBe(true);
