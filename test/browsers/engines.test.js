@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { launchEngine, unavailable, waitInPage } from './support/engines.js';
 import { startShow } from '../support/show.js';
 import { startJitterProxy } from '../audience/support/jitter-proxy.js';
+import { control } from '../audience/support/browser.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../artifacts/browsers/', import.meta.url));
 const ENGINES = /** @type {const} */ (['chromium', 'firefox', 'webkit']);
@@ -37,16 +38,6 @@ function lanAddress() {
     for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
   }
   return null;
-}
-
-async function control(show, method, path, body) {
-  const res = await fetch(`${show.controlUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${show.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${await res.text()}`);
-  return res.json();
 }
 
 /** The page shows the server's current beat, each beat at its server time (±50 ms; the precise figure is test/audience/sync.test.js). */
@@ -121,25 +112,33 @@ describe.each(ENGINES)('%s', (name) => {
     expect(c).toMatchObject({ transport: 'ws', live: true });
   });
 
-  test('sound cue: the bell is put on the audio clock ahead of its beat, at its server time', async () => {
+  test('sound cue: the bell is put on the audio clock ahead of its beat, at its server time (twice: a young and an older context)', async () => {
     const soundOn = await page.evaluate(() => document.body.classList.contains('sound-on'));
-    await control(show, 'POST', '/api/transport', { action: 'seek', bar: 16, beat: 3 });
-    const played = await waitInPage(page, () => window.__tutti.audio().find((p) => p.when !== undefined || p.skipped || p.error), undefined, 15_000, 'bell');
-    console.log(`${name} bell: sound-on ${soundOn}, ${JSON.stringify(played)}`);
+    const bell = async (after) => {
+      await control(show, 'POST', '/api/transport', { action: 'seek', bar: 16, beat: 3 });
+      return waitInPage(page, (n) => window.__tutti.audio().slice(n).find((p) => p.when !== undefined || p.skipped || p.error), after, 15_000, 'bell');
+    };
+    const first = await bell(0);
+    // WebKit's output timestamp is off by the context's age: a cue on an older context shows it.
+    await new Promise((r) => setTimeout(r, 2500));
+    const second = await bell(await page.evaluate(() => window.__tutti.audio().length));
+    console.log(`${name} bell: sound-on ${soundOn}, ${JSON.stringify(first)}, then ${JSON.stringify(second)}`);
     await page.screenshot(shot('bell'));
-    if (!soundOn && NO_AUDIO_DEVICE.has(name)) {
-      // Its AudioContext never runs on this machine (no audio device): the cue must then not be put
-      // on a stopped clock. Reported, not passed as a scheduled cue.
-      expect(played).toMatchObject({ skipped: true, suspended: true });
-      console.warn(`test:browsers: ${name} has no running AudioContext here (no audio device); sound cue not checked`);
-      return;
+    for (const played of [first, second]) {
+      if (!soundOn && NO_AUDIO_DEVICE.has(name)) {
+        // Its AudioContext never runs on this machine (no audio device): the cue must then not be
+        // put on a stopped clock. Reported, not passed as a scheduled cue.
+        expect(played).toMatchObject({ skipped: true, suspended: true });
+        continue;
+      }
+      expect(played).toMatchObject({ duration: expect.any(Number) });
+      expect(played.skipped).toBeUndefined();
+      const lead = played.when - played.ctxNow;
+      expect(lead).toBeGreaterThan(0);
+      const expectedLead = await page.evaluate((p) => (p.at - window.__tutti.toServer(performance.timeOrigin + p.perfNow)) / 1000, played);
+      expect(Math.abs(lead - expectedLead)).toBeLessThan(0.1);
     }
-    expect(played).toMatchObject({ duration: expect.any(Number) });
-    expect(played.skipped).toBeUndefined();
-    const lead = played.when - played.ctxNow;
-    expect(lead).toBeGreaterThan(0);
-    const expectedLead = await page.evaluate((p) => (p.at - window.__tutti.toServer(performance.timeOrigin + p.perfNow)) / 1000, played);
-    expect(Math.abs(lead - expectedLead)).toBeLessThan(0.1);
+    if (!soundOn) console.warn(`test:browsers: ${name} has no running AudioContext here (no audio device); sound cue timing not checked`);
   });
 
   test('vote: the prompt opens on the page and a tap is counted', async () => {

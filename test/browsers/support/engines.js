@@ -78,18 +78,22 @@ async function waitForDriver(url, ms = 15_000) {
   }
 }
 
-async function chromium() {
-  const browser = await launchChromium();
-  const context = await browser.newContext({ viewport: WINDOW, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
-  const page = await context.newPage();
+/** The page interface over a playwright or puppeteer page (their goto/evaluate/click/screenshot agree). */
+function scriptedPage(page, version, close) {
   return {
-    version: browser.version(),
+    version,
     goto: (url) => page.goto(url),
     evaluate: (fn, arg) => page.evaluate(fn, arg),
     click: (sel) => page.click(sel),
     screenshot: (path) => page.screenshot({ path }),
-    close: () => browser.close(),
+    close,
   };
+}
+
+async function chromium() {
+  const browser = await launchChromium();
+  const context = await browser.newContext({ viewport: WINDOW, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  return scriptedPage(await context.newPage(), browser.version(), () => browser.close());
 }
 
 async function firefox() {
@@ -103,14 +107,7 @@ async function firefox() {
   });
   const page = await browser.newPage();
   await page.setViewport(WINDOW);
-  return {
-    version: await browser.version(),
-    goto: (url) => page.goto(url),
-    evaluate: (fn, arg) => page.evaluate(fn, arg),
-    click: (sel) => page.click(sel),
-    screenshot: (path) => page.screenshot({ path }),
-    close: () => browser.close(),
-  };
+  return scriptedPage(page, await browser.version(), () => browser.close());
 }
 
 async function webkit() {
