@@ -169,7 +169,9 @@ describe.each(ENGINES)('%s', (name) => {
     // clock (WebKit's trusted output timestamp put them early by the context's age).
     const leadErrors = await page.evaluate((list) => list.map((c) => Math.abs(c.when - c.ctxNow - (c.at - window.__part.toServer(performance.timeOrigin + c.perfNow)) / 1000)), clicks);
     console.log(`${name} click lead error: worst ${Math.round(Math.max(...leadErrors) * 1000)} ms`);
-    for (const c of clicks) expect(c.when).toBeGreaterThan(c.ctxNow);
+    // Not late: the click's time was ahead of the context's clock when scheduled (the record reads
+    // currentTime again a moment later, and WebKit's moves in steps: 5 ms of slack).
+    for (const c of clicks) expect(c.when).toBeGreaterThan(c.ctxNow - 0.005);
     expect(Math.max(...leadErrors)).toBeLessThan(0.1);
   });
 
