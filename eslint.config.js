@@ -26,7 +26,7 @@ export default [
   { files: ['core/**'], rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./', message: 'another core folder is #core/<folder>/<file>.js' }] }] } },
   { files: ['test/**'], languageOptions: { globals: { ...globals.node, ...globals.jest } } },
   // Browser suites pass functions to page.evaluate(): they run in the page.
-  { files: ['test/audience/**', 'test/app/**', 'test/artillery/**', 'test/security/**'], languageOptions: { globals: { ...globals.node, ...globals.jest, ...globals.browser } } },
+  { files: ['test/audience/**', 'test/browsers/**', 'test/app/**', 'test/artillery/**', 'test/security/**'], languageOptions: { globals: { ...globals.node, ...globals.jest, ...globals.browser } } },
   { files: ['web/audience/src/**', 'web/audience/part/**', 'web/console/**'], languageOptions: { globals: { ...globals.browser } } },
   { files: ['edge-worker/src/**'], languageOptions: { globals: { ...globals.serviceworker, WebSocketPair: 'readonly' } } },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },

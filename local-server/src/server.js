@@ -197,8 +197,11 @@ export async function startShowServer(options = {}) {
   const guard = guardConnections({ server: audience.server, maxPerAddress: maxPerAddress > 0 ? maxPerAddress : Infinity, firstRequestTimeoutMs, metrics, log });
   // permessage-deflate without context takeover, offered to lean-stream sockets only (routes/ws.js):
   // the hub compresses each lean update once for all of them; ws never compresses its own small
-  // sends (pongs) and a viewer's inflate window stays small.
-  const perMessageDeflate = { serverNoContextTakeover: true, clientNoContextTakeover: true, clientMaxWindowBits: 10, threshold: 64 * 1024 };
+  // sends (pongs). No clientMaxWindowBits: ws would then refuse (400) every offer that lacks
+  // client_max_window_bits, which is Firefox's bare `permessage-deflate` (web/audience/README.md,
+  // "Browser differences"); with client_no_context_takeover ws frees a socket's inflate window after
+  // each message anyway, so no window is held per phone.
+  const perMessageDeflate = { serverNoContextTakeover: true, clientNoContextTakeover: true, threshold: 64 * 1024 };
   await audience.register(websocket, { options: { maxPayload: MAX_CLIENT_FRAME_BYTES, perMessageDeflate, clientTracking: false } });
   const limiter = createRateLimiter(rateLimit);
   const sweepLimiter = setInterval(() => limiter.sweep(), 10_000);

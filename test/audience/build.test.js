@@ -25,13 +25,18 @@ test('writes index.html, hashed assets, sw.js with its precache list, .br/.gz si
   // index.html references the hashed files with relative URLs (works under any origin/prefix).
   expect(html).toContain(`href="${cssPath}"`);
   expect(html).toContain(`src="${jsPath}"`);
-  // The keep-awake video (README "Screen on"): a WebM (EBML magic, V_VP8 track), fetched only after Join.
+  // The keep-awake video (README "Screen on"): a WebM (EBML magic, V_VP8 track, and an A_OPUS track:
+  // Firefox holds no wake lock for a video without audio), fetched only after Join, not looped
+  // (restarted by keep-awake-video.js: WebKit's loop stalls).
   expect(html).toContain(`src="${videoPath}"`);
-  expect(html).toMatch(/<video id="keep-awake"[^>]* muted playsinline loop preload="none"/);
+  expect(html).toMatch(/<video id="keep-awake"[^>]* muted playsinline preload="none"/);
+  expect(html).not.toMatch(/<video id="keep-awake"[^>]* loop/);
   const video = await readFile(join(outDir, videoPath));
   expect(video.subarray(0, 4).toString('hex')).toBe('1a45dfa3');
   expect(video.includes('V_VP8')).toBe(true);
-  expect(video.length).toBeLessThan(1024);
+  expect(video.includes('A_OPUS')).toBe(true);
+  expect(video.includes('OpusHead')).toBe(true);
+  expect(video.length).toBeLessThan(1536);
   expect(manifest.files[videoPath].type).toBe('video/webm');
   expect(html).not.toMatch(/(src|href)="\/[^/]/);
   const sw = await readFile(join(outDir, 'sw.js'), 'utf8');

@@ -1,6 +1,6 @@
 // Screen on at the venue (web/audience/README.md, "Screen on"): phones open
 // http://192.168.x.x:8080/, which is not a secure context, so there is no Wake Lock API and no
-// service worker. The page must keep the screen on with its muted looping video from the Join tap
+// service worker. The page must keep the screen on with its muted, restarted video from the Join tap
 // until the show is over, and a re-join must still cost little (HTTP caching of the immutable
 // hashed assets). Real Chromium opens the page as http://tutti-venue.test:<port>/, a name mapped to
 // 127.0.0.1 by a launch flag: a non-secure origin, while no traffic leaves loopback.
@@ -33,7 +33,7 @@ const videoState = (page) =>
     return { paused: v.paused, time: v.currentTime, readyState: v.readyState, error: v.error?.message ?? null, ...window.__tutti.screenOn() };
   });
 
-test('on a non-secure origin the Join tap keeps the screen on with the looping video, until the show is over', async () => {
+test('on a non-secure origin the Join tap keeps the screen on with the restarted keep-awake video, until the show is over', async () => {
   const { context, page, problems } = await openPage(browser);
   try {
     await page.goto(venueUrl());
@@ -62,6 +62,15 @@ test('on a non-secure origin the Join tap keeps the screen on with the looping v
       return { area: (r.width * r.height) / (innerWidth * innerHeight), top: r.top, left: r.left };
     });
     expect(box).toEqual({ area: 1, top: 0, left: 0 });
+    // Past its first pass (2 s) it is still playing: restarted (not looped: WebKit's loop stalls),
+    // and it carries a decoded audio track (Firefox takes no wake lock for a video without one).
+    await waitInPage(page, () => window.__tutti.screenOn().restarts >= 2, undefined, 10_000);
+    const c = await videoState(page);
+    await page.waitForTimeout(400);
+    const d = await videoState(page);
+    expect(d).toMatchObject({ paused: false, error: null });
+    expect(d.time).not.toBe(c.time);
+    expect(await page.evaluate(() => ({ loop: document.getElementById('keep-awake').loop, audioBytes: document.getElementById('keep-awake').webkitAudioDecodedByteCount > 0 }))).toEqual({ loop: false, audioBytes: true });
 
     // Hidden: paused; visible again while the show plays: back on (headless pages are always
     // visible, so the test dispatches the change, as page.test.js does for sleep).

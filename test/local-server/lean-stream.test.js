@@ -1,5 +1,8 @@
 // `?stream=lean` on /ws, /sse and /poll (README.md): the lean stream has its own epoch id and seq
 // space, is negotiated with permessage-deflate on /ws (and only there), and bad values are refused.
+import net from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { inflateRawSync, constants as zlibConstants } from 'node:zlib';
 import { WebSocket } from 'ws';
 import { startShowServer } from '../../local-server/src/server.js';
 import { createTracker, openSse, getJson, waitFor, wsUrl } from '../support/clients.js';
@@ -92,4 +95,70 @@ test('on the lean stream a small compressed frame that inflates past 4 KiB close
   ws.on('error', () => {});
   ws.send(JSON.stringify({ type: 'ping', id: 1, c: 1, pad: 'a'.repeat(100_000) })); // ~200 bytes compressed
   expect(await closed).toBe(1009);
+});
+
+/**
+ * A raw upgrade offering `permessage-deflate` with no parameters, as Firefox sends it (ws, Chromium
+ * and WebKit add `client_max_window_bits`). Resolves with the status line, the headers and the
+ * bytes after them.
+ */
+function rawUpgrade(path, extensions) {
+  const { port } = new URL(server.audienceUrl);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), '127.0.0.1');
+    let buf = Buffer.alloc(0);
+    const timer = setTimeout(() => finish(new Error('no upgrade answer within 5 s')), 5000);
+    function finish(err) {
+      clearTimeout(timer);
+      socket.destroy();
+      if (err) return reject(err);
+      const end = buf.indexOf('\r\n\r\n');
+      const [status, ...lines] = buf.subarray(0, end).toString('latin1').split('\r\n');
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      resolve({ status, headers, rest: buf.subarray(end + 4) });
+    }
+    socket.on('data', (chunk) => {
+      buf = Buffer.concat([buf, chunk]);
+      const end = buf.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      if (!buf.subarray(0, 12).toString().includes('101')) return finish();
+      // Upgraded: wait for the first whole server frame (the lean snapshot).
+      const frame = buf.subarray(end + 4);
+      if (frame.length >= 2) {
+        const len7 = frame[1] & 0x7f;
+        const header = len7 === 126 ? 4 : len7 === 127 ? 10 : 2;
+        const len = len7 === 126 ? frame.readUInt16BE(2) : len7 === 127 ? Number(frame.readBigUInt64BE(2)) : len7;
+        if (frame.length >= header + len) finish();
+      }
+    });
+    socket.on('error', finish);
+    socket.write(
+      `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+        `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Extensions: ${extensions}\r\n\r\n`,
+    );
+  });
+}
+
+/** The first server frame after an upgrade: RSV1 (compressed) and its text, inflated when compressed. */
+function firstFrame(bytes) {
+  const len7 = bytes[1] & 0x7f;
+  const header = len7 === 126 ? 4 : len7 === 127 ? 10 : 2;
+  const len = len7 === 126 ? bytes.readUInt16BE(2) : len7 === 127 ? Number(bytes.readBigUInt64BE(2)) : len7;
+  const payload = bytes.subarray(header, header + len);
+  const compressed = (bytes[0] & 0x40) !== 0;
+  const text = compressed ? inflateRawSync(Buffer.concat([payload, Buffer.from([0, 0, 0xff, 0xff])]), { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString() : payload.toString();
+  return { compressed, wireBytes: len, text };
+}
+
+test("Firefox's bare permessage-deflate offer (no client_max_window_bits) is accepted on the lean stream, and its frames are compressed", async () => {
+  const { status, headers, rest } = await rawUpgrade('/ws?stream=lean', 'permessage-deflate');
+  expect(status).toMatch(/^HTTP\/1\.1 101/);
+  expect(headers['sec-websocket-extensions']).toMatch(/^permessage-deflate/);
+  // A server may only answer with client_max_window_bits when the client offered it (RFC 7692 §7.1.2.2).
+  expect(headers['sec-websocket-extensions']).not.toMatch(/client_max_window_bits/);
+  const frame = firstFrame(rest);
+  expect(frame.compressed).toBe(true);
+  const msg = JSON.parse(frame.text);
+  expect(msg).toMatchObject({ type: 'snapshot', epoch: server.show.leanStream.epoch() });
+  expect(frame.wireBytes).toBeLessThan(frame.text.length * 0.7); // and it still compresses well
 });

@@ -63,6 +63,12 @@ export function createAudioPlayer({ base, toLocal }) {
         return;
       }
       if (!scheduled.has(key)) return; // cancelled while loading
+      if (ctx.state !== 'running') {
+        // resume() has not (yet) taken: its clock stands still, so a cue put on it would sound late.
+        played.push({ key, skipped: true, suspended: true });
+        scheduled.delete(key);
+        return;
+      }
       const when = contextTime(ctx, toLocal(cue.at));
       const late = ctx.currentTime - when;
       if (late > 0.5) {

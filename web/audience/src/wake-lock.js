@@ -1,5 +1,5 @@
 // Keeps the screen on during the show: the Screen Wake Lock API where the browser offers it (a
-// secure context: the edge over HTTPS, or loopback), otherwise a muted looping video
+// secure context: the edge over HTTPS, or loopback), otherwise a muted, restarted video
 // (keep-awake-video.js; any http:// LAN address). The lock is dropped by the browser whenever the
 // page is hidden, so both are taken again on return; both are let go when the show is over.
 
@@ -72,6 +72,6 @@ export function createWakeLock({ video }) {
     },
     reacquire: acquire,
     active: () => sentinel !== null || fallback.playing(),
-    status: () => ({ wanted: wanted(), method, wakeLock: sentinel !== null, video: fallback.playing() }),
+    status: () => ({ wanted: wanted(), method, wakeLock: sentinel !== null, video: fallback.playing(), restarts: fallback.restarts() }),
   };
 }
