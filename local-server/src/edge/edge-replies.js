@@ -1,7 +1,10 @@
 // What the edge says to the venue's uplink (uplink.js) on the publish socket, and what each
-// message does (edge-worker/README.md, "Publishing"): `hello` (where the edge stands; start
+// message does (edge-worker/README.md, "Root"): `hello` (where the edge stands; start
 // publishing from there), `ack`, `resync` (send a snapshot), `error` (a refused frame), and the
-// audience's `votes` and `taps`. Unknown types are ignored so a newer edge can say more.
+// audience's `votes` and `taps` (core/protocol/publisher.js). Unknown types are ignored so a
+// newer edge can say more.
+
+import { EdgeMessage } from '#core/protocol/publisher.js';
 
 /**
  * @typedef {object} UplinkLink the uplink's connection state, shared with this file
@@ -35,7 +38,7 @@ const messageOf = (err) => (err instanceof Error ? err.message : String(err));
 export function createEdgeReplies({ link, cursor, startAlive, pump, notify, where, info, warn, onVotes, onTaps }) {
   /** @type {Record<string, (message: any) => void>} */
   const handlers = {
-    hello(message) {
+    [EdgeMessage.HELLO](message) {
       Object.assign(link, { connected: true, everConnected: true, attempt: 0, lastError: null });
       cursor.hello(message.epoch, message.seq);
       startAlive(message.aliveMs);
@@ -44,29 +47,29 @@ export function createEdgeReplies({ link, cursor, startAlive, pump, notify, wher
       pump();
       notify();
     },
-    ack(message) {
+    [EdgeMessage.ACK](message) {
       cursor.ack(message.epoch ?? null, message.seq);
       if (Number.isFinite(message.viewers)) link.remoteViewers = message.viewers;
       notify();
     },
-    resync(message) {
+    [EdgeMessage.RESYNC](message) {
       try {
         if (cursor.resync()) info(`edge asked for a snapshot: ${message.reason ?? 'no reason given'}`);
       } catch (err) {
         link.lastError = `SEND: ${messageOf(err)}`;
       }
     },
-    error(message) {
+    [EdgeMessage.ERROR](message) {
       cursor.refused();
       link.lastError = `${message.code ?? 'ERROR'}: ${message.message ?? ''}`;
       warn(`edge refused a frame: ${link.lastError}`);
       notify();
     },
-    taps(message) {
+    [EdgeMessage.TAPS](message) {
       if (Number.isSafeInteger(message.n) && message.n > 0 && message.n <= MAX_TAPS_PER_REPORT) onTaps(message.n);
     },
     // The edge's totals for the open prompt; the vote desk checks the key and the numbers.
-    votes: (message) => onVotes(message),
+    [EdgeMessage.VOTES]: (message) => onVotes(message),
   };
 
   return (text) => {

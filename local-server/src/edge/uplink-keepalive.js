@@ -1,19 +1,13 @@
 // Both directions of "is the edge link still there" for the uplink (uplink.js): WebSocket pings
 // every HEARTBEAT_MS (a socket that did not answer the last one is half-open and is terminated,
 // so the uplink reconnects), and the alive frames the edge's hello asks for (`aliveMs`), without
-// which the edge marks the venue lost (edge-worker/README.md, "Venue status").
+// which the edge marks the venue lost (edge-worker/README.md, "Venue status"; the frame and the
+// period rule are the publisher protocol's, core/protocol/publisher.js).
 
 import WebSocket from 'ws';
+import { ALIVE_FRAME, alivePeriod } from '#core/protocol/publisher.js';
 
 const HEARTBEAT_MS = 15_000;
-/**
- * Sign of life for the edge, when its hello asks for one (`aliveMs`): without it the edge marks
- * the venue lost after VENUE_LOST_MS of silence (edge-worker/README.md, "Venue status"). The edge
- * answers it from the runtime without waking the show object; the answer is ignored here.
- */
-const ALIVE_FRAME = '{"type":"alive"}';
-/** Alive periods below this are refused (a hello asking for a flood is not obeyed). */
-const MIN_ALIVE_MS = 100;
 
 /**
  * @param {object} options
@@ -64,8 +58,8 @@ export function createUplinkKeepalive({ current, onSilent }) {
      */
     startAlive(everyMs) {
       stopAlive();
-      const ms = Number(everyMs);
-      if (!Number.isFinite(ms) || ms < MIN_ALIVE_MS) return;
+      const ms = alivePeriod(everyMs);
+      if (ms === null) return;
       aliveTimer = setInterval(() => {
         const ws = current();
         try {

@@ -7,6 +7,7 @@
 // publish-cursor.js (what the edge has, what to send).
 
 import WebSocket from 'ws';
+import { PublisherClose } from '#core/protocol/publisher.js';
 import { edgePublishUrl } from './edge-url.js';
 import { createEdgeReplies } from './edge-replies.js';
 import { createPublisherConnection, messageOf } from './publisher-socket.js';
@@ -22,7 +23,7 @@ const CHECK_INTERVAL_MS = 1000;
  * (edge-worker/README.md, "Root"). Reconnecting would replace the other venue in turn, and the
  * two would take the show from each other several times a second: stop until the operator says.
  */
-export const REPLACED_CLOSE_CODE = 4001;
+export const REPLACED_CLOSE_CODE = PublisherClose.REPLACED;
 const REPLACED_WARNING =
   '!!! REPLACED: another venue server connected to this edge with the same publish token. ' +
   'This one has STOPPED publishing so the two do not take the show from each other. ' +
