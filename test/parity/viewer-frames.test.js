@@ -6,8 +6,8 @@
 import { fileURLToPath } from 'node:url';
 import { CloseCode } from '#core/protocol/envelope.js';
 import { VIEWER_LIMITS } from '#core/protocol/viewer-limits.js';
-import { startShow } from '../support/show.js';
-import { openViewer, startEdge, waitFor } from '../edge/helpers.js';
+import { openViewer, waitFor } from '../edge/helpers.js';
+import { startVenueAndEdge } from './venue-and-edge.js';
 
 const TIDAL = fileURLToPath(new URL('../../scores/tidal-lines.score.json', import.meta.url));
 
@@ -17,13 +17,7 @@ let server;
 let ends;
 
 beforeAll(async () => {
-  edge = await startEdge();
-  server = await startShow({ scorePath: TIDAL, edgeUrl: edge.url, edgeToken: edge.token });
-  await waitFor(() => server.status().edge.connected === true, { timeoutMs: 20_000, what: 'the venue to connect to the edge' });
-  await waitFor(async () => {
-    const [first] = await (await fetch(`${edge.url}/poll`)).json();
-    return first?.epoch === server.show.stream.epoch();
-  }, { timeoutMs: 20_000, what: 'the edge to hold the venue\'s stream' });
+  ({ edge, server } = await startVenueAndEdge({ scorePath: TIDAL }));
   ends = { venue: { wsUrl: `ws://127.0.0.1:${server.audiencePort}` }, edge };
 }, 90_000);
 
