@@ -6,6 +6,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { createEnvelope } from '#core/protocol/envelope.js';
 import { applyMergePatch } from '#core/protocol/merge-patch.js';
+import { ALIVE_EVERY_MS, ALIVE_FRAME, PublisherClose } from '#core/protocol/publisher.js';
 import { deltasAfter } from '#core/stream/catch-up.js';
 import { MAX_PUBLISH_FRAME_BYTES, readConfig } from './config.js';
 import { createFanout } from './fanout.js';
@@ -23,17 +24,9 @@ import { createVoteTotals, promptOf, sumCounts } from './votes.js';
 
 const PUBLISHER_TAG = 'publisher';
 const DELTA_PREFIX = 'd:';
-/** Close code sent to a publisher connection replaced by a newer one. */
-const REPLACED = 4001;
-/** Close code sent to a publisher connection that gave no sign of life for VENUE_LOST_MS. */
-const SILENT = 4002;
-/**
- * The publisher's sign of life, answered by the runtime without waking the root (so an idle show
- * still hibernates); the alarm reads when it was last answered (README.md, "Venue status").
- */
-export const ALIVE_FRAME = '{"type":"alive"}';
-/** How often the uplink sends ALIVE_FRAME (told in the hello). */
-const ALIVE_EVERY_MS = 1000;
+// Close codes and the alive frame are the publisher protocol's (core/protocol/publisher.js); the
+// alarm reads when the alive frame was last answered (README.md, "Venue status").
+const { REPLACED, SILENT } = PublisherClose;
 /**
  * Frames a publisher sends this soon after connecting are its catch-up (a snapshot or replayed
  * deltas, made earlier): their `t` says nothing about the venue's clock (venue-clock.js).

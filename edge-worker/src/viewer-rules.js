@@ -5,21 +5,12 @@
 
 import { CloseCode, MAX_CLIENT_FRAME_BYTES, parseClientFrame } from '#core/protocol/envelope.js';
 import { fullBucket, takeToken } from '#core/util/token-bucket-state.js';
+import { VIEWER_LIMITS } from '#core/protocol/viewer-limits.js';
 import { exceedsBytes } from './publish-rules.js';
 import { DEVICE_ID } from '#core/votes/vote-message.js';
 
-/** Same budget as the venue's /ws (local-server/src/routes/ws.js): 50 frames/s, bursts of 200. */
-export const FRAME_LIMITS = Object.freeze({ ratePerSecond: 50, burst: 200 });
-/**
- * A viewer needs a snapshot after a gap or a new epoch, a few times a minute at most; each one is
- * a whole state (a few KB) sent by the shard. Beyond this budget a resync is answered with nothing.
- */
-export const RESYNC_LIMITS = Object.freeze({ ratePerSecond: 5 / 60, burst: 5 });
-
-/** Votes per socket, as on the venue (local-server/src/votes/socket-voter.js): 10 at once, then 2 a second. */
-export const VOTE_LIMITS = Object.freeze({ ratePerSecond: 2, burst: 10 });
-/** Reaction taps per socket, as on the venue: 20 a second (the rest are dropped). */
-export const TAP_LIMITS = Object.freeze({ ratePerSecond: 20, burst: 20 });
+// One limits table for venue and edge (core/protocol/viewer-limits.js): frames, resyncs, votes, taps.
+export const { frames: FRAME_LIMITS, resyncs: RESYNC_LIMITS, votes: VOTE_LIMITS, taps: TAP_LIMITS } = VIEWER_LIMITS;
 
 /**
  * @typedef {{ frames: import('#core/util/token-bucket-state.js').BucketState,

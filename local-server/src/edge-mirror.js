@@ -3,12 +3,17 @@
 // catch-up) lives in ./edge/uplink.js; copying the score's media to the edge lives in
 // ./edge/media-sync.js and runs whenever the uplink (re)connects or a score is loaded.
 
+import { EventEmitter } from 'node:events';
+import { startEdgeGauges } from './edge/edge-gauges.js';
 import { createEdgeUplink } from './edge/uplink.js';
 import { createMediaSync } from './edge/media-sync.js';
 import { createVenueProbe } from './edge/venue-probe.js';
 
 /**
  * @typedef {import('./edge/media-sync.js').MediaSource} MediaSource
+ * @typedef {object} EdgeMirrorEvents what `mirror.events` emits (docs/ARCHITECTURE.md, "Listening")
+ * @property {{ key: string, counts: number[], total: number, final?: boolean }} votes the edge's vote totals (README.md, "Audience voices")
+ * @property {number} taps reaction taps the edge's viewers sent since its last report
  */
 
 /**
@@ -27,20 +32,10 @@ export function createEdgeMirror({ stream, events, log, metrics, media = null })
   /** @type {ReturnType<typeof import('./edge/venue-probe.js').createVenueProbe> | null} */
   let venueProbe = null;
   let mediaSource = media;
-  /** @type {(report: any) => void} the edge's vote totals go here (the vote desk) */
-  let votesTo = () => {};
-  /** @type {(n: number) => void} the edge's reaction taps go here (the reaction meter) */
-  let tapsTo = () => {};
+  /** The edge's votes and taps for the vote desk and the reaction meter (EdgeMirrorEvents). */
+  const mirrorEvents = new EventEmitter();
   let url = null;
-  const gauge = setInterval(() => {
-    const s = uplink?.status();
-    metrics.edgeConnected.set(s?.connected ? 1 : 0);
-    metrics.edgeLag.set(s?.lag ?? 0);
-    metrics.edgeReplaced.set(s?.state === 'replaced' ? 1 : 0);
-    const seen = venueProbe?.status().status ?? null;
-    for (const status of ['live', 'lost', 'none', 'unknown']) metrics.edgeVenue.set({ status }, seen === status ? 1 : 0);
-  }, 1000);
-  gauge.unref();
+  const stopGauges = startEdgeGauges({ metrics, uplink: () => uplink?.status() ?? null, venue: () => venueProbe?.status().status ?? null });
 
   events.on('envelope', (/** @type {string} */ json) => uplink?.publish(json));
   // Another score: compare its media with the edge (a (re)connect does the same, see onStatus).
@@ -67,8 +62,8 @@ export function createEdgeMirror({ stream, events, log, metrics, media = null })
           if (s.connected && !connected) sync.trigger();
           connected = s.connected;
         },
-        onVotes: (report) => votesTo(report),
-        onTaps: (n) => tapsTo(n),
+        onVotes: (report) => mirrorEvents.emit('votes', report),
+        onTaps: (n) => mirrorEvents.emit('taps', n),
       });
       venueProbe = createVenueProbe({ url });
       log.info(`edge mirror on: ${url}`);
@@ -93,20 +88,8 @@ export function createEdgeMirror({ stream, events, log, metrics, media = null })
       if (resumed) mediaSync?.trigger();
       return resumed;
     },
-    /**
-     * Where the edge's vote totals go (README.md, "Audience voices").
-     * @param {(report: { key: string, counts: number[], total: number }) => void} listener
-     */
-    onVotes(listener) {
-      votesTo = listener;
-    },
-    /**
-     * Where the edge's reaction taps go (README.md, "Audience voices").
-     * @param {(n: number) => void} listener
-     */
-    onTaps(listener) {
-      tapsTo = listener;
-    },
+    /** `votes` and `taps` from the edge (EdgeMirrorEvents): subscribe with events.on, leave with events.off. */
+    events: mirrorEvents,
     /**
      * Where the current score's media is (when not given at creation); compares with the edge.
      * @param {(() => MediaSource | null) | null} provider
@@ -122,7 +105,7 @@ export function createEdgeMirror({ stream, events, log, metrics, media = null })
     // venue: what the edge tells remote viewers about the show (its /healthz), see edge/venue-probe.js.
     status: () => (uplink ? { enabled: true, ...uplink.status(), media: mediaSync?.status() ?? null, venue: venueProbe?.status() ?? null } : { enabled: false }),
     close() {
-      clearInterval(gauge);
+      stopGauges();
       this.disable();
     },
   };

@@ -162,13 +162,13 @@ export async function startShowServer(options = {}) {
     edgeOn: () => edge.status().enabled === true,
     edgeWaitMs: options.voteEdgeWaitMs,
   });
-  edge.onVotes((report) => votes.edgeTotals(report));
+  edge.events.on('votes', (report) => votes.edgeTotals(report));
   const reactions = createReactionMeter({
     show, now, metrics,
     viewers: () => show.hub.viewers() + (edge.status().remoteViewers ?? 0),
     sendOsc: (address, args) => osc.message(address, args, 'reaction'),
   });
-  edge.onTaps((n) => reactions.tap(n, 'edge'));
+  edge.events.on('taps', (n) => reactions.tap(n, 'edge'));
   const overflow = createOverflow({ maxClients, edgeUrl: () => edge.publicUrl(), viewers: () => show.hub.viewers(), metrics });
 
   const status = () => ({

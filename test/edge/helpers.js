@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import WebSocket from 'ws';
 import { startLocalEdge } from '../../edge-worker/scripts/local-edge.js';
 import { createEnvelope } from '#core/protocol/envelope.js';
+import { ALIVE_FRAME } from '#core/protocol/publisher.js';
 import { createSseParser } from '#core/protocol/sse-parser.js';
 import { applyEnvelope } from '#core/stream/state-stream.js';
 
@@ -161,7 +162,7 @@ export async function openViewer(edge) {
 }
 
 /** What a live publisher sends every second (edge-worker/README.md, "Venue status"). */
-export const ALIVE_FRAME = '{"type":"alive"}';
+export { ALIVE_FRAME };
 
 /**
  * A raw publisher on /publish; resolves with the socket and the hello frame. Like the real

@@ -1,6 +1,7 @@
 // The root object as the single writer: who may publish, which frames it accepts, and that what
 // it accepted survives a restart of workerd.
 
+import { ALIVE_EVERY_MS, EdgeMessage, PublisherClose } from '#core/protocol/publisher.js';
 import { delta, openPublisher, openSocket, openViewer, publish, showStats, snapshot, startEdge } from './helpers.js';
 
 let edge;
@@ -78,9 +79,9 @@ describe('publisher frames', () => {
   test('the hello tells a new connection where the edge stands', async () => {
     await publish(publisher, snapshot('hello', 10, { n: 10 }));
     const second = await openPublisher(edge);
-    expect(second.hello).toEqual({ type: 'hello', epoch: 'hello', seq: 10, aliveMs: 1000 });
+    expect(second.hello).toEqual({ type: EdgeMessage.HELLO, epoch: 'hello', seq: 10, aliveMs: ALIVE_EVERY_MS });
     // One publisher at a time: the older connection is closed as replaced.
-    expect(await publisher.closed).toBe(4001);
+    expect(await publisher.closed).toBe(PublisherClose.REPLACED);
     publisher = second.publisher;
   });
 

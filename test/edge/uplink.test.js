@@ -2,6 +2,7 @@
 // happens to the connection, the edge's state ends up equal to the stream's.
 
 import { createStateStream, applyEnvelope } from '#core/stream/state-stream.js';
+import { PublisherClose } from '#core/protocol/publisher.js';
 import { createEdgeUplink } from '../../local-server/src/edge/uplink.js';
 import { edgePublishUrl } from '../../local-server/src/edge/edge-url.js';
 import { freePort, openPublisher, openViewer, publish, showStats, snapshot, startEdge, waitFor, withoutVenue } from './helpers.js';
@@ -187,7 +188,7 @@ test('a publisher that takes over stops the uplink (no fight back) until resume(
 
   expect(uplink.resume()).toBe(true);
   await waitFor(() => uplink.status().connected && uplink.status().ackedEpoch === stream.epoch(), { timeoutMs: 15_000, what: 'the uplink to reconnect' });
-  expect(await publisher.closed).toBe(4001);
+  expect(await publisher.closed).toBe(PublisherClose.REPLACED);
   expect(uplink.resume()).toBe(false); // not replaced any more
   step(stream, uplink, { beat: 9 });
   await waitFor(async () => (await showStats(edge)).seq === 1 && (await showStats(edge)).epoch === stream.epoch(), { what: 'converged' });

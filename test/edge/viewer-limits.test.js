@@ -2,6 +2,7 @@
 // SECURITY.md): a flood closes with 1008 and never delays the other viewers of the same shard;
 // resyncs beyond a few per minute are answered with nothing; the budget survives hibernation.
 
+import { VIEWER_LIMITS } from '#core/protocol/viewer-limits.js';
 import { delta, openPublisher, openViewer, publish, showStats, snapshot, startEdge, waitFor } from './helpers.js';
 
 const HOSTILE = 4;
@@ -85,14 +86,14 @@ test('4 viewers flooding 1,000 frames/s each are closed with 1008; a bystander o
   await bystander.close();
 });
 
-test('resyncs beyond 5 are answered with nothing, and the socket stays open for pings', async () => {
+test('resyncs beyond the burst are answered with nothing, and the socket stays open for pings', async () => {
   const viewer = await openViewer(edge);
   await viewer.next((f) => f.type === 'snapshot');
   for (let i = 0; i < 8; i += 1) viewer.send({ type: 'resync' });
   viewer.send({ type: 'ping', id: 99, c: 1 });
   await viewer.next((f) => f.type === 'pong' && f.id === 99);
   // Anything the shard answered has arrived before the pong (one socket, in order).
-  expect(viewer.frames.filter((f) => f.type === 'snapshot').length).toBe(1 + 5);
+  expect(viewer.frames.filter((f) => f.type === 'snapshot').length).toBe(1 + VIEWER_LIMITS.resyncs.burst);
   expect(viewer.state.closeCode).toBeNull();
   await viewer.close();
 });
@@ -100,21 +101,23 @@ test('resyncs beyond 5 are answered with nothing, and the socket stays open for 
 test('the resync budget lives in the socket, not in memory: a hibernated shard still remembers it', async () => {
   const viewer = await openViewer(edge);
   await viewer.next((f) => f.type === 'snapshot');
-  for (let i = 0; i < 5; i += 1) viewer.send({ type: 'resync' });
-  await waitFor(() => viewer.frames.filter((f) => f.type === 'snapshot').length === 6, { what: '5 resync answers' });
+  const { burst } = VIEWER_LIMITS.resyncs;
+  for (let i = 0; i < burst; i += 1) viewer.send({ type: 'resync' });
+  await waitFor(() => viewer.frames.filter((f) => f.type === 'snapshot').length === 1 + burst, { what: `${burst} resync answers` });
   const before = (await showStats(edge)).shardStartedAt['0'];
   // workerd evicts a hibernatable object after about 10 s without events (see hibernation.test.js).
   await new Promise((r) => setTimeout(r, 20_000));
-  // 20 s refilled 20 × 5/60 ≈ 1.7 resyncs: one of these three is answered. A shard that had
-  // forgotten the budget would answer all three.
+  // 20 s refilled 20 × 6/60 = 2 resyncs (a little more, as the wait is a little longer): two of
+  // these three are answered. A shard that had forgotten the budget would answer all three.
   for (let i = 0; i < 3; i += 1) viewer.send({ type: 'resync' });
   // A freshly woken shard answers a resync after fetching the show from the root, so a ping sent
   // behind it can overtake it: wait for the answer, then use the pong to flush anything more.
-  await waitFor(() => viewer.frames.filter((f) => f.type === 'snapshot').length >= 7, { timeoutMs: 10_000, what: 'the resync answered after hibernation' });
+  const expected = 1 + burst + 2;
+  await waitFor(() => viewer.frames.filter((f) => f.type === 'snapshot').length >= expected, { timeoutMs: 10_000, what: 'the resyncs answered after hibernation' });
   viewer.send({ type: 'ping', id: 7, c: 1 });
   await viewer.next((f) => f.type === 'pong' && f.id === 7);
   await new Promise((r) => setTimeout(r, 500));
-  expect(viewer.frames.filter((f) => f.type === 'snapshot').length).toBe(7);
+  expect(viewer.frames.filter((f) => f.type === 'snapshot').length).toBe(expected);
   // Prove the shard really was a fresh instance when it judged that resync.
   await publish(publisher, snapshot('flood', 1000, { bar: 1000 }));
   await viewer.next((f) => f.seq === 1000);

@@ -6,8 +6,8 @@
 
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { startShow } from '../support/show.js';
-import { startEdge, waitFor } from '../edge/helpers.js';
+import { waitFor } from '../edge/helpers.js';
+import { startVenueAndEdge } from './venue-and-edge.js';
 
 const TIDAL = fileURLToPath(new URL('../../scores/tidal-lines.score.json', import.meta.url));
 
@@ -15,15 +15,8 @@ let edge;
 let server;
 
 beforeAll(async () => {
-  edge = await startEdge();
-  server = await startShow({ scorePath: TIDAL, edgeUrl: edge.url, edgeToken: edge.token });
-  await waitFor(() => server.status().edge.connected === true, { timeoutMs: 20_000, what: 'the venue to connect to the edge' });
   // The edge has the venue's stream (not its own "not started" snapshot) and the media.
-  await waitFor(async () => {
-    const res = await fetch(`${edge.url}/poll`);
-    const [first] = await res.json();
-    return first?.epoch === server.show.stream.epoch();
-  }, { timeoutMs: 20_000, what: 'the edge to hold the venue\'s stream' });
+  ({ edge, server } = await startVenueAndEdge({ scorePath: TIDAL }));
   const assets = server.show.engine.score().assets.length;
   await waitFor(() => server.status().edge.media?.uploaded === assets, { timeoutMs: 20_000, what: 'the media upload' });
 }, 90_000);

@@ -1,15 +1,18 @@
-// Fan-out of the state stream to every connected viewer. Each update is encoded once per
-// transport (a pre-built WebSocket frame, an SSE event) and the same bytes are written to every
-// socket. A client whose socket stops draining is marked stale: its deltas are skipped (counted
-// as dropped) and it receives one fresh snapshot when it drains, or it is closed after a timeout.
-// Nothing a client does can block or slow the loop for the others.
+// Fan-out of the state stream to every connected viewer: this file joins clients (WebSocket,
+// SSE, poll) and wires the parts — sink-registry.js (who is connected), broadcast.js (one update
+// encoded once per transport, the same bytes to every socket), sink-writer.js (slow clients),
+// liveness-sweep.js (pings, heartbeats), long-polls.js. A client whose socket stops draining is
+// marked stale: its deltas are skipped (counted as dropped) and it receives one fresh snapshot
+// when it drains, or it is closed after a timeout. Nothing a client does can block or slow the
+// loop for the others.
 
-import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
-import { SSE_HEARTBEAT } from '#core/protocol/sse.js';
-import { rawSocketOf } from './ws-frame.js';
-import { createLongPolls } from './long-polls.js';
-import { ENCODERS, createSinkWriter } from './sink-writer.js';
+import { eventStreamSink, webSocketSink } from './sinks.js';
+import { createLongPolls, pollEnvelopes } from './long-polls.js';
+import { createSinkWriter } from './sink-writer.js';
+import { createSinkRegistry } from './sink-registry.js';
+import { createBroadcast } from './broadcast.js';
+import { startLivenessSweep } from './liveness-sweep.js';
 
 /**
  * @typedef {'ws' | 'sse'} StreamTransport
@@ -39,103 +42,29 @@ import { ENCODERS, createSinkWriter } from './sink-writer.js';
  * @param {number} [options.sweepMs] liveness/heartbeat period
  */
 export function createHub({ stream, leanStream, metrics, now, maxBufferedBytes = 256 * 1024, staleTimeoutMs = 30_000, sweepMs = 15_000 }) {
-  /** @type {Set<Sink>} */
-  const sinks = new Set();
   /** @type {Record<StreamName, import('#core/stream/state-stream.js').StateStream>} */
   const streams = { full: stream, lean: leanStream ?? stream };
-  /** Clients per stream, so each update is only walked over by the clients that read it. */
-  /** @type {Record<StreamName, Set<Sink>>} */
-  const groups = { full: new Set(), lean: new Set() };
   /** @param {StreamName} group */
   const groupOf = (group) => (leanStream ? group : 'full');
-  const counts = { ws: 0, sse: 0 };
+  const registry = createSinkRegistry({ metrics });
   const longPolls = createLongPolls({ now });
-
-
-  function count(transport, delta) {
-    counts[transport] += delta;
-    metrics.clients.set({ transport }, counts[transport]);
-  }
-
   const { deliver, sendOne } = createSinkWriter({ metrics, now, maxBufferedBytes, onDrained: (sink) => catchUp(sink) });
+  const broadcast = createBroadcast({ registry, deliver, answerPolls: (group) => longPolls.answer(group, streams[group]), metrics, now, staleTimeoutMs });
+  const stopSweep = startLivenessSweep({ registry, deliver, sweepPolls: () => longPolls.sweep(), now, staleTimeoutMs, sweepMs });
 
-  /** A slow client drained: send it the current snapshot instead of the deltas it missed. */
-  function catchUp(sink) {
-    if (!sinks.has(sink)) return;
-    sink.stale = false;
+  /** @param {Sink} sink the current snapshot of its stream, counted (a join, a resync, a catch-up) */
+  function sendSnapshot(sink) {
     const snap = streams[sink.group].snapshot();
-    metrics.resyncs.inc({ transport: sink.transport, reason: 'slow' });
     sendOne(sink, snap.seq, snap.json);
   }
 
-  function add(sink) {
-    sinks.add(sink);
-    groups[sink.group].add(sink);
-    if (!sink.counted) return;
-    count(sink.transport, +1);
-    metrics.joins.inc({ transport: sink.transport });
+  /** A slow client drained: send it the current snapshot instead of the deltas it missed. */
+  function catchUp(sink) {
+    if (!registry.has(sink)) return;
+    sink.stale = false;
+    metrics.resyncs.inc({ transport: sink.transport, reason: 'slow' });
+    sendSnapshot(sink);
   }
-
-  function remove(sink) {
-    groups[sink.group].delete(sink);
-    if (sinks.delete(sink) && sink.counted) count(sink.transport, -1);
-  }
-
-  /** Close a client that stopped reading; it leaves the set at once, not when the close completes. */
-  function evict(sink) {
-    metrics.slowClosed.inc({ transport: sink.transport });
-    remove(sink);
-    sink.close();
-  }
-
-  /**
-   * Send the same envelope bytes to every streaming client of one stream and answer its waiting polls.
-   * @param {number} seq
-   * @param {string} json
-   * @param {StreamName} [group]
-   */
-  function broadcast(seq, json, group = 'full') {
-    const started = performance.now();
-    /** @type {Record<Encoding, Buffer | null>} */
-    const frames = { ws: null, wsz: null, sse: null };
-    const sent = { ws: 0, wsz: 0, sse: 0 };
-    const dropped = { ws: 0, sse: 0 };
-    const t = now();
-    for (const sink of groups[group]) {
-      const bytes = (frames[sink.encoding] ??= ENCODERS[sink.encoding](seq, json));
-      if (deliver(sink, bytes)) sent[sink.encoding] += 1;
-      else if (sink.stale && t - sink.staleSince > staleTimeoutMs) evict(sink);
-      else dropped[sink.transport] += 1;
-    }
-    for (const encoding of /** @type {Encoding[]} */ (['ws', 'wsz', 'sse'])) {
-      const transport = encoding === 'sse' ? 'sse' : 'ws';
-      if (sent[encoding]) {
-        metrics.messages.inc({ transport }, sent[encoding]);
-        metrics.bytes.inc({ transport }, sent[encoding] * /** @type {Buffer} */ (frames[encoding]).length);
-      }
-    }
-    for (const transport of /** @type {StreamTransport[]} */ (['ws', 'sse'])) if (dropped[transport]) metrics.dropped.inc({ transport }, dropped[transport]);
-    longPolls.answer(group, streams[group]);
-    if (group === 'full') metrics.seq.set(seq);
-    metrics.fanout.observe((performance.now() - started) / 1000);
-  }
-
-  /** Periodic liveness: WS pings (half-open sockets get closed), SSE comments, stuck clients. */
-  const sweep = setInterval(() => {
-    const t = now();
-    for (const sink of sinks) {
-      if (sink.stale && t - sink.staleSince > staleTimeoutMs) evict(sink);
-      else if (sink.transport === 'ws') {
-        if (!sink.alive) sink.close();
-        else {
-          sink.alive = false;
-          sink.ws.ping();
-        }
-      } else deliver(sink, Buffer.from(SSE_HEARTBEAT));
-    }
-    longPolls.sweep();
-  }, sweepMs);
-  sweep.unref();
 
   return {
     /**
@@ -146,27 +75,16 @@ export function createHub({ stream, leanStream, metrics, now, maxBufferedBytes =
      * @returns {Sink}
      */
     addWebSocket(ws, requested = /** @type {StreamName} */ ('full'), { counted = true } = {}) {
-      const group = groupOf(requested);
-      // permessage-deflate is only negotiated on the lean stream (routes/ws.js).
-      const { socket, deflate } = rawSocketOf(ws);
-      /** @type {Sink} */
-      const sink = {
-        transport: 'ws', group, encoding: deflate ? 'wsz' : 'ws', out: socket, stale: false, staleSince: 0, alive: true, ws, counted,
-        close: () => ws.terminate(),
-      };
-      ws.on('pong', () => { sink.alive = true; });
-      ws.once('close', () => remove(sink));
-      add(sink);
-      const snap = streams[group].snapshot();
-      sendOne(sink, snap.seq, snap.json);
+      const sink = webSocketSink(ws, groupOf(requested), counted, registry.remove);
+      registry.add(sink);
+      sendSnapshot(sink);
       return sink;
     },
 
     /** A viewer asked for a fresh snapshot (it saw a gap or a new epoch). */
     resync(sink, reason = 'request') {
       metrics.resyncs.inc({ transport: sink.transport, reason });
-      const snap = streams[sink.group].snapshot();
-      sendOne(sink, snap.seq, snap.json);
+      sendSnapshot(sink);
     },
 
     /**
@@ -177,23 +95,15 @@ export function createHub({ stream, leanStream, metrics, now, maxBufferedBytes =
      * @param {StreamName} [requested] the stream asked for (the full one when there is no lean stream)
      */
     addEventStream(res, since, requested = /** @type {StreamName} */ ('full')) {
-      const group = groupOf(requested);
-      const stream = streams[group];
-      /** @type {Sink} */
-      const sink = {
-        transport: 'sse', group, encoding: 'sse', out: /** @type {any} */ (res), stale: false, staleSince: 0, alive: true, counted: true,
-        close: () => res.destroy(),
-      };
-      res.once('close', () => remove(sink));
-      add(sink);
-      const missed = since === null ? null : stream.deltasSince(since);
+      const sink = eventStreamSink(res, groupOf(requested), registry.remove);
+      registry.add(sink);
+      const missed = since === null ? null : streams[sink.group].deltasSince(since);
       if (missed) {
         const base = /** @type {number} */ (since);
         missed.forEach((json, i) => sendOne(sink, base + i + 1, json));
       } else {
         if (since !== null) metrics.resyncs.inc({ transport: 'sse', reason: 'resume_outside_window' });
-        const snap = stream.snapshot();
-        sendOne(sink, snap.seq, snap.json);
+        sendSnapshot(sink);
       }
       return sink;
     },
@@ -210,16 +120,8 @@ export function createHub({ stream, leanStream, metrics, now, maxBufferedBytes =
      */
     poll(since, waitMs, address, signal, requested = /** @type {StreamName} */ ('full')) {
       const group = groupOf(requested);
-      const stream = streams[group];
       longPolls.seen(address);
-      if (since === null) return Promise.resolve([stream.snapshot().json]);
-      const jsons = stream.deltasSince(since);
-      if (jsons === null) {
-        metrics.resyncs.inc({ transport: 'poll', reason: 'resume_outside_window' });
-        return Promise.resolve([stream.snapshot().json]);
-      }
-      if (jsons.length > 0 || waitMs <= 0) return Promise.resolve(jsons);
-      return longPolls.wait({ since, group, waitMs, signal });
+      return pollEnvelopes({ stream: streams[group], group, since, waitMs, signal, longPolls, metrics });
     },
 
     broadcast,
@@ -234,24 +136,21 @@ export function createHub({ stream, leanStream, metrics, now, maxBufferedBytes =
     },
 
     counts() {
+      const { ws, sse } = registry.counts();
       const poll = longPolls.count();
-      return { ws: counts.ws, sse: counts.sse, poll, total: counts.ws + counts.sse + poll };
+      return { ws, sse, poll, total: ws + sse + poll };
     },
 
     /** The most bytes any one client has waiting in the server (bounded by the slow-client rule). */
-    maxBuffered() {
-      let max = 0;
-      for (const sink of sinks) max = Math.max(max, sink.out.writableLength ?? 0);
-      return max;
-    },
+    maxBuffered: registry.maxBuffered,
 
     /** What --max-clients limits: WebSocket and SSE viewers plus addresses that polled in the last 10 s. */
-    viewers: () => counts.ws + counts.sse + longPolls.count(),
+    viewers: () => registry.streaming() + longPolls.count(),
 
     close() {
-      clearInterval(sweep);
+      stopSweep();
       longPolls.close();
-      for (const sink of sinks) {
+      for (const sink of registry.all()) {
         if (sink.transport === 'ws') sink.ws.close(1001, 'server shutting down');
         else sink.close();
       }

@@ -73,3 +73,28 @@ export function createLongPolls({ now }) {
     },
   };
 }
+
+/**
+ * The envelopes one poll gets (README.md, GET /poll): a snapshot without `since` or when the
+ * replay window no longer holds it (counted as a resync), the deltas after `since`, or — with
+ * `waitMs` and nothing new — the next update once it exists ([] when the wait ends first).
+ * @param {object} request
+ * @param {import('#core/stream/state-stream.js').StateStream} request.stream the stream it reads
+ * @param {StreamName} request.group
+ * @param {number | null} request.since
+ * @param {number} request.waitMs
+ * @param {AbortSignal} request.signal
+ * @param {ReturnType<typeof createLongPolls>} request.longPolls
+ * @param {import('../metrics.js').Metrics} request.metrics
+ * @returns {Promise<string[]>}
+ */
+export function pollEnvelopes({ stream, group, since, waitMs, signal, longPolls, metrics }) {
+  if (since === null) return Promise.resolve([stream.snapshot().json]);
+  const jsons = stream.deltasSince(since);
+  if (jsons === null) {
+    metrics.resyncs.inc({ transport: 'poll', reason: 'resume_outside_window' });
+    return Promise.resolve([stream.snapshot().json]);
+  }
+  if (jsons.length > 0 || waitMs <= 0) return Promise.resolve(jsons);
+  return longPolls.wait({ since, group, waitMs, signal });
+}

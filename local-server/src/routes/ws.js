@@ -2,6 +2,7 @@
 // viewer may send (ping, resync) and rejects everything else (README.md, "Audience endpoints").
 
 import { parseClientFrame, encodePong, CloseCode } from '#core/protocol/envelope.js';
+import { VIEWER_LIMITS } from '#core/protocol/viewer-limits.js';
 import { audienceError } from '#core/protocol/http-errors.js';
 import { parseStreamQuery } from '#core/stream/query.js';
 import { createTokenBucket } from '#core/util/token-bucket.js';
@@ -10,23 +11,6 @@ import { encodeVoteReply } from '#core/votes/vote-message.js';
 import { isAccepted } from '#core/votes/tally.js';
 import { createSocketVoter, createTapBudget } from '../votes/socket-voter.js';
 import { refuseQuery } from './refuse-query.js';
-
-/**
- * A viewer pings at most ~14 times a second while it learns the clock, then every few seconds.
- * Sustained traffic above 50 frames/s is a flood; a burst of up to 200 is not: a jittery path or
- * a stalled event loop delivers seconds of well-behaved pings at once, and a tool measuring
- * the clock may fire a hundred. Each answer is a ~60-byte pong, so the margin costs little.
- */
-const FRAMES_PER_SECOND = 50;
-const FRAME_BURST = 200;
-/**
- * A resync answers with the whole snapshot (≈18 KB on a big score) for a 17-byte request, so it
- * gets its own, much smaller budget: a viewer needs one after a rare gap or a new epoch. Beyond
- * 3 at once and 6 a minute the request gets no answer and is counted (ws_resync); a real viewer
- * whose resync goes unanswered reconnects, and a new socket starts with a snapshot.
- */
-const RESYNCS_PER_MINUTE = 6;
-const RESYNC_BURST = 3;
 
 /**
  * @param {import('fastify').FastifyInstance} app
@@ -60,8 +44,9 @@ export default async function wsRoutes(app, { show, metrics, now, overflow, isPr
     if (!probe) overflow.track(request.ip, socket);
     const query = streamOf(request);
     const sink = show.hub.addWebSocket(socket, query.ok ? query.stream : 'full', { counted: !probe });
-    const budget = createTokenBucket({ ratePerSecond: FRAMES_PER_SECOND, burst: FRAME_BURST, now: performance.now() });
-    const resyncBudget = createTokenBucket({ ratePerSecond: RESYNCS_PER_MINUTE / 60, burst: RESYNC_BURST, now: performance.now() });
+    // The viewer's frame budgets are one table for venue and edge (core/protocol/viewer-limits.js).
+    const budget = createTokenBucket({ ...VIEWER_LIMITS.frames, now: performance.now() });
+    const resyncBudget = createTokenBucket({ ...VIEWER_LIMITS.resyncs, now: performance.now() });
     const voter = createSocketVoter(votes, metrics);
     const tapBudget = createTapBudget();
 

@@ -1,14 +1,11 @@
 // What one audience WebSocket may do with votes (README.md, "Audience voices"; SECURITY.md,
 // "Audience votes"): it speaks for one device id (the first it votes with; another one closes
-// the socket) and casts at most VOTE_BURST votes at once, then VOTES_PER_SECOND.
+// the socket) and casts at most the votes budget of the viewer limits table shared with the edge
+// (core/protocol/viewer-limits.js); taps have their own budget there.
 
 import { createTokenBucket } from '#core/util/token-bucket.js';
+import { VIEWER_LIMITS } from '#core/protocol/viewer-limits.js';
 
-/** A phone votes once per prompt and may change its mind a few times; more is a script. */
-/** Taps per second one socket may report (a thumb manages about 10); beyond, they are dropped and counted. */
-export const TAPS_PER_SECOND = 20;
-export const VOTES_PER_SECOND = 2;
-export const VOTE_BURST = 10;
 
 /**
  * @param {{ cast: (vote: import('#core/votes/vote-message.js').Vote) => string }} desk
@@ -18,7 +15,7 @@ export const VOTE_BURST = 10;
 export function createSocketVoter(desk, metrics) {
   /** @type {string | null} */
   let device = null;
-  const budget = createTokenBucket({ ratePerSecond: VOTES_PER_SECOND, burst: VOTE_BURST, now: performance.now() });
+  const budget = createTokenBucket({ ...VIEWER_LIMITS.votes, now: performance.now() });
   return (vote) => {
     if (device !== null && vote.device !== device) return { close: 'one device id per connection' };
     device = vote.device;
@@ -31,11 +28,11 @@ export function createSocketVoter(desk, metrics) {
 }
 
 /**
- * A socket's tap budget: TAPS_PER_SECOND, a burst of the same.
+ * A socket's tap budget (VIEWER_LIMITS.taps).
  * @returns {(n: number) => boolean} whether these n taps fit
  */
 export function createTapBudget() {
-  const budget = createTokenBucket({ ratePerSecond: TAPS_PER_SECOND, burst: TAPS_PER_SECOND, now: performance.now() });
+  const budget = createTokenBucket({ ...VIEWER_LIMITS.taps, now: performance.now() });
   return (n) => {
     for (let i = 0; i < n; i += 1) if (!budget.take(performance.now())) return false;
     return true;
