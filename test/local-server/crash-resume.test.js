@@ -1,46 +1,17 @@
 // Crash resume is on by default (README.md "Crash resume"): `tutti serve` keeps the show
 // position in the state folder, resumes it after an unclean exit (SIGKILL), and starts at the
 // top after a clean stop (SIGTERM clears it). Real processes; the state folder is a temp dir.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { waitFor } from '../support/clients.js';
+import { serveProcesses } from '../support/serve-process.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const token = 'resume-test-token';
-const stateHome = mkdtempSync(path.join(os.tmpdir(), 'tutti-resume-'));
-const stateFile = path.join(stateHome, 'tutti', 'show-state.json');
-const running = new Set();
+const processes = serveProcesses({ token, prefix: 'tutti-resume-' });
+const { serve } = processes;
+const stateFile = path.join(processes.stateHome, 'tutti', 'show-state.json');
 
-afterAll(async () => {
-  for (const child of running) child.kill('SIGKILL');
-  rmSync(stateHome, { recursive: true, force: true });
-});
-
-/** Start `tutti serve`; resolves once it printed its start-up lines (the last says stopped or playing). */
-function serve(extra = []) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`${root}local-server/bin/tutti.js`, 'serve', '--host', '127.0.0.1', '--port', '0', '--control-port', '0', '--token', token, ...extra], {
-      cwd: root, env: { ...process.env, XDG_STATE_HOME: stateHome }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    running.add(child);
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 15000);
-    const onData = (d) => {
-      out += d;
-      const control = /Control API \(127\.0\.0\.1 only\):\s+(http:\/\/\S+?)\/api\/status/.exec(out)?.[1];
-      if (control && /^ {2}(Stopped: |Playing\.)/m.test(out)) {
-        clearTimeout(timer);
-        resolve({ child, control, output: () => out });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', () => running.delete(child));
-  });
-}
+afterAll(() => processes.cleanUp());
 
 const api = async (control, p, body) => (await fetch(`${control}${p}`, {
   method: body ? 'POST' : 'GET',
@@ -79,7 +50,7 @@ test('the position survives SIGKILL by default; a clean stop clears it', async (
   expect(await stop(show.child, 'SIGINT')).toBe(0);
 
   // The log file sits in the same state folder: JSON lines, the resume among them.
-  const logFile = path.join(stateHome, 'tutti', 'tutti.log');
+  const logFile = path.join(processes.stateHome, 'tutti', 'tutti.log');
   expect(show.output()).toContain(logFile);
   const logged = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   expect(logged.some((e) => /resumed the show after an unclean stop/.test(e.msg))).toBe(true);

@@ -3,48 +3,19 @@
 // names the record, the plain chunk the crash left (a torn last line included) is gzipped as it
 // is, and the report reads both segments with the outage between them. Real processes.
 import { afterAll, expect, test } from '@jest/globals';
-import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { waitFor } from '../../support/clients.js';
+import { serveProcesses } from '../../support/serve-process.js';
 import { readRecord } from '../../../local-server/src/record/record-reader.js';
 import { reportHtml } from '../../../local-server/src/report/report-html.js';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
 const token = 'record-crash-test-token';
-const stateHome = mkdtempSync(path.join(os.tmpdir(), 'tutti-record-crash-'));
-const records = path.join(stateHome, 'tutti', 'records');
-const running = new Set();
+const processes = serveProcesses({ token, prefix: 'tutti-record-crash-' });
+const { serve } = processes;
+const records = path.join(processes.stateHome, 'tutti', 'records');
 
-afterAll(() => {
-  for (const child of running) child.kill('SIGKILL');
-  rmSync(stateHome, { recursive: true, force: true });
-});
-
-function serve() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`${root}local-server/bin/tutti.js`, 'serve', '--host', '127.0.0.1', '--port', '0', '--control-port', '0', '--token', token], {
-      cwd: root, env: { ...process.env, XDG_STATE_HOME: stateHome }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    running.add(child);
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 15000);
-    const onData = (d) => {
-      out += d;
-      const control = /Control API \(127\.0\.0\.1 only\):\s+(http:\/\/\S+?)\/api\/status/.exec(out)?.[1];
-      const record = /Performance record:\s+(\S+)/.exec(out)?.[1];
-      if (control && record && /^ {2}(Stopped: |Playing\.)/m.test(out)) {
-        clearTimeout(timer);
-        resolve({ child, control, record, output: () => out });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', () => running.delete(child));
-  });
-}
+afterAll(() => processes.cleanUp());
 
 const api = (control, p, body) => fetch(`${control}${p}`, {
   method: body ? 'POST' : 'GET', headers: { authorization: `Bearer ${token}` }, body: body ? JSON.stringify(body) : undefined,
@@ -66,7 +37,7 @@ test('SIGKILL mid-show, the same command again: the same record goes on, torn li
   await api(show.control, '/api/transport', { action: 'play' });
   await waitFor(() => lines(show.record).includes('"what":"play"'), 5000, 'the play action on disk');
   // The resume file names the record (and says playing) before the crash.
-  const stateFile = path.join(stateHome, 'tutti', 'show-state.json');
+  const stateFile = path.join(processes.stateHome, 'tutti', 'show-state.json');
   await waitFor(() => existsSync(stateFile) && readFileSync(stateFile, 'utf8').includes(`"record":"${path.basename(show.record)}"`) && JSON.parse(readFileSync(stateFile, 'utf8')).point.transport === 'playing', 5000, 'the resume file');
   await stop(show.child, 'SIGKILL');
   // A write the crash cut in half.
