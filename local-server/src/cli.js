@@ -12,6 +12,7 @@ import { defaultStateDir, resumeFileFor, logFileFor } from './state-dir.js';
 import { packageVersion } from './version.js';
 import { writeNewScore } from './new-score.js';
 import { buildAudienceFromSource } from './audience-from-source.js';
+import { runImport } from './import/import-command.js';
 
 const USAGE = `Tutti — live networked scores
 
@@ -19,6 +20,7 @@ Usage:
   tutti serve [flags]        run the show server (audience + control + OSC); see tutti serve --help
   tutti validate FILE...     check score files; prints every problem with its JSON path
   tutti new NAME             write NAME.score.json, a skeleton that validates, with placeholder media
+  tutti import FILE          a score from MusicXML (.musicxml/.xml/.mxl) or MIDI; see tutti import --help
   tutti --version            the version
   tutti help                 this text
 
@@ -45,6 +47,7 @@ export async function runCli(argv, io = {}) {
   }
   if (command === 'validate') return validate(rest, out, err);
   if (command === 'new') return newScore(rest, out, err);
+  if (command === 'import') return runImport(rest, out, err);
   if (command === 'serve') return serve(rest, out, err, io.env ?? process.env);
   err(`tutti: unknown command "${command}"\n\n${USAGE}`);
   return 2;
