@@ -36,13 +36,13 @@ export function mergeTimeMap(existing, imported) {
   };
   const carry = (list, name, describe, positions) => {
     const out = [];
-    (list ?? []).forEach((item, i) => {
+    (list ?? []).forEach((item) => {
       const moved = {};
       for (const key of positions) {
         if (!item[key]) continue;
         const to = move(item[key]);
         if (typeof to === 'string') {
-          lost.push({ what: `${name}[${i}]${describe(item)} at bar ${item[key].bar}, beat ${item[key].beat}`, message: to });
+          lost.push({ what: `${name}${describe(item)} at bar ${item[key].bar}, beat ${item[key].beat}`, message: to });
           return;
         }
         moved[key] = to;
@@ -52,7 +52,7 @@ export function mergeTimeMap(existing, imported) {
     return out;
   };
   const label = (c) => (c.label ? ` "${c.label}"` : '');
-  const cues = carry(existing.cues, 'cues', label, ['at']);
+  const cues = carry(existing.cues, 'cue', label, ['at']);
   const newIds = new Set((existing.parts ?? []).map((p) => p.id));
   const score = {
     format: existing.format,
@@ -62,14 +62,14 @@ export function mergeTimeMap(existing, imported) {
     bars: imported.bars,
     meter: imported.meter,
     tempo: imported.tempo,
-    sections: imported.sections?.length ? imported.sections : carry(existing.sections, 'sections', (s) => ` "${s.mark}"`, ['at']),
+    sections: imported.sections?.length ? imported.sections : carry(existing.sections, 'section', (s) => ` "${s.mark}"`, ['at']),
     ...(imported.printedBars ? { printedBars: imported.printedBars } : {}),
     parts: [...(existing.parts ?? []), ...(imported.parts ?? []).filter((p) => !newIds.has(p.id))].slice(0, 64),
     assets: existing.assets ?? [],
     view: existing.view ?? {},
     cues,
-    prompts: carry(existing.prompts, 'prompts', (p) => ` "${p.id}"`, ['at']),
-    reactions: carry(existing.reactions, 'reactions', label, ['at', 'until']),
+    prompts: carry(existing.prompts, 'prompt', (p) => ` "${p.id}"`, ['at']),
+    reactions: carry(existing.reactions, 'reaction', label, ['at', 'until']),
   };
   return { score, lost, kept: cues.length };
 }

@@ -22,6 +22,8 @@ export function readMidi(bytes, { maxMeasures, warn, what = 'the file' }) {
   } catch (error) {
     throw new ImportError(`${what} is not a readable MIDI file (${error instanceof Error ? error.message : String(error)}); it may be cut short or damaged`);
   }
+  const cut = truncation(bytes, midi);
+  if (cut) throw new ImportError(`${what} is not a readable MIDI file (${cut}); it may be cut short or damaged`);
   const ppq = midi.header.ticksPerBeat;
   if (!ppq) throw new ImportError(`${what} counts time in SMPTE frames, not in beats; export it from your sequencer with a tempo map (ticks per quarter note)`);
   if (midi.header.format === 2) throw new ImportError(`${what} is a format 2 MIDI file (independent patterns); export it as format 1`);
@@ -30,6 +32,22 @@ export function readMidi(bytes, { maxMeasures, warn, what = 'the file' }) {
   if (events.end === 0) throw new ImportError(`${what} holds no events: nothing to import`);
   const measures = cutMeasures(events, ppq, maxMeasures, warn, what);
   return { title: events.title, composer: events.composer, parts: parts(midi), measures };
+}
+
+// midi-file reads what is there without complaint; a file cut short shows as a chunk whose
+// declared length runs past the end, fewer tracks than the header says, or a track without its
+// end-of-track event.
+function truncation(bytes, midi) {
+  let offset = 0;
+  while (offset + 8 <= bytes.length) {
+    const length = ((bytes[offset + 4] << 24) >>> 0) + (bytes[offset + 5] << 16) + (bytes[offset + 6] << 8) + bytes[offset + 7];
+    if (offset + 8 + length > bytes.length) return `a chunk declares ${length} bytes but only ${bytes.length - offset - 8} follow`;
+    offset += 8 + length;
+  }
+  if (midi.tracks.length < midi.header.numTracks) return `the header promises ${midi.header.numTracks} tracks, the file holds ${midi.tracks.length}`;
+  const open = midi.tracks.findIndex((t) => t.at(-1)?.type !== 'endOfTrack');
+  if (open >= 0) return `track ${open + 1} has no end-of-track event`;
+  return undefined;
 }
 
 // Every track's time signatures, tempo events and markers with their absolute tick, and where
