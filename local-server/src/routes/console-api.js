@@ -81,6 +81,7 @@ export function scoreSummary(score, path) {
     })),
     cues: (score.cues ?? []).length,
     parts: (score.parts ?? []).map((p) => p.name ?? p.id),
+    printedBars: score.printedBars ?? null,
   };
 }
 
