@@ -2,15 +2,9 @@
 // "Bringing a piece in"): read the notation file, print what was found and every warning with
 // its measure, write the score. One clear message and exit 1 for anything wrong; never a trace.
 
-import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { ImportError } from '#core/import/import-error.js';
-import { mergeTimeMap } from '#core/import/merge.js';
-import { formatProblems, validateScore } from '#core/score/validate.js';
-import { loadScoreFile } from '../score-file.js';
-import { importNotationFile, IMPORT_LIMITS } from './import-file.js';
-import { describeImport } from './import-summary.js';
+import { IMPORT_LIMITS } from './import-file.js';
+import { importToFile } from './import-to-file.js';
 
 export const IMPORT_USAGE = `Usage: tutti import FILE [--out PATH] [--force] [--merge EXISTING.score.json]
 
@@ -57,15 +51,6 @@ export function parseImportArgs(args) {
 }
 
 /**
- * Where the score goes by default: next to the input, "piece.musicxml" → "piece.score.json".
- * @param {string} file
- * @returns {string}
- */
-export function defaultScorePath(file) {
-  return path.join(path.dirname(file), `${path.basename(file, path.extname(file))}.score.json`);
-}
-
-/**
  * Run `tutti import`.
  * @param {string[]} args
  * @param {(s: string) => void} out
@@ -82,23 +67,8 @@ export async function runImport(args, out, err) {
     err(`tutti import: ${parsed.error ?? 'give the file to import, e.g. tutti import piece.musicxml'}\nRun "tutti import --help" for the options.`);
     return 2;
   }
-  const target = parsed.out ?? defaultScorePath(parsed.file);
   try {
-    if (existsSync(target) && !parsed.force) throw new ImportError(`${target} exists; pass --force to replace it, or --out another path`);
-    const result = await importNotationFile(parsed.file);
-    let score = result.score;
-    const lines = describeImport(result, parsed.file);
-    if (parsed.merge) {
-      const existing = await loadScoreFile(parsed.merge);
-      if (!existing.ok) throw new ImportError(`${parsed.merge} is not a valid score, so nothing can be merged into it:\n${formatProblems(existing.problems)}`);
-      const merged = mergeTimeMap(/** @type {any} */ (existing.score), score);
-      const checked = validateScore(merged.score);
-      if (!checked.ok) throw new ImportError(`merging ${parsed.merge} gives a score with problems:\n${formatProblems(checked.problems)}`);
-      score = merged.score;
-      lines.push(`Merged ${parsed.merge}: ${merged.kept} cue(s) kept at their printed bars${merged.lost.length ? `, ${merged.lost.length} left out:` : ''}`);
-      for (const loss of merged.lost) lines.push(`  ! ${loss.what}: ${loss.message}`);
-    }
-    await writeFile(target, `${JSON.stringify(score, null, 2)}\n`);
+    const { target, lines } = await importToFile({ file: parsed.file, out: parsed.out, force: parsed.force, merge: parsed.merge });
     for (const line of lines) out(line);
     const shown = /\s/.test(target) ? JSON.stringify(target) : target;
     out(`Wrote ${target}. Next: add cues, then check it with npx tutti validate ${shown} and play it with npx tutti serve --score ${shown}`);

@@ -88,7 +88,11 @@ function pick(id) {
   const name = id === '*' ? 'All parts' : table.parts.find((p) => p.id === id)?.name ?? id;
   view.titles(name, table.score.title);
   view.showPicker(false);
-  if (shown) view.cues(upcomingCues(cues, shown.index, LISTED));
+  if (shown) {
+    view.cues(upcomingCues(cues, shown.index, LISTED));
+    // The position may have been drawn before the table (and its printed bar numbers) arrived.
+    view.position(shown, { flash: false, printed: printedLabel(shown.bar) });
+  }
   reports.now();
 }
 
