@@ -3,7 +3,7 @@
 // rehearsal marks), keeping its cues, prompts and reactions at the same *printed* bars and beats.
 // What no longer exists is reported and left out. Runtime-free.
 
-import { barOfPrinted, printedBarAt } from '../score/printed-bars.js';
+import { barOfPrinted, printedBarAt } from '#core/score/printed-bars.js';
 
 /**
  * @typedef {{ bar: number, beat: number }} Position

@@ -2,7 +2,7 @@
 // score's time map in performance order: bars, meter, tempo (with gradual changes), sections and
 // printed bar numbers (scores/README.md, "Importing a piece"). Runtime-free and deterministic.
 
-import { printedRuns } from '../score/printed-bars.js';
+import { printedRuns } from '#core/score/printed-bars.js';
 import { barQuarters, fitMeter } from './meter-fit.js';
 import { performanceOrder } from './performance-order.js';
 
@@ -27,7 +27,7 @@ import { performanceOrder } from './performance-order.js';
  * @property {Array<{ bar: number, beats: number, unit: number }>} meter
  * @property {Array<{ at: Position, bpm: number, to?: number, until?: Position }>} tempo
  * @property {Array<{ at: Position, mark: string }>} sections
- * @property {import('../score/printed-bars.js').PrintedRun[]} printedBars
+ * @property {import('#core/score/printed-bars.js').PrintedRun[]} printedBars
  * @property {{ repeated: number, marks: number, ramps: number, defaultTempo: boolean }} facts
  */
 

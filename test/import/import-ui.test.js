@@ -1,3 +1,4 @@
+/* global document -- page.waitForFunction callbacks run in the browser */
 // The import in the composer's console and the printed bar numbers it brings, in real Chromium
 // (tools/chromium.js) against a real show server: opening a .musicxml where a score is opened
 // shows what was found and the warnings, "Save … and load" writes the score and loads it; the
