@@ -95,6 +95,10 @@ test('bad input: one clear message and exit 1', async () => {
   expectOneClearError(await cli(other), /imports MusicXML .* and MIDI/);
 
   expectOneClearError(await cli(path.join(dir, 'missing.musicxml')), /cannot read .*no such file/);
+
+  const volta = path.join(dir, 'v.musicxml');
+  await copyFile(path.join(corpus, 'musicxml', 'test_repeat_volta_simple.musicxml'), volta);
+  expectOneClearError(await cli(volta, '--out', path.join(dir, 'no-such-folder', 'v.score.json')), /cannot write .*no such folder; choose another place with --out/);
 }, 60_000);
 
 test('repeats played out past the bar limit: a clear message', async () => {

@@ -46,6 +46,13 @@ export async function importToFile({ file, out, force = false, merge, dryRun = f
     lines.push(`Merged ${merge}: ${merged.kept} cue(s) kept at their printed bars${lost.length ? `, ${lost.length} left out:` : ''}`);
     for (const loss of lost) lines.push(`  ! ${loss.what}: ${loss.message}`);
   }
-  if (!dryRun) await writeFile(target, `${JSON.stringify(score, null, 2)}\n`);
+  if (!dryRun) {
+    try {
+      await writeFile(target, `${JSON.stringify(score, null, 2)}\n`);
+    } catch (error) {
+      const code = /** @type {any} */ (error).code;
+      throw new ImportError(`cannot write ${target}: ${code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'not allowed to write there' : code === 'ENOENT' ? 'no such folder' : /** @type {any} */ (error).message}; choose another place with --out`);
+    }
+  }
   return { target, exists, lines, score, result, lost };
 }
