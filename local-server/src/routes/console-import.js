@@ -2,11 +2,12 @@
 // of a MusicXML / MIDI file. Without `save` it only reads the file and answers what it found
 // (the summary lines, the warnings with their measures, the score summary) and where it would be
 // written; with `save` it writes the score (never over an existing file unless `force`), which
-// the console then checks and loads like any score. Behind the control listener's token.
+// the console then checks and loads like any score. Behind the control listener's token. The
+// file is read on a worker thread (import-worker.js), never on the show's event loop.
 
 import { ImportError } from '#core/import/import-error.js';
 import { validateScore } from '#core/score/validate.js';
-import { importToFile } from '../import/import-to-file.js';
+import { importInWorker } from '../import/import-worker.js';
 import { scoreSummary } from './console-api.js';
 
 const importBody = {
@@ -29,7 +30,8 @@ export default async function consoleImport(app, { log }) {
   app.post('/api/score/import', { schema: { body: importBody } }, async (request, reply) => {
     const { path, out, save = false, force = false } = /** @type {any} */ (request.body);
     try {
-      const done = await importToFile({ file: path, out, force, dryRun: !save });
+      // On a worker thread: a large file must not stall a show that is playing.
+      const done = await importInWorker({ file: path, out, force, dryRun: !save });
       if (save) log.info(`imported ${path} → ${done.target}`);
       const checked = validateScore(done.score);
       return {
