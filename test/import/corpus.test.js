@@ -103,8 +103,12 @@ test('6/8 with repeats and endings (Saltarello.mxl): dotted quarter = 120 is 360
   expect(score.meter).toEqual([{ bar: 1, beats: 6, unit: 8 }]);
   expect(score.tempo[0]).toEqual({ at: { bar: 1, beat: 1 }, bpm: 360 });
   expect(score.bars).toBe(36);
-  expect(score.printedBars[0]).toEqual({ bar: 1, number: 1 });
-  expect(score.printedBars[1]).toEqual({ bar: 9, number: 1, pass: 2 });
+  // Read by hand: m1–8 with a 1st ending over m7–8 and :|, 2nd ending m9, m10, then |: m11–20
+  // with a 1st ending over m19–20 and :|, 2nd ending m21, m22. Played: 1–8, 1–6, 9, 10, 11–20,
+  // 11–18, 21, 22 = 8 + 6 + 2 + 10 + 8 + 2 = 36 bars.
+  expect(score.printedBars).toEqual([
+    { bar: 1, number: 1 }, { bar: 9, number: 1, pass: 2 }, { bar: 15, number: 9 }, { bar: 27, number: 11, pass: 2 }, { bar: 35, number: 21 },
+  ]);
 });
 
 test('rehearsal marks become sections, once per pass (test_rehearsal_marks_bolivia)', async () => {

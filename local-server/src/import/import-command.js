@@ -2,6 +2,7 @@
 // "Bringing a piece in"): read the notation file, print what was found and every warning with
 // its measure, write the score. One clear message and exit 1 for anything wrong; never a trace.
 
+import { statSync } from 'node:fs';
 import { ImportError } from '#core/import/import-error.js';
 import { IMPORT_LIMITS } from './import-file.js';
 import { importToFile } from './import-to-file.js';
@@ -67,6 +68,9 @@ export async function runImport(args, out, err) {
     err(`tutti import: ${parsed.error ?? 'give the file to import, e.g. tutti import piece.musicxml'}\nRun "tutti import --help" for the options.`);
     return 2;
   }
+  // A large file takes seconds to read: say so before the wait.
+  const size = fileSize(parsed.file);
+  if (size > 1024 * 1024 && size <= IMPORT_LIMITS.bytes) out(`Reading ${parsed.file} (${(size / 1024 / 1024).toFixed(1)} MB)…`);
   try {
     const { target, lines } = await importToFile({ file: parsed.file, out: parsed.out, force: parsed.force, merge: parsed.merge });
     for (const line of lines) out(line);
@@ -80,5 +84,13 @@ export async function runImport(args, out, err) {
     }
     err(`tutti import: could not import ${parsed.file}: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
+  }
+}
+
+function fileSize(file) {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0; // importToFile reports a missing file
   }
 }
