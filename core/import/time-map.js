@@ -28,9 +28,9 @@ import { performanceOrder } from './performance-order.js';
  * @property {Array<{ at: Position, bpm: number, to?: number, until?: Position }>} tempo
  * @property {Array<{ at: Position, mark: string }>} sections
  * @property {import('#core/score/printed-bars.js').PrintedRun[]} printedBars
- * @property {{ repeated: number, marks: number, ramps: number, defaultTempo: boolean }} facts
  */
 
+/** The tempo of a piece that gives none (quarter notes a minute), with a warning. */
 export const DEFAULT_BPM = 120;
 const BPM_MIN = 10;
 const BPM_MAX = 400;
@@ -85,8 +85,7 @@ export function buildTimeMap(measures, { maxBars, warn }) {
   });
   marks.sort((a, b) => a.q - b.q);
 
-  const defaultTempo = marks.length === 0;
-  if (defaultTempo) warn(measures[0]?.label ?? '1', `has no tempo (no metronome mark, no <sound tempo>, no MIDI tempo): ${DEFAULT_BPM} quarter notes a minute assumed`);
+  if (marks.length === 0) warn(measures[0]?.label ?? '1', `has no tempo (no metronome mark, no <sound tempo>, no MIDI tempo): ${DEFAULT_BPM} quarter notes a minute assumed`);
   else if (marks[0].q > 1e-9) warn(marks[0].label, 'holds the first tempo mark; it is used from the start');
 
   const beatBpm = beatTempi(played, totalBeats, marks);
@@ -98,7 +97,6 @@ export function buildTimeMap(measures, { maxBars, warn }) {
     tempo,
     sections: sectionEntries(sections, warn),
     printedBars: printedRuns(played.map((p) => ({ number: measures[p.index].number, pass: p.pass }))),
-    facts: { repeated: played.length - new Set(order.map((o) => o.index)).size, marks: marks.length, ramps: tempo.filter((t) => t.to !== undefined).length, defaultTempo },
   };
 }
 

@@ -72,6 +72,11 @@ test('bad input: one clear message and exit 1', async () => {
   await writeFile(zip, zipSync({ 'readme.txt': strToU8('no score here') }));
   expectOneClearError(await cli(zip), /zip archive without a MusicXML score/);
 
+  // A small archive that would unpack to 40 MB: refused before anything is inflated.
+  const bomb = path.join(dir, 'bomb.mxl');
+  await writeFile(bomb, zipSync({ 'META-INF/container.xml': strToU8('<container><rootfiles><rootfile full-path="score.xml"/></rootfiles></container>'), 'score.xml': new Uint8Array(40 * 1024 * 1024).fill(0x20) }));
+  expectOneClearError(await cli(bomb), /bomb\.mxl: score\.xml unpacks to 40 MB, more than the 32 MB Tutti reads/);
+
   const notZip = path.join(dir, 'broken.mxl');
   await writeFile(notZip, 'PK\x03\x04 and then nothing');
   expectOneClearError(await cli(notZip), /not a readable zip archive/);

@@ -73,7 +73,8 @@ export function importNotationBytes(bytes, name, { limits = IMPORT_LIMITS } = {}
     piece = readMidi(bytes, options);
   } else if (signature === 'PK\x03\x04' || ext === '.mxl') {
     kind = 'compressed MusicXML';
-    piece = readMusicXml(readMxl(bytes, { maxBytes: limits.bytes * 4, what: name }).text, options);
+    // Unpacked, the score is held to the same size as an uncompressed file.
+    piece = readMusicXml(readMxl(bytes, { maxBytes: limits.bytes, what: name }).text, options);
   } else if (ext === '.musicxml' || ext === '.xml') {
     kind = 'MusicXML';
     piece = readMusicXml(decodeText(bytes), options);

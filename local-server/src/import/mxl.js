@@ -35,7 +35,7 @@ function unzipOne(bytes, wanted, maxBytes, what) {
     files = unzipSync(bytes, {
       filter: (file) => {
         if (found || !wanted(file.name)) return false;
-        if (file.originalSize > maxBytes) throw new ImportError(`${what}: ${file.name} unpacks to ${Math.round(file.originalSize / 1e6)} MB, more than the ${Math.round(maxBytes / 1e6)} MB Tutti reads`);
+        if (file.originalSize > maxBytes) throw new ImportError(`${what}: ${file.name} unpacks to ${Math.round(file.originalSize / 1024 / 1024)} MB, more than the ${Math.round(maxBytes / 1024 / 1024)} MB Tutti reads`);
         found = file.name;
         return true;
       },
