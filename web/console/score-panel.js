@@ -38,7 +38,7 @@ export function createScorePanel({ api, bridge, isPlaying, jump }) {
     const rows = [
       ['Title', h('span', { class: 'score-title', text: score.title })],
       ['Composer', score.composer ?? '—'],
-      ['Length', `${score.bars} bars · ${duration(score.durationMs)} at the written tempo`],
+      ['Length', `${score.bars} bars${score.printedBars ? ' (repeats played out; printed bar numbers kept)' : ''} · ${duration(score.durationMs)} at the written tempo`],
       ['Tempo', `${score.tempo} bpm`],
       ['Meter', meter],
       ['Sections', score.sections.length ? score.sections.map((s) => s.mark).join(' · ') : 'none'],

@@ -7,7 +7,7 @@ import { ImportError } from '#core/import/import-error.js';
 import { importToFile } from './import-to-file.js';
 
 const TIME_LIMIT_MS = 120_000;
-const HEAP_LIMIT_MB = 1024;
+const HEAP_LIMIT_MB = 2048; // a 10 MB MusicXML file needs about 400 MB while it is read
 
 /**
  * Import on a worker thread; resolves as importToFile would (its `result` holds `kind` and
