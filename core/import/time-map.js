@@ -81,7 +81,7 @@ export function buildTimeMap(measures, { maxBars, warn }) {
     const m = measures[p.index];
     for (const t of m.tempos) marks.push({ q: barQ[bar] + t.at, qpm: t.qpm, pos: positionAtQ(bar, t.at), label: m.label });
     for (const r of m.ramps) ramps.push({ q: barQ[bar] + r.at, text: r.text, pos: positionAtQ(bar, r.at), label: m.label });
-    for (const r of m.rehearsals) sections.push({ pos: positionAtQ(bar, r.at), text: r.text, label: m.label });
+    for (const r of m.rehearsals) sections.push({ pos: positionAtQ(bar, r.at), text: r.text, label: m.label, key: `${p.index}|${r.at}` });
   });
   marks.sort((a, b) => a.q - b.q);
 
@@ -221,23 +221,29 @@ function tempoEntries({ played, barBeat, totalBeats, beatBpm, marks, ramps, warn
   return entries;
 }
 
-// Sections from rehearsal marks: at most 8 characters, one per beat.
+// Sections from rehearsal marks: one per mark where it is first played; a mark played again
+// (a repeat, a D.C.) is a section again only when another section came in between, so the
+// section shown is always the one in force. At most 8 characters, one per beat.
 function sectionEntries(found, warn) {
   const out = [];
+  const seen = new Set();
   let lastIndex = -1;
   for (const s of found) {
     const text = s.text.replace(/\s+/g, ' ').trim();
     if (!text) continue;
+    const again = seen.has(s.key);
+    seen.add(s.key);
+    if (again && out.length && out[out.length - 1].source === s.key) continue;
     if (s.pos.index <= lastIndex) {
-      warn(s.label, `rehearsal mark "${text}" shares its beat with the one before; left out`);
+      if (!again) warn(s.label, `rehearsal mark "${text}" shares its beat with the one before; left out`);
       continue;
     }
     lastIndex = s.pos.index;
     const mark = [...text].slice(0, MARK_CHARS).join('');
-    if (mark !== text) warn(s.label, `rehearsal mark "${text}" is longer than ${MARK_CHARS} characters; shortened to "${mark}"`);
-    out.push(text === mark ? { at: { bar: s.pos.bar, beat: s.pos.beat }, mark } : { at: { bar: s.pos.bar, beat: s.pos.beat }, mark, name: text.slice(0, 200) });
+    if (!again && mark !== text) warn(s.label, `rehearsal mark "${text}" is longer than ${MARK_CHARS} characters; shortened to "${mark}"`);
+    out.push({ source: s.key, section: text === mark ? { at: { bar: s.pos.bar, beat: s.pos.beat }, mark } : { at: { bar: s.pos.bar, beat: s.pos.beat }, mark, name: text.slice(0, 200) } });
   }
-  return out;
+  return out.map((o) => o.section);
 }
 
 const round = (x) => Math.round(x * 100) / 100;

@@ -111,13 +111,15 @@ test('6/8 with repeats and endings (Saltarello.mxl): dotted quarter = 120 is 360
   ]);
 });
 
-test('rehearsal marks become sections, once per pass (test_rehearsal_marks_bolivia)', async () => {
+test('rehearsal marks become sections, one per mark (test_rehearsal_marks_bolivia)', async () => {
   const score = await imported('test_rehearsal_marks_bolivia.musicxml');
+  // Three <rehearsal> marks: Intro (m1, inside |: m1–8 :|), A (m9), B (m25, inside |: m25–32 :|).
+  // A repeat does not start a section again: the section in force is still that one.
   expect(score.bars).toBe(48);
-  expect(score.sections.slice(0, 3)).toEqual([
+  expect(score.sections).toEqual([
     { at: { bar: 1, beat: 1 }, mark: 'Intro' },
-    { at: { bar: 9, beat: 1 }, mark: 'Intro' },
     { at: { bar: 17, beat: 1 }, mark: 'A' },
+    { at: { bar: 33, beat: 1 }, mark: 'B' },
   ]);
   const one = await imported('test_rehearsal_marks_simple_one_measure.musicxml');
   expect(one.sections).toEqual([{ at: { bar: 1, beat: 1 }, mark: 'A' }]);

@@ -36,6 +36,13 @@ test('D.C. al Fine with <sound dacapo> and <sound fine>; a D.C. written only as 
     ['3', note(4) + direction('<words>D.C. al Fine</words>', '<sound dacapo="yes"/>')],
   ]));
   expect(played.score.bars).toBe(5); // 1 2 3 1 2
+  const sections = read(score([
+    ['1', direction('<rehearsal>A</rehearsal>') + metronome('quarter', 100) + note(4)],
+    ['2', direction('<rehearsal>B</rehearsal>') + note(4) + direction('<words>Fine</words>', '<sound fine="yes"/>')],
+    ['3', note(4) + direction('<words>D.C. al Fine</words>', '<sound dacapo="yes"/>')],
+  ]));
+  // After the D.C. the music is in A again, then B: both are sections again.
+  expect(sections.score.sections.map((s) => [s.mark, s.at.bar])).toEqual([['A', 1], ['B', 2], ['A', 4], ['B', 5]]);
   const wordsOnly = read(score([['1', metronome('quarter', 100) + note(4)], ['2', note(4) + direction('<words>D.C. al Fine</words>')]]));
   expect(wordsOnly.score.bars).toBe(2);
   expect(wordsOnly.warnings).toEqual([{ measure: '2', message: expect.stringMatching(/^says "D\.C\. al Fine" without a playback jump .*not played out/) }]);
