@@ -17,7 +17,14 @@ const HEAP_LIMIT_MB = 2048; // a 10 MB MusicXML file needs about 400 MB while it
  */
 export function importInWorker(request) {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL(import.meta.url), { workerData: request, resourceLimits: { maxOldGenerationSizeMb: HEAP_LIMIT_MB } });
+    let worker;
+    try {
+      worker = new Worker(new URL(import.meta.url), { workerData: request, resourceLimits: { maxOldGenerationSizeMb: HEAP_LIMIT_MB } });
+    } catch {
+      // Where no worker can start (a packaged app that cannot load this file as one), read it here.
+      importToFile(request).then(resolve, reject);
+      return;
+    }
     let settled = false;
     const finish = (fn, value) => {
       if (settled) return;
@@ -27,13 +34,23 @@ export function importInWorker(request) {
       fn(value);
     };
     const timer = setTimeout(() => finish(reject, new ImportError(`reading ${request.file} took more than ${TIME_LIMIT_MS / 1000} s; stopped`)), TIME_LIMIT_MS);
+    const here = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      worker.terminate().catch(() => {});
+      importToFile(request).then(resolve, reject);
+    };
     worker.once('message', (message) => {
       if (message.ok) finish(resolve, message.done);
       else finish(reject, message.importError ? new ImportError(message.message) : new Error(message.message));
     });
-    worker.once('error', (error) => finish(reject, /ERR_WORKER_OUT_OF_MEMORY|heap/i.test(`${error.code} ${error.message}`)
-      ? new ImportError(`${request.file} needs more than ${HEAP_LIMIT_MB} MB of memory to read; stopped`)
-      : error));
+    worker.once('error', (error) => {
+      const code = /** @type {any} */ (error).code;
+      if (/ERR_WORKER_OUT_OF_MEMORY/.test(code ?? '') || /heap/i.test(error.message)) finish(reject, new ImportError(`${request.file} needs more than ${HEAP_LIMIT_MB} MB of memory to read; stopped`));
+      else if (/ERR_WORKER_(INIT_FAILED|PATH|UNSERIALIZABLE_ERROR)|ERR_MODULE_NOT_FOUND|ENOENT/.test(code ?? '')) here();
+      else finish(reject, error);
+    });
     worker.once('exit', (code) => finish(reject, new Error(`the import stopped (exit ${code})`)));
   });
 }
