@@ -226,6 +226,7 @@ export function createTransportPanel({ api, clock }) {
       const [number, pass] = printed.split(/[\s,./]+/).filter(Boolean).map(Number);
       const bar = barOfPrinted(score.printedBars, number, pass, score.bars);
       if (bar === undefined) return report(new Error(`printed bar ${printed} is not in this score`));
+      els.jumpPrinted.value = ''; // the next jump may be by running bar again
       return seek(bar, beat);
     }
     seek(Number(els.jumpBar.value), beat);
