@@ -46,15 +46,37 @@ const MARK_CHARS = 8;
 export function buildTimeMap(measures, { maxBars, warn }) {
   const meters = writtenMeters(measures, warn);
   const order = performanceOrder(measures, { maxBars, warn });
-  const played = order.map(({ index, pass }) => ({ index, pass, meter: meters[index] }));
+  /** @type {PlayedBar[]} */
+  const played = order.map(({ index, pass }) => ({ index, pass, meter: meters[index], beatQ: 4 / meters[index].unit }));
 
+  let laid = layout(measures, played);
+  if (laid.marks.length === 0) warn(measures[0]?.label ?? '1', `has no tempo (no metronome mark, no <sound tempo>, no MIDI tempo): ${DEFAULT_BPM} quarter notes a minute assumed`);
+  else if (laid.marks[0].q > 1e-9) warn(laid.marks[0].label, 'holds the first tempo mark; it is used from the start');
+  if (countFastCompoundInDottedBeats(measures, played, laid, warn)) laid = layout(measures, played);
+
+  return {
+    bars: played.length,
+    meter: laid.meter,
+    tempo: tempoEntries({ played, ...laid, warn }),
+    sections: sectionEntries(laid.sections, warn),
+    printedBars: printedRuns(played.map((p) => ({ number: measures[p.index].number, pass: p.pass }))),
+  };
+}
+
+/**
+ * A bar as played, with the meter it is counted in and the length of its beat in quarter notes
+ * (1 for x/4, ½ for x/8, 1½ for 6/8 counted in dotted quarters).
+ * @typedef {{ index: number, pass: number, meter: { beats: number, unit: number }, beatQ: number }} PlayedBar
+ */
+
+// Where every played bar and beat falls, and the marks placed on them.
+function layout(measures, played) {
   /** @type {TimeMap['meter']} */
   const meter = [];
   played.forEach((p, i) => {
     const last = meter[meter.length - 1];
     if (!last || last.beats !== p.meter.beats || last.unit !== p.meter.unit) meter.push({ bar: i + 1, ...p.meter });
   });
-
   // Each played bar's first beat (0-based beat index) and start in quarter notes.
   const barBeat = [];
   const barQ = [];
@@ -64,16 +86,14 @@ export function buildTimeMap(measures, { maxBars, warn }) {
     barBeat.push(beat);
     barQ.push(q);
     beat += p.meter.beats;
-    q += barQuarters(p.meter);
+    q += p.meter.beats * p.beatQ;
   }
   const totalBeats = beat;
-  // beatAt(q): the beat holding a quarter-note offset from the start, with its bar.
+  // The beat holding a quarter-note offset into a played bar.
   const positionAtQ = (bar, atQ) => {
-    const unitQ = 4 / played[bar].meter.unit;
-    const within = Math.min(played[bar].meter.beats - 1, Math.max(0, Math.floor(atQ / unitQ + 1e-9)));
+    const within = Math.min(played[bar].meter.beats - 1, Math.max(0, Math.floor(atQ / played[bar].beatQ + 1e-9)));
     return { bar: bar + 1, beat: within + 1, index: barBeat[bar] + within };
   };
-
   const marks = [];
   const ramps = [];
   const sections = [];
@@ -84,20 +104,30 @@ export function buildTimeMap(measures, { maxBars, warn }) {
     for (const r of m.rehearsals) sections.push({ pos: positionAtQ(bar, r.at), text: r.text, label: m.label, key: `${p.index}|${r.at}` });
   });
   marks.sort((a, b) => a.q - b.q);
+  return { meter, barBeat, totalBeats, marks, ramps, sections, beatBpm: beatTempi(played, totalBeats, marks) };
+}
 
-  if (marks.length === 0) warn(measures[0]?.label ?? '1', `has no tempo (no metronome mark, no <sound tempo>, no MIDI tempo): ${DEFAULT_BPM} quarter notes a minute assumed`);
-  else if (marks[0].q > 1e-9) warn(marks[0].label, 'holds the first tempo mark; it is used from the start');
-
-  const beatBpm = beatTempi(played, totalBeats, marks);
-  const tempo = tempoEntries({ played, barBeat, totalBeats, beatBpm, marks, ramps, warn });
-
-  return {
-    bars: played.length,
-    meter,
-    tempo,
-    sections: sectionEntries(sections, warn),
-    printedBars: printedRuns(played.map((p) => ({ number: measures[p.index].number, pass: p.pass }))),
-  };
+// A compound meter (6/8, 9/8, 12/8, 6/16…) whose beats would go faster than a score allows (400 a
+// minute: dotted quarter = 140 is 420 eighths) is counted in its dotted beats instead, as
+// musicians count it: 6/8 as { beats: 2, unit: 4 } at the dotted-quarter tempo (scores/README.md,
+// "Time"). Returns whether any bar changed.
+function countFastCompoundInDottedBeats(measures, played, laid, warn) {
+  const told = new Set();
+  let changed = false;
+  played.forEach((p, bar) => {
+    const { beats, unit } = p.meter;
+    if (!(beats % 3 === 0 && beats >= 6 && unit >= 8 && p.beatQ === 4 / unit)) return;
+    let fastest = 0;
+    for (let k = laid.barBeat[bar]; k < laid.barBeat[bar] + beats; k += 1) fastest = Math.max(fastest, laid.beatBpm[k]);
+    if (fastest <= BPM_MAX) return;
+    p.meter = { beats: beats / 3, unit: unit / 2 };
+    p.beatQ = (3 * 4) / unit;
+    changed = true;
+    const label = measures[p.index].label;
+    if (!told.has(`${beats}/${unit}`)) warn(label, `is in ${beats}/${unit} at ${round(fastest)} beats a minute, faster than a score counts (${BPM_MAX}); counted in dotted beats, as ${beats / 3}/${unit / 2} (scores/README.md, "Time")`);
+    told.add(`${beats}/${unit}`);
+  });
+  return changed;
 }
 
 // The meter of every written measure: the time signature in force, or the measure's real length
@@ -139,7 +169,7 @@ function beatTempi(played, totalBeats, marks) {
   let k = 0;
   let q = 0;
   for (const p of played) {
-    const unitQ = 4 / p.meter.unit;
+    const unitQ = p.beatQ;
     for (let b = 0; b < p.meter.beats; b += 1, k += 1) {
       const end = q + unitQ;
       let seconds = 0;
@@ -173,7 +203,7 @@ function tempoEntries({ played, barBeat, totalBeats, beatBpm, marks, ramps, warn
     }
     return { bar: lo + 1, beat: index - barBeat[lo] + 1 };
   };
-  const unitAt = (index) => played[positionOf(index).bar - 1].meter.unit;
+  const unitAt = (index) => played[positionOf(index).bar - 1].beatQ;
   const markBeats = new Set(marks.map((m) => m.pos.index));
   /** @type {Map<number, { to: number, until: number }>} */
   const gradual = new Map();

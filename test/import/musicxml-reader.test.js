@@ -71,3 +71,14 @@ test('a composite time signature 3+2/8 is five eighths; a UTF-16 file reads the 
   const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(xml.replace('UTF-8', 'UTF-16'), 'utf16le')]);
   expect(importNotationBytes(new Uint8Array(utf16), 'wide.musicxml').score).toEqual(s);
 });
+
+test('a fast 6/8 (dotted quarter = 140, 420 eighths a minute) is counted in two dotted-quarter beats', () => {
+  const { score: s, warnings } = read(score([
+    ['1', metronome('quarter', 140, 1) + note(6)],
+    ['2', note(3) + direction('<rehearsal>B</rehearsal>') + note(3)],
+  ], { time: '<time><beats>6</beats><beat-type>8</beat-type></time>', divisions: 2 }));
+  expect(s.meter).toEqual([{ bar: 1, beats: 2, unit: 4 }]);
+  expect(s.tempo).toEqual([{ at: { bar: 1, beat: 1 }, bpm: 140 }]);
+  expect(s.sections).toEqual([{ at: { bar: 2, beat: 2 }, mark: 'B' }]); // the 4th eighth is the 2nd dotted beat
+  expect(warnings).toEqual([{ measure: '1', message: expect.stringMatching(/^is in 6\/8 at 420 beats a minute.*counted in dotted beats, as 2\/4/) }]);
+});
