@@ -163,3 +163,21 @@ test('MIDI with 699 tempo events: the imported tempo map keeps the file\'s total
   expect(Math.abs(timeline.msAt(timeline.totalBeats) - ms)).toBeLessThan(50);
   expect(score.tempo.length).toBeGreaterThan(100);
 });
+
+test('every imported corpus score, printedBars included, also passes scores/score.schema.json (what editors check)', async () => {
+  const { default: Ajv2020 } = await import('ajv/dist/2020.js');
+  const { readFile: read } = await import('node:fs/promises');
+  const schema = JSON.parse(await read(path.join(corpus, '..', '..', '..', 'scores', 'score.schema.json'), 'utf8'));
+  const check = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
+  let withPrinted = 0;
+  for (const dir of ['musicxml', 'midi']) {
+    for (const name of await readdir(path.join(corpus, dir))) {
+      const score = await imported(name);
+      if (score.printedBars) withPrinted += 1;
+      expect({ name, errors: check(score) ? null : check.errors }).toEqual({ name, errors: null });
+    }
+  }
+  expect(withPrinted).toBeGreaterThanOrEqual(5);
+  // And the schema refuses what the validator refuses.
+  expect(check({ format: 'tutti-score/1', id: 'x', title: 'X', bars: 2, meter: [{ bar: 1, beats: 4, unit: 4 }], tempo: [{ at: { bar: 1 }, bpm: 90 }], printedBars: [{ bar: 1, number: -1 }] })).toBe(false);
+});
