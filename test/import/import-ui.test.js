@@ -3,9 +3,9 @@
 // (tools/chromium.js) against a real show server: opening a .musicxml where a score is opened
 // shows what was found and the warnings, "Save … and load" writes the score and loads it; the
 // console shows the printed bar beside the running count and jumps by "printed bar, pass"; the
-// part page shows the printed bar too. Nothing is faked.
+// part page shows the printed bar too. Screenshots go to artifacts/import/. Nothing is faked.
 
-import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import { waitFor } from '../support/clients.js';
 
 const TOKEN = 'import-ui-token';
 const corpus = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'corpus');
+const SHOTS = fileURLToPath(new URL('../../artifacts/import/', import.meta.url));
 let server;
 let browser;
 let releaseLock;
@@ -25,6 +26,7 @@ const pageErrors = [];
 beforeAll(async () => {
   releaseLock = await acquireBrowserLock();
   dir = await mkdtemp(path.join(tmpdir(), 'tutti-import-ui-'));
+  await mkdir(SHOTS, { recursive: true });
   server = await startShowServer({ host: '127.0.0.1', port: 0, controlPort: 0, token: TOKEN });
   browser = await launchBrowser();
 }, 180_000);
@@ -73,6 +75,7 @@ test('console: open a .musicxml, see summary and warnings, save and load; printe
   expect(summary).toMatch(/4 played \(3 written; repeats and endings played out\)/);
   expect(summary).toMatch(/! measure 1 has no tempo/);
   expect(server.status().score.id).toBe('demo'); // nothing loaded before saving
+  await page.screenshot({ path: path.join(SHOTS, '01-import-preview.png'), fullPage: true });
 
   await page.click('[data-testid=import-save]');
   await page.waitForFunction(() => document.getElementById('top-title')?.textContent === 'test_repeat_volta_simple');
@@ -85,12 +88,14 @@ test('console: open a .musicxml, see summary and warnings, save and load; printe
   await waitFor(() => server.status().position.bar === 3, 5000, 'seek to bar 3');
   await page.waitForFunction(() => document.querySelector('[data-testid=pos-printed]')?.textContent === 'printed 1 (2nd time)');
   expect(await page.textContent('[data-testid=pos-bar]')).toBe('3');
+  await page.screenshot({ path: path.join(SHOTS, '02-printed-bar.png'), fullPage: true });
 
   // The part page shows the printed bar beside bar:beat.
   const part = await openPage(browser, { viewport: { width: 800, height: 1100 } });
   await part.page.goto(`${server.audienceUrl}/part/${server.partKey}/#*`);
   await part.page.waitForFunction(() => document.getElementById('printed-bar')?.textContent === 'printed bar 1 (2nd time)', undefined, { timeout: 15_000 });
   expect(await part.page.isVisible('#printed-bar')).toBe(true);
+  await part.page.screenshot({ path: path.join(SHOTS, '03-part-page.png') });
   // Bar 4 is printed bar 3, which sounds once: no pass shown.
   await api('/api/transport', { action: 'seek', bar: 4 });
   await part.page.waitForFunction(() => document.getElementById('printed-bar')?.textContent === 'printed bar 3', undefined, { timeout: 15_000 });
