@@ -19,7 +19,8 @@ export const ALL_PARTS = '*';
  * @property {string} [label] the composer's note, when the cue has one
  *
  * @typedef {object} PartCueTable
- * @property {{ id: string, title: string, totalBeats: number }} score
+ * @property {{ id: string, title: string, totalBeats: number, bars?: number, printedBars?: Array<{ bar: number, number: number, pass?: number }> }} score
+ *   `printedBars` (with `bars`) when the score has printed bar numbers (scores/README.md, "Printed bar numbers")
  * @property {Array<{ id: string, name: string, osc: string }>} parts
  * @property {PartCue[]} cues sorted by beat, then score order
  * @property {Array<{ i: number, bar: number, mark: string, name?: string }>} sections rehearsal marks by beat, so
@@ -49,5 +50,6 @@ export function partCueTable(score) {
   const sections = (score.sections ?? [])
     .map((sec) => ({ i: timeline.indexOf(sec.at.bar, sec.at.beat ?? 1), bar: sec.at.bar, mark: sec.mark, ...(sec.name ? { name: sec.name } : {}) }))
     .sort((a, b) => a.i - b.i);
-  return { score: { id: score.id, title: score.title, totalBeats: timeline.totalBeats }, parts, cues, sections };
+  const printed = score.printedBars?.length ? { bars: score.bars, printedBars: score.printedBars } : {};
+  return { score: { id: score.id, title: score.title, totalBeats: timeline.totalBeats, ...printed }, parts, cues, sections };
 }

@@ -62,6 +62,7 @@ export const SCORE_LIMITS = Object.freeze({
  * @property {MeterEntry[]} meter
  * @property {TempoEntry[]} tempo
  * @property {Section[]} sections  always present (empty when the score has none)
+ * @property {Array<{ bar: number, number: number, pass?: number }>} [printedBars] printed bar numbers, when the score has them (scores/README.md, "Printed bar numbers")
  * @property {Part[]} parts        always present
  * @property {Asset[]} assets      always present
  * @property {View} view           always present (`{}` when the score has none)

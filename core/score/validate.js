@@ -13,6 +13,7 @@ import { checkAssets, checkParts } from './validate-media.js';
 import { checkPrompts } from './validate-prompts.js';
 import { checkReactions } from './validate-reactions.js';
 import { checkInteger, checkKeys, checkString, has, isObject, own, shown } from './validate-primitives.js';
+import { checkPrintedBars } from './validate-printed-bars.js';
 import { checkSnapshotSize } from './validate-state-size.js';
 import { checkMeter, checkSections, checkTempo } from './validate-timing.js';
 
@@ -35,7 +36,7 @@ export { formatProblems, SCORE_FORMAT, SCORE_LIMITS };
 const SCORE_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 // "$schema" is accepted (and dropped) so editors can offer completion from scores/score.schema.json.
-const ROOT_KEYS = ['$schema', 'format', 'id', 'title', 'composer', 'bars', 'meter', 'tempo', 'sections', 'parts', 'assets', 'view', 'cues', 'prompts', 'reactions'];
+const ROOT_KEYS = ['$schema', 'format', 'id', 'title', 'composer', 'bars', 'meter', 'tempo', 'sections', 'printedBars', 'parts', 'assets', 'view', 'cues', 'prompts', 'reactions'];
 
 /**
  * Validate a parsed score. Reports every problem at once (up to SCORE_LIMITS.problems, then one
@@ -142,6 +143,7 @@ function checkScore(ctx, value) {
   out.assets = checkAssets(ctx, own(value, 'assets'), env);
   out.tempo = checkTempo(ctx, own(value, 'tempo'), env);
   out.sections = checkSections(ctx, own(value, 'sections'), env);
+  if (has(value, 'printedBars')) out.printedBars = checkPrintedBars(ctx, own(value, 'printedBars'), env);
   out.view = has(value, 'view') ? checkView(ctx, own(value, 'view'), 'view', env, true) : {};
   out.cues = checkCues(ctx, own(value, 'cues'), env);
   out.prompts = checkPrompts(ctx, own(value, 'prompts'), env, out.sections);

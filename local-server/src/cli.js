@@ -14,6 +14,7 @@ import { packageVersion } from './version.js';
 import { writeNewScore } from './new-score.js';
 import { buildAudienceFromSource } from './audience-from-source.js';
 import { reportCommand } from './report/report-command.js';
+import { runImport } from './import/import-command.js';
 
 const USAGE = `Tutti — live networked scores
 
@@ -22,6 +23,7 @@ Usage:
   tutti validate FILE...     check score files; prints every problem with its JSON path
   tutti new NAME             write NAME.score.json, a skeleton that validates, with placeholder media
   tutti report [RECORD]      an offline HTML report of a performance record; see tutti report --help
+  tutti import FILE          a score from MusicXML (.musicxml/.xml/.mxl) or MIDI; see tutti import --help
   tutti --version            the version
   tutti help                 this text
 
@@ -48,6 +50,7 @@ export async function runCli(argv, io = {}) {
   }
   if (command === 'validate') return validate(rest, out, err);
   if (command === 'new') return newScore(rest, out, err);
+  if (command === 'import') return runImport(rest, out, err);
   if (command === 'serve') return serve(rest, out, err, io.env ?? process.env);
   if (command === 'report') return reportCommand(rest, { out, err, env: io.env ?? process.env });
   err(`tutti: unknown command "${command}"\n\n${USAGE}`);

@@ -35,6 +35,7 @@ import timeRoutes from './routes/time.js';
 import controlRoutes, { controlErrorHandler, acceptJsonBodiesOfAnyType } from './routes/control.js';
 import staticRoutes from './routes/static.js';
 import consoleApiRoutes from './routes/console-api.js';
+import consoleImportRoutes from './routes/console-import.js';
 import consoleUiRoutes from './routes/console-ui.js';
 import consolePartRoutes from './routes/console-parts.js';
 import voteRoutes from './routes/vote.js';
@@ -264,6 +265,7 @@ export async function startShowServer(options = {}) {
   const consoleHost = options.consoleHost ?? { mode: 'serve' };
   const consoleContext = { show, metrics, status, log, osc, edge, audiencePort: () => audiencePort, probeKey: probeKey.key, partKey: partKey.key, partPages, audienceHost: host, consoleHost, votes, reactions };
   await control.register(consoleApiRoutes, consoleContext);
+  await control.register(consoleImportRoutes, consoleContext);
   await control.register(consoleUiRoutes, {});
   await control.register(consolePartRoutes, consoleContext);
   await control.register(recordRoutes, { recordDir: options.recordDir ?? null });

@@ -150,6 +150,7 @@ test('the page gets the SSE parser and backoff rule from core, and no other core
   expect(parser.headers.get('content-security-policy')).toContain("default-src 'none'");
   expect(await parser.text()).toContain('export function createSseParser');
   expect((await fetch(`${server.controlUrl}/core/util/backoff.js`)).status).toBe(200);
+  expect((await fetch(`${server.controlUrl}/core/score/printed-bars.js`)).status).toBe(200); // printed bar numbers (scores/README.md)
   for (const path of ['/core/score/engine.js', '/core/..%2Fpackage.json', '/core/']) {
     expect([path, (await fetch(`${server.controlUrl}${path}`)).status]).toEqual([path, 404]);
   }

@@ -1,9 +1,13 @@
 // Score: open a file (typed path, recent list, or the desktop app's Open dialog), see every
-// problem with its JSON path before anything plays, then load; metadata and sections.
+// problem with its JSON path before anything plays, then load; metadata and sections. A MusicXML
+// or MIDI file is imported instead (README.md, "Bringing a piece in"): what was found and every
+// warning first, then "Save score" writes the *.score.json, which is checked and loaded.
 
 import { $, h, fill, setText, duration } from './dom.js';
 
 const basename = (path) => String(path).split(/[\\/]/).pop();
+/** Files the server imports rather than loads (local-server/src/import/import-file.js). */
+const NOTATION = /\.(musicxml|xml|mxl|mid|midi)$/i;
 
 /**
  * @param {{ api: any, bridge: any, isPlaying: () => boolean, jump: (bar: number, beat: number) => void }} deps
@@ -34,7 +38,7 @@ export function createScorePanel({ api, bridge, isPlaying, jump }) {
     const rows = [
       ['Title', h('span', { class: 'score-title', text: score.title })],
       ['Composer', score.composer ?? '—'],
-      ['Length', `${score.bars} bars · ${duration(score.durationMs)} at the written tempo`],
+      ['Length', `${score.bars} bars${score.printedBars ? ' (repeats played out; printed bar numbers kept)' : ''} · ${duration(score.durationMs)} at the written tempo`],
       ['Tempo', `${score.tempo} bpm`],
       ['Meter', meter],
       ['Sections', score.sections.length ? score.sections.map((s) => s.mark).join(' · ') : 'none'],
@@ -118,8 +122,43 @@ export function createScorePanel({ api, bridge, isPlaying, jump }) {
     return result;
   }
 
+  /** Import a notation file: show the summary and warnings, offer to save the score. */
+  async function importPreview(path) {
+    setBusy(true);
+    try {
+      showImport(await api.post('/api/score/import', { path }));
+    } catch (err) {
+      showResult({ ok: false, file: path, problems: [{ path: '(import)', message: err.message }] });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function showImport(found) {
+    els.problems.hidden = false;
+    els.problems.className = found.warnings.length ? 'problems import' : 'problems ok import';
+    const save = (force) => async () => {
+      setBusy(true);
+      try {
+        const saved = await api.post('/api/score/import', { path: found.file, out: found.out, save: true, force });
+        els.path.value = saved.out;
+      } catch (err) {
+        setBusy(false);
+        return showResult({ ok: false, file: found.file, problems: [{ path: '(import)', message: err.message }] });
+      }
+      setBusy(false);
+      return load(els.path.value);
+    };
+    fill(els.problems,
+      h('h4', { text: `Imported ${basename(found.file)} (${found.kind}): ${found.score?.bars ?? '?'} bars — not saved yet` }),
+      h('pre', { class: 'import-summary', 'data-testid': 'import-summary', text: found.lines.join('\n') }),
+      h('div', { class: 'field-row' },
+        h('button', { type: 'button', class: 'btn btn-primary', 'data-testid': 'import-save', text: found.exists ? `Replace ${basename(found.out)} and load` : `Save ${basename(found.out)} and load`, onclick: save(found.exists) })));
+  }
+
   async function check(path = els.path.value.trim()) {
     if (!path || busy) return null;
+    if (NOTATION.test(path)) return importPreview(path);
     setBusy(true);
     try {
       return await validate(path);
@@ -134,6 +173,7 @@ export function createScorePanel({ api, bridge, isPlaying, jump }) {
   /** Check first; load only a score without problems, and only after confirming a stop. */
   async function load(path = els.path.value.trim()) {
     if (!path || busy) return;
+    if (NOTATION.test(path)) return importPreview(path);
     setBusy(true);
     try {
       const result = await validate(path);

@@ -2,6 +2,7 @@
 // stop, count-in, jump to bar or section, tempo override.
 
 import { $, h, fill, setText } from './dom.js';
+import { barOfPrinted, printedBarLabel } from '../../core/score/printed-bars.js';
 
 /**
  * @param {{ api: ReturnType<typeof import('./api.js').createApi>, clock: ReturnType<typeof import('./server-clock.js').createServerClock> }} deps
@@ -38,6 +39,9 @@ export function createTransportPanel({ api, clock }) {
     jumpForm: $('jump-form'),
     jumpBar: /** @type {HTMLInputElement} */ ($('jump-bar')),
     jumpBeat: /** @type {HTMLInputElement} */ ($('jump-beat')),
+    printed: $('pos-printed'),
+    jumpPrinted: /** @type {HTMLInputElement} */ ($('jump-printed')),
+    jumpPrintedField: $('jump-printed-field'),
     sections: $('section-buttons'),
     tempoForm: $('tempo-form'),
     tempoInput: /** @type {HTMLInputElement} */ ($('tempo-input')),
@@ -73,6 +77,9 @@ export function createTransportPanel({ api, clock }) {
   function showPosition(pos) {
     shown = pos;
     setText(els.bar, pos.bar);
+    const printed = printedBarLabel(score?.printedBars ?? undefined, pos.bar, score?.bars);
+    els.printed.hidden = !printed;
+    setText(els.printed, printed ? `printed ${printed}` : '');
     setText(els.beat, pos.beat);
     const beats = pos.beats ?? 4;
     if (els.dots.childElementCount !== beats) fill(els.dots, ...Array.from({ length: beats }, (_, i) => h('span', { class: i === 0 ? 'beat-dot first' : 'beat-dot' })));
@@ -157,6 +164,8 @@ export function createTransportPanel({ api, clock }) {
   function setScore(summary) {
     score = summary;
     els.jumpBar.max = String(summary.bars);
+    els.jumpPrintedField.hidden = !summary.printedBars;
+    els.jumpBar.required = !summary.printedBars;
     fill(els.sections, ...summary.sections.map((s) => h('button', {
       type: 'button',
       class: 'btn btn-small section-btn',
@@ -210,9 +219,17 @@ export function createTransportPanel({ api, clock }) {
   els.countToggle.addEventListener('change', renderState);
   els.jumpForm.addEventListener('submit', (e) => {
     e.preventDefault();
-    const bar = Number(els.jumpBar.value);
     const beat = els.jumpBeat.value ? Number(els.jumpBeat.value) : 1;
-    seek(bar, beat);
+    const printed = els.jumpPrinted.value.trim();
+    if (printed && score?.printedBars) {
+      // "17" = the first time printed bar 17 sounds, "17, 2" (or "17/2", "17 2") = the second time.
+      const [number, pass] = printed.split(/[\s,./]+/).filter(Boolean).map(Number);
+      const bar = barOfPrinted(score.printedBars, number, pass, score.bars);
+      if (bar === undefined) return report(new Error(`printed bar ${printed} is not in this score`));
+      els.jumpPrinted.value = ''; // the next jump may be by running bar again
+      return seek(bar, beat);
+    }
+    seek(Number(els.jumpBar.value), beat);
   });
   els.tempoForm.addEventListener('submit', (e) => {
     e.preventDefault();

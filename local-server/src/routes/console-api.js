@@ -91,6 +91,7 @@ export function scoreSummary(score, path) {
     })),
     cues: (score.cues ?? []).length,
     parts: (score.parts ?? []).map((p) => p.name ?? p.id),
+    printedBars: score.printedBars ?? null,
   };
 }
 

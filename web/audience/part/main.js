@@ -5,6 +5,7 @@
 // after it, and clicks (Web Audio) at each beat's server time. Keeps going through dropouts the
 // way the audience page does: the flywheel computes every beat from the segment.
 
+import { printedBarLabel } from '#core/score/printed-bars.js';
 import { createStreamTracker } from '#core/client/stream-tracker.js';
 import { createClockSync } from '#core/client/clock-sync.js';
 import { cuesForPart, upcomingCues, clickFor, beatsAhead, sectionAt } from '#core/client/part-plan.js';
@@ -87,7 +88,11 @@ function pick(id) {
   const name = id === '*' ? 'All parts' : table.parts.find((p) => p.id === id)?.name ?? id;
   view.titles(name, table.score.title);
   view.showPicker(false);
-  if (shown) view.cues(upcomingCues(cues, shown.index, LISTED));
+  if (shown) {
+    view.cues(upcomingCues(cues, shown.index, LISTED));
+    // The position may have been drawn before the table (and its printed bar numbers) arrived.
+    view.position(shown, { flash: false, printed: printedLabel(shown.bar) });
+  }
   reports.now();
 }
 
@@ -110,11 +115,16 @@ function onApplied(envelope, outcome) {
   if (!segment && lean.position) {
     const p = lean.position;
     const still = { index: p.index, bar: p.bar, beat: p.beat, beats: p.beats };
-    view.position(still, { flash: false });
+    view.position(still, { flash: false, printed: printedLabel(still.bar) });
     view.context(lean.section, lean.transport === 'paused' ? 'Paused' : lean.transport === 'stopped' ? 'Stopped' : '');
     showCues(still);
   }
   plan();
+}
+
+/** The printed bar beside the running count, for a score that has printed numbers. @param {number} bar */
+function printedLabel(bar) {
+  return table ? printedBarLabel(table.score.printedBars, bar, table.score.bars) : '';
 }
 
 function showCues(beat) {
@@ -131,7 +141,7 @@ function plan() {
   const lean = flywheel.state();
   if (beat.show) {
     const b = beat.show;
-    view.position(b, { flash: true });
+    view.position(b, { flash: true, printed: printedLabel(b.bar) });
     // The section from the cue table, at the beat it starts (through outages too); the state's otherwise.
     view.context(table ? sectionAt(table.sections ?? [], b.index) : lean?.section, `${roundTempo(b.bpm)} bpm`);
     showCues(b);

@@ -72,10 +72,13 @@ export function createPartView() {
     /**
      * A beat (or the still position when not playing).
      * @param {{ bar: number, beat: number, beats: number }} p
-     * @param {{ flash: boolean }} options
+     * @param {{ flash: boolean, printed?: string }} options `printed`: the printed bar ("17 (2nd time)") of an imported score with repeats
      */
-    position(p, { flash }) {
+    position(p, { flash, printed = '' }) {
       setText($('bar'), String(p.bar));
+      const printedBar = $('printed-bar');
+      printedBar.hidden = !printed;
+      setText(printedBar, printed ? `printed bar ${printed}` : '');
       setText($('beat'), String(p.beat));
       dots(p.beats, p.beat);
       if (!flash) return;

@@ -1,0 +1,82 @@
+// The imported score: a piece's metadata and parts plus its time map (time-map.js), as a
+// "tutti-score/1" score with no cues (scores/README.md, "Importing a piece"). Runtime-free.
+
+import { buildTimeMap } from './time-map.js';
+
+const MAX_PARTS = 64;
+const NAME_CHARS = 200;
+
+/**
+ * @typedef {object} ImportWarning
+ * @property {string} measure the written measure it concerns (its printed number), or "bar N"
+ * @property {string} message
+ */
+
+/**
+ * Build the score of a piece read from a notation file.
+ * @param {{ title?: string, composer?: string, parts: string[], measures: import('./time-map.js').SourceMeasure[] }} piece
+ * @param {{ name: string, maxBars: number, warnings?: ImportWarning[] }} options `name`: the file's base name (title and id when the file has none)
+ * @returns {{ score: Record<string, any>, timeMap: import('./time-map.js').TimeMap, warnings: ImportWarning[] }}
+ */
+export function scoreFromPiece(piece, { name, maxBars, warnings = [] }) {
+  const warn = (measure, message) => warnings.push({ measure, message });
+  const timeMap = buildTimeMap(piece.measures, { maxBars, warn });
+  const title = clip(piece.title) ?? clip(name) ?? 'Imported piece';
+  /** @type {Record<string, any>} */
+  const score = { format: 'tutti-score/1', id: slug(title, 64) || slug(name, 64) || 'imported', title };
+  const composer = clip(piece.composer);
+  if (composer) score.composer = composer;
+  score.bars = timeMap.bars;
+  score.meter = timeMap.meter;
+  score.tempo = timeMap.tempo;
+  if (timeMap.sections.length) score.sections = timeMap.sections;
+  // Printed numbers only when they say something the running count does not.
+  const informative = timeMap.printedBars.length > 1 || timeMap.printedBars[0]?.number !== 1;
+  if (informative) score.printedBars = timeMap.printedBars;
+  const parts = partsFromNames(piece.parts, warn);
+  if (parts.length) score.parts = parts;
+  score.view = {};
+  score.cues = [];
+  return { score, timeMap, warnings };
+}
+
+/**
+ * Parts with ids and OSC prefixes made from their names ("Violin 1" → id "violin-1", osc
+ * "/violin-1"), unique, at most 64.
+ * @param {string[]} names
+ * @param {(measure: string, message: string) => void} warn
+ * @returns {Array<{ id: string, name: string, osc: string }>}
+ */
+export function partsFromNames(names, warn) {
+  const used = new Set();
+  const out = [];
+  names.forEach((raw, i) => {
+    const name = clip(raw) ?? `Part ${i + 1}`;
+    if (out.length >= MAX_PARTS) {
+      if (out.length === MAX_PARTS && i === MAX_PARTS) warn('(parts)', `the file has ${names.length} parts; a score holds ${MAX_PARTS}, the rest are left out`);
+      return;
+    }
+    const base = slug(name, 56) || `part-${i + 1}`;
+    let id = base;
+    for (let n = 2; used.has(id); n += 1) id = `${base}-${n}`;
+    used.add(id);
+    out.push({ id, name, osc: `/${id}` });
+  });
+  return out;
+}
+
+/**
+ * Lowercase ASCII letters, digits and dashes from a name ("Flûte à bec" → "flute-a-bec").
+ * @param {string | undefined} text
+ * @param {number} max
+ * @returns {string}
+ */
+export function slug(text, max) {
+  return String(text ?? '').normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, max).replace(/-+$/, '');
+}
+
+function clip(text) {
+  const t = String(text ?? '').replace(/\s+/g, ' ').trim();
+  return t ? [...t].slice(0, NAME_CHARS).join('') : undefined;
+}

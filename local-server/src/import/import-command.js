@@ -1,0 +1,96 @@
+// `tutti import FILE [--out PATH] [--force] [--merge EXISTING.score.json]` (README.md,
+// "Bringing a piece in"): read the notation file, print what was found and every warning with
+// its measure, write the score. One clear message and exit 1 for anything wrong; never a trace.
+
+import { statSync } from 'node:fs';
+import { ImportError } from '#core/import/import-error.js';
+import { IMPORT_LIMITS } from './import-file.js';
+import { importToFile } from './import-to-file.js';
+
+export const IMPORT_USAGE = `Usage: tutti import FILE [--out PATH] [--force] [--merge EXISTING.score.json]
+
+Reads a MusicXML file (.musicxml, .xml, compressed .mxl) or a Standard MIDI File (.mid, .midi,
+format 0 or 1) and writes a score (*.score.json) that "tutti validate" accepts: bars in
+performance order (repeats, 1st/2nd endings, D.C./D.S./Coda/Fine played out), the printed bar
+number and pass of every bar, time signatures, tempo marks (accel./rit. as gradual changes),
+rehearsal marks as sections, the parts with OSC prefixes, title and composer. No cues: you add
+them. Prints what it found and a warning, with its measure, for everything it could not map.
+
+Options:
+  --out PATH      where to write the score (default: next to FILE, FILE's name + .score.json)
+  --force         replace PATH if it exists (without it, an existing file is never overwritten)
+  --merge FILE    take the cues, prompts, reactions, parts, media and view of an existing score
+                  and put them on the new time map at the same printed bars (a revised edition);
+                  prints every cue whose bar no longer exists. Writes to --out (or the default),
+                  so use --out EXISTING --force to update the existing score in place.
+  --help          this text
+
+Limits: files up to ${IMPORT_LIMITS.bytes / 1024 / 1024} MB, ${IMPORT_LIMITS.measures.toLocaleString('en')} written measures, ${IMPORT_LIMITS.bars.toLocaleString('en')} bars played out.
+See README.md ("Bringing a piece in") and scores/README.md ("Importing a piece").`;
+
+/**
+ * Parse the arguments of `tutti import`.
+ * @param {string[]} args
+ * @returns {{ file?: string, out?: string, merge?: string, force: boolean, help: boolean, error?: string }}
+ */
+export function parseImportArgs(args) {
+  const result = { force: false, help: false, file: undefined, out: undefined, merge: undefined, error: undefined };
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i];
+    if (arg === '--help' || arg === '-h') result.help = true;
+    else if (arg === '--force') result.force = true;
+    else if (arg === '--out' || arg === '--merge') {
+      const value = args[i + 1];
+      if (value === undefined || value.startsWith('--')) return { ...result, error: `${arg} needs a file path` };
+      result[arg.slice(2)] = value;
+      i += 1;
+    } else if (arg.startsWith('-')) return { ...result, error: `unknown option ${arg}` };
+    else if (result.file) return { ...result, error: `give one file to import (got ${result.file} and ${arg})` };
+    else result.file = arg;
+  }
+  return result;
+}
+
+/**
+ * Run `tutti import`.
+ * @param {string[]} args
+ * @param {(s: string) => void} out
+ * @param {(s: string) => void} err
+ * @returns {Promise<number>} exit code
+ */
+export async function runImport(args, out, err) {
+  const parsed = parseImportArgs(args);
+  if (parsed.help) {
+    out(IMPORT_USAGE);
+    return 0;
+  }
+  if (parsed.error || !parsed.file) {
+    err(`tutti import: ${parsed.error ?? 'give the file to import, e.g. tutti import piece.musicxml'}\nRun "tutti import --help" for the options.`);
+    return 2;
+  }
+  // A large file takes seconds to read: say so before the wait.
+  const size = fileSize(parsed.file);
+  if (size > 1024 * 1024 && size <= IMPORT_LIMITS.bytes) out(`Reading ${parsed.file} (${(size / 1024 / 1024).toFixed(1)} MB)…`);
+  try {
+    const { target, lines } = await importToFile({ file: parsed.file, out: parsed.out, force: parsed.force, merge: parsed.merge });
+    for (const line of lines) out(line);
+    const shown = /\s/.test(target) ? JSON.stringify(target) : target;
+    out(`Wrote ${target}. Next: add cues, then check it with npx tutti validate ${shown} and play it with npx tutti serve --score ${shown}`);
+    return 0;
+  } catch (error) {
+    if (error instanceof ImportError) {
+      err(`tutti import: ${error.message}`);
+      return 1;
+    }
+    err(`tutti import: could not import ${parsed.file}: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+function fileSize(file) {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0; // importToFile reports a missing file
+  }
+}

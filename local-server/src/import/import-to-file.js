@@ -1,0 +1,58 @@
+// One import from a notation file to a score file, shared by `tutti import` (import-command.js)
+// and the console (routes/console-import.js): import, optionally merge into an existing score,
+// and write — never over an existing file unless `force`.
+
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ImportError } from '#core/import/import-error.js';
+import { mergeTimeMap } from '#core/import/merge.js';
+import { formatProblems, validateScore } from '#core/score/validate.js';
+import { loadScoreFile } from '../score-file.js';
+import { importNotationFile } from './import-file.js';
+import { describeImport } from './import-summary.js';
+
+/**
+ * Where the score goes by default: next to the input, "piece.musicxml" → "piece.score.json".
+ * @param {string} file
+ * @returns {string}
+ */
+export function defaultScorePath(file) {
+  return path.join(path.dirname(file), `${path.basename(file, path.extname(file))}.score.json`);
+}
+
+/**
+ * Import `file` and (unless `dryRun`) write the score to `out` (default: defaultScorePath).
+ * @param {{ file: string, out?: string, force?: boolean, merge?: string, dryRun?: boolean }} request
+ * @returns {Promise<{ target: string, exists: boolean, lines: string[], score: Record<string, any>, result: import('./import-file.js').ImportResult, lost: import('#core/import/merge.js').MergeLoss[] }>}
+ * @throws {ImportError} for a bad file, a bad score to merge into, or an existing target without `force`
+ */
+export async function importToFile({ file, out, force = false, merge, dryRun = false }) {
+  const target = out ?? defaultScorePath(file);
+  const exists = existsSync(target);
+  if (exists && !force && !dryRun) throw new ImportError(`${target} exists; pass --force to replace it, or --out another path`);
+  const result = await importNotationFile(file);
+  let score = result.score;
+  let lost = [];
+  const lines = describeImport(result, file);
+  if (merge) {
+    const existing = await loadScoreFile(merge);
+    if (!existing.ok) throw new ImportError(`${merge} is not a valid score, so nothing can be merged into it:\n${formatProblems(existing.problems)}`);
+    const merged = mergeTimeMap(/** @type {any} */ (existing.score), score);
+    const checked = validateScore(merged.score);
+    if (!checked.ok) throw new ImportError(`merging ${merge} gives a score with problems:\n${formatProblems(checked.problems)}`);
+    score = merged.score;
+    lost = merged.lost;
+    lines.push(`Merged ${merge}: ${merged.kept} cue(s) kept at their printed bars${lost.length ? `, ${lost.length} left out:` : ''}`);
+    for (const loss of lost) lines.push(`  ! ${loss.what}: ${loss.message}`);
+  }
+  if (!dryRun) {
+    try {
+      await writeFile(target, `${JSON.stringify(score, null, 2)}\n`);
+    } catch (error) {
+      const code = /** @type {any} */ (error).code;
+      throw new ImportError(`cannot write ${target}: ${code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'not allowed to write there' : code === 'ENOENT' ? 'no such folder' : /** @type {any} */ (error).message}; choose another place with --out`);
+    }
+  }
+  return { target, exists, lines, score, result, lost };
+}

@@ -1,0 +1,131 @@
+// A Standard MIDI File (format 0 or 1) → the neutral piece the time map is built from
+// (core/import/time-map.js): measures cut from the ticks by its time signatures, every tempo
+// event, marker events as rehearsal marks, named tracks with notes as parts, and the conductor
+// track's name as the title. Parsing is midi-file's (no hand-written MIDI parsing here).
+
+import midiFile from 'midi-file';
+import { ImportError } from '#core/import/import-error.js';
+import { fitMeter, METER_UNITS } from '#core/import/meter-fit.js';
+
+const { parseMidi } = midiFile;
+
+/**
+ * Read a MIDI file's bytes.
+ * @param {Uint8Array} bytes
+ * @param {{ maxMeasures: number, warn: (measure: string, message: string) => void, what?: string }} options
+ * @returns {import('./musicxml.js').NotationPiece}
+ */
+export function readMidi(bytes, { maxMeasures, warn, what = 'the file' }) {
+  let midi;
+  try {
+    midi = parseMidi(bytes);
+  } catch (error) {
+    throw new ImportError(`${what} is not a readable MIDI file (${error instanceof Error ? error.message : String(error)}); it may be cut short or damaged`);
+  }
+  const cut = truncation(bytes, midi);
+  if (cut) throw new ImportError(`${what} is not a readable MIDI file (${cut}); it may be cut short or damaged`);
+  const ppq = midi.header.ticksPerBeat;
+  if (!ppq) throw new ImportError(`${what} counts time in SMPTE frames, not in beats; export it from your sequencer with a tempo map (ticks per quarter note)`);
+  if (midi.header.format === 2) throw new ImportError(`${what} is a format 2 MIDI file (independent patterns); export it as format 1`);
+
+  const events = conductorEvents(midi.tracks);
+  if (events.end === 0) throw new ImportError(`${what} holds no events: nothing to import`);
+  const measures = cutMeasures(events, ppq, maxMeasures, warn, what);
+  return { title: events.title, composer: events.composer, parts: parts(midi), measures };
+}
+
+// midi-file reads what is there without complaint; a file cut short shows as a chunk whose
+// declared length runs past the end, fewer tracks than the header says, or a track without its
+// end-of-track event.
+function truncation(bytes, midi) {
+  let offset = 0;
+  while (offset + 8 <= bytes.length) {
+    const length = ((bytes[offset + 4] << 24) >>> 0) + (bytes[offset + 5] << 16) + (bytes[offset + 6] << 8) + bytes[offset + 7];
+    if (offset + 8 + length > bytes.length) return `a chunk declares ${length} bytes but only ${bytes.length - offset - 8} follow`;
+    offset += 8 + length;
+  }
+  if (midi.tracks.length < midi.header.numTracks) return `the header promises ${midi.header.numTracks} tracks, the file holds ${midi.tracks.length}`;
+  const open = midi.tracks.findIndex((t) => t.at(-1)?.type !== 'endOfTrack');
+  if (open >= 0) return `track ${open + 1} has no end-of-track event`;
+  return undefined;
+}
+
+// Every track's time signatures, tempo events and markers with their absolute tick, and where
+// the last event ends.
+function conductorEvents(tracks) {
+  const signatures = [];
+  const tempos = [];
+  const markers = [];
+  let end = 0;
+  let title;
+  let composer;
+  tracks.forEach((track, t) => {
+    let tick = 0;
+    let notes = false;
+    for (const e of track) {
+      tick += e.deltaTime;
+      end = Math.max(end, tick);
+      if (e.type === 'timeSignature') signatures.push({ tick, numerator: e.numerator, denominator: e.denominator });
+      else if (e.type === 'setTempo') tempos.push({ tick, qpm: 60_000_000 / e.microsecondsPerBeat });
+      else if (e.type === 'marker') markers.push({ tick, text: String(e.text ?? '').trim() });
+      else if (e.type === 'noteOn') notes = true;
+      else if (t === 0 && !notes && e.type === 'trackName' && !title) title = String(e.text).trim() || undefined;
+      else if (t === 0 && !notes && e.type === 'text' && !composer && /^[\p{L}][\p{L}.' -]{2,60}$/u.test(String(e.text).trim())) composer = String(e.text).trim();
+    }
+  });
+  const byTick = (a, b) => a.tick - b.tick;
+  return { signatures: signatures.sort(byTick), tempos: tempos.sort(byTick), markers: markers.sort(byTick), end, title, composer };
+}
+
+// Bars from tick 0 to the end: each as long as its time signature, or cut short where a time
+// signature arrives mid-bar (with a warning).
+function cutMeasures({ signatures, tempos, markers, end }, ppq, maxMeasures, warn, what) {
+  const measures = [];
+  let sig = { beats: 4, unit: 4 };
+  let s = 0;
+  let start = 0;
+  while (start < end || measures.length === 0) {
+    while (s < signatures.length && signatures[s].tick <= start) sig = toMeter(signatures[s++], measures.length + 1, warn) ?? sig;
+    let stop = start + (sig.beats * ppq * 4) / sig.unit;
+    const label = String(measures.length + 1);
+    if (s < signatures.length && signatures[s].tick < stop) {
+      stop = signatures[s].tick;
+      warn(label, 'is cut short by a time signature change inside it');
+    }
+    const length = (stop - start) / ppq;
+    const inBar = (list) => list.filter((e) => e.tick >= start && e.tick < stop).map((e) => ({ ...e, at: (e.tick - start) / ppq }));
+    const time = Math.abs(length - (sig.beats * 4) / sig.unit) < 1e-9 ? sig : fitMeter(length, sig.unit) ?? sig;
+    measures.push({
+      label, number: measures.length + 1, length, time,
+      tempos: inBar(tempos).map((e) => ({ at: e.at, qpm: e.qpm })),
+      ramps: [],
+      rehearsals: inBar(markers).filter((e) => e.text).map((e) => ({ at: e.at, text: e.text })),
+    });
+    if (measures.length > maxMeasures) throw new ImportError(`${what} is longer than ${maxMeasures.toLocaleString('en')} bars; Tutti imports up to ${maxMeasures.toLocaleString('en')}`);
+    start = stop;
+  }
+  return measures;
+}
+
+function toMeter(event, bar, warn) {
+  if (event.numerator >= 1 && event.numerator <= 32 && METER_UNITS.includes(event.denominator)) return { beats: event.numerator, unit: event.denominator };
+  warn(String(bar), `has the time signature ${event.numerator}/${event.denominator}, which a score cannot hold; the one before continues`);
+  return undefined;
+}
+
+// Parts: every track that plays notes, by its name (format 0: every channel that plays).
+function parts(midi) {
+  if (midi.header.format === 0) {
+    const channels = new Set();
+    for (const e of midi.tracks[0] ?? []) if (e.type === 'noteOn') channels.add(e.channel + 1);
+    return [...channels].sort((a, b) => a - b).map((c) => `Channel ${c}`);
+  }
+  const out = [];
+  midi.tracks.forEach((track, i) => {
+    if (!track.some((e) => e.type === 'noteOn')) return;
+    const name = track.find((e) => e.type === 'trackName' && String(e.text).trim());
+    const instrument = track.find((e) => e.type === 'instrumentName' && String(e.text).trim());
+    out.push(String((name ?? instrument)?.text ?? `Track ${i + 1}`).trim());
+  });
+  return out;
+}

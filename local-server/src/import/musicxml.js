@@ -1,0 +1,102 @@
+// A MusicXML document (score-partwise, as every notation program exports) → the neutral piece
+// the time map is built from (core/import/time-map.js): title, composer, parts and, per written
+// measure, its length, meter, marks and barlines. Structure (barlines, jumps, time signatures)
+// comes from the first part; lengths are the longest any part fills; marks are gathered from
+// every part (an orchestral score often writes a tempo mark in several staves) without doubles.
+
+import { ImportError } from '#core/import/import-error.js';
+import { readMeasure } from './musicxml-measure.js';
+import { all, attr, first, parseXml, tagOf, textOf } from './xml-tree.js';
+
+/**
+ * @typedef {object} NotationPiece
+ * @property {string} [title]
+ * @property {string} [composer]
+ * @property {string[]} parts the parts' names
+ * @property {import('#core/import/time-map.js').SourceMeasure[]} measures
+ */
+
+/**
+ * Read a MusicXML document's text.
+ * @param {string} text
+ * @param {{ maxMeasures: number, warn: (measure: string, message: string) => void, what?: string }} options
+ * @returns {NotationPiece}
+ */
+export function readMusicXml(text, { maxMeasures, warn, what = 'the file' }) {
+  const tree = parseXml(text, what);
+  const root = tree.find((n) => tagOf(n) === 'score-partwise' || tagOf(n) === 'score-timewise');
+  if (!root) {
+    const top = tree.map(tagOf).find((t) => t && !t.startsWith('?') && t !== '#text' && t !== '!DOCTYPE');
+    throw new ImportError(`${what} is XML but not a MusicXML score (its root element is <${top ?? 'nothing'}>, not <score-partwise>)`);
+  }
+  if (tagOf(root) === 'score-timewise') throw new ImportError(`${what} is a timewise MusicXML score; export it as (partwise) MusicXML, which every notation program does by default`);
+
+  const scoreParts = all(first(root, 'part-list'), 'score-part');
+  const names = new Map(scoreParts.map((p) => [attr(p, 'id'), textOf(first(p, 'part-name')) || attr(p, 'id')]));
+  const partNodes = all(root, 'part');
+  if (partNodes.length === 0) throw new ImportError(`${what} has no <part>: a MusicXML score needs at least one part with measures`);
+  const measureCount = all(partNodes[0], 'measure').length;
+  if (measureCount === 0) throw new ImportError(`${what} has no measures`);
+  if (measureCount > maxMeasures) throw new ImportError(`${what} has ${measureCount.toLocaleString('en')} measures; Tutti imports up to ${maxMeasures.toLocaleString('en')}`);
+
+  const readings = partNodes.map((part, p) => {
+    const state = { divisions: 1 };
+    return all(part, 'measure').map((measure, i) => {
+      const label = attr(measure, 'number') ?? String(i + 1);
+      return { label, implicit: attr(measure, 'implicit') === 'yes', reading: readMeasure(measure, state, p === 0 ? (message) => warn(label, message) : () => {}) };
+    });
+  });
+
+  const measures = readings[0].map((m, i) => {
+    const same = readings.map((r) => r[i]?.reading).filter(Boolean);
+    const reading = m.reading;
+    return {
+      ...reading.flow,
+      label: m.label,
+      number: 0,
+      implicit: m.implicit,
+      time: reading.time,
+      // Rests-only measures keep their time signature's length, except a pickup (implicit).
+      length: Math.max(0, ...same.filter((r) => r.sounding || m.implicit).map((r) => r.length)),
+      tempos: unique(same.flatMap((r) => r.tempos), (t) => `${t.at}`),
+      ramps: unique(same.flatMap((r) => r.ramps), (t) => `${t.at}|${t.text}`),
+      rehearsals: unique(same.flatMap((r) => r.rehearsals), (t) => `${t.at}|${t.text}`),
+    };
+  });
+  numberMeasures(measures, warn);
+  const parts = partNodes.map((p) => names.get(attr(p, 'id')) ?? attr(p, 'id') ?? 'Part');
+  return { title: title(root), composer: composer(root), parts, measures };
+}
+
+// The printed number of each measure: its number attribute, or the one before + 1 when that is
+// not a number ("X1", used for measures that do not count).
+function numberMeasures(measures, warn) {
+  let previous = 0;
+  let warned = false;
+  measures.forEach((m, i) => {
+    const parsed = /^\s*(\d+)/.exec(m.label);
+    if (parsed) m.number = Math.min(99_999, Number(parsed[1]));
+    else {
+      m.number = i === 0 ? 1 : previous + 1;
+      if (!warned) warn(m.label, `has no numeric measure number; printed as ${m.number}`);
+      warned = true;
+    }
+    previous = m.number;
+  });
+}
+
+function unique(list, key) {
+  const seen = new Set();
+  return list.filter((item) => (seen.has(key(item)) ? false : (seen.add(key(item)), true))).sort((a, b) => a.at - b.at);
+}
+
+function title(root) {
+  return textOf(first(root, 'work', 'work-title')) || textOf(first(root, 'movement-title'))
+    || textOf(all(root, 'credit').flatMap((c) => all(c, 'credit-words')).find((w) => attr(w, 'justify') === 'center')) || undefined;
+}
+
+function composer(root) {
+  const creators = all(first(root, 'identification'), 'creator');
+  const found = creators.find((c) => attr(c, 'type') === 'composer') ?? creators.find((c) => !attr(c, 'type'));
+  return textOf(found) || undefined;
+}

@@ -1,0 +1,98 @@
+// Reading the ordered tree fast-xml-parser builds with `preserveOrder: true`: every node is
+// `{ [tag]: children[], ':@'?: attributes }`, text is `{ '#text': string }`. Order matters in
+// MusicXML (a direction sits between the notes it falls between), hence this shape.
+
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { ImportError } from '#core/import/import-error.js';
+
+/** @typedef {Record<string, any>} XmlNode */
+
+/**
+ * Parse XML text into an ordered tree; a file that is not well-formed XML is an ImportError
+ * naming the line and column.
+ * @param {string} text
+ * @param {string} what how to name the file in the message
+ * @returns {XmlNode[]}
+ */
+export function parseXml(text, what) {
+  const checked = XMLValidator.validate(text);
+  if (checked !== true) {
+    const { line, col, msg } = checked.err;
+    throw new ImportError(`${what} is not well-formed XML (line ${line}, column ${col}: ${msg})`);
+  }
+  const parser = new XMLParser({
+    preserveOrder: true,
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: true,
+  });
+  return parser.parse(text);
+}
+
+/**
+ * The tag of a node ('#text' for text).
+ * @param {XmlNode} node
+ * @returns {string}
+ */
+export function tagOf(node) {
+  for (const key of Object.keys(node)) if (key !== ':@') return key;
+  return '';
+}
+
+/**
+ * The child nodes of a node (empty for text).
+ * @param {XmlNode | undefined} node
+ * @returns {XmlNode[]}
+ */
+export function childrenOf(node) {
+  if (!node) return [];
+  const value = node[tagOf(node)];
+  return Array.isArray(value) ? value : [];
+}
+
+/**
+ * Children with a tag.
+ * @param {XmlNode | undefined} node
+ * @param {string} tag
+ * @returns {XmlNode[]}
+ */
+export function all(node, tag) {
+  return childrenOf(node).filter((c) => tagOf(c) === tag);
+}
+
+/**
+ * The first child with a tag, following a path of tags (`first(n, 'work', 'work-title')`).
+ * @param {XmlNode | undefined} node
+ * @param {...string} tags
+ * @returns {XmlNode | undefined}
+ */
+export function first(node, ...tags) {
+  let current = node;
+  for (const tag of tags) {
+    current = childrenOf(current).find((c) => tagOf(c) === tag);
+    if (!current) return undefined;
+  }
+  return current;
+}
+
+/**
+ * The text inside a node (its text children joined), trimmed; '' when none.
+ * @param {XmlNode | undefined} node
+ * @returns {string}
+ */
+export function textOf(node) {
+  return childrenOf(node).map((c) => (tagOf(c) === '#text' ? String(c['#text']) : textOf(c))).join('').trim();
+}
+
+/**
+ * An attribute of a node, or undefined.
+ * @param {XmlNode | undefined} node
+ * @param {string} name
+ * @returns {string | undefined}
+ */
+export function attr(node, name) {
+  const value = node?.[':@']?.[name];
+  return value === undefined ? undefined : String(value);
+}

@@ -1,0 +1,56 @@
+// The console's import (README.md, "Bringing a piece in"): POST /api/score/import with the path
+// of a MusicXML / MIDI file. Without `save` it only reads the file and answers what it found
+// (the summary lines, the warnings with their measures, the score summary) and where it would be
+// written; with `save` it writes the score (never over an existing file unless `force`), which
+// the console then checks and loads like any score. Behind the control listener's token. The
+// file is read on a worker thread (import-worker.js), never on the show's event loop.
+
+import { ImportError } from '#core/import/import-error.js';
+import { validateScore } from '#core/score/validate.js';
+import { importInWorker } from '../import/import-worker.js';
+import { scoreSummary } from './console-api.js';
+
+const importBody = {
+  type: 'object',
+  required: ['path'],
+  additionalProperties: false,
+  properties: {
+    path: { type: 'string', minLength: 1, maxLength: 4096 },
+    out: { type: 'string', minLength: 1, maxLength: 4096 },
+    save: { type: 'boolean' },
+    force: { type: 'boolean' },
+  },
+};
+
+/**
+ * @param {import('fastify').FastifyInstance} app
+ * @param {{ log: any }} options
+ */
+export default async function consoleImport(app, { log }) {
+  app.post('/api/score/import', { schema: { body: importBody } }, async (request, reply) => {
+    const { path, out, save = false, force = false } = /** @type {any} */ (request.body);
+    try {
+      // On a worker thread: a large file must not stall a show that is playing.
+      const done = await importInWorker({ file: path, out, force, dryRun: !save });
+      if (save) log.info(`imported ${path} → ${done.target}`);
+      const checked = validateScore(done.score);
+      return {
+        ok: true,
+        kind: done.result.kind,
+        file: path,
+        out: done.target,
+        exists: done.exists,
+        saved: save,
+        lines: done.lines,
+        warnings: done.result.warnings,
+        score: checked.ok ? scoreSummary(checked.score, done.target) : null,
+      };
+    } catch (error) {
+      if (error instanceof ImportError) {
+        const code = /exists; pass --force/.test(error.message) ? 409 : 400;
+        return reply.code(code).send({ error: code === 409 ? 'EXISTS' : 'IMPORT_FAILED', message: error.message });
+      }
+      throw error;
+    }
+  });
+}
