@@ -19,11 +19,11 @@ import { createWakeLock } from '../src/wake-lock.js';
 import { createPartView } from './part-view.js';
 import { createClick, CLICK_MODES } from './click.js';
 import { startReports } from './report.js';
+import { t } from '../src/i18n.js';
 
 /** How far ahead clicks are put on the audio clock (ms). */
 const CLICK_HORIZON_MS = 1200;
 const LISTED = 5;
-const REFUSED = 'This part-page link is no longer valid (the show server has a new key). Scan the musicians\' QR code on the console again.';
 
 // …/part/<key>/: the cue table, the reports, and the audience's own stream and /time mounted under
 // the key (local-server/src/routes/part-stream.js), so --max-clients never turns a musician away.
@@ -55,7 +55,7 @@ function refuse() {
   refused = true;
   clickMode = 'off';
   click.cancelFrom(-Infinity);
-  view.refused(REFUSED);
+  view.refused(t('part.refused'));
 }
 
 async function loadTable() {
@@ -84,7 +84,7 @@ function pick(id) {
   wakeLock.enable();
   cues = cuesForPart(table.cues, id);
   if (location.hash.slice(1) !== id) history.replaceState(null, '', `#${encodeURIComponent(id)}`);
-  const name = id === '*' ? 'All parts' : table.parts.find((p) => p.id === id)?.name ?? id;
+  const name = id === '*' ? t('part.all') : table.parts.find((p) => p.id === id)?.name ?? id;
   view.titles(name, table.score.title);
   view.showPicker(false);
   if (shown) view.cues(upcomingCues(cues, shown.index, LISTED));
@@ -111,7 +111,7 @@ function onApplied(envelope, outcome) {
     const p = lean.position;
     const still = { index: p.index, bar: p.bar, beat: p.beat, beats: p.beats };
     view.position(still, { flash: false });
-    view.context(lean.section, lean.transport === 'paused' ? 'Paused' : lean.transport === 'stopped' ? 'Stopped' : '');
+    view.context(lean.section, lean.transport === 'paused' ? t('part.paused') : lean.transport === 'stopped' ? t('part.stopped') : '');
     showCues(still);
   }
   plan();
@@ -133,7 +133,7 @@ function plan() {
     const b = beat.show;
     view.position(b, { flash: true });
     // The section from the cue table, at the beat it starts (through outages too); the state's otherwise.
-    view.context(table ? sectionAt(table.sections ?? [], b.index) : lean?.section, `${roundTempo(b.bpm)} bpm`);
+    view.context(table ? sectionAt(table.sections ?? [], b.index) : lean?.section, t('part.bpm', { bpm: roundTempo(b.bpm) }));
     showCues(b);
     const next = partId === null ? null : upcomingCues(cues, b.index, 1)[0] ?? null;
     // What the tests compare with the server: when this beat went on screen, and the countdown it showed.
