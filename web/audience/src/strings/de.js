@@ -30,6 +30,7 @@ export default {
   'vote.resultSaid': 'Ergebnis der Abstimmung: {result}',
   'react.tap': 'Tippen',
   'react.level': 'Publikumspegel {n} %',
+  'notice': 'Hinweis',
   'venue.lost': 'Der Veranstaltungsort ist offline. Die Aufführung geht hier weiter, sobald er zurück ist.',
   'venue.lostSince': 'Der Veranstaltungsort ist offline (seit {time}). Die Aufführung geht hier weiter, sobald er zurück ist.',
   'venue.none': 'Die Aufführung hat noch nicht begonnen. Diese Seite folgt ihr, sobald sie beginnt.',

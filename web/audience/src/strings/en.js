@@ -31,6 +31,7 @@ export default {
   'vote.resultSaid': 'Vote result: {result}',
   'react.tap': 'Tap',
   'react.level': 'Audience level {n} %',
+  'notice': 'Notice',
   'venue.lost': 'The venue is offline. The show will continue here as soon as it is back.',
   'venue.lostSince': 'The venue is offline (since {time}). The show will continue here as soon as it is back.',
   'venue.none': 'The show has not started yet. This page will follow it as soon as it begins.',

@@ -30,6 +30,7 @@ export default {
   'vote.resultSaid': 'Resultado de la votación: {result}',
   'react.tap': 'Toca',
   'react.level': 'Nivel del público {n} %',
+  'notice': 'Aviso',
   'venue.lost': 'La sala está desconectada. El espectáculo seguirá aquí en cuanto vuelva.',
   'venue.lostSince': 'La sala está desconectada (desde las {time}). El espectáculo seguirá aquí en cuanto vuelva.',
   'venue.none': 'El espectáculo aún no ha empezado. Esta página lo seguirá en cuanto empiece.',

@@ -30,6 +30,7 @@ export default {
   'vote.resultSaid': 'Résultat du vote : {result}',
   'react.tap': 'Touchez',
   'react.level': 'Niveau du public {n} %',
+  'notice': 'Avis',
   'venue.lost': 'La salle est hors ligne. Le spectacle reprendra ici dès son retour.',
   'venue.lostSince': 'La salle est hors ligne (depuis {time}). Le spectacle reprendra ici dès son retour.',
   'venue.none': 'Le spectacle n’a pas encore commencé. Cette page le suivra dès qu’il commencera.',

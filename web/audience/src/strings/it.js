@@ -30,6 +30,7 @@ export default {
   'vote.resultSaid': 'Risultato della votazione: {result}',
   'react.tap': 'Tocca',
   'react.level': 'Livello del pubblico {n} %',
+  'notice': 'Avviso',
   'venue.lost': 'La sala è offline. Lo spettacolo continuerà qui appena torna.',
   'venue.lostSince': 'La sala è offline (dalle {time}). Lo spettacolo continuerà qui appena torna.',
   'venue.none': 'Lo spettacolo non è ancora iniziato. Questa pagina lo seguirà appena inizia.',
