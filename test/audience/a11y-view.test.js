@@ -17,7 +17,7 @@ const FAST_SCORE = {
   format: 'tutti-score/1',
   id: 'a11y-view',
   title: 'Fast colours',
-  bars: 40,
+  bars: 200,
   meter: [{ bar: 1, beats: 4, unit: 4 }],
   tempo: [{ at: { bar: 1 }, bpm: 200 }],
   sections: [{ at: { bar: 1 }, mark: 'A', name: 'A long section name that has to wrap on a small screen' }],
@@ -26,6 +26,7 @@ const FAST_SCORE = {
   cues: [
     { at: { bar: 2 }, osc: { part: 'vln', address: '/cue', args: ['A long cue text for the first violin', 'pp'] } },
     { at: { bar: 30 }, osc: { part: 'vln', address: '/cue', args: ['B', 'mf'] } },
+    { at: { bar: 150 }, osc: { part: 'vln', address: '/cue', args: ['C', 'f'] } },
   ],
 };
 
@@ -123,6 +124,9 @@ test.each([
   await waitInPage(audience.page, () => window.__tutti.vote().phase === 'open', undefined, 15_000);
   await audience.page.click('#join');
   await waitInPage(part.page, () => window.__part.part() === 'vln' && window.__part.displays().length > 2);
+  // The widest numbers: a three-digit bar and a three-digit countdown (to bar 150).
+  show.show.engine.seek(112);
+  await waitInPage(part.page, () => Number(document.getElementById('bar').textContent) >= 112 && document.getElementById('countdown').textContent.length === 3);
   const audienceProblems = await audience.page.evaluate(layoutProblems, AUDIENCE_KEYS);
   await audience.page.screenshot({ path: `${ARTIFACTS}a11y-zoom-audience-${tag}.png`, fullPage: true });
   const partProblems = await part.page.evaluate(layoutProblems, PART_KEYS);

@@ -3,7 +3,7 @@
 // axe violations, and each notice is spoken once — "not started" politely, "offline" at once
 // (assertive). Screenshots: artifacts/audience/a11y-edge-*.png.
 
-/* global window */
+/* global window, document */
 import { mkdirSync } from 'node:fs';
 import { acquireBrowserLock } from '../audience/support/exclusive.js';
 import { ARTIFACTS, launchBrowser, openPage, waitInPage } from '../audience/support/browser.js';

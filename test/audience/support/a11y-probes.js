@@ -7,7 +7,6 @@
 // - window.__vibrations: each navigator.vibrate call (a spy: the real one is not called), with the
 //   beat on screen at that moment.
 
-/* global window, document, navigator, performance, MutationObserver, Element */
 
 export function installProbes() {
   const now = () => performance.timeOrigin + performance.now();
