@@ -72,6 +72,19 @@ async function expectNoViolations(page, state) {
   expect({ state, violations }).toEqual({ state, violations: [] });
 }
 
+/**
+ * After the show server went away: the page (its inspector `window[inspector]`) notices, says
+ * "Connection lost" in a live region, has no axe violations; no page errors but the refused reconnects.
+ */
+async function expectNetworkLost(page, problems, inspector, name) {
+  await waitInPage(page, (key) => !window[key].connection().live, inspector, 20_000);
+  await waitInPage(page, () => window.__live.some((s) => s.text === 'Connection lost. Reconnecting…'));
+  await expectNoViolations(page, `${name}: network lost`);
+  await page.screenshot({ path: `${ARTIFACTS}a11y-${name}-offline.png` });
+  await page.context().close();
+  expect(problems.filter((p) => !/ERR_CONNECTION_REFUSED|WebSocket/.test(p))).toEqual([]);
+}
+
 const live = (page) => page.evaluate(() => window.__live.slice());
 const flashes = (page) => page.evaluate(() => window.__flashes.slice());
 const synced = () => window.__tutti.connection().live && (window.__tutti.clock()?.total ?? 0) >= 8;
@@ -121,15 +134,10 @@ test('audience page: no axe violations waiting, playing, vote open, result, netw
   expect(mostInOneSecond(pulses)).toBeLessThanOrEqual(3);
   expect(pulses.every((p) => p.beat === '1')).toBe(true);
 
-  // The network goes: the page says so (once) and is still clean for axe.
+  // The network goes: the page says so and is still clean for axe.
   await voteShow.close();
   voteShow = null;
-  await waitInPage(page, () => !window.__tutti.connection().live, undefined, 20_000);
-  await waitInPage(page, () => window.__live.some((s) => s.text === 'Connection lost. Reconnecting…'));
-  await expectNoViolations(page, 'network lost');
-  await page.screenshot({ path: `${ARTIFACTS}a11y-audience-offline.png` });
-  await page.context().close();
-  expect(problems.filter((p) => !/ERR_CONNECTION_REFUSED|WebSocket/.test(p))).toEqual([]);
+  await expectNetworkLost(page, problems, '__tutti', 'audience');
 }, 120_000);
 
 test('part page at 200 bpm: no axe violations (picker, playing); section and next cue spoken, not the countdown; ≤ 3 flashes a second; vibrate on downbeats once turned on', async () => {
@@ -180,13 +188,8 @@ test('part page at 200 bpm: no axe violations (picker, playing); section and nex
   expect(said.length).toBeLessThan(shown.length / 4);
   expect(texts.some((s) => /^\d+\s*beats?$/.test(s) || /^\d+ beats?/.test(s))).toBe(false);
 
-  // The network goes: spoken once, still clean for axe.
+  // The network goes: the page says so and is still clean for axe.
   await fastShow.close();
   fastShow = null;
-  await waitInPage(page, () => !window.__part.connection().live, undefined, 20_000);
-  await waitInPage(page, () => window.__live.some((s) => s.text === 'Connection lost. Reconnecting…'));
-  await expectNoViolations(page, 'part network lost');
-  await page.screenshot({ path: `${ARTIFACTS}a11y-part-offline.png` });
-  await page.context().close();
-  expect(problems.filter((p) => !/ERR_CONNECTION_REFUSED|WebSocket/.test(p))).toEqual([]);
+  await expectNetworkLost(page, problems, '__part', 'part');
 }, 120_000);

@@ -14,12 +14,30 @@ export const MIN_COLOUR_GAP_MS = MIN_FLASH_GAP_MS / 2;
 export const reducedMotion = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 /**
+ * Lets through at most one moment per `gapMs`, on the moments' own times (a beat's `at`): never
+ * two closer than that, whatever the tempo. A time earlier than the last (a seek back) starts afresh.
+ * @param {number} gapMs
+ */
+export function createGapGate(gapMs) {
+  let lastAt = -Infinity;
+  return {
+    /** @param {number} at @returns {boolean} whether this moment may pass */
+    pass(at) {
+      if (at < lastAt) lastAt = -Infinity;
+      if (at - lastAt < gapMs) return false;
+      lastAt = at;
+      return true;
+    },
+  };
+}
+
+/**
  * Decides which beats flash: every beat up to EVERY_BEAT_MAX_BPM, downbeats only above it, and
  * never two flashes closer than MIN_FLASH_GAP_MS on the beats' own times (so even one-beat bars at
  * 400 bpm stay under three a second); none with reduced motion.
  */
 export function createBeatFlashLimit() {
-  let lastAt = -Infinity;
+  const gate = createGapGate(MIN_FLASH_GAP_MS);
   return {
     /**
      * @param {{ beat: number, at: number, bpm?: number }} b the beat going on screen (`at`: its time, ms)
@@ -29,11 +47,7 @@ export function createBeatFlashLimit() {
       if (reducedMotion()) return false;
       const fast = typeof b.bpm === 'number' && b.bpm > EVERY_BEAT_MAX_BPM;
       if (fast && b.beat !== 1) return false;
-      // A seek or a new segment may go back in time: start afresh rather than never flash again.
-      if (b.at < lastAt) lastAt = -Infinity;
-      if (b.at - lastAt < MIN_FLASH_GAP_MS) return false;
-      lastAt = b.at;
-      return true;
+      return gate.pass(b.at);
     },
   };
 }
@@ -66,7 +80,7 @@ export function createChangeLimit(apply, gapMs = MIN_COLOUR_GAP_MS) {
       if (wait <= 0) {
         clearTimeout(timer);
         run();
-      } else if (!timer) timer = window.setTimeout(run, wait);
+      } else if (!timer) timer = setTimeout(run, wait);
     },
   };
 }

@@ -4,7 +4,7 @@
 // MIN_FLASH_GAP_MS (one-beat bars at a fast tempo would otherwise buzz without a break).
 
 import { t } from './i18n.js';
-import { MIN_FLASH_GAP_MS } from './flash-limit.js';
+import { MIN_FLASH_GAP_MS, createGapGate } from './flash-limit.js';
 
 const STORAGE_KEY = 'tutti.vibrate';
 const BUZZ_MS = 40;
@@ -25,7 +25,7 @@ function remembered() {
 export function createHaptics(button) {
   const supported = typeof navigator !== 'undefined' && typeof navigator.vibrate === 'function';
   let on = supported && remembered();
-  let lastAt = -Infinity;
+  const gate = createGapGate(MIN_FLASH_GAP_MS);
 
   function render() {
     if (!button) return;
@@ -49,11 +49,7 @@ export function createHaptics(button) {
     supported,
     enabled: () => on,
     beat(b) {
-      if (!on || b.beat !== 1) return;
-      if (b.at < lastAt) lastAt = -Infinity; // a seek back
-      if (b.at - lastAt < MIN_FLASH_GAP_MS) return;
-      lastAt = b.at;
-      navigator.vibrate(BUZZ_MS);
+      if (on && b.beat === 1 && gate.pass(b.at)) navigator.vibrate(BUZZ_MS);
     },
   };
 }
