@@ -77,6 +77,28 @@ test('reduced motion: no beat pulse, no beat flash, no colour transition on eith
   await part.context.close();
 }, 60_000);
 
+test('audience page: the haptic downbeat is off until turned on, then buzzes on downbeats only', async () => {
+  const { context, page } = await openPage(browser);
+  await context.addInitScript(installProbes);
+  await page.goto(`${show.audienceUrl}/`);
+  await waitInPage(page, () => window.__tutti.displays().length >= 8);
+  expect(await page.isVisible('#vibrate')).toBe(true);
+  expect(await page.getAttribute('#vibrate', 'aria-pressed')).toBe('false');
+  expect(await page.evaluate(() => window.__vibrations.length)).toBe(0);
+  await page.click('#vibrate');
+  const on = await page.evaluate(() => performance.timeOrigin + performance.now());
+  await waitInPage(page, () => window.__vibrations.length >= 3, undefined, 10_000);
+  const shown = await page.evaluate(() => window.__tutti.displays());
+  const buzzes = await page.evaluate(() => window.__vibrations.slice());
+  expect(buzzes.every((b) => b.beat === '1' && b.at >= on)).toBe(true);
+  const downbeats = shown.filter((d) => d.beat === 1 && d.local > on + 5).length;
+  expect(Math.abs(buzzes.length - downbeats)).toBeLessThanOrEqual(1);
+  // Remembered on the phone: a reload keeps it on.
+  await page.reload();
+  await waitInPage(page, () => document.getElementById('vibrate').getAttribute('aria-pressed') === 'true');
+  await context.close();
+}, 60_000);
+
 /** Overflow, clipping and overlap of the page's key texts, measured in the page. */
 const layoutProblems = (ids) => {
   const problems = [];
@@ -174,6 +196,8 @@ test.each([
   expect(words.title).toBe('Fast colours');
   expect(words.text).toBe('Raise your phone towards the stage');
   expect(words.section).toBe(`A — ${FAST_SCORE.sections[0].name}`);
+  await audience.page.screenshot({ path: `${ARTIFACTS}a11y-language-${lang}-audience.png` });
+  await part.page.screenshot({ path: `${ARTIFACTS}a11y-language-${lang}-part.png` });
   await audience.context.close();
   await part.context.close();
 }, 60_000);
