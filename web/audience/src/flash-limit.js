@@ -10,8 +10,10 @@ export const EVERY_BEAT_MAX_BPM = 60_000 / MIN_FLASH_GAP_MS;
 /** A colour change is half a flash (there and back): at most one per 175 ms keeps it under three flashes a second. */
 export const MIN_COLOUR_GAP_MS = MIN_FLASH_GAP_MS / 2;
 
-/** Whether the phone asks for reduced motion (read each time: the setting can change while the page is open). */
-export const reducedMotion = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+/** The query, made once: its `matches` is live (the setting can change while the page is open), and reading it costs nothing per beat. */
+const motionQuery = typeof matchMedia === 'function' ? matchMedia('(prefers-reduced-motion: reduce)') : null;
+/** Whether the phone asks for reduced motion now. */
+export const reducedMotion = () => motionQuery?.matches === true;
 
 /**
  * Lets through at most one moment per `gapMs`, on the moments' own times (a beat's `at`): never
