@@ -5,7 +5,7 @@
 // after it, and clicks (Web Audio) at each beat's server time. Keeps going through dropouts the
 // way the audience page does: the flywheel computes every beat from the segment.
 
-import { printedBarLabel } from '#core/score/printed-bars.js';
+import { printedBarAt } from '#core/score/printed-bars.js';
 import { createStreamTracker } from '#core/client/stream-tracker.js';
 import { createClockSync } from '#core/client/clock-sync.js';
 import { cuesForPart, upcomingCues, clickFor, beatsAhead, sectionAt } from '#core/client/part-plan.js';
@@ -20,11 +20,11 @@ import { createWakeLock } from '../src/wake-lock.js';
 import { createPartView } from './part-view.js';
 import { createClick, CLICK_MODES } from './click.js';
 import { startReports } from './report.js';
+import { t, nth } from '../src/i18n.js';
 
 /** How far ahead clicks are put on the audio clock (ms). */
 const CLICK_HORIZON_MS = 1200;
 const LISTED = 5;
-const REFUSED = 'This part-page link is no longer valid (the show server has a new key). Scan the musicians\' QR code on the console again.';
 
 // …/part/<key>/: the cue table, the reports, and the audience's own stream and /time mounted under
 // the key (local-server/src/routes/part-stream.js), so --max-clients never turns a musician away.
@@ -56,7 +56,7 @@ function refuse() {
   refused = true;
   clickMode = 'off';
   click.cancelFrom(-Infinity);
-  view.refused(REFUSED);
+  view.refused(t('part.refused'));
 }
 
 async function loadTable() {
@@ -85,7 +85,7 @@ function pick(id) {
   wakeLock.enable();
   cues = cuesForPart(table.cues, id);
   if (location.hash.slice(1) !== id) history.replaceState(null, '', `#${encodeURIComponent(id)}`);
-  const name = id === '*' ? 'All parts' : table.parts.find((p) => p.id === id)?.name ?? id;
+  const name = id === '*' ? t('part.all') : table.parts.find((p) => p.id === id)?.name ?? id;
   view.titles(name, table.score.title);
   view.showPicker(false);
   if (shown) {
@@ -116,7 +116,7 @@ function onApplied(envelope, outcome) {
     const p = lean.position;
     const still = { index: p.index, bar: p.bar, beat: p.beat, beats: p.beats };
     view.position(still, { flash: false, printed: printedLabel(still.bar) });
-    view.context(lean.section, lean.transport === 'paused' ? 'Paused' : lean.transport === 'stopped' ? 'Stopped' : '');
+    view.context(lean.section, lean.transport === 'paused' ? t('part.paused') : lean.transport === 'stopped' ? t('part.stopped') : '');
     showCues(still);
   }
   plan();
@@ -124,7 +124,9 @@ function onApplied(envelope, outcome) {
 
 /** The printed bar beside the running count, for a score that has printed numbers. @param {number} bar */
 function printedLabel(bar) {
-  return table ? printedBarLabel(table.score.printedBars, bar, table.score.bars) : '';
+  const printed = table ? printedBarAt(table.score.printedBars, bar, table.score.bars) : null;
+  if (!printed) return '';
+  return printed.repeated ? t('part.printedPass', { number: printed.number, pass: nth(printed.pass) }) : t('part.printed', { number: printed.number });
 }
 
 function showCues(beat) {
@@ -143,7 +145,7 @@ function plan() {
     const b = beat.show;
     view.position(b, { flash: true, printed: printedLabel(b.bar) });
     // The section from the cue table, at the beat it starts (through outages too); the state's otherwise.
-    view.context(table ? sectionAt(table.sections ?? [], b.index) : lean?.section, `${roundTempo(b.bpm)} bpm`);
+    view.context(table ? sectionAt(table.sections ?? [], b.index) : lean?.section, t('part.bpm', { bpm: roundTempo(b.bpm) }));
     showCues(b);
     const next = partId === null ? null : upcomingCues(cues, b.index, 1)[0] ?? null;
     // What the tests compare with the server: when this beat went on screen, and the countdown it showed.

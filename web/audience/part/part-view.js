@@ -4,6 +4,10 @@
 
 import { cueText } from '#core/client/part-plan.js';
 import { createConnectionPill } from '../src/connection-pill.js';
+import { t, localizePage } from '../src/i18n.js';
+import { announcer } from '../src/announcer.js';
+import { createBeatFlashLimit } from '../src/flash-limit.js';
+import { createHaptics } from '../src/haptics.js';
 
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const FLASH_MS = 120;
@@ -13,16 +17,22 @@ const NEXT_UP = 4;
 
 /** The part page's DOM (part/index.html): returns the functions main.js draws with. */
 export function createPartView() {
+  localizePage();
   const pill = createConnectionPill();
+  const flashes = createBeatFlashLimit();
+  const haptics = createHaptics(/** @type {HTMLButtonElement} */ ($('vibrate')));
+  const say = announcer().say;
   let flashTimer = null;
   let lastBeats = 0;
+  let lastSection = '';
+  let lastCue = '';
 
   const setText = (node, text) => {
     const t = text ?? '';
     if (node.textContent !== t) node.textContent = t;
   };
   const where = (c) => `${c.bar}:${c.beat}`;
-  const beatsWord = (n) => (n === 1 ? 'beat' : 'beats');
+  const beatsWord = (n) => t('part.beats', { n });
 
   function dots(beats, beat) {
     const box = $('beats');
@@ -43,13 +53,13 @@ export function createPartView() {
      * @param {(id: string) => void} onPick
      */
     picker(parts, onPick) {
-      const buttons = [...parts, { id: '*', name: 'All parts', osc: 'every cue' }].map((p) => {
+      const buttons = [...parts, { id: '*', name: t('part.all'), osc: 'every cue' }].map((p) => {
         const b = document.createElement('button');
         b.type = 'button';
         b.dataset.part = p.id;
         b.append(p.name);
         const small = document.createElement('small');
-        small.textContent = p.id === '*' ? 'every OSC cue in the score' : `OSC ${p.osc}`;
+        small.textContent = p.id === '*' ? t('part.allCues') : `OSC ${p.osc}`;
         b.append(small);
         b.addEventListener('click', () => onPick(p.id));
         return b;
@@ -61,7 +71,7 @@ export function createPartView() {
       $('picker').hidden = !picking;
       $('follow').hidden = picking;
       $('change-part').hidden = picking;
-      if (picking) setText($('part-name'), 'Pick your part');
+      if (picking) setText($('part-name'), t('part.pick'));
     },
     /** @param {string} name @param {string} title */
     titles(name, title) {
@@ -71,17 +81,21 @@ export function createPartView() {
     },
     /**
      * A beat (or the still position when not playing).
-     * @param {{ bar: number, beat: number, beats: number }} p
-     * @param {{ flash: boolean, printed?: string }} options `printed`: the printed bar ("17 (2nd time)") of an imported score with repeats
+     * @param {{ bar: number, beat: number, beats: number, at?: number, bpm?: number }} p
+     * @param {{ flash: boolean, printed?: string }} options `printed`: the printed bar in the page's words ("printed bar 17 (2nd time)") of an imported score
      */
     position(p, { flash, printed = '' }) {
       setText($('bar'), String(p.bar));
       const printedBar = $('printed-bar');
       printedBar.hidden = !printed;
-      setText(printedBar, printed ? `printed bar ${printed}` : '');
+      setText(printedBar, printed);
       setText($('beat'), String(p.beat));
+      $('counter').setAttribute('aria-label', t('counter.now', { bar: p.bar, beat: p.beat }));
       dots(p.beats, p.beat);
-      if (!flash) return;
+      if (!flash || typeof p.at !== 'number') return;
+      haptics.beat({ beat: p.beat, at: p.at });
+      // Within three flashes a second, none with reduced motion (../src/flash-limit.js).
+      if (!flashes.flash({ beat: p.beat, at: p.at, bpm: p.bpm })) return;
       const now = $('counter').parentElement;
       if (!now) return;
       now.classList.remove('flash', 'flash-down');
@@ -91,7 +105,10 @@ export function createPartView() {
     },
     /** @param {any} section @param {string} status */
     context(section, status) {
-      setText($('section'), section ? `${section.mark}${section.name ? ` — ${section.name}` : ''}` : '');
+      const text = section ? `${section.mark}${section.name ? ` — ${section.name}` : ''}` : '';
+      setText($('section'), text);
+      if (text && text !== lastSection) say(t('section.now', { name: text }));
+      lastSection = text;
       setText($('status'), status);
     },
     /**
@@ -106,18 +123,23 @@ export function createPartView() {
       if (!next) {
         setText($('countdown'), '—');
         setText($('countdown-unit'), '');
-        setText($('cue-text'), 'No more cues for this part');
+        setText($('cue-text'), t('part.noMore'));
         setText($('cue-where'), '');
       } else {
-        setText($('countdown'), next.inBeats === 0 ? 'Now' : String(next.inBeats));
+        setText($('countdown'), next.inBeats === 0 ? t('part.now') : String(next.inBeats));
         setText($('countdown-unit'), next.inBeats === 0 ? '' : beatsWord(next.inBeats));
         setText($('cue-text'), cueText(next));
-        setText($('cue-where'), `bar ${next.bar} beat ${next.beat} · ${next.address}`);
+        setText($('cue-where'), t('part.cueWhere', { bar: next.bar, beat: next.beat, address: next.address }));
       }
+      // The next cue is spoken when it changes (once the last one has passed), not its countdown
+      // (that changes every beat); several cues in quick succession: the latest, once every 2 s.
+      const cueSaid = next ? t('part.cueSaid', { text: cueText(next), bar: next.bar, beat: next.beat }) : t('part.noMore');
+      if (cueSaid !== lastCue) say(cueSaid, { kind: 'cue' });
+      lastCue = cueSaid;
       const list = $('nextup');
       const items = later.slice(0, NEXT_UP).map((c) => {
         const li = document.createElement('li');
-        const cells = [['where', where(c)], ['what', cueText(c)], ['in', `in ${c.inBeats} ${beatsWord(c.inBeats)}`]];
+        const cells = [['where', where(c)], ['what', cueText(c)], ['in', t('part.in', { n: c.inBeats })]];
         for (const [cls, text] of cells) {
           const span = document.createElement('span');
           span.className = cls;
@@ -130,7 +152,7 @@ export function createPartView() {
         const li = document.createElement('li');
         const span = document.createElement('span');
         span.className = 'empty';
-        span.textContent = 'Nothing after that.';
+        span.textContent = t('part.nothingAfter');
         li.append(span);
         items.push(li);
       }
@@ -140,13 +162,12 @@ export function createPartView() {
     clickMode(mode) {
       const b = $('click');
       b.dataset.mode = mode;
-      const text = { off: 'Click: off', countin: 'Click: count-ins', every: 'Click: every beat' }[mode] ?? mode;
-      setText(b, text);
-      b.setAttribute('aria-label', text);
+      setText(b, t(`click.${mode}`));
     },
     /** The key was refused: this link is dead (the server restarted with a new token). */
     refused(text) {
       setText($('refused'), text);
+      $('vibrate').hidden = true;
       $('refused').hidden = false;
       $('follow').hidden = true;
       $('picker').hidden = true;

@@ -20,6 +20,7 @@ import { createVenueNotice, venueOffline, heldWhileOffline } from './venue-notic
 import { createFlywheelPlan, roundTempo } from './flywheel-plan.js';
 import { createVotePanel } from './vote-panel.js';
 import { createReactionPad } from './reaction-pad.js';
+import { t } from './i18n.js';
 
 const base = document.baseURI;
 const params = new URLSearchParams(location.search);
@@ -190,7 +191,7 @@ joinButton.addEventListener('click', async () => {
   const a = tracker.state()?.audio;
   if (a) audio.play(a);
   for (const cue of aheadSounds) audio.play(cue);
-  joinButton.textContent = ok ? 'Sound on' : 'Joined (this browser has no sound)';
+  joinButton.textContent = t(ok ? 'join.soundOn' : 'join.noSound');
   document.body.classList.add('joined');
   if (ok) document.body.classList.add('sound-on');
 });

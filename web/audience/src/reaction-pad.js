@@ -3,6 +3,8 @@
 // audience's level as a meter. Taps are counted here and sent 4 times a second at most, 10 per
 // report at most (more would be refused), on the WebSocket or with POST tap.
 
+import { t } from './i18n.js';
+
 const REPORT_MS = 250;
 const MAX_PER_REPORT = 10;
 
@@ -48,7 +50,7 @@ export function createReactionPad({ base, serverNow, sendOnSocket }) {
     if (!react) return;
     button.textContent = react.label;
     meter.style.width = `${Math.round(react.level * 100)}%`;
-    box.setAttribute('aria-label', `Audience level ${Math.round(react.level * 100)} %`);
+    box.setAttribute('aria-label', t('react.level', { n: Math.round(react.level * 100) }));
     if (now < react.opens) window.setTimeout(render, react.opens - now + 1);
     else if (now < react.closes) window.setTimeout(render, react.closes - now + 1);
   }
@@ -57,7 +59,7 @@ export function createReactionPad({ base, serverNow, sendOnSocket }) {
     /** @param {any} state */
     update(state) {
       const r = state?.react;
-      react = r && Number.isFinite(r.opens) && Number.isFinite(r.closes) ? { label: String(r.label ?? 'Tap'), opens: r.opens, closes: r.closes, level: Number(r.level) || 0 } : null;
+      react = r && Number.isFinite(r.opens) && Number.isFinite(r.closes) ? { label: String(r.label ?? t('react.tap')), opens: r.opens, closes: r.closes, level: Number(r.level) || 0 } : null;
       render();
     },
     status: () => ({ open: !box.hidden, level: react?.level ?? null, sent }),

@@ -4,6 +4,9 @@
 // notice says why; it all comes back by itself with the next live state. The venue server's own
 // state has no `venue` field: on the local network nothing here ever shows.
 
+import { t } from './i18n.js';
+import { announcer } from './announcer.js';
+
 /**
  * @typedef {{ status: 'live' | 'lost' | 'none', since?: number }} Venue
  */
@@ -58,14 +61,16 @@ export function createVenueNotice() {
       let text = '';
       if (status === 'lost') {
         const at = timeOf(v?.since);
-        text = `The venue is offline${at ? ` (since ${at})` : ''}. The show will continue here as soon as it is back.`;
+        text = at ? t('venue.lostSince', { time: at }) : t('venue.lost');
       } else if (status === 'none') {
-        text = 'The show has not started yet. This page will follow it as soon as it begins.';
+        text = t('venue.none');
       }
       if (text === shown) return;
       shown = text;
       box.textContent = text;
       box.hidden = text === '';
+      // Spoken once when it appears: a lost venue interrupts (assertive), "not started yet" does not.
+      if (text) announcer().say(text, { urgent: status === 'lost' });
     },
   };
 }

@@ -5,10 +5,13 @@
 
 import { isColour } from '#core/protocol/colour.js';
 import { createConnectionPill } from './connection-pill.js';
+import { t, localizePage } from './i18n.js';
+import { announcer } from './announcer.js';
+import { createBeatFlashLimit, createChangeLimit } from './flash-limit.js';
+import { createHaptics } from './haptics.js';
 
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const MAX_TILES = 400;
-const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 /** Black or white, whichever reads better on a background colour. */
 function textOn(color) {
@@ -22,6 +25,7 @@ function textOn(color) {
 }
 
 export function createView({ base }) {
+  localizePage();
   const el = {
     title: $('title'),
     composer: $('composer'),
@@ -41,6 +45,14 @@ export function createView({ base }) {
     progressLabel: $('progress-label'),
   };
   const pill = createConnectionPill();
+  const flashes = createBeatFlashLimit();
+  const haptics = createHaptics(/** @type {HTMLButtonElement} */ ($('vibrate')));
+  const say = announcer().say;
+  // The composer's colours at most ~6 changes a second (flash-limit.js), the latest always shown.
+  const stageColour = createChangeLimit((/** @type {string | null} */ ink) => paintStage(ink));
+  let stageInk = /** @type {{ color: string, ink: string } | null} */ (null);
+  let lastSection = '';
+  let lastSaid = '';
   /** @type {Map<string, HTMLElement>} */
   const tileEls = new Map();
   let lastTitle = '';
@@ -105,8 +117,16 @@ export function createView({ base }) {
     // Many tiles: small cells, colour only.
     el.tiles.classList.toggle('dense', ids.length > 48);
     // One summary for screen readers instead of hundreds of cells.
-    el.tiles.setAttribute('aria-label', `${ids.length} coloured tiles`);
+    el.tiles.setAttribute('aria-label', t('stage.tiles', { n: ids.length }));
     el.tiles.hidden = ids.length === 0;
+  }
+
+  /** @param {{ color: string, ink: string } | null} lit */
+  function paintStage(lit) {
+    el.stage.style.background = lit ? lit.color : '';
+    el.stage.style.setProperty('--glow', lit ? lit.color : 'transparent');
+    el.stage.style.color = lit ? lit.ink : '';
+    el.stage.classList.toggle('lit', Boolean(lit));
   }
 
   return {
@@ -114,16 +134,20 @@ export function createView({ base }) {
     frame(frame) {
       const { position, section, transport, tempo, score } = frame;
       renderScore(score);
-      setText(el.section, section ? [section.mark, section.name].filter(Boolean).join(' — ') : '');
+      const sectionText = section ? [section.mark, section.name].filter(Boolean).join(' — ') : '';
+      setText(el.section, sectionText);
+      // A new section is spoken (the section's own words, as the composer wrote them); beats never are.
+      if (sectionText && sectionText !== lastSection) say(t('section.now', { name: sectionText }));
+      lastSection = sectionText;
       const bar = position?.bar ?? '–';
       const beat = position?.beat ?? '–';
       el.bar.textContent = String(bar);
       el.beat.textContent = String(beat);
-      el.counter.setAttribute('aria-label', `Bar ${bar}, beat ${beat}`);
+      el.counter.setAttribute('aria-label', t('counter.now', { bar, beat }));
       renderBeats(position?.beats ?? 0, position?.beat ?? 0);
       if (transport === 'playing') seenPlaying = true;
-      const stopped = seenPlaying ? '■ stopped' : 'waiting for the show to start';
-      const label = transport === 'playing' ? `▶ playing · ♩ = ${tempo}` : transport === 'paused' ? '❚❚ paused' : stopped;
+      const stopped = t(seenPlaying ? 'transport.stopped' : 'transport.waiting');
+      const label = transport === 'playing' ? t('transport.playing', { tempo: String(tempo) }) : transport === 'paused' ? t('transport.paused') : stopped;
       setText(el.transport, transport ? label : '');
       const bars = score?.bars;
       if (bars && position) {
@@ -132,15 +156,18 @@ export function createView({ base }) {
         el.fill.style.transform = `scaleX(${fraction})`;
         el.progress.setAttribute('aria-valuemax', String(bars));
         el.progress.setAttribute('aria-valuenow', String(position.bar));
-        setText(el.progressLabel, `bar ${position.bar} of ${bars}`);
+        setText(el.progressLabel, t('progress.bar', { bar: position.bar, bars }));
       }
-      if (transport === 'playing' && !reducedMotion) {
+      // The pulse: within three flashes a second, none with reduced motion (flash-limit.js).
+      const playing = transport === 'playing' && typeof position?.at === 'number';
+      if (playing && flashes.flash({ beat: position.beat, at: position.at, bpm: tempo })) {
         el.counter.animate([{ transform: 'scale(1.06)', opacity: 1 }, { transform: 'scale(1)', opacity: 0.86 }], {
           duration: 180,
           easing: 'ease-out',
         });
       }
       el.counter.classList.toggle('downbeat', position?.beat === 1);
+      if (playing) haptics.beat({ beat: position.beat, at: position.at });
     },
     /** @param {Record<string, any>} view */
     view(view) {
@@ -148,10 +175,12 @@ export function createView({ base }) {
       setText(el.instruction, typeof v.instruction === 'string' ? v.instruction : '');
       setText(el.text, typeof v.text === 'string' ? v.text : '');
       const ink = isColour(v.color) ? textOn(v.color) : null;
-      el.stage.style.background = ink ? v.color : '';
-      el.stage.style.setProperty('--glow', ink ? v.color : 'transparent');
-      el.stage.style.color = ink ?? '';
-      el.stage.classList.toggle('lit', Boolean(ink));
+      stageInk = ink ? { color: v.color, ink } : null;
+      stageColour.set(stageInk);
+      // The composer's words are spoken when they change, at most once every 2 s (the latest wins).
+      const said = [el.text.textContent, el.instruction.textContent].filter(Boolean).join('. ');
+      if (said && said !== lastSaid) say(said, { kind: 'stage' });
+      lastSaid = said;
       let src = '';
       if (typeof v.image === 'string') {
         const url = new URL(v.image, base);
@@ -159,11 +188,11 @@ export function createView({ base }) {
       }
       if (src) {
         if (el.image.src !== src) el.image.src = src;
-        el.image.alt = typeof v.alt === 'string' ? v.alt : 'Image from the score';
+        el.image.alt = typeof v.alt === 'string' ? v.alt : t('stage.image');
       }
       el.image.hidden = !src;
       renderTiles(v.data?.tiles);
-      el.stage.hidden = !(el.instruction.textContent || el.text.textContent || src || ink || !el.tiles.hidden);
+      el.stage.hidden = !(el.instruction.textContent || el.text.textContent || src || stageInk || !el.tiles.hidden);
     },
     /** @param {{ transport: string | null, live: boolean, estimate: any, error: string }} s */
     connection(s) {

@@ -4,6 +4,8 @@
 // vote, and the server counts the device once whatever the page sends.
 
 import { deviceId } from './device-id.js';
+import { t } from './i18n.js';
+import { announcer } from './announcer.js';
 
 /**
  * @typedef {{ id: string, key: string, q: string, options: { id: string, label: string }[], opens: number, closes: number,
@@ -30,6 +32,8 @@ export function createVotePanel({ base, toLocal, serverNow, sendOnSocket }) {
   /** @type {{ key: string, ok: boolean, reason?: string } | null} */
   let answer = null;
   let timer = 0;
+  /** The phase last spoken for the current key: open, counting and the result are each said once. */
+  let saidPhase = '';
   /** When the buttons appeared and went (server ms on the synced clock), for the browser tests. */
   const seen = { shownAt: null, hiddenAt: null };
 
@@ -90,14 +94,25 @@ export function createVotePanel({ base, toLocal, serverNow, sendOnSocket }) {
     const total = vote.total || 0;
     if (vote.closed && vote.winner) {
       const i = vote.options.findIndex((o) => o.id === vote?.winner);
-      result.textContent = `${vote.options[i]?.label ?? vote.winner}: ${vote.counts[i] ?? 0} of ${total} vote${total === 1 ? '' : 's'}`;
-    } else if (!open && now >= vote.closes) result.textContent = 'Votes closed; counting…';
-    else if (chosen) result.textContent = answer?.ok === false ? `Not counted (${answer.reason ?? 'refused'})` : 'Your vote is in. Tap another to change it.';
-    else result.textContent = `${total} vote${total === 1 ? '' : 's'} so far`;
+      result.textContent = t('vote.result', { label: vote.options[i]?.label ?? vote.winner, count: vote.counts[i] ?? 0, n: total });
+    } else if (!open && now >= vote.closes) result.textContent = t('vote.counting');
+    else if (chosen) result.textContent = answer?.ok === false ? t('vote.notCounted', { reason: answer.reason ?? t('vote.refused') }) : t('vote.in');
+    else result.textContent = t('vote.soFar', { n: total });
+    speak(box.dataset.phase);
     // Wake at the next phase change (opens or closes) on the page clock.
     const next = now < vote.opens ? vote.opens : now < vote.closes ? vote.closes : null;
     if (next !== null) timer = window.setTimeout(render, Math.max(0, toLocal(next) - performance.timeOrigin - performance.now()) + 1);
   }
+
+  /** Open, closed and the result are spoken once each; the running count never is (it changes with every vote). */
+  function speak(phase) {
+    if (!vote || phase === saidPhase || phase === 'soon') return;
+    saidPhase = phase;
+    if (phase === 'open') say(t('vote.open', { question: vote.q, options: vote.options.map((o) => o.label).join(', ') }));
+    else if (phase === 'closed') say(t('vote.counting'));
+    else if (phase === 'result') say(t('vote.resultSaid', { result: result.textContent ?? '' }));
+  }
+  const say = (text) => announcer().say(text);
 
   return {
     /** @param {any} state the latest state */
@@ -108,6 +123,7 @@ export function createVotePanel({ base, toLocal, serverNow, sendOnSocket }) {
         answer = null;
         seen.shownAt = null;
         seen.hiddenAt = null;
+        saidPhase = '';
         vote = next;
         build();
       } else vote = next;
