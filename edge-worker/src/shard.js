@@ -12,6 +12,8 @@ import { isShowKey, showFromRequest, showFromTags, showTags } from './show-ident
 import { rootStub, shardStub } from './stubs.js';
 import { createVoteLedger, ownerOf, VOTE_BATCH_MAX, VOTE_BATCH_MS } from './votes.js';
 import { judgeViewerFrame, newViewerBudget, readViewerBudget } from './viewer-rules.js';
+import { ADDRESS_FULL_HEADER, addressTag, socketsPerAddress } from './address-caps.js';
+import { answerClose } from './close-codes.js';
 
 const VIEWER_TAG = 'viewer';
 const INDEX_TAG_PREFIX = 'shard:';
@@ -82,6 +84,11 @@ export class Shard extends DurableObject {
     this.show = showFromRequest(request);
     const fullResponse = () => jsonError(503, 'SHARD_FULL', 'this shard is full', { [FULL_HEADER]: '1', 'retry-after': '2' });
     if (this.full()) return fullResponse();
+    // One public address may not fill a shard (address-caps.js); the Worker then answers 429.
+    const addressTagged = addressTag(request);
+    if (addressTagged && this.ctx.getWebSockets(addressTagged).length >= socketsPerAddress(this.config.addressMaxSockets, this.config.shardCapacity)) {
+      return jsonError(429, 'TOO_MANY_SOCKETS', 'this address holds as many viewers as it may', { [ADDRESS_FULL_HEADER]: '1', 'retry-after': '30' });
+    }
     if (!this.attached) {
       try {
         await this.attach();
@@ -93,7 +100,7 @@ export class Shard extends DurableObject {
     const pair = new WebSocketPair();
     const [client, server] = Object.values(pair);
     // The index rides along as a tag: after hibernation the object has forgotten everything else.
-    this.ctx.acceptWebSocket(server, [VIEWER_TAG, `${INDEX_TAG_PREFIX}${this.index}`, ...showTags(this.show)]);
+    this.ctx.acceptWebSocket(server, [VIEWER_TAG, `${INDEX_TAG_PREFIX}${this.index}`, ...showTags(this.show), ...(addressTagged ? [addressTagged] : [])]);
     server.serializeAttachment(newViewerBudget(Date.now()));
     // Same turn as the accept: no push can slip in between, so the joiner sees snapshot → deltas.
     if (this.latest) server.send(this.latest.json);
@@ -331,10 +338,6 @@ export class Shard extends DurableObject {
    * @param {string} reason
    */
   webSocketClose(ws, code, reason) {
-    try {
-      ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
-    } catch {
-      // the runtime already completed the close handshake
-    }
+    answerClose(ws, code, reason);
   }
 }

@@ -18,8 +18,14 @@ export const RESYNC_LIMITS = Object.freeze({ ratePerSecond: 5 / 60, burst: 5 });
 
 /** Votes per socket, as on the venue (local-server/src/votes/socket-voter.js): 10 at once, then 2 a second. */
 export const VOTE_LIMITS = Object.freeze({ ratePerSecond: 2, burst: 10 });
-/** Reaction taps per socket, as on the venue: 20 a second (the rest are dropped). */
-export const TAP_LIMITS = Object.freeze({ ratePerSecond: 20, burst: 20 });
+/**
+ * Reaction taps per socket (SECURITY.md, "The public edge"). The venue reads level 1 as 3 taps a
+ * second per viewer (local-server/src/votes/reaction-meter.js, TAPS_PER_VIEWER_AT_FULL), so a
+ * viewer's taps count up to that rate and no further: the level then says what share of the
+ * audience taps, and a handful of frantic sockets cannot pin it (60 of 360 tapping at 20/s read
+ * 1.0 with the venue's 20/s; now ≈ 0.17). Every socket is one join, limited per address.
+ */
+export const TAP_LIMITS = Object.freeze({ ratePerSecond: 3, burst: 6 });
 
 /**
  * @typedef {{ frames: import('#core/util/token-bucket-state.js').BucketState,

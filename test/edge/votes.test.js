@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { startShow } from '../support/show.js';
 import { openWs, waitFor as waitUntil } from '../support/clients.js';
 import { writeVoteScore, deviceId } from '../support/vote-score.js';
-import { edgeVote, openSocket, showStats, startEdge, stateOf, waitFor } from './helpers.js';
+import { edgeVote, openSocket, postVote, showStats, startEdge, stateOf, waitFor } from './helpers.js';
 
 let edge;
 let server;
@@ -69,7 +69,7 @@ test('venue + edge shards: exact totals, a second tab on another shard and a rec
   const back = await edgeViewer();
   expect(await edgeVote(back, key, 'stay', deviceId(107))).toMatchObject({ ok: true });
   // an SSE/poll viewer on the edge votes over HTTP
-  const posted = await fetch(`${edge.url}/vote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key, option: 'c', device: deviceId(108) }) });
+  const posted = await postVote(edge, { key, option: 'c', device: deviceId(108) });
   expect(posted.status).toBe(200);
   // Venue: 0 d, 1 c, 2 c.
   for (const [i, option] of ['d', 'c', 'c'].entries()) expect(await venueVote(local[i], key, option, deviceId(i))).toMatchObject({ ok: true });
@@ -89,7 +89,7 @@ test('venue + edge shards: exact totals, a second tab on another shard and a rec
   // close (its shards may read a frame late under a storm), not later.
   await waitFor(async () => (await showStats(edge)).votes.seal?.last?.key === key, { timeoutMs: 10_000, what: 'the seal' });
   expect(await edgeVote(remote[2], key, 'c', deviceId(102))).toMatchObject({ ok: false, reason: 'closed' });
-  const late = await fetch(`${edge.url}/vote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key, option: 'c', device: deviceId(109) }) });
+  const late = await postVote(edge, { key, option: 'c', device: deviceId(109) });
   expect(late.status).toBe(409);
   expect((await showStats(edge)).votes.total).toBe(9);
 
