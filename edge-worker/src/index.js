@@ -6,7 +6,7 @@ import { openStream, releaseWhenDone } from './address-caps.js';
 import { forgetCachedMedia, serveCachedMedia } from './media-cache.js';
 import { classifyClient } from './venue-address.js';
 import { refuseJoin, serveSession } from './viewer-session.js';
-import { readConfig } from './config.js';
+import { MAX_PUBLISH_FRAME_BYTES, readConfig } from './config.js';
 import { createFeedCaches } from './feed-caches.js';
 import { AUDIENCE_METHODS } from '#core/protocol/http-errors.js';
 import { parseStreamQuery } from '#core/stream/query.js';
@@ -103,6 +103,9 @@ const showRoutes = {
       const declared = Number(request.headers.get('content-length') ?? NaN);
       if (request.method === 'PUT' && url.pathname.startsWith('/publish/media/') && declared > config.mediaFileBytes) {
         return jsonError(413, 'MEDIA_TOO_BIG', `the upload is larger than the ${config.mediaFileBytes}-byte limit per file`);
+      }
+      if (request.method === 'POST' && url.pathname === '/publish' && declared > MAX_PUBLISH_FRAME_BYTES) {
+        return json({ type: 'error', code: 'TOO_BIG', message: `frame exceeds ${MAX_PUBLISH_FRAME_BYTES} bytes` }, 413);
       }
       try {
         const response = await rootStub(env, show).fetch(stampShow(request, show));
