@@ -135,9 +135,9 @@ const showRoutes = {
           if (!query.ok) return audienceErrorResponse(query.code, CORS);
           if (!isWebSocketUpgrade(request)) return audienceErrorResponse('UPGRADE_REQUIRED', CORS);
           // Every socket is a join, limited per address (viewer-session.js), and capped per address on its shard.
-          const refused = await refuseJoin(request, env, show);
-          if (refused) return refused;
           const client = await classifyClient(request, env, show);
+          const refused = await refuseJoin(request, env, show, client);
+          if (refused) return refused;
           return await connectViewer(request, env, config, show, client.kind === 'public' ? client.address : null);
         }
         case '/sse':
@@ -178,12 +178,13 @@ const showRoutes = {
  */
 async function serveStream(request, url, env, config, show) {
   const client = await classifyClient(request, env, show);
-  const release = client.kind === 'public' ? openStream(client.address, config.addressMaxStreams) : () => {};
+  const capped = client.kind === 'public';
+  const release = capped ? openStream(client.address, config.addressMaxStreams) : () => {};
   if (!release) return jsonError(429, 'TOO_MANY_STREAMS', `this address already holds ${config.addressMaxStreams} open streams; close one first`, { 'retry-after': '5', ...CORS });
   try {
     const deps = { cache: cacheFor(config, show), root: rootStub(env, show), tickMs: config.feedTtlMs };
     const response = url.pathname === '/sse' ? serveSse(request, { ...deps, maxMs: config.sseMaxMs }) : await servePoll(url, deps);
-    return releaseWhenDone(response, release);
+    return capped ? releaseWhenDone(response, release) : response;
   } catch (err) {
     release();
     throw err;

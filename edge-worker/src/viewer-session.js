@@ -96,10 +96,11 @@ export async function verifySession(env, token, show) {
  * @param {Request} request
  * @param {Env} env
  * @param {string | null} show
+ * @param {Awaited<ReturnType<typeof classifyClient>>} [known] the client, if the caller classified it already
  * @returns {Promise<Response | null>} a 429 to answer, or null: go ahead
  */
-export async function refuseJoin(request, env, show) {
-  const client = await classifyClient(request, env, show);
+export async function refuseJoin(request, env, show, known) {
+  const client = known ?? (await classifyClient(request, env, show));
   if (client.kind === 'loopback') return null;
   const name = client.kind === 'venue' ? 'VENUE_JOIN_LIMITER' : 'JOIN_LIMITER';
   if (await withinLimit(env, name, `${show ?? ''}|${client.address}`)) return null;

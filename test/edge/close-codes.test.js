@@ -5,18 +5,10 @@
 // not send invalid codes) on real local workerd, for a viewer and for the publisher.
 import { connect } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { startEdge } from './helpers.js';
+import { expect, test } from '@jest/globals';
+import { edgeForSuite } from './helpers.js';
 
-let edge;
-
-beforeAll(async () => {
-  edge = await startEdge({ direct: true });
-}, 60_000);
-
-afterAll(async () => {
-  await edge?.stop();
-});
+const suite = edgeForSuite();
 
 /**
  * Open a WebSocket by hand, send a close frame with `code`, and time the edge's answer.
@@ -24,7 +16,7 @@ afterAll(async () => {
  */
 function closeWith(path, code, headers = {}) {
   return new Promise((resolve, reject) => {
-    const { hostname, port } = new URL(edge.url);
+    const { hostname, port } = new URL(suite.edge.url);
     const socket = connect(Number(port), hostname);
     let buffer = Buffer.alloc(0);
     let upgraded = false;
@@ -79,7 +71,7 @@ test('a viewer closing with 999, 1015 or 5000 gets 1002 at once; a valid code is
 }, 90_000);
 
 test('the publisher closing with 5000 gets 1002 at once', async () => {
-  const result = await closeWith('/publish', 5000, { authorization: `Bearer ${edge.token}` });
+  const result = await closeWith('/publish', 5000, { authorization: `Bearer ${suite.edge.token}` });
   console.log(`close codes (publisher): 5000 → ${result.answeredCode} after ${result.closedAfterMs} ms`);
   expect(result.answeredCode).toBe(1002);
   expect(result.closedAfterMs).toBeLessThan(2000);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import WebSocket from 'ws';
+import { afterAll, beforeAll } from '@jest/globals';
 import { startLocalEdge } from '../../edge-worker/scripts/local-edge.js';
 import { createEnvelope } from '#core/protocol/envelope.js';
 import { createSseParser } from '#core/protocol/sse-parser.js';
@@ -53,6 +54,23 @@ export async function startEdge({ vars = {}, persistDir, port = 0, direct = fals
       if (!keepDir) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One edge for a whole test file, on the direct runtime (one workerd, `direct` above): started
+ * before its tests, stopped after. Read `.edge` inside the tests.
+ * @param {{ vars?: Record<string, string | number> }} [options]
+ * @returns {{ edge: any }}
+ */
+export function edgeForSuite(options = {}) {
+  const suite = { edge: null };
+  beforeAll(async () => {
+    suite.edge = await startEdge({ direct: true, ...options });
+  }, 60_000);
+  afterAll(async () => {
+    await suite.edge?.stop();
+  });
+  return suite;
 }
 
 /**

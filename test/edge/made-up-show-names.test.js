@@ -7,23 +7,15 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { openSocket, showStats, startEdge } from './helpers.js';
+import { expect, test } from '@jest/globals';
+import { edgeForSuite, openSocket, showStats } from './helpers.js';
 
-let edge;
-
-beforeAll(async () => {
-  edge = await startEdge({ direct: true });
-}, 60_000);
-
-afterAll(async () => {
-  await edge?.stop();
-});
+const suite = edgeForSuite();
 
 /** The objects of a class that exist in the edge's storage (Miniflare keeps one SQLite file per object). */
 function objectFiles(className) {
   try {
-    return readdirSync(join(edge.dir, 'v3', 'do', `tutti-edge-${className}`)).filter((name) => /^[0-9a-f]{64}\.sqlite$/.test(name));
+    return readdirSync(join(suite.edge.dir, 'v3', 'do', `tutti-edge-${className}`)).filter((name) => /^[0-9a-f]{64}\.sqlite$/.test(name));
   } catch {
     return [];
   }
@@ -41,7 +33,7 @@ test('/s/<made-up>/… for 40 names with SHOWS unset: 404 each, and no object is
   const NAMES = 40;
   const statuses = [];
   for (let i = 0; i < NAMES; i += 1) {
-    const base = `${edge.url}/s/made-up-${i}`;
+    const base = `${suite.edge.url}/s/made-up-${i}`;
     const answers = await Promise.all([
       wsStatus(`${base.replace(/^http/, 'ws')}/ws`),
       fetch(`${base}/sse`, { signal: AbortSignal.timeout(2000) }).catch(() => ({ status: 'timeout' })),
@@ -63,30 +55,30 @@ test('/s/<made-up>/… for 40 names with SHOWS unset: 404 each, and no object is
 }, 60_000);
 
 test('/healthz?deep=1 (a root request) needs the publish token; plain /healthz does not', async () => {
-  expect((await fetch(`${edge.url}/healthz?deep=1`)).status).toBe(401);
-  expect((await fetch(`${edge.url}/healthz?deep=1`, { headers: { authorization: 'Bearer wrong-token-wrong-token' } })).status).toBe(401);
-  const plain = await fetch(`${edge.url}/healthz`);
+  expect((await fetch(`${suite.edge.url}/healthz?deep=1`)).status).toBe(401);
+  expect((await fetch(`${suite.edge.url}/healthz?deep=1`, { headers: { authorization: 'Bearer wrong-token-wrong-token' } })).status).toBe(401);
+  const plain = await fetch(`${suite.edge.url}/healthz`);
   expect([plain.status, (await plain.json()).ok]).toEqual([200, true]);
-  expect((await showStats(edge)).epoch).toBeDefined();
+  expect((await showStats(suite.edge)).epoch).toBeDefined();
 });
 
 test('100 GETs of one media file: served from the Worker\'s cache, not a root request each', async () => {
   const bytes = randomBytes(50_000);
-  const put = await fetch(`${edge.url}/publish/media/media/flood.png`, { method: 'PUT', headers: { authorization: `Bearer ${edge.token}` }, body: bytes });
+  const put = await fetch(`${suite.edge.url}/publish/media/media/flood.png`, { method: 'PUT', headers: { authorization: `Bearer ${suite.edge.token}` }, body: bytes });
   expect(put.status).toBe(201);
-  const before = (await showStats(edge)).mediaRequests ?? 0;
+  const before = (await showStats(suite.edge)).mediaRequests ?? 0;
   for (let i = 0; i < 100; i += 1) {
-    const res = await fetch(`${edge.url}/media/media/flood.png`);
+    const res = await fetch(`${suite.edge.url}/media/media/flood.png`);
     expect(res.status).toBe(200);
     expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
   }
-  const after = (await showStats(edge)).mediaRequests;
+  const after = (await showStats(suite.edge)).mediaRequests;
   expect(typeof after).toBe('number'); // the root counts the media requests that reach it
   const reached = after - before;
   console.log(`media flood: 100 GETs → ${reached} root requests`);
   expect(reached).toBeLessThanOrEqual(2);
   // A replaced file is not served stale from this location's cache.
   const next = randomBytes(1000);
-  expect((await fetch(`${edge.url}/publish/media/media/flood.png`, { method: 'PUT', headers: { authorization: `Bearer ${edge.token}` }, body: next })).status).toBe(200);
-  expect(Buffer.from(await (await fetch(`${edge.url}/media/media/flood.png`)).arrayBuffer()).equals(next)).toBe(true);
+  expect((await fetch(`${suite.edge.url}/publish/media/media/flood.png`, { method: 'PUT', headers: { authorization: `Bearer ${suite.edge.token}` }, body: next })).status).toBe(200);
+  expect(Buffer.from(await (await fetch(`${suite.edge.url}/media/media/flood.png`)).arrayBuffer()).equals(next)).toBe(true);
 }, 60_000);

@@ -6,26 +6,18 @@
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { expect, test } from '@jest/globals';
 import { ensureDevToken } from '../../edge-worker/scripts/dev-vars.js';
-import { fromAddress, snapshot, startEdge } from './helpers.js';
+import { edgeForSuite, fromAddress, snapshot, startEdge } from './helpers.js';
 
 const GUESSER = '198.51.100.60';
 /** PUBLISH_FAILURE_LIMITER in wrangler.jsonc: 10 a minute; a run may straddle two windows. */
 const FAILURES_AT_MOST = 20;
 
-let edge;
-
-beforeAll(async () => {
-  edge = await startEdge({ direct: true });
-}, 60_000);
-
-afterAll(async () => {
-  await edge?.stop();
-});
+const suite = edgeForSuite();
 
 const post = (token, address, body = snapshot('guess', 0, { bar: 1 })) =>
-  fetch(`${edge.url}/publish`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...fromAddress(address) }, body: JSON.stringify(body) });
+  fetch(`${suite.edge.url}/publish`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...fromAddress(address) }, body: JSON.stringify(body) });
 
 test('200 wrong publish tokens from one address: 10 (20 across a window edge) compared, the rest 429 — the right one then too; another address publishes', async () => {
   const GUESSES = 200;
@@ -40,11 +32,11 @@ test('200 wrong publish tokens from one address: 10 (20 across a window edge) co
   console.log(`publish token guessing: ${GUESSES} guesses in ${seconds.toFixed(1)} s: ${JSON.stringify(counts)} (compared: ${counts[401] ?? 0})`);
   expect(counts[401]).toBeLessThanOrEqual(FAILURES_AT_MOST);
   expect(counts[429]).toBeGreaterThanOrEqual(GUESSES - FAILURES_AT_MOST);
-  const throttled = await post(edge.token, GUESSER);
+  const throttled = await post(suite.edge.token, GUESSER);
   expect(throttled.status).toBe(429);
   expect(throttled.headers.get('retry-after')).toMatch(/^\d+$/);
   expect((await throttled.json()).error).toBe('AUTH_THROTTLED');
-  const other = await post(edge.token, '198.51.100.61');
+  const other = await post(suite.edge.token, '198.51.100.61');
   expect(other.status).toBe(200);
 }, 90_000);
 
