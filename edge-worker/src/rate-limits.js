@@ -1,5 +1,5 @@
 // Cloudflare's Workers Rate Limiting binding (`ratelimits` in wrangler.jsonc; Miniflare enforces
-// it locally): counters shared by every isolate of a location, in fixed windows of 10 or 60 s.
+// it locally): counters shared by the isolates of a location, per period of 10 or 60 s.
 // Which limit guards what is in SECURITY.md, "The public edge"; the numbers are in wrangler.jsonc.
 
 /**
