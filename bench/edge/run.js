@@ -12,7 +12,7 @@
 //
 //   node bench/edge/run.js [--viewers 1000,5000] [--runs 3] [--duration 20000] [--interval 500]
 //                          [--streams full,lean] [--drain 10000] [--capacity 5000] [--per-process 2500]
-//                          [--venue on|off] [--quiet-wait 60] [--quiet-cpu 25] [--verbose]
+//                          [--venue on|off] [--limits off|on|both] [--quiet-wait 60] [--quiet-cpu 25] [--verbose]
 
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { startLocalEdge } from '../../edge-worker/scripts/local-edge.js';
 import { readCpuSeconds } from '../lib/proc-stats.js';
+import { median, round } from '../lib/stats.js';
 import { processName, processTree } from '../lib/process-tree.js';
 import { readSystemBusySeconds, waitForQuiet } from '../lib/system-cpu.js';
 import { createBenchShow } from './bench-show.js';
@@ -31,11 +32,11 @@ import { runVenueOnce } from './venue-run.js';
 const VIEWERS_SCRIPT = fileURLToPath(new URL('./viewers.js', import.meta.url));
 const RESULTS = fileURLToPath(new URL('../../bench-results/edge.json', import.meta.url));
 
-const USAGE = 'use --viewers N[,N…] --runs N --duration MS --interval MS --streams full,lean --drain MS --capacity N --per-process N --venue on|off --quiet-wait S --quiet-cpu PCT --verbose';
+const USAGE = 'use --viewers N[,N…] --runs N --duration MS --interval MS --streams full,lean --drain MS --capacity N --per-process N --venue on|off --limits off|on|both --quiet-wait S --quiet-cpu PCT --verbose';
 const STREAMS = ['full', 'lean'];
 
 function parseArgs(argv) {
-  const options = { viewers: [1000, 5000], runs: 3, duration: 20_000, interval: 500, streams: STREAMS, capacity: 5000, perProcess: 2500, drain: 10_000, venue: true, quietWait: 60, quietCpu: 25, verbose: false };
+  const options = { viewers: [1000, 5000], runs: 3, duration: 20_000, interval: 500, streams: STREAMS, capacity: 5000, perProcess: 2500, drain: 10_000, venue: true, limits: 'off', quietWait: 60, quietCpu: 25, verbose: false };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (flag === '--verbose') {
@@ -79,6 +80,13 @@ function parseArgs(argv) {
       case '--venue':
         if (value !== 'on' && value !== 'off') throw new Error(`--venue takes on or off (got ${value})`);
         options.venue = value === 'on';
+        break;
+      case '--limits':
+        // The edge's per-client limits (edge-worker/README.md, "Limits per client"): off = every
+        // viewer on loopback, which they exempt; on = every viewer from an internet address of its
+        // own, through every limit; both = each run twice, alternating, to compare in one run.
+        if (!['off', 'on', 'both'].includes(value)) throw new Error(`--limits takes off, on or both (got ${value})`);
+        options.limits = value;
         break;
       default:
         throw new Error(`unknown flag ${flag}: ${USAGE}`);
@@ -161,8 +169,9 @@ async function openPublisher(url, token) {
  * @param {number} n viewers
  * @param {ReturnType<typeof parseArgs>} options
  * @param {'full' | 'lean'} stream which stream every viewer reads
+ * @param {boolean} [limits] every viewer from an internet address of its own (the per-client limits apply)
  */
-async function runEdgeOnce(n, options, stream) {
+async function runEdgeOnce(n, options, stream, limits = false) {
   const token = randomBytes(16).toString('hex');
   const edge = await startLocalEdge({ token, persistDir: false, vars: { SHARD_CAPACITY: options.capacity, SHARD_COUNT: Math.max(32, Math.ceil(n / options.capacity) + 1) }, direct: true, log: options.verbose ? (line) => process.stderr.write(`[edge] ${line}\n`) : () => {} });
   const clients = [];
@@ -177,7 +186,10 @@ async function runEdgeOnce(n, options, stream) {
     // One process after another: a shard accepts joins faster than two processes compete for it.
     const connects = [];
     const url = `${edge.url.replace(/^http/, 'ws')}/ws${stream === 'lean' ? '?stream=lean' : ''}`;
-    for (let i = 0; i < clients.length; i += 1) connects.push(await clients[i].call('connect', { url, count: shares[i] }));
+    for (let i = 0; i < clients.length; i += 1) {
+      const addressFrom = limits ? shares.slice(0, i).reduce((a, b) => a + b, 0) : null;
+      connects.push(await clients[i].call('connect', { url, count: shares[i], addressFrom }));
+    }
     const connected = connects.reduce((s, c) => s + c.connected, 0);
     const connectMs = connects.reduce((s, c) => s + c.ms, 0);
     const shards = {};
@@ -286,28 +298,46 @@ async function runEdgeOnce(n, options, stream) {
 
 const say = (line) => process.stderr.write(`${line}\n`);
 
+/** --limits both: the edge with its limits off and on, side by side per stream (medians over runs). */
+function formatLimits(runs) {
+  const rows = ['| viewers | stream | limits | connected | connect s | p50 ms | p99 ms | max ms | lost | dropped |', '|---:|---|---|---:|---:|---:|---:|---:|---:|---:|'];
+  for (const n of [...new Set(runs.map((r) => r.viewers))]) {
+    for (const stream of [...new Set(runs.flatMap((r) => Object.keys(r.edge)))]) {
+      for (const [side, label] of [['edge', 'off'], ['edgeLimits', 'on']]) {
+        const of = runs.filter((r) => r.viewers === n && r[side]?.[stream]).map((r) => r[side][stream]);
+        const m = (pick) => round(median(of.map(pick)), 1);
+        rows.push(`| ${n} | ${stream} | ${label} | ${m((e) => e.connected)} | ${m((e) => e.connectSeconds)} | ${m((e) => e.latencyMs.p50)} | ${m((e) => e.latencyMs.p99)} | ${m((e) => e.latencyMs.max)} | ${m((e) => e.lost)} | ${m((e) => e.unexpectedCloses)} |`);
+      }
+    }
+  }
+  return rows.join('\n');
+}
+
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   const runs = [];
   for (const n of options.viewers) {
     for (let run = 1; run <= options.runs; run += 1) {
       // Alternate which side goes first, so drift in machine load hits both.
-      const order = options.venue ? (run % 2 === 1 ? ['edge', 'venue'] : ['venue', 'edge']) : ['edge'];
-      /** @type {{ viewers: number, run: number, edge: Record<string, any>, venue: any }} */
-      const entry = { viewers: n, run, edge: {}, venue: null };
+      const edges = options.limits === 'both' ? (run % 2 === 1 ? ['edge', 'edgeLimits'] : ['edgeLimits', 'edge']) : ['edge'];
+      const order = options.venue ? (run % 2 === 1 ? [...edges, 'venue'] : ['venue', ...edges]) : edges;
+      /** @type {{ viewers: number, run: number, edge: Record<string, any>, edgeLimits?: Record<string, any>, venue: any }} */
+      const entry = { viewers: n, run, edge: {}, venue: null, ...(options.limits === 'both' ? { edgeLimits: {} } : {}) };
       // The streams alternate too (full first on odd runs).
       const streams = run % 2 === 1 ? options.streams : [...options.streams].reverse();
       for (const side of order) {
-        if (side === 'edge') {
+        if (side !== 'venue') {
+          const limits = side === 'edgeLimits' || options.limits === 'on';
           for (const stream of streams) {
             const quiet = options.quietWait > 0 ? await waitForQuiet({ maxMs: options.quietWait * 1000, thresholdPct: options.quietCpu, log: say }) : null;
-            say(`edge ${n} viewers (${stream} stream), run ${run}/${options.runs}: ${options.duration} ms at one delta per ${options.interval} ms…`);
+            say(`edge ${n} viewers (${stream} stream${limits ? ', each from its own address: limits on' : ''}), run ${run}/${options.runs}: ${options.duration} ms at one delta per ${options.interval} ms…`);
             const loadBefore = loadavg()[0];
-            const edge = await runEdgeOnce(n, options, stream);
+            const edge = await runEdgeOnce(n, options, stream, limits);
+            edge.limits = limits;
             edge.loadAverage1m = { before: Number(loadBefore.toFixed(2)), after: Number(loadavg()[0].toFixed(2)) };
             edge.quietBeforeRun = quiet;
-            entry.edge[stream] = edge;
-            say(`edge ${n} ${stream} #${run}: ${edge.connected} connected, ${edge.shards} shard(s), p50 ${edge.latencyMs.p50} p99 ${edge.latencyMs.p99} max ${edge.latencyMs.max} ms, lost ${edge.lost}, dropped ${edge.unexpectedCloses}; `
+            /** @type {Record<string, any>} */ (entry[side])[stream] = edge;
+            say(`edge${limits ? ' (limits on)' : ''} ${n} ${stream} #${run}: ${edge.connected} connected, ${edge.shards} shard(s), p50 ${edge.latencyMs.p50} p99 ${edge.latencyMs.p99} max ${edge.latencyMs.max} ms, lost ${edge.lost}, dropped ${edge.unexpectedCloses}; `
               + `${edge.messagesPerViewerPerMin} msgs/viewer/min; workerd ${edge.cpu.workerdPct}% of a core (${edge.cpu.workerdUsPerMessage} µs/msg, ${edge.cpu.workerdUsPerViewerSecond} µs per viewer-second), viewers ${edge.cpu.clientsPct}% (${edge.cpu.clientUsPerMessage} µs/msg), other processes ${edge.cpu.otherProcessesPct}%`);
           }
         } else {
@@ -324,6 +354,8 @@ async function main() {
   const summary = summarize(runs);
   const table = formatSummary(summary);
   console.log(`\nmedians over runs (edge: local workerd, one process; venue: the show server; same viewers, same machine):\n${table}`);
+  const limitsTable = options.limits === 'both' ? formatLimits(runs) : null;
+  if (limitsTable) console.log(`\nthe edge's limits per client, off (viewers on loopback, exempt) and on (each viewer from its own address), medians over runs:\n${limitsTable}`);
   const result = {
     benchmark: 'edge',
     date: new Date().toISOString(),
@@ -332,6 +364,7 @@ async function main() {
     note: 'edge: local workerd started by Miniflare without wrangler\'s dev proxy (edge-worker/scripts/direct-runtime.js; one single-threaded process runs the Worker and every Durable Object, so shards do not run in parallel here as they do on Cloudflare); viewer processes on the same machine; latency = receive time − envelope t (same clock); lost = deltas a viewer neither received nor got covered by a later snapshot by the end of the drain (which ends as soon as every viewer has the last delta, at most --drain ms); gapSnapshots = snapshots a lagging shard sent instead of deltas; workerd µs/msg = workerd CPU during publishing and drain / deltas delivered; workerd µs per viewer-second = the same CPU / connected viewers / seconds; msgs/viewer/min = deltas each viewer received per minute of publishing. Streams: full = one delta per beat (the publisher\'s bytes), lean = ?stream=lean, derived by the root (one delta per 15 s ahead chunk here). venue: bench:fanout ws:N ours (the load score, one delta per beat at 120 bpm and a view change every other beat: larger frames than the edge run\'s beat deltas)',
     summary,
     table,
+    limitsTable,
     runs: runs.map((r) => ({ ...r, venue: r.venue && { ...r.venue, raw: undefined, detail: r.venue.raw } })),
   };
   mkdirSync(fileURLToPath(new URL('../../bench-results/', import.meta.url)), { recursive: true });

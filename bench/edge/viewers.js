@@ -19,10 +19,14 @@ function reply(id, result) {
   if (process.connected) process.send({ id, result });
 }
 
-/** @param {string} url */
-function openOne(url) {
+/**
+ * @param {string} url
+ * @param {string | null} address the viewer's internet address as the edge sees it (CF-Connecting-IP,
+ *   which local workerd keeps): null is loopback, exempt from the edge's per-address limits
+ */
+function openOne(url, address = null) {
   return new Promise((resolve) => {
-    const viewer = { ws: new WebSocket(url, { perMessageDeflate: false }), seqs: new Set(), snapshotSeq: -1, snapshots: 0, shard: null, closed: false };
+    const viewer = { ws: new WebSocket(url, { perMessageDeflate: false, ...(address ? { headers: { 'cf-connecting-ip': address } } : {}) }), seqs: new Set(), snapshotSeq: -1, snapshots: 0, shard: null, closed: false };
     const { ws } = viewer;
     let settled = false;
     const settle = (ok) => {
@@ -62,14 +66,20 @@ function openOne(url) {
   });
 }
 
-async function connect({ url, count }) {
+/**
+ * @param {{ url: string, count: number, addressFrom?: number | null }} options addressFrom: give
+ *   viewer i its own address, number addressFrom + i in 198.18.0.0/15 (run.js --limits on)
+ */
+async function connect({ url, count, addressFrom = null }) {
   const started = Date.now();
   let failed = 0;
   let next = 0;
+  const addressOf = (i) => (addressFrom === null ? null : `198.${18 + ((addressFrom + i) >> 16)}.${((addressFrom + i) >> 8) & 255}.${(addressFrom + i) & 255}`);
   async function lane() {
     while (next < count) {
+      const i = next;
       next += 1;
-      const viewer = await openOne(url);
+      const viewer = await openOne(url, addressOf(i));
       if (viewer) viewers.push(viewer);
       else failed += 1;
     }

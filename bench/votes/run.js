@@ -165,7 +165,7 @@ async function runCase(options, localViewers, edgeViewers) {
     // What the edge's root counted in the end (its owners' totals), a few seconds later: tells a
     // late edge total from a lost vote.
     await new Promise((r) => setTimeout(r, 5000));
-    const edgeRoot = edge ? (await (await fetch(`${edge.url}/healthz?deep=1`)).json()).show?.votes ?? null : null;
+    const edgeRoot = edge ? (await (await fetch(`${edge.url}/healthz?deep=1`, { headers: { authorization: `Bearer ${edgeToken}` } })).json()).show?.votes ?? null : null;
     // calm: the beats of bars 3–8 (after the joins settled), storm: from the opening to 1 s after the votes stopped
     const periods = { calm: [playAt + 4000, opens], storm: [opens, opens + options.window + 1000] };
     const reports = await Promise.all(workers.map(({ worker }) => worker.request('report', periods, 120_000)));

@@ -27,6 +27,12 @@ export const VIEWER_LIMITS = Object.freeze({
   resyncs: Object.freeze({ ratePerSecond: 6 / 60, burst: 3 }),
   /** Votes. A phone votes once per prompt and may change its mind a few times; beyond, answered `rate`. */
   votes: Object.freeze({ ratePerSecond: 2, burst: 10 }),
-  /** Reaction taps (a thumb manages about 10 a second); beyond, dropped and counted. */
-  taps: Object.freeze({ ratePerSecond: 20, burst: 20 }),
+  /**
+   * Reaction taps. The venue reads level 1 as 3 taps a second per viewer
+   * (local-server/src/votes/reaction-meter.js, TAPS_PER_VIEWER_AT_FULL), so a viewer's taps count
+   * up to that rate and no further: the level then says what share of the audience taps, and a
+   * handful of frantic sockets cannot pin it (SECURITY.md: 60 of 360 tapping at 20/s read 1.0 with
+   * a 20/s budget, ≈ 0.17 with this one). Beyond, dropped and counted.
+   */
+  taps: Object.freeze({ ratePerSecond: 3, burst: 6 }),
 });

@@ -5,12 +5,14 @@
 
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { weakTokenReason } from '../src/publish-guard.js';
 
 const OWNER_ONLY = 0o600;
 
 /**
  * The PUBLISH_TOKEN in `file`, adding a random one (and creating the file) when there is none.
- * The file ends up with mode 0600 either way.
+ * The file ends up with mode 0600 either way. A token under 16 characters is refused (the worker
+ * would refuse every publish with it): throws with the reason and how to fix it.
  * @param {string} file path of .dev.vars
  * @param {(line: string) => void} [log]
  * @returns {string} the token
@@ -28,5 +30,7 @@ export function ensureDevToken(file, log = () => {}) {
   }
   // `mode` applies only when the file is created (and is masked by umask): set it explicitly.
   if ((statSync(file).mode & 0o777) !== OWNER_ONLY) chmodSync(file, OWNER_ONLY);
+  const weak = weakTokenReason('PUBLISH_TOKEN', token);
+  if (weak) throw new Error(`${file}: ${weak.replace(/ \(e\.g\..*$/, '')}; delete the line and a new one is made`);
   return token;
 }

@@ -25,7 +25,14 @@ const WATCHED = [fileURLToPath(new URL('../src/', import.meta.url)), fileURLToPa
 /** Where `wrangler dev` keeps Durable Object storage by default: both modes share the show. */
 const DEFAULT_PERSIST = fileURLToPath(new URL('../.wrangler/state', import.meta.url));
 
-const token = ensureDevToken(DEV_VARS, (line) => console.log(line));
+/** @type {string} */
+let token;
+try {
+  token = ensureDevToken(DEV_VARS, (line) => console.log(line));
+} catch (err) {
+  console.error(`edge:dev: ${err instanceof Error ? err.message : err}`);
+  process.exit(2);
+}
 const assets = await ensureAudienceAssets({ log: (line) => console.log(line) });
 const parsed = parseDevArgs(process.argv.slice(2));
 

@@ -13,6 +13,8 @@ const DEFAULTS = Object.freeze({
   MEDIA_MAX_TOTAL_BYTES: 100 * 1024 * 1024,
   VENUE_LOST_MS: 5000,
   VENUE_EXPIRE_MS: 6 * 3600_000,
+  ADDRESS_MAX_SOCKETS: 16,
+  ADDRESS_MAX_STREAMS: 8,
 });
 
 /**
@@ -54,5 +56,9 @@ export function readConfig(env) {
     venueLostMs: intVar(env, 'VENUE_LOST_MS', 1000, 600_000),
     // A show lost for this long is over: viewers see "not started" instead of its last bar.
     venueExpireMs: intVar(env, 'VENUE_EXPIRE_MS', 1000, 30 * 24 * 3600_000),
+    // Per public address (SECURITY.md, "The public edge"; address-caps.js): WebSocket viewers on
+    // one shard (never more than half of it), and open SSE/long-poll requests per isolate.
+    addressMaxSockets: intVar(env, 'ADDRESS_MAX_SOCKETS', 1, 32_768),
+    addressMaxStreams: intVar(env, 'ADDRESS_MAX_STREAMS', 1, 100_000),
   };
 }

@@ -1,9 +1,12 @@
 // The Worker: a tiny router. Static files (the audience app) never reach it (see
 // `run_worker_first` in wrangler.jsonc); live routes go to the show's objects.
 
-import { isPublisher } from './auth.js';
-import { publishTokenFor, unauthorizedMessage } from './publish-token.js';
-import { readConfig } from './config.js';
+import { refusePublisher } from './publish-guard.js';
+import { openStream, releaseWhenDone } from './address-caps.js';
+import { forgetCachedMedia, serveCachedMedia } from './media-cache.js';
+import { classifyClient } from './venue-address.js';
+import { refuseJoin, serveSession } from './viewer-session.js';
+import { MAX_PUBLISH_FRAME_BYTES, readConfig } from './config.js';
 import { createFeedCaches } from './feed-caches.js';
 import { AUDIENCE_METHODS } from '#core/protocol/http-errors.js';
 import { parseStreamQuery } from '#core/stream/query.js';
@@ -42,13 +45,16 @@ const AUDIENCE_ROUTES = new Set(['/ws', '/sse', '/poll', '/time', '/healthz']);
  * @param {Request} request
  * @param {Env} env
  * @param {string | null} show
+ * @param {string} base `/s/<show>` or '' (the cache key, media-cache.js)
+ * @param {Pick<ExecutionContext, 'waitUntil'>} ctx
  */
-async function serveMedia(request, env, show) {
+async function serveMedia(request, env, show, base, ctx) {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     return audienceErrorResponse('METHOD_NOT_ALLOWED', { allow: AUDIENCE_METHODS, ...CORS });
   }
   try {
-    return await rootStub(env, show).fetch(stampShow(request, show));
+    // From the location's cache when it can (media-cache.js): not one root request per viewer.
+    return await serveCachedMedia(request, base, () => rootStub(env, show).fetch(stampShow(request, show)), ctx);
   } catch (err) {
     return jsonError(503, 'UNAVAILABLE', `media is not reachable right now: ${err instanceof Error ? err.message : String(err)}`, { 'retry-after': '2', ...CORS });
   }
@@ -89,10 +95,9 @@ const showRoutes = {
 
     if (url.pathname === '/publish' || url.pathname.startsWith('/publish/')) {
       // Every /publish… route of a show (socket, POST, media) has the same rule (publish-token.js).
-      const expected = publishTokenFor(env, show);
-      if (!(await isPublisher(request, expected.token))) {
-        return jsonError(401, 'UNAUTHORIZED', unauthorizedMessage(show, expected));
-      }
+      // The token (at least 16 characters), guessing throttled per address (publish-guard.js).
+      const refused = await refusePublisher(request, env, show);
+      if (refused) return refused;
       // A declared-oversize upload is refused here, before its body is streamed on to the root
       // object: the root answering 413 while the body is still arriving made workerd's forward
       // fail with a 500 now and then (seen under load in test/edge/media.test.js).
@@ -100,14 +105,21 @@ const showRoutes = {
       if (request.method === 'PUT' && url.pathname.startsWith('/publish/media/') && declared > config.mediaFileBytes) {
         return jsonError(413, 'MEDIA_TOO_BIG', `the upload is larger than the ${config.mediaFileBytes}-byte limit per file`);
       }
+      if (request.method === 'POST' && url.pathname === '/publish' && declared > MAX_PUBLISH_FRAME_BYTES) {
+        return json({ type: 'error', code: 'TOO_BIG', message: `frame exceeds ${MAX_PUBLISH_FRAME_BYTES} bytes` }, 413);
+      }
       try {
-        return await rootStub(env, show).fetch(stampShow(request, show));
+        const response = await rootStub(env, show).fetch(stampShow(request, show));
+        if (response.ok && request.method !== 'GET' && url.pathname.startsWith('/publish/media/')) ctx.waitUntil(forgetCachedMedia(request.url, url.pathname, base));
+        return response;
       } catch (err) {
         return jsonError(503, 'UNAVAILABLE', `the show is not reachable right now: ${err instanceof Error ? err.message : String(err)}`, { 'retry-after': '2' });
       }
     }
+    // A viewer joins (viewer-session.js): the signed session its POST /vote must carry.
+    if (url.pathname === '/session') return serveSession(request, env, show);
 
-    if (url.pathname.startsWith('/media/')) return serveMedia(request, env, show);
+    if (url.pathname.startsWith('/media/')) return serveMedia(request, env, show, base, ctx);
     // A malformed vote is counted per isolate and reported to the root later (refusal-counter.js).
     if (url.pathname === '/vote') return serveVote(request, env, config, show, (kind) => countRequestRefusal(env, ctx, show, kind));
     if (!AUDIENCE_ROUTES.has(url.pathname)) return show === null ? env.ASSETS.fetch(request) : serveShowAsset(request, env, base);
@@ -123,12 +135,15 @@ const showRoutes = {
           const query = parseStreamQuery({ stream: url.searchParams.get('stream') });
           if (!query.ok) return audienceErrorResponse(query.code, CORS);
           if (!isWebSocketUpgrade(request)) return audienceErrorResponse('UPGRADE_REQUIRED', CORS);
-          return await connectViewer(request, env, config, show);
+          // Every socket is a join, limited per address (viewer-session.js), and capped per address on its shard.
+          const client = await classifyClient(request, env, show);
+          const refused = await refuseJoin(request, env, show, client);
+          if (refused) return refused;
+          return await connectViewer(request, env, config, show, client.kind === 'public' ? client.address : null);
         }
         case '/sse':
-          return serveSse(request, { cache: cacheFor(config, show, url), root: rootStub(env, show), tickMs: config.feedTtlMs, maxMs: config.sseMaxMs });
         case '/poll':
-          return await servePoll(url, { cache: cacheFor(config, show, url), root: rootStub(env, show), tickMs: config.feedTtlMs });
+          return await serveStream(request, url, env, config, show);
         case '/time': {
           // On the venue's clock, like every time in the state (venue-clock.js); the offset comes
           // with the feed cache, one root RPC per FEED_TTL_MS at most.
@@ -138,7 +153,11 @@ const showRoutes = {
         default: {
           // /healthz; ?deep=1 also asks the root (epoch, seq, viewers per shard). The venue's
           // status comes from the feed cache: at most one root RPC per FEED_TTL_MS.
-          if (url.searchParams.get('deep') === '1') return json({ ok: true, show: await rootStub(env, show).stats() }, 200, CORS);
+          // The root's own view costs a root request: the publisher's, not everyone's.
+          if (url.searchParams.get('deep') === '1') {
+            const refused = await refusePublisher(request, env, show);
+            return refused ?? json({ ok: true, show: await rootStub(env, show).stats() }, 200, CORS);
+          }
           const { venue } = await cacheFor(config, show).current(rootStub(env, show));
           return json({ ok: true, service: 'tutti-edge', venue: venue.status, venueSince: venue.since || null, ...(show === null ? {} : { show }) }, 200, CORS);
         }
@@ -148,3 +167,27 @@ const showRoutes = {
     }
   },
 };
+
+/**
+ * GET /sse and /poll: at most ADDRESS_MAX_STREAMS open at once per public address in this
+ * isolate (address-caps.js); the venue's address and loopback are not capped.
+ * @param {Request} request
+ * @param {URL} url
+ * @param {Env} env
+ * @param {ReturnType<typeof readConfig>} config
+ * @param {string | null} show
+ */
+async function serveStream(request, url, env, config, show) {
+  const client = await classifyClient(request, env, show);
+  const capped = client.kind === 'public';
+  const release = capped ? openStream(client.address, config.addressMaxStreams) : () => {};
+  if (!release) return jsonError(429, 'TOO_MANY_STREAMS', `this address already holds ${config.addressMaxStreams} open streams; close one first`, { 'retry-after': '5', ...CORS });
+  try {
+    const deps = { cache: cacheFor(config, show, url), root: rootStub(env, show), tickMs: config.feedTtlMs };
+    const response = url.pathname === '/sse' ? serveSse(request, { ...deps, maxMs: config.sseMaxMs }) : await servePoll(url, deps);
+    return capped ? releaseWhenDone(response, release) : response;
+  } catch (err) {
+    release();
+    throw err;
+  }
+}

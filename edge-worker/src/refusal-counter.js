@@ -25,7 +25,7 @@ const perShow = new Map();
 /**
  * Whether a refusal for `show` may be reported to its root. The default show's root is the
  * deployment's own; a named show's root only when SHOWS lists it (the Worker answered 404 for
- * any other name before this). With SHOWS unset any well-formed name reaches this far, and
+ * any other name before this). With SHOWS="*" any well-formed name reaches this far, and
  * reporting would create a root for a name nobody uses (edge-worker/README.md, "More than one
  * show per edge"), so those refusals are answered but not counted.
  * @param {Env} env

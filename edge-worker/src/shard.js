@@ -14,6 +14,8 @@ import { rootStub, shardStub } from './stubs.js';
 import { createVoteLedger, ownerOf, VOTE_BATCH_MAX, VOTE_BATCH_MS } from './votes.js';
 import { judgeViewerFrame, newViewerBudget, readViewerBudget } from './viewer-rules.js';
 import { STREAM_TAGS, streamOfRequest, streamOfTags } from './viewer-streams.js';
+import { ADDRESS_FULL_HEADER, addressTag, socketsPerAddress } from './address-caps.js';
+import { answerClose } from './close-codes.js';
 
 const VIEWER_TAG = 'viewer';
 const INDEX_TAG_PREFIX = 'shard:';
@@ -84,6 +86,11 @@ export class Shard extends DurableObject {
     this.show = showFromRequest(request);
     const fullResponse = () => jsonError(503, 'SHARD_FULL', 'this shard is full', { [FULL_HEADER]: '1', 'retry-after': '2' });
     if (this.full()) return fullResponse();
+    // One public address may not fill a shard (address-caps.js); the Worker then answers 429.
+    const addressTagged = addressTag(request);
+    if (addressTagged && this.ctx.getWebSockets(addressTagged).length >= socketsPerAddress(this.config.addressMaxSockets, this.config.shardCapacity)) {
+      return jsonError(429, 'TOO_MANY_SOCKETS', 'this address holds as many viewers as it may', { [ADDRESS_FULL_HEADER]: '1', 'retry-after': '30' });
+    }
     const stream = streamOfRequest(request);
     // A shard woken by a push has the full snapshot but not necessarily the lean one (it is only
     // pushed when it changed): the first lean joiner then asks the root, as a new shard does.
@@ -97,8 +104,8 @@ export class Shard extends DurableObject {
     }
     const pair = new WebSocketPair();
     const [client, server] = Object.values(pair);
-    // The index and stream ride along as tags: after hibernation the object has forgotten everything else.
-    this.ctx.acceptWebSocket(server, [VIEWER_TAG, `${INDEX_TAG_PREFIX}${this.index}`, STREAM_TAGS[stream], ...showTags(this.show)]);
+    // The index, stream and address ride along as tags: after hibernation the object has forgotten everything else.
+    this.ctx.acceptWebSocket(server, [VIEWER_TAG, `${INDEX_TAG_PREFIX}${this.index}`, STREAM_TAGS[stream], ...showTags(this.show), ...(addressTagged ? [addressTagged] : [])]);
     server.serializeAttachment(newViewerBudget(Date.now()));
     // Same turn as the accept: no push can slip in between, so the joiner sees snapshot → deltas.
     const snapshot = this.latest[stream];
@@ -349,10 +356,6 @@ export class Shard extends DurableObject {
    * @param {string} reason
    */
   webSocketClose(ws, code, reason) {
-    try {
-      ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
-    } catch {
-      // the runtime already completed the close handshake
-    }
+    answerClose(ws, code, reason);
   }
 }

@@ -13,6 +13,9 @@ import { createFanout } from './fanout.js';
 import { isWebSocketUpgrade, json, jsonError } from './http.js';
 import { createLeanFeed } from './lean-feed.js';
 import { createMediaStore } from './media.js';
+import { clientAddress } from './client-address.js';
+import { answerClose } from './close-codes.js';
+import { readBodyLimited } from './body-limit.js';
 import { judgeFrame } from './publish-rules.js';
 import { createRequestRefusalTally } from './refusal-counter.js';
 import { isShowKey, showFromRequest } from './show-identity.js';
@@ -55,6 +58,10 @@ export class Show extends DurableObject {
     this.lastHeardAt = 0;
     /** @type {string | null} which show this root is (show-identity.js); null: the default show */
     this.showName = null;
+    /** The address the publisher last connected from: the venue's public address (venue-address.js). */
+    this.venueAddress = '';
+    /** Viewers' media requests that reached this root (since it started). */
+    this.mediaRequests = 0;
     /** @type {Record<string, unknown> | null} */
     this.state = null;
     /** @type {{ seq: number, json: string }[]} serialized deltas, oldest first */
@@ -119,6 +126,8 @@ export class Show extends DurableObject {
     // A named show's root must know its name before it pushes to shards (an alarm may do so).
     const stored = await storage.get('showName');
     if (isShowKey(stored ?? null)) this.showName = /** @type {string | null} */ (stored ?? null);
+    const venueAddress = await storage.get('venueAddress');
+    if (typeof venueAddress === 'string') this.venueAddress = venueAddress;
     const clockOffset = await storage.get('venueClockOffset');
     this.venueClock.seed(clockOffset);
     this.savedClockOffset = this.venueClock.offset();
@@ -166,6 +175,22 @@ export class Show extends DurableObject {
     if (show === null || !isShowKey(show) || show === this.showName) return;
     this.showName = show;
     void this.ctx.storage.put('showName', show);
+  }
+
+  /**
+   * The publisher's address (the Worker only forwards authenticated /publish requests here).
+   * @param {Request} request
+   */
+  learnVenueAddress(request) {
+    const address = clientAddress(request);
+    if (address === this.venueAddress) return;
+    this.venueAddress = address;
+    void this.ctx.storage.put('venueAddress', address);
+  }
+
+  /** RPC for the Worker (venue-address.js): the venue's public address, '' before any publisher. */
+  publisherAddress() {
+    return this.venueAddress;
   }
 
   saveShards() {
@@ -324,9 +349,13 @@ export class Show extends DurableObject {
     const { pathname } = new URL(request.url);
     this.learnShow(showFromRequest(request));
     // Score media: viewers read /media/<src>; the (authenticated) publisher manages /publish/media.
-    if (pathname.startsWith('/media/')) return this.media.serve(request, pathname.slice('/media/'.length));
+    if (pathname.startsWith('/media/')) {
+      this.mediaRequests += 1; // the Worker's cache answers the rest (media-cache.js)
+      return this.media.serve(request, pathname.slice('/media/'.length));
+    }
     if (pathname === '/publish/media' || pathname.startsWith('/publish/media/')) return this.media.publish(request, pathname.slice('/publish/media'.length));
     if (pathname !== '/publish') return jsonError(404, 'NOT_FOUND', `no route ${pathname}`);
+    this.learnVenueAddress(request);
     if (isWebSocketUpgrade(request)) return this.acceptPublisher();
     if (request.method === 'POST') return this.publishOnce(request);
     return jsonError(426, 'UPGRADE_REQUIRED', 'publish with a WebSocket upgrade or a POST of one envelope');
@@ -355,12 +384,14 @@ export class Show extends DurableObject {
 
   /** @param {Request} request */
   async publishOnce(request) {
-    const declared = Number(request.headers.get('content-length') ?? 0);
-    if (declared > MAX_PUBLISH_FRAME_BYTES) {
+    // Refused before it is read: a declared length over the limit at once, a chunked body once
+    // the limit is passed (body-limit.js), so no body is ever held whole.
+    const read = await readBodyLimited(request, MAX_PUBLISH_FRAME_BYTES);
+    if (!read.ok) {
       this.counters.tooBig += 1;
       return json({ type: 'error', code: 'TOO_BIG', message: `frame exceeds ${MAX_PUBLISH_FRAME_BYTES} bytes` }, 413);
     }
-    const reply = /** @type {any} */ (this.handleFrame(await request.text()));
+    const reply = /** @type {any} */ (this.handleFrame(read.text));
     const status = reply.type === 'ack' ? 200 : reply.type === 'resync' ? 409 : reply.code === 'TOO_BIG' ? 413 : reply.code === 'STALE' ? 409 : 400;
     return json(reply, status);
   }
@@ -386,11 +417,7 @@ export class Show extends DurableObject {
   webSocketClose(ws, code, reason) {
     // The lost timer starts now: the alarm (already set while live) fires VENUE_LOST_MS later.
     if (this.ctx.getTags(ws).includes(PUBLISHER_TAG)) this.lastHeardAt = Date.now();
-    try {
-      ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
-    } catch {
-      // the runtime already completed the close handshake
-    }
+    answerClose(ws, code, reason);
   }
 
   // ---- RPC for shards and the Worker ----
@@ -487,6 +514,7 @@ export class Show extends DurableObject {
       viewerRequestRefusalReports: this.requestRefusals.reports(),
       venue: venueOf(this.state),
       venueClock: this.venueClock.stats(),
+      mediaRequests: this.mediaRequests,
     };
   }
 }

@@ -8,6 +8,7 @@ import { FULL_HEADER, SHARD_HEADER } from './shard.js';
 import { jsonError } from './http.js';
 import { stampShow } from './show-identity.js';
 import { shardStub } from './stubs.js';
+import { ADDRESS_FULL_HEADER, CLIENT_HEADER } from './address-caps.js';
 
 /** Per show (key '' is the default show): the first shard that still had room. Bounded like feed-caches.js. */
 const cursors = new Map();
@@ -18,16 +19,21 @@ const MAX_CURSORS = 64;
  * @param {Env} env
  * @param {{ shardCount: number }} config
  * @param {string | null} [show] the checked show name (show-path.js), null for the default show
+ * @param {string | null} [cappedAddress] a public client's address, capped per shard (address-caps.js); null: not capped
  */
-export async function connectViewer(request, env, { shardCount }, show = null) {
+export async function connectViewer(request, env, { shardCount }, show = null, cappedAddress = null) {
   const key = show ?? '';
   const start = (cursors.get(key) ?? 0) % shardCount;
   for (let i = 0; i < shardCount; i += 1) {
     const index = (start + i) % shardCount;
     const headers = new Headers(request.headers);
     headers.set(SHARD_HEADER, String(index));
+    if (cappedAddress) headers.set(CLIENT_HEADER, cappedAddress);
+    else headers.delete(CLIENT_HEADER);
     const response = await shardStub(env, index, show).fetch(stampShow(new Request(request.url, { method: 'GET', headers }), show));
     if (response.status === 503 && response.headers.has(FULL_HEADER)) continue;
+    // Not the next shard: an address that may not fill one may not fill the show either.
+    if (response.status === 429 && response.headers.has(ADDRESS_FULL_HEADER)) return jsonError(429, 'TOO_MANY_SOCKETS', 'this address already holds as many viewers as it may; close one first', { 'retry-after': '30' });
     cursors.delete(key);
     if (cursors.size >= MAX_CURSORS) cursors.delete(cursors.keys().next().value);
     cursors.set(key, index);

@@ -3,7 +3,11 @@
 
 import { encodeVoteReply, parseVote } from '#core/votes/vote-message.js';
 import { jsonError } from './http.js';
+import { readBodyLimited } from './body-limit.js';
+import { RETRY_AFTER_S, withinLimit } from './rate-limits.js';
 import { shardStub } from './stubs.js';
+import { classifyClient } from './venue-address.js';
+import { SESSION_HEADER, verifySession } from './viewer-session.js';
 import { ownerOf } from './votes.js';
 
 const MAX_BODY_BYTES = 1024;
@@ -30,8 +34,10 @@ export async function serveVote(request, env, { shardCount }, show = null, onMal
   if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) {
     return refuse('vote_type', jsonError(415, 'BAD_VOTE', 'send the vote as application/json'));
   }
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) return refuse('vote_size', jsonError(413, 'BAD_VOTE', `a vote is at most ${MAX_BODY_BYTES} bytes`));
+  // Refused before it is read (body-limit.js): a 100 MiB body costs the isolate nothing.
+  const read = await readBodyLimited(request, MAX_BODY_BYTES);
+  if (!read.ok) return refuse('vote_size', jsonError(413, 'BAD_VOTE', `a vote is at most ${MAX_BODY_BYTES} bytes`));
+  const { text } = read;
   let body;
   try {
     body = JSON.parse(text);
@@ -41,6 +47,8 @@ export async function serveVote(request, env, { shardCount }, show = null, onMal
   const parsed = parseVote(body);
   if (parsed.ok === false) return refuse('vote_body', jsonError(400, 'BAD_VOTE', /** @type {{ reason: string }} */ (parsed).reason));
   const { vote } = parsed;
+  const refused = await refuseVoter(request, env, show, vote.device);
+  if (refused) return refused;
   const owner = ownerOf(vote.device, shardCount);
   let outcome;
   try {
@@ -53,4 +61,26 @@ export async function serveVote(request, env, { shardCount }, show = null, onMal
     status: counted ? 200 : (REFUSED_STATUS[outcome] ?? 409),
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
   });
+}
+
+/**
+ * One device, one voice (viewer-session.js): the vote must carry a session the Worker signed for
+ * this device id, and stay within the per-session and per-address vote limits (the venue's
+ * address and loopback have no per-address limit; their sessions are limited all the same).
+ * @param {Request} request
+ * @param {Env} env
+ * @param {string | null} show
+ * @param {string} device
+ * @returns {Promise<Response | null>} the refusal, or null
+ */
+async function refuseVoter(request, env, show, device) {
+  const session = await verifySession(env, request.headers.get(SESSION_HEADER), show);
+  if (!session.ok) return jsonError(403, 'SESSION', /** @type {{ reason: string }} */ (session).reason);
+  if (session.device !== device) return jsonError(403, 'SESSION', 'the session is for another device id');
+  const limited = (/** @type {import('./rate-limits.js').LimiterName} */ name) =>
+    jsonError(429, 'TOO_MANY_VOTES', 'too many votes just now; try again shortly', { 'retry-after': String(RETRY_AFTER_S[name]) });
+  if (!(await withinLimit(env, 'VOTE_SESSION_LIMITER', `${show ?? ''}|${device}`))) return limited('VOTE_SESSION_LIMITER');
+  const client = await classifyClient(request, env, show);
+  if (client.kind === 'public' && !(await withinLimit(env, 'VOTE_ADDRESS_LIMITER', `${show ?? ''}|${client.address}`))) return limited('VOTE_ADDRESS_LIMITER');
+  return null;
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import WebSocket from 'ws';
+import { afterAll, beforeAll } from '@jest/globals';
 import { startLocalEdge } from '../../edge-worker/scripts/local-edge.js';
 import { createEnvelope } from '#core/protocol/envelope.js';
 import { ALIVE_FRAME } from '#core/protocol/publisher.js';
@@ -54,6 +55,23 @@ export async function startEdge({ vars = {}, persistDir, port = 0, direct = fals
       if (!keepDir) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One edge for a whole test file, on the direct runtime (one workerd, `direct` above): started
+ * before its tests, stopped after. Read `.edge` inside the tests.
+ * @param {{ vars?: Record<string, string | number> }} [options]
+ * @returns {{ edge: any }}
+ */
+export function edgeForSuite(options = {}) {
+  const suite = { edge: null };
+  beforeAll(async () => {
+    suite.edge = await startEdge({ direct: true, ...options });
+  }, 60_000);
+  afterAll(async () => {
+    await suite.edge?.stop();
+  });
+  return suite;
 }
 
 /**
@@ -170,10 +188,10 @@ export { ALIVE_FRAME };
  * publisher that hangs).
  * @param {any} edge
  * @param {string} [token]
- * @param {{ alive?: boolean }} [options]
+ * @param {{ alive?: boolean, address?: string }} [options] address: publish from it (fromAddress)
  */
-export async function openPublisher(edge, token = edge.token, { alive = true } = {}) {
-  const publisher = openSocket(`${edge.wsUrl}/publish`, { headers: { authorization: `Bearer ${token}` } });
+export async function openPublisher(edge, token = edge.token, { alive = true, address } = {}) {
+  const publisher = openSocket(`${edge.wsUrl}/publish`, { headers: { authorization: `Bearer ${token}`, ...fromAddress(address) } });
   await publisher.opened;
   const hello = await publisher.next((f) => f.type === 'hello');
   if (alive && hello.aliveMs) {
@@ -242,10 +260,47 @@ export async function waitFor(condition, { timeoutMs = 10_000, intervalMs = 50, 
   throw new Error(`timed out waiting for ${typeof what === 'function' ? what() : what}`);
 }
 
-/** The root's view of the show (GET /healthz?deep=1). */
-export async function showStats(edge) {
-  const res = await fetch(`${edge.url}/healthz?deep=1`);
+/**
+ * The root's view of the show (GET /healthz?deep=1, which needs the publish token).
+ * @param {any} edge
+ * @param {string} [base] '/s/<show>' for a named show
+ */
+export async function showStats(edge, base = '') {
+  const res = await fetch(`${edge.url}${base}/healthz?deep=1`, { headers: { authorization: `Bearer ${edge.token}` } });
   return (await res.json()).show;
+}
+
+/**
+ * Headers that make a request come from `address` as the Worker sees it: locally Miniflare keeps
+ * a CF-Connecting-IP the client sent (on Cloudflare only Cloudflare sets it), so one test plays
+ * many internet addresses. No address: loopback, exempt from per-address limits.
+ * @param {string | undefined} address
+ */
+export const fromAddress = (address) => (address ? { 'cf-connecting-ip': address } : {});
+
+/**
+ * Join as a viewer (POST /session): the signed session a POST /vote must carry.
+ * @param {any} edge
+ * @param {string} device
+ * @param {{ address?: string, base?: string }} [options]
+ * @returns {Promise<{ status: number, session: string | null }>}
+ */
+export async function joinSession(edge, device, { address, base = '' } = {}) {
+  const res = await fetch(`${edge.url}${base}/session`, { method: 'POST', headers: { 'content-type': 'application/json', ...fromAddress(address) }, body: JSON.stringify({ device }) });
+  const body = await res.json().catch(() => ({}));
+  return { status: res.status, session: body.session ?? null };
+}
+
+/**
+ * POST /vote as an SSE/poll viewer does: joins first (unless given a session), then votes.
+ * @param {any} edge
+ * @param {{ key: string, option: string, device: string }} vote
+ * @param {{ address?: string, base?: string, session?: string | null }} [options]
+ * @returns {Promise<Response>}
+ */
+export async function postVote(edge, vote, { address, base = '', session } = {}) {
+  const token = session === undefined ? (await joinSession(edge, vote.device, { address, base })).session : session;
+  return fetch(`${edge.url}${base}/vote`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { 'x-tutti-session': token } : {}), ...fromAddress(address) }, body: JSON.stringify(vote) });
 }
 
 /** A port that was free a moment ago (for tests that must restart on the same URL). */

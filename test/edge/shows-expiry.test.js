@@ -8,7 +8,7 @@ const EXPIRE_MS = 25_000;
 let edge;
 
 beforeAll(async () => {
-  edge = await startEdge({ vars: { VENUE_LOST_MS: 1000, VENUE_EXPIRE_MS: EXPIRE_MS } });
+  edge = await startEdge({ vars: { SHOWS: '*', VENUE_LOST_MS: 1000, VENUE_EXPIRE_MS: EXPIRE_MS } });
 });
 
 afterAll(async () => {

@@ -3,14 +3,14 @@
 // still know its show — the root from storage, the shard from its sockets' tags — and never
 // fall back to the default show's objects.
 
-import { delta, openPublisher, openSocket, publish, snapshot, startEdge } from './helpers.js';
+import { delta, openPublisher, openSocket, publish, snapshot, startEdge , showStats } from './helpers.js';
 
 // workerd evicts a hibernatable object after about 10 s without events.
 const QUIET_MS = 20_000;
 let edge;
 
 beforeAll(async () => {
-  edge = await startEdge();
+  edge = await startEdge({ vars: { SHOWS: '*' } });
 });
 
 afterAll(async () => {
@@ -35,14 +35,14 @@ test('after hibernating, show a\'s objects still push a\'s updates and answer re
   // One push so the root knows its shard's instance (shardStartedAt).
   expect(await publish(a, delta('sleepy-a', 2, { bar: 2 }))).toMatchObject({ type: 'ack', seq: 2 });
   expect(await viewerA.next()).toMatchObject({ type: 'delta', seq: 2 });
-  const before = (await (await fetch(`${edge.url}/s/a/healthz?deep=1`)).json()).show.shardStartedAt;
+  const before = (await showStats(edge, '/s/a')).shardStartedAt;
 
   await new Promise((r) => setTimeout(r, QUIET_MS));
 
   // Woken by the publisher: the root pushes to its own shards.
   expect(await publish(a, delta('sleepy-a', 3, { bar: 3 }))).toMatchObject({ type: 'ack', seq: 3 });
   expect(await viewerA.next()).toMatchObject({ type: 'delta', epoch: 'sleepy-a', seq: 3 });
-  const after = (await (await fetch(`${edge.url}/s/a/healthz?deep=1`)).json()).show.shardStartedAt;
+  const after = (await showStats(edge, '/s/a')).shardStartedAt;
   expect(after['0']).toBeGreaterThan(before['0']); // a fresh shard instance got it
 
   await new Promise((r) => setTimeout(r, QUIET_MS));

@@ -17,7 +17,7 @@ const publishers = [];
 beforeAll(async () => {
   releaseLock = await acquireBrowserLock();
   mkdirSync(ARTIFACTS, { recursive: true });
-  [edge, browser] = await Promise.all([startEdge(), launchBrowser()]);
+  [edge, browser] = await Promise.all([startEdge({ vars: { SHOWS: '*' } }), launchBrowser()]);
 }, 180_000);
 
 afterAll(async () => {

@@ -22,7 +22,7 @@ const bearer = (token) => ({ authorization: `Bearer ${token}` });
 
 beforeAll(async () => {
   // `gala` and `late-night` have tokens of their own ("-" becomes "_"), `open` does not.
-  edge = await startEdge({ vars: { PUBLISH_TOKEN_GALA: GALA, PUBLISH_TOKEN_LATE_NIGHT: LATE, FEED_TTL_MS: 50 } });
+  edge = await startEdge({ vars: { SHOWS: '*', PUBLISH_TOKEN_GALA: GALA, PUBLISH_TOKEN_LATE_NIGHT: LATE, FEED_TTL_MS: 50 } });
 }, 90_000);
 
 afterAll(async () => {

@@ -5,7 +5,7 @@
 
 import { fileURLToPath } from 'node:url';
 import { startShow } from '../support/show.js';
-import { openSocket, readSse, startEdge, waitFor } from './helpers.js';
+import { openSocket, readSse, startEdge, waitFor , showStats } from './helpers.js';
 
 const TIDAL = fileURLToPath(new URL('../../scores/tidal-lines.score.json', import.meta.url));
 const DEMO = fileURLToPath(new URL('../../scores/demo.score.json', import.meta.url));
@@ -15,7 +15,7 @@ const venues = {};
 const sockets = [];
 
 beforeAll(async () => {
-  edge = await startEdge();
+  edge = await startEdge({ vars: { SHOWS: '*' } });
   venues.a = await startShow({ scorePath: TIDAL, edgeUrl: `${edge.url}/s/a`, edgeToken: edge.token });
   venues.b = await startShow({ scorePath: DEMO, edgeUrl: `${edge.url}/s/b/`, edgeToken: edge.token });
   for (const name of ['a', 'b']) {
@@ -85,10 +85,10 @@ test('each venue\'s probe reads its own show\'s /healthz; the default show was n
     await waitFor(() => venues[name].status().edge.venue?.status === 'live', { timeoutMs: 15_000, what: `venue ${name}'s probe to see its show live` });
   }
   // Had a probe read the default show's /healthz it would have seen "none": nobody published there.
-  const main = await (await fetch(`${edge.url}/healthz?deep=1`)).json();
+  const main = { show: await showStats(edge) };
   expect(main.show).toMatchObject({ publishers: 0, viewers: 0, frames: { accepted: 0 } });
   expect(main.show.venue.status).toBe('none');
-  const a = await (await fetch(`${edge.url}/s/a/healthz?deep=1`)).json();
+  const a = { show: await showStats(edge, '/s/a') };
   expect(a.show).toMatchObject({ epoch: epochOf('a'), publishers: 1 });
 });
 

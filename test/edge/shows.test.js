@@ -3,7 +3,7 @@
 // show b, the default show) publish at once; each show's viewers (WS, SSE, poll), media and shard
 // capacity are its own, the default show keeps its URLs, and bad show names are refused.
 
-import { delta, openPublisher, openSocket, publish, readSse, snapshot, startEdge, waitFor, withoutVenue } from './helpers.js';
+import { delta, openPublisher, openSocket, postVote, publish, readSse, snapshot, startEdge, waitFor, withoutVenue } from './helpers.js';
 
 let edge;
 const publishers = {};
@@ -21,13 +21,14 @@ async function viewerOf(prefix) {
 }
 
 async function getJson(path) {
-  const res = await fetch(`${edge.url}${path}`);
+  // /healthz?deep=1 needs the publish token (SECURITY.md, "The public edge")
+  const res = await fetch(`${edge.url}${path}`, { headers: { authorization: `Bearer ${edge.token}` } });
   return { status: res.status, body: await res.json() };
 }
 
 beforeAll(async () => {
   // One shard of 3 sockets per show: enough to show that capacity is counted per show.
-  edge = await startEdge({ vars: { SHARD_CAPACITY: 3, SHARD_COUNT: 1, FEED_TTL_MS: 50 } });
+  edge = await startEdge({ vars: { SHOWS: '*', SHARD_CAPACITY: 3, SHARD_COUNT: 1, FEED_TTL_MS: 50 } });
   for (const [name, prefix] of Object.entries(PREFIX)) {
     ({ publisher: publishers[name] } = await openPublisher(at(prefix)));
     sockets.push(publishers[name]);
@@ -152,8 +153,7 @@ test('votes are counted by the show whose prompt is open, over POST /vote and th
   sockets.push(va, vb);
   await publish(va, snapshot('votes-a', 0, { title: 'Votes A', vote: prompt }));
   await publish(vb, snapshot('votes-b', 0, { title: 'Votes B' }));
-  const vote = (prefix, device) =>
-    fetch(`${edge.url}${prefix}/vote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key: 'q1~a1', option: 'left', device }) });
+  const vote = (prefix, device) => postVote(edge, { key: 'q1~a1', option: 'left', device }, { base: prefix });
   const counted = await vote('/s/va', 'device-000000000001');
   expect([counted.status, await counted.json()]).toEqual([200, { type: 'voted', key: 'q1~a1', ok: true }]);
   // The same prompt key in another show (no prompt open there) or the default show: closed.

@@ -64,8 +64,9 @@ export default async function wsRoutes(app, { show, metrics, now, overflow, isPr
       const frame = /** @type {any} */ (parsed).frame;
       if (frame.type === 'ping') socket.send(encodePong(frame.id, frame.c, now()));
       else if (frame.type === 'tap') {
-        if (tapBudget(frame.n)) reactions.tap(frame.n, 'venue');
-        else metrics.taps.inc({ where: 'dropped' }, frame.n);
+        const fit = tapBudget(frame.n);
+        if (fit > 0) reactions.tap(fit, 'venue');
+        if (fit < frame.n) metrics.taps.inc({ where: 'dropped' }, frame.n - fit);
       } else if (frame.type === 'vote') {
         const result = voter(frame.vote);
         if ('close' in result) return reject(BadInput.VOTE, CloseCode.POLICY_VIOLATION, result.close);

@@ -29,12 +29,14 @@ export function createSocketVoter(desk, metrics) {
 
 /**
  * A socket's tap budget (VIEWER_LIMITS.taps).
- * @returns {(n: number) => boolean} whether these n taps fit
+ * @returns {(n: number) => number} how many of these n taps fit (they count; the rest are dropped)
  */
 export function createTapBudget() {
   const budget = createTokenBucket({ ...VIEWER_LIMITS.taps, now: performance.now() });
   return (n) => {
-    for (let i = 0; i < n; i += 1) if (!budget.take(performance.now())) return false;
-    return true;
+    // The taps that fit count, the rest are dropped: the same rule as the edge's (edge-worker/src/viewer-rules.js).
+    let fit = 0;
+    while (fit < n && budget.take(performance.now())) fit += 1;
+    return fit;
   };
 }

@@ -6,6 +6,7 @@
 import { deviceId } from './device-id.js';
 import { t } from './i18n.js';
 import { announcer } from './announcer.js';
+import { postVote } from './viewer-session.js';
 
 /**
  * @typedef {{ id: string, key: string, q: string, options: { id: string, label: string }[], opens: number, closes: number,
@@ -41,8 +42,8 @@ export function createVotePanel({ base, toLocal, serverNow, sendOnSocket }) {
     if (!vote) return;
     const body = { key: vote.key, option, device };
     if (sendOnSocket({ type: 'vote', ...body })) return;
-    fetch(new URL('vote', base), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-      .then((res) => res.json())
+    // On the edge a POST vote carries the viewer's session (viewer-session.js).
+    postVote(base, body)
       .then((reply) => onAnswer(reply))
       .catch(() => {});
   }
