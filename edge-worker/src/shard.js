@@ -7,6 +7,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { CloseCode, encodePong } from '#core/protocol/envelope.js';
 import { encodeVoteReply, parseVote } from '#core/votes/vote-message.js';
+import { isAccepted } from '#core/votes/tally.js';
 import { readConfig } from './config.js';
 import { isWebSocketUpgrade, jsonError } from './http.js';
 import { isShowKey, showFromRequest, showFromTags, showTags } from './show-identity.js';
@@ -291,7 +292,7 @@ export class Shard extends DurableObject {
     batch.items.forEach(({ vote, ws }, i) => {
       const outcome = outcomes[i] ?? 'unavailable';
       try {
-        ws.send(encodeVoteReply(vote.key, outcome === 'counted' || outcome === 'changed' || outcome === 'repeat' ? null : outcome));
+        ws.send(encodeVoteReply(vote.key, isAccepted(outcome) ? null : outcome));
       } catch {
         // the viewer left; its vote counts all the same
       }

@@ -2,6 +2,7 @@
 // checked here and counted by the shard that owns its device id (votes.js).
 
 import { encodeVoteReply, parseVote } from '#core/votes/vote-message.js';
+import { isAccepted } from '#core/votes/tally.js';
 import { jsonError } from './http.js';
 import { readBodyLimited } from './body-limit.js';
 import { RETRY_AFTER_S, withinLimit } from './rate-limits.js';
@@ -56,7 +57,7 @@ export async function serveVote(request, env, { shardCount }, show = null, onMal
   } catch {
     outcome = 'unavailable';
   }
-  const counted = outcome === 'counted' || outcome === 'changed' || outcome === 'repeat';
+  const counted = isAccepted(outcome);
   return new Response(encodeVoteReply(vote.key, counted ? null : outcome), {
     status: counted ? 200 : (REFUSED_STATUS[outcome] ?? 409),
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },

@@ -10,7 +10,8 @@
 // sum marked final: the edge's exact count, which the venue waits for before its result.
 
 import { SCORE_LIMITS } from '#core/score/validate-limits.js';
-import { createTally } from '#core/votes/tally.js';
+import { changesTally, createTally } from '#core/votes/tally.js';
+import { judgeVote } from '#core/votes/vote-round.js';
 
 /**
  * The root seals a prompt this long after its close (vote-seal.js): votes the edge reads until
@@ -156,18 +157,10 @@ export function createVoteLedger({ storage, root }) {
         // The seal decides, not a clock: the root seals SEAL_AFTER_CLOSE_MS after the close on the
         // venue's clock (vote-seal.js, venue-clock.js), and from then on nothing counts. A
         // lagging owner may first look the prompt up after the venue closed it: still open here.
-        if (!ledger || sealed.has(vote.key)) {
-          outcomes.push('closed');
-          continue;
-        }
-        const option = ledger.prompt.options.indexOf(vote.option);
-        if (option < 0) {
-          outcomes.push('unknown_option');
-          continue;
-        }
-        const outcome = ledger.tally.cast(vote.device, option);
-        if (outcome === 'counted' || outcome === 'changed') {
-          puts[`${VOTE_PREFIX}${vote.key}:${vote.device}`] = option;
+        // The venue's rule for one vote (core/votes/vote-round.js): closed, unknown option, or the tally's answer.
+        const outcome = ledger ? judgeVote({ accepting: !sealed.has(vote.key), optionIds: ledger.prompt.options, tally: ledger.tally }, vote) : 'closed';
+        if (ledger && changesTally(outcome)) {
+          puts[`${VOTE_PREFIX}${vote.key}:${vote.device}`] = ledger.prompt.options.indexOf(vote.option);
           keys.add(vote.key);
         }
         outcomes.push(outcome);
