@@ -2,7 +2,9 @@ import js from '@eslint/js';
 import globals from 'globals';
 
 export default [
-  { ignores: ['node_modules/**', 'dist/**', 'artifacts/**', 'bench-results/**', '.wrangler/**', 'edge-worker/.wrangler/**', 'coverage/**'] },
+  {
+    ignores: ['node_modules/**', 'dist/**', 'artifacts/**', 'bench-results/**', '.wrangler/**', 'edge-worker/.wrangler/**', 'coverage/**'],
+  },
   js.configs.recommended,
   {
     languageOptions: { ecmaVersion: 2024, sourceType: 'module', globals: { ...globals.node } },
@@ -16,17 +18,35 @@ export default [
     },
   },
   // Outside local-server/, the show server is reached through its front door, local-server/index.js.
-  { files: ['app/**', 'bench/**', 'scripts/**', 'artillery/**', 'edge-worker/**', 'tools/**'], rules: { 'no-restricted-imports': ['error', { patterns: [
-    { regex: '^(\\.\\./)+core/', message: 'import core as #core/<folder>/<file>.js' },
-    { regex: '^(\\.\\./)+local-server/src/', message: 'import the show server from local-server/index.js' },
-  ] }] } },
+  {
+    files: ['app/**', 'bench/**', 'scripts/**', 'artillery/**', 'edge-worker/**', 'tools/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(\\.\\./)+core/', message: 'import core as #core/<folder>/<file>.js' },
+            { regex: '^(\\.\\./)+local-server/src/', message: 'import the show server from local-server/index.js' },
+          ],
+        },
+      ],
+    },
+  },
   // The console page runs unbundled: it imports the core files the control listener serves at
   // /core/… by their relative path (local-server/src/routes/console-ui.js, CONSOLE_CORE_FILES).
   { files: ['web/console/**'], rules: { 'no-restricted-imports': 'off' } },
-  { files: ['core/**'], rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./', message: 'another core folder is #core/<folder>/<file>.js' }] }] } },
+  {
+    files: ['core/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./', message: 'another core folder is #core/<folder>/<file>.js' }] }],
+    },
+  },
   { files: ['test/**'], languageOptions: { globals: { ...globals.node, ...globals.jest } } },
   // Browser suites pass functions to page.evaluate(): they run in the page.
-  { files: ['test/audience/**', 'test/browsers/**', 'test/app/**', 'test/artillery/**', 'test/security/**'], languageOptions: { globals: { ...globals.node, ...globals.jest, ...globals.browser } } },
+  {
+    files: ['test/audience/**', 'test/browsers/**', 'test/app/**', 'test/artillery/**', 'test/security/**'],
+    languageOptions: { globals: { ...globals.node, ...globals.jest, ...globals.browser } },
+  },
   { files: ['web/audience/src/**', 'web/audience/part/**', 'web/console/**'], languageOptions: { globals: { ...globals.browser } } },
   { files: ['edge-worker/src/**'], languageOptions: { globals: { ...globals.serviceworker, WebSocketPair: 'readonly' } } },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },

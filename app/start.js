@@ -6,7 +6,16 @@
 
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { parseServeArgs, StartupError, createLog, defaultStateDir, resumeFileFor, logFileFor, recordDirFor, buildAudienceFromSource } from '../local-server/index.js';
+import {
+  parseServeArgs,
+  StartupError,
+  createLog,
+  defaultStateDir,
+  resumeFileFor,
+  logFileFor,
+  recordDirFor,
+  buildAudienceFromSource,
+} from '../local-server/index.js';
 import { formatProblems } from '#core/score/validate.js';
 import { createSettingsStore, browserConfigDir } from './main/settings-store.js';
 import { launchShow } from './main/launch-show.js';
@@ -64,7 +73,12 @@ async function serveInBrowser(options, reason) {
     });
   } catch (e) {
     if (e instanceof StartupError) {
-      const details = e.problems?.length ? `\n${formatProblems(e.problems).split('\n').map((l) => `  ${l}`).join('\n')}` : '';
+      const details = e.problems?.length
+        ? `\n${formatProblems(e.problems)
+            .split('\n')
+            .map((l) => `  ${l}`)
+            .join('\n')}`
+        : '';
       err(`npm start: ${e.message}${details}`);
     } else err(`npm start: could not start the show server: ${e.message}`);
     return 1;

@@ -22,7 +22,11 @@ export function main(argv, { resultsDir = RESULTS_DIR, say = (line) => process.s
   let values;
   let positionals;
   try {
-    ({ values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { out: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } } }));
+    ({ values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { out: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } },
+    }));
   } catch (err) {
     process.stderr.write(`loadtest:report: ${err.message}\n${USAGE}\n`);
     return 2;

@@ -14,7 +14,15 @@ import { SCENARIO_DIR, ZSCORE_USER_STEPS } from './lib/catalog.js';
 import { artilleryPlan, expectedSeconds } from './lib/phases.js';
 import { echoWithResultPath } from './lib/part-path.js';
 import { runArtillery } from './lib/artillery-child.js';
-import { startTuttiServe, startLocalEdgeWorker, devPublishToken, waitForShow, keepPlaying, expectAdvancing, LOAD_SCORE } from './lib/local-stack.js';
+import {
+  startTuttiServe,
+  startLocalEdgeWorker,
+  devPublishToken,
+  waitForShow,
+  keepPlaying,
+  expectAdvancing,
+  LOAD_SCORE,
+} from './lib/local-stack.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
@@ -70,7 +78,9 @@ export async function main(argv) {
   if (o.startLocal && scenario.via === 'edge' && o.target) {
     edgeToken ??= isLoopback(o.target) ? devPublishToken() : null;
     if (!edgeToken) {
-      say(`loadtest: --start-local with an edge --target publishes a show to ${o.target}, which needs its publish token: add --edge-token T (or set TUTTI_EDGE_TOKEN)`);
+      say(
+        `loadtest: --start-local with an edge --target publishes a show to ${o.target}, which needs its publish token: add --edge-token T (or set TUTTI_EDGE_TOKEN)`,
+      );
       return 2;
     }
   }
@@ -137,7 +147,9 @@ export async function main(argv) {
       // Viewers measure pushes: make sure there are some before spending minutes on a silent show.
       if (part.kind !== 'pageload') await expectAdvancing(base);
       const partFile = parts.length > 1 ? `${output}.${part.name}.part.json` : `${output}.part.json`;
-      say(`\n▶ ${scenario.name}${parts.length > 1 ? ` · ${part.name}` : ''}: ${users} users against ${target} (about ${expectedSeconds(plan)} s)`);
+      say(
+        `\n▶ ${scenario.name}${parts.length > 1 ? ` · ${part.name}` : ''}: ${users} users against ${target} (about ${expectedSeconds(plan)} s)`,
+      );
       const run = await runArtillery({
         script: join(SCENARIO_DIR, scenario.file),
         target,
@@ -175,8 +187,22 @@ export async function main(argv) {
       finishedAt: new Date().toISOString(),
       exitCode,
       command: `npm run loadtest -- ${argv.join(' ')}`,
-      machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(os.totalmem() / 2 ** 30), platform: `${os.platform()} ${os.release()}`, node: process.version },
-      parts: runs.map((r) => ({ name: r.part.name, kind: r.part.kind, target: r.target, ...r.plan, exitCode: r.run.exitCode, checks: r.run.checks, artillery: r.run.args.slice(0, -1) })),
+      machine: {
+        cpus: os.cpus().length,
+        cpuModel: os.cpus()[0]?.model ?? 'unknown',
+        memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+        platform: `${os.platform()} ${os.release()}`,
+        node: process.version,
+      },
+      parts: runs.map((r) => ({
+        name: r.part.name,
+        kind: r.part.kind,
+        target: r.target,
+        ...r.plan,
+        exitCode: r.run.exitCode,
+        checks: r.run.checks,
+        artillery: r.run.args.slice(0, -1),
+      })),
     };
     if (runs.every((r) => !r.data)) {
       say('loadtest: Artillery wrote no result; see its output above.');

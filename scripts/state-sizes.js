@@ -69,7 +69,18 @@ async function main() {
     rows.push({ score: loaded.score.id, file: path.relative(root, file), ...measureScore(loaded.score) });
   }
   const header = ['score', 'snapshot B', 'max snapshot B', 'deltas', 'delta p50 B', 'delta p95 B', 'delta max B', 'snapshot/p50'];
-  const table = rows.map((r) => [r.score, r.snapshotBytes, r.maxSnapshotBytes, r.deltas, r.deltaMedianBytes, r.deltaP95Bytes, r.deltaMaxBytes, `${(r.maxSnapshotBytes / r.deltaMedianBytes).toFixed(0)}×`].map(String));
+  const table = rows.map((r) =>
+    [
+      r.score,
+      r.snapshotBytes,
+      r.maxSnapshotBytes,
+      r.deltas,
+      r.deltaMedianBytes,
+      r.deltaP95Bytes,
+      r.deltaMaxBytes,
+      `${(r.maxSnapshotBytes / r.deltaMedianBytes).toFixed(0)}×`,
+    ].map(String),
+  );
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i].length)));
   const line = (cells) => cells.map((c, i) => (i ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
   process.stdout.write(`${line(header)}\n${table.map(line).join('\n')}\n`);

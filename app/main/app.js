@@ -25,7 +25,14 @@ import { createEdgeTokenStore, TOKEN_NOT_SAVED } from './edge-token-store.js';
  * @param {{ argv?: string[], defaultApp?: boolean, cwd?: string, env?: Record<string, string | undefined> }} [deps.launch]
  *   this run's command line (process.argv; defaultApp when run as `electron <folder>`), cwd and environment
  */
-export function createDesktopApp({ electron, paths, log = { warn: (msg) => console.warn(`tutti: ${msg}`) }, serverOptions = {}, token, launch = {} }) {
+export function createDesktopApp({
+  electron,
+  paths,
+  log = { warn: (msg) => console.warn(`tutti: ${msg}`) },
+  serverOptions = {},
+  token,
+  launch = {},
+}) {
   const { app, BrowserWindow, ipcMain, dialog, Menu, shell, session, utilityProcess, powerSaveBlocker, safeStorage } = electron;
   const { argv = [], defaultApp = false, cwd = process.cwd(), env = {} } = launch;
   // The flags of `tutti serve` (npm start passes them through), or a score file the OS hands us.
@@ -127,7 +134,8 @@ export function createDesktopApp({ electron, paths, log = { warn: (msg) => conso
       ipcMain,
       isTrustedSender: (event) => fromConsole(event, () => origin),
       handlers: {
-        [Invoke.OPEN_SCORE_DIALOG]: () => pickScore({ dialog, window: win, recentScores: store.get().recentScores, scoresDir: paths.scoresDir }),
+        [Invoke.OPEN_SCORE_DIALOG]: () =>
+          pickScore({ dialog, window: win, recentScores: store.get().recentScores, scoresDir: paths.scoresDir }),
         [Invoke.APP_INFO]: () => ({ version: app.getVersion(), platform: process.platform, settingsPath: store.path }),
       },
     });
@@ -206,7 +214,10 @@ export function createDesktopApp({ electron, paths, log = { warn: (msg) => conso
       keepAwake.release();
     }
     if (status.state === 'restarting' && !win && status.attempt === 3) {
-      dialog.showErrorBox('Tutti cannot start its show server', `${status.reason}\n\nIt keeps trying; if this persists, check the score and the ports in ${store.path}.`);
+      dialog.showErrorBox(
+        'Tutti cannot start its show server',
+        `${status.reason}\n\nIt keeps trying; if this persists, check the score and the ports in ${store.path}.`,
+      );
     }
     const { info, ...rest } = status;
     sendToConsole(win, Events.SERVER_STATUS, info ? { ...rest, audienceUrl: info.audienceUrl, notices: info.notices ?? [] } : rest);

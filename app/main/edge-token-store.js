@@ -12,7 +12,8 @@
  * @property {() => string} [getSelectedStorageBackend] Linux only
  */
 
-export const TOKEN_NOT_SAVED = 'The edge token is not saved: this system offers no encrypted storage for it (Electron safeStorage). Type it again after a restart.';
+export const TOKEN_NOT_SAVED =
+  'The edge token is not saved: this system offers no encrypted storage for it (Electron safeStorage). Type it again after a restart.';
 
 /**
  * @param {{ safeStorage: SafeStorage | undefined, platform?: string, warn?: (msg: string) => void }} deps

@@ -11,7 +11,8 @@ import { Invoke, Events, MenuCommands } from './ipc-channels.js';
 export function registerIpc({ ipcMain, handlers, isTrustedSender }) {
   const channels = Object.values(Invoke);
   const unknown = Object.keys(handlers).filter((c) => !channels.includes(c));
-  if (unknown.length) throw new Error(`IPC handlers for undeclared channels: ${unknown.join(', ')} (declare them in app/main/ipc-channels.js)`);
+  if (unknown.length)
+    throw new Error(`IPC handlers for undeclared channels: ${unknown.join(', ')} (declare them in app/main/ipc-channels.js)`);
   for (const channel of channels) {
     const handler = handlers[channel];
     if (typeof handler !== 'function') throw new Error(`no IPC handler for ${channel}`);
@@ -32,7 +33,8 @@ export function registerIpc({ ipcMain, handlers, isTrustedSender }) {
  */
 export function sendToConsole(window, channel, payload) {
   if (!Object.values(Events).includes(channel)) throw new Error(`undeclared IPC event channel ${channel}`);
-  if (channel === Events.MENU_COMMAND && !MenuCommands.includes(payload?.command)) throw new Error(`unknown menu command ${payload?.command}`);
+  if (channel === Events.MENU_COMMAND && !MenuCommands.includes(payload?.command))
+    throw new Error(`unknown menu command ${payload?.command}`);
   if (!window || window.isDestroyed()) return false;
   window.webContents.send(channel, payload);
   return true;

@@ -15,16 +15,33 @@ export const SCORE_FILE_SUFFIX = '.score.json';
  * @returns {Record<string, any>}
  */
 export function overridesFromServeOptions(options) {
-  return Object.fromEntries(Object.entries({
-    scorePath: options.scorePath, host: options.host, port: options.port, controlPort: options.controlPort,
-    token: options.token, autoplay: options.autoplay || undefined, oscTargets: options.oscTargets?.length ? options.oscTargets : undefined,
-    oscPlain: options.oscPlain || undefined, oscInPort: options.oscInPort, edgeUrl: options.edgeUrl, edgeToken: options.edgeToken,
-    maxClients: options.maxClients, rateLimit: options.rateLimit, stateFile: options.stateFile,
-    oscInHost: options.oscInPort === null ? undefined : options.oscInHost, oscAllow: options.oscAllow?.length ? options.oscAllow : undefined,
-    maxPerAddress: options.maxPerAddress, trustProxy: options.trustProxy || undefined,
-    resume: options.resume === false ? false : undefined, logFile: options.logFile, logToFile: options.logToFile === false ? false : undefined,
-    recordDir: options.recordDir, record: options.record === false ? false : undefined,
-  }).filter(([, v]) => v !== undefined && v !== null));
+  return Object.fromEntries(
+    Object.entries({
+      scorePath: options.scorePath,
+      host: options.host,
+      port: options.port,
+      controlPort: options.controlPort,
+      token: options.token,
+      autoplay: options.autoplay || undefined,
+      oscTargets: options.oscTargets?.length ? options.oscTargets : undefined,
+      oscPlain: options.oscPlain || undefined,
+      oscInPort: options.oscInPort,
+      edgeUrl: options.edgeUrl,
+      edgeToken: options.edgeToken,
+      maxClients: options.maxClients,
+      rateLimit: options.rateLimit,
+      stateFile: options.stateFile,
+      oscInHost: options.oscInPort === null ? undefined : options.oscInHost,
+      oscAllow: options.oscAllow?.length ? options.oscAllow : undefined,
+      maxPerAddress: options.maxPerAddress,
+      trustProxy: options.trustProxy || undefined,
+      resume: options.resume === false ? false : undefined,
+      logFile: options.logFile,
+      logToFile: options.logToFile === false ? false : undefined,
+      recordDir: options.recordDir,
+      record: options.record === false ? false : undefined,
+    }).filter(([, v]) => v !== undefined && v !== null),
+  );
 }
 
 /**

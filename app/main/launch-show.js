@@ -58,7 +58,8 @@ export async function launchShow(options) {
   const asked = overrides.scorePath ? resolve(overrides.scorePath) : null;
   const remembered = settings.recentScores.find(() => true) ?? null;
   let scorePath = asked ?? (remembered && existsSync(remembered) ? remembered : demo);
-  if (!asked && remembered && scorePath !== remembered) notices.push(`The last score (${remembered}) is gone; opening the demo score instead.`);
+  if (!asked && remembered && scorePath !== remembered)
+    notices.push(`The last score (${remembered}) is gone; opening the demo score instead.`);
 
   // Ports: preferred ones when free, otherwise any free port (and say so).
   const want = { port: overrides.port ?? settings.audiencePort, controlPort: overrides.controlPort ?? settings.controlPort };
@@ -106,7 +107,9 @@ export async function launchShow(options) {
       server = await start(serverOptions());
     } catch (err) {
       if (err instanceof StartupError && err.code === 'INVALID_SCORE' && !asked && scorePath !== demo) {
-        notices.push(`The last score (${scorePath}) has ${err.problems.length} problem(s) now; opening the demo score instead. Fix it and open it again from the console.`);
+        notices.push(
+          `The last score (${scorePath}) has ${err.problems.length} problem(s) now; opening the demo score instead. Fix it and open it again from the console.`,
+        );
         scorePath = demo;
       } else if (err.code === 'EADDRINUSE' && (ports.port !== 0 || ports.controlPort !== 0)) {
         notices.push('A port was taken while starting: using free ports instead.');

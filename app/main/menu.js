@@ -19,13 +19,33 @@ export function menuTemplate({ platform, appName, recentScores, isPackaged, comm
   const mac = platform === 'darwin';
   const recent = recentScores.length
     ? [
-        ...recentScores.map((path) => ({ label: basename(path), sublabel: path, toolTip: path, click: () => command({ command: 'load-score', path }) })),
+        ...recentScores.map((path) => ({
+          label: basename(path),
+          sublabel: path,
+          toolTip: path,
+          click: () => command({ command: 'load-score', path }),
+        })),
         { type: 'separator' },
         { label: 'Clear Recent', click: clearRecent },
       ]
     : [{ label: 'No recent scores', enabled: false }];
   return [
-    ...(mac ? [{ label: appName, submenu: [{ role: 'about' }, { type: 'separator' }, { role: 'hide' }, { role: 'hideOthers' }, { role: 'unhide' }, { type: 'separator' }, { role: 'quit' }] }] : []),
+    ...(mac
+      ? [
+          {
+            label: appName,
+            submenu: [
+              { role: 'about' },
+              { type: 'separator' },
+              { role: 'hide' },
+              { role: 'hideOthers' },
+              { role: 'unhide' },
+              { type: 'separator' },
+              { role: 'quit' },
+            ],
+          },
+        ]
+      : []),
     {
       label: 'File',
       submenu: [
@@ -43,7 +63,12 @@ export function menuTemplate({ platform, appName, recentScores, isPackaged, comm
       submenu: [
         // Space and Esc are handled by the page itself (as menu accelerators they would be
         // swallowed while typing in a field); the menu offers modifier shortcuts instead.
-        { label: 'Play / Pause', accelerator: 'CmdOrCtrl+Enter', toolTip: 'Space in the console', click: () => command({ command: 'play-pause' }) },
+        {
+          label: 'Play / Pause',
+          accelerator: 'CmdOrCtrl+Enter',
+          toolTip: 'Space in the console',
+          click: () => command({ command: 'play-pause' }),
+        },
         { label: 'Stop', accelerator: 'CmdOrCtrl+.', toolTip: 'Esc in the console', click: () => command({ command: 'stop' }) },
         { label: 'Jump to Bar…', accelerator: 'CmdOrCtrl+J', click: () => command({ command: 'jump' }) },
       ],
@@ -51,7 +76,11 @@ export function menuTemplate({ platform, appName, recentScores, isPackaged, comm
     {
       label: 'View',
       submenu: [
-        { role: 'zoomIn' }, { role: 'zoomOut' }, { role: 'resetZoom' }, { type: 'separator' }, { role: 'togglefullscreen' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { role: 'resetZoom' },
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
         ...(isPackaged ? [] : [{ type: 'separator' }, { role: 'reload' }, { role: 'toggleDevTools' }]),
       ],
     },

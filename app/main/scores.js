@@ -13,7 +13,11 @@ export async function pickScore({ dialog, window, recentScores, scoresDir }) {
     buttonLabel: 'Open score',
     defaultPath: recentScores[0] ? dirname(recentScores[0]) : scoresDir,
     properties: ['openFile'],
-    filters: [{ name: 'Tutti scores', extensions: ['json'] }, { name: 'Notation to import (MusicXML, MIDI)', extensions: ['musicxml', 'xml', 'mxl', 'mid', 'midi'] }, { name: 'All files', extensions: ['*'] }],
+    filters: [
+      { name: 'Tutti scores', extensions: ['json'] },
+      { name: 'Notation to import (MusicXML, MIDI)', extensions: ['musicxml', 'xml', 'mxl', 'mid', 'midi'] },
+      { name: 'All files', extensions: ['*'] },
+    ],
   });
   if (result.canceled || !result.filePaths?.length) return null;
   return result.filePaths[0];

@@ -20,7 +20,9 @@ export function hardenSession({ session, origin }) {
   session.setPermissionRequestHandler((webContents, permission, callback, details) => {
     callback(permission === 'clipboard-sanitized-write' && fromConsole(details?.requestingUrl ?? webContents.getURL()));
   });
-  session.setPermissionCheckHandler((webContents, permission, requestingOrigin) => permission === 'clipboard-sanitized-write' && requestingOrigin === origin());
+  session.setPermissionCheckHandler(
+    (webContents, permission, requestingOrigin) => permission === 'clipboard-sanitized-write' && requestingOrigin === origin(),
+  );
   session.webRequest.onHeadersReceived((details, callback) => {
     if (!fromConsole(details.url)) return callback({ responseHeaders: details.responseHeaders });
     const headers = { ...details.responseHeaders };

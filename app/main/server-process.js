@@ -28,9 +28,18 @@ const STOP_GRACE_MS = 3000;
 /** @param {ServerProcessOptions} options */
 export function createServerProcess(options) {
   const {
-    fork, entry, startMessage, onStatus, onSettings = () => {}, onLog = () => {}, onTransport = () => {},
-    delays = RESTART_DELAYS_MS, stableMs = STABLE_AFTER_MS,
-    setTimer = setTimeout, clearTimer = clearTimeout, now = Date.now,
+    fork,
+    entry,
+    startMessage,
+    onStatus,
+    onSettings = () => {},
+    onLog = () => {},
+    onTransport = () => {},
+    delays = RESTART_DELAYS_MS,
+    stableMs = STABLE_AFTER_MS,
+    setTimer = setTimeout,
+    clearTimer = clearTimeout,
+    now = Date.now,
   } = options;
   let child = null;
   let timer = null;

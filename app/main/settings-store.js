@@ -30,14 +30,35 @@ export const MAX_RECENT_SCORES = 10;
 
 /** @returns {Settings} */
 export function defaultSettings() {
-  return { version: 1, audiencePort: 8080, controlPort: 8081, oscTargets: [], oscInPort: null, edgeUrl: null, edgeTokenEncrypted: null, maxClients: null, recentScores: [] };
+  return {
+    version: 1,
+    audiencePort: 8080,
+    controlPort: 8081,
+    oscTargets: [],
+    oscInPort: null,
+    edgeUrl: null,
+    edgeTokenEncrypted: null,
+    maxClients: null,
+    recentScores: [],
+  };
 }
 
 const isPort = (v, allowZero = false) => Number.isInteger(v) && v >= (allowZero ? 0 : 1) && v <= 65535;
-const isTarget = (t) => t && typeof t === 'object' && typeof t.host === 'string' && t.host.length > 0 && t.host.length <= 253 && isPort(t.port)
-  && !('error' in checkTargetOptions(t));
+const isTarget = (t) =>
+  t &&
+  typeof t === 'object' &&
+  typeof t.host === 'string' &&
+  t.host.length > 0 &&
+  t.host.length <= 253 &&
+  isPort(t.port) &&
+  !('error' in checkTargetOptions(t));
 /** A target as saved: host and port, plus its OSC mode and offset when they are not the defaults. */
-const savedTarget = (t) => ({ host: t.host, port: t.port, ...(t.mode === 'ahead' && { mode: t.mode }), ...(t.offsetMs && { offsetMs: t.offsetMs }) });
+const savedTarget = (t) => ({
+  host: t.host,
+  port: t.port,
+  ...(t.mode === 'ahead' && { mode: t.mode }),
+  ...(t.offsetMs && { offsetMs: t.offsetMs }),
+});
 const isCiphertext = (v) => v === null || (typeof v === 'string' && v.length > 0 && v.length <= 16384 && /^[A-Za-z0-9+/]+={0,2}$/.test(v));
 const isHttpUrl = (v) => {
   try {
@@ -64,13 +85,20 @@ export function sanitizeSettings(raw) {
   };
   take('audiencePort', isPort(r.audiencePort, true));
   take('controlPort', isPort(r.controlPort, true));
-  take('oscTargets', Array.isArray(r.oscTargets) && r.oscTargets.every(isTarget), Array.isArray(r.oscTargets) ? r.oscTargets.slice(0, 64).map(savedTarget) : []);
+  take(
+    'oscTargets',
+    Array.isArray(r.oscTargets) && r.oscTargets.every(isTarget),
+    Array.isArray(r.oscTargets) ? r.oscTargets.slice(0, 64).map(savedTarget) : [],
+  );
   take('oscInPort', r.oscInPort === null || isPort(r.oscInPort, true));
   take('edgeUrl', r.edgeUrl === null || (typeof r.edgeUrl === 'string' && isHttpUrl(r.edgeUrl)));
   take('edgeTokenEncrypted', isCiphertext(r.edgeTokenEncrypted));
   take('maxClients', r.maxClients === null || (Number.isInteger(r.maxClients) && r.maxClients > 0));
-  take('recentScores', Array.isArray(r.recentScores) && r.recentScores.every((p) => typeof p === 'string' && p.length > 0 && p.length <= 4096),
-    Array.isArray(r.recentScores) ? r.recentScores.slice(0, MAX_RECENT_SCORES) : []);
+  take(
+    'recentScores',
+    Array.isArray(r.recentScores) && r.recentScores.every((p) => typeof p === 'string' && p.length > 0 && p.length <= 4096),
+    Array.isArray(r.recentScores) ? r.recentScores.slice(0, MAX_RECENT_SCORES) : [],
+  );
   for (const key of Object.keys(r)) if (!(key in settings)) dropped.push(key);
   return { settings, dropped };
 }
@@ -88,8 +116,10 @@ export function applySettingsChange(settings, change) {
     next.recentScores = [change.scorePath, ...settings.recentScores.filter((p) => p !== change.scorePath)].slice(0, MAX_RECENT_SCORES);
   }
   if (Array.isArray(change.oscTargets) && change.oscTargets.every(isTarget)) next.oscTargets = change.oscTargets.map(savedTarget);
-  if ('edgeUrl' in change && (change.edgeUrl === null || (typeof change.edgeUrl === 'string' && isHttpUrl(change.edgeUrl)))) next.edgeUrl = /** @type {string | null} */ (change.edgeUrl);
-  if ('edgeTokenEncrypted' in change && isCiphertext(change.edgeTokenEncrypted)) next.edgeTokenEncrypted = /** @type {string | null} */ (change.edgeTokenEncrypted);
+  if ('edgeUrl' in change && (change.edgeUrl === null || (typeof change.edgeUrl === 'string' && isHttpUrl(change.edgeUrl))))
+    next.edgeUrl = /** @type {string | null} */ (change.edgeUrl);
+  if ('edgeTokenEncrypted' in change && isCiphertext(change.edgeTokenEncrypted))
+    next.edgeTokenEncrypted = /** @type {string | null} */ (change.edgeTokenEncrypted);
   if (change.clearRecent === true) next.recentScores = [];
   return next;
 }

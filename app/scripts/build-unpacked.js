@@ -45,7 +45,8 @@ async function findAsar(dir) {
  */
 export async function buildUnpackedApp({ outDir = join(PROJECT_ROOT, 'dist', 'desktop'), env = process.env } = {}) {
   // The app ships the prebuilt audience app (electron-builder.yml `files`): it must exist.
-  if (!existsSync(join(PROJECT_ROOT, 'dist', 'audience', 'manifest.json'))) throw new Error('dist/audience is not built: run `npm run build` first');
+  if (!existsSync(join(PROJECT_ROOT, 'dist', 'audience', 'manifest.json')))
+    throw new Error('dist/audience is not built: run `npm run build` first');
   const { build, Platform } = await import('electron-builder');
   const found = findElectronBinary({ env });
   const standIn = !found.distDir;
@@ -68,7 +69,10 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const outDir = i > 0 ? process.argv[i + 1] : undefined;
   buildUnpackedApp({ outDir }).then(
     (result) => {
-      if (result.standIn) console.log('Built with a STAND-IN Electron (no binary here): app.asar and resources are real, the executable is not and fuses were not flipped.');
+      if (result.standIn)
+        console.log(
+          'Built with a STAND-IN Electron (no binary here): app.asar and resources are real, the executable is not and fuses were not flipped.',
+        );
       console.log(JSON.stringify(result));
     },
     (err) => {

@@ -15,7 +15,9 @@ const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: SIZE, height: SIZE }, deviceScaleFactor: 1 });
   // Transparent page; the SVG scaled to the full square (its own rounded rect is the background).
-  await page.setContent(`<html><body style="margin:0;background:transparent">${svg.replace('<svg ', `<svg width="${SIZE}" height="${SIZE}" `)}</body></html>`);
+  await page.setContent(
+    `<html><body style="margin:0;background:transparent">${svg.replace('<svg ', `<svg width="${SIZE}" height="${SIZE}" `)}</body></html>`,
+  );
   const png = await page.screenshot({ omitBackground: true, clip: { x: 0, y: 0, width: SIZE, height: SIZE } });
   await mkdir(fileURLToPath(new URL('../build/', import.meta.url)), { recursive: true });
   await writeFile(outPath, png);

@@ -7,7 +7,9 @@ import { SCENARIOS } from './catalog.js';
 export const USAGE = `Usage: npm run loadtest -- <scenario> [flags]
 
 Scenarios:
-${Object.values(SCENARIOS).map((s) => `  ${s.name.padEnd(16)} ${s.summary}`).join('\n')}
+${Object.values(SCENARIOS)
+  .map((s) => `  ${s.name.padEnd(16)} ${s.summary}`)
+  .join('\n')}
 
 Flags:
   --target URL       audience base URL to load (http://127.0.0.1:8080, http://127.0.0.1:8787, https://…)
@@ -80,9 +82,12 @@ export function parseRunArgs(argv, env = process.env) {
     return { error: err.message };
   }
   if (duration !== null && scenario.kind !== 'viewers') {
-    return { error: `--duration does not apply to ${scenario.name}: ${scenario.kind === 'pageload' ? 'phones arrive in bursts until --users have loaded the page' : "its length is ZScore's plan (16 beats, 23 polls)"}` };
+    return {
+      error: `--duration does not apply to ${scenario.name}: ${scenario.kind === 'pageload' ? 'phones arrive in bursts until --users have loaded the page' : "its length is ZScore's plan (16 beats, 23 polls)"}`,
+    };
   }
-  if (ramp !== null && scenario.kind === 'pageload') return { error: `--ramp does not apply to ${scenario.name}: phones arrive in bursts of 1–5 at random 0–1 s gaps` };
+  if (ramp !== null && scenario.kind === 'pageload')
+    return { error: `--ramp does not apply to ${scenario.name}: phones arrive in bursts of 1–5 at random 0–1 s gaps` };
 
   let target = null;
   if (values.target !== undefined) {
@@ -99,7 +104,8 @@ export function parseRunArgs(argv, env = process.env) {
     return { error: `--start-local starts its own server for ${scenario.name}; drop --target (or drop --start-local to load ${target})` };
   }
   const edgeToken = values['edge-token'] ?? env.TUTTI_EDGE_TOKEN ?? null;
-  if (values.score !== undefined && !startLocal) return { error: '--score only applies with --start-local (the server you started has its own score)' };
+  if (values.score !== undefined && !startLocal)
+    return { error: '--score only applies with --start-local (the server you started has its own score)' };
   return {
     options: { scenario, target, startLocal, edgeToken, users, duration, ramp, score: values.score ?? null, output: values.output ?? null },
   };

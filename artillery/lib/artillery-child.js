@@ -28,7 +28,18 @@ export function artilleryEnv(env = process.env) {
  *   signal?: AbortSignal }} options
  * @returns {Promise<{ exitCode: number, checks: Array<{ ok: boolean, check: string }>, args: string[] }>}
  */
-export function runArtillery({ script, target, output, overrides, variables, environment, scenarioName, quiet = false, echo = (line) => process.stdout.write(`${line}\n`), signal }) {
+export function runArtillery({
+  script,
+  target,
+  output,
+  overrides,
+  variables,
+  environment,
+  scenarioName,
+  quiet = false,
+  echo = (line) => process.stdout.write(`${line}\n`),
+  signal,
+}) {
   const args = ['run', '--target', target, '--output', output];
   if (environment) args.push('--environment', environment);
   if (scenarioName) args.push('--scenario-name', scenarioName);

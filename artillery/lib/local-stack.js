@@ -21,7 +21,23 @@ const DEV_VARS = `${ROOT}edge-worker/.dev.vars`;
  */
 export async function startTuttiServe({ score = LOAD_SCORE, edgeUrl = null, edgeToken = null, log = () => {}, timeoutMs = 30_000 } = {}) {
   const token = randomBytes(18).toString('base64url');
-  const args = [TUTTI_BIN, 'serve', '--host', '127.0.0.1', '--port', '0', '--control-port', '0', '--autoplay', '--no-resume', '--no-log-file', '--score', score, '--token', token];
+  const args = [
+    TUTTI_BIN,
+    'serve',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--control-port',
+    '0',
+    '--autoplay',
+    '--no-resume',
+    '--no-log-file',
+    '--score',
+    score,
+    '--token',
+    token,
+  ];
   if (edgeUrl) args.push('--edge', edgeUrl, '--edge-token', edgeToken ?? '');
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   const output = [];
@@ -38,7 +54,10 @@ export async function startTuttiServe({ score = LOAD_SCORE, edgeUrl = null, edge
   let controlUrl = null;
   let audienceUrl = null;
   const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`tutti serve did not print its URL within ${timeoutMs / 1000} s:\n${output.join('\n')}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`tutti serve did not print its URL within ${timeoutMs / 1000} s:\n${output.join('\n')}`)),
+      timeoutMs,
+    );
     createInterface({ input: child.stdout }).on('line', (line) => {
       keep(line);
       const control = /Control API[^:]*:\s+(http\S+?)\/api\/status/.exec(line);
@@ -81,7 +100,9 @@ export async function startTuttiServe({ score = LOAD_SCORE, edgeUrl = null, edge
  */
 export async function startLocalEdgeWorker({ log = () => {} } = {}) {
   if (!existsSync(LOCAL_EDGE)) {
-    throw new Error('edge-worker/scripts/local-edge.js is missing, so the edge cannot be started here; start it yourself (npm run edge:dev) and pass --target');
+    throw new Error(
+      'edge-worker/scripts/local-edge.js is missing, so the edge cannot be started here; start it yourself (npm run edge:dev) and pass --target',
+    );
   }
   const { startLocalEdge } = await import(LOCAL_EDGE);
   const token = randomBytes(16).toString('hex');
@@ -113,7 +134,11 @@ export async function waitForShow(base, { timeoutMs = 30_000 } = {}) {
       // (edge-worker/README.md, "Venue status"): that is not the show yet.
       const venue = Array.isArray(body) ? body[0]?.data?.venue?.status : undefined;
       if (Array.isArray(body) && body.length > 0 && venue !== 'none' && venue !== 'lost') return body[0];
-      last = !res.ok ? `HTTP ${res.status}` : venue ? `the edge says the venue is "${venue}" (is a show publishing to it?)` : 'no state yet (is a show publishing to it?)';
+      last = !res.ok
+        ? `HTTP ${res.status}`
+        : venue
+          ? `the edge says the venue is "${venue}" (is a show publishing to it?)`
+          : 'no state yet (is a show publishing to it?)';
     } catch (err) {
       last = err.cause?.code ?? err.message;
     }
@@ -139,7 +164,12 @@ export function keepPlaying({ controlUrl, token, log = () => {}, everyMs = 1000 
     try {
       const status = await (await fetch(`${controlUrl}/api/status`, { headers, signal: AbortSignal.timeout(5000) })).json();
       if (status.transport === 'stopped') {
-        await fetch(`${controlUrl}/api/transport`, { method: 'POST', headers, body: '{"action":"play"}', signal: AbortSignal.timeout(5000) });
+        await fetch(`${controlUrl}/api/transport`, {
+          method: 'POST',
+          headers,
+          body: '{"action":"play"}',
+          signal: AbortSignal.timeout(5000),
+        });
         restarts += 1;
         log('the score ended; playing it again from the top');
       }
@@ -171,9 +201,10 @@ export async function expectAdvancing(base, { withinMs = 4000 } = {}) {
     if (Array.isArray(list) && list.some((e) => e.seq > seq || e.epoch !== first[0]?.epoch)) return;
     await new Promise((resolve) => setTimeout(resolve, 250)); // a server that ignores `wait`
   }
-  const why = transport === 'playing'
-    ? 'its state says "playing" but nothing new arrives: is the show still publishing to it (tutti serve --edge … --edge-token …)?'
-    : `transport "${transport ?? 'unknown'}": start it (tutti serve --autoplay, or POST /api/transport {"action":"play"} on its control port)`;
+  const why =
+    transport === 'playing'
+      ? 'its state says "playing" but nothing new arrives: is the show still publishing to it (tutti serve --edge … --edge-token …)?'
+      : `transport "${transport ?? 'unknown'}": start it (tutti serve --autoplay, or POST /api/transport {"action":"play"} on its control port)`;
   throw new Error(`the show at ${base} is not moving (seq stayed at ${seq} for ${withinMs / 1000} s; ${why}); viewer tests measure pushes`);
 }
 

@@ -21,7 +21,11 @@ export function rampPhases(users, ramp) {
  * @param {number} users
  */
 export function burstPhases(users) {
-  return { phases: [{ name: `${users} phones arrive in bursts`, duration: Math.max(1, Math.ceil(users / 200)), arrivalCount: users, maxVusers: users }] };
+  return {
+    phases: [
+      { name: `${users} phones arrive in bursts`, duration: Math.max(1, Math.ceil(users / 200)), arrivalCount: users, maxVusers: users },
+    ],
+  };
 }
 
 /**

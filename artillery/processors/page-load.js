@@ -55,7 +55,10 @@ export function pageHtml(req, res, context, events, done) {
   const urls = pageAssetUrls(String(res.body ?? ''), pageUrl);
   if (urls.length === 0) page.failures.push('index.html names no assets');
   if (String(context.vars.serviceWorker) !== 'false') urls.push(new URL('sw.js', pageUrl).href);
-  for (const m of String(context.vars.media ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const m of String(context.vars.media ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     urls.push(new URL(m, pageUrl).href);
   }
   context.vars.pageAssets = urls;

@@ -18,7 +18,11 @@ export const WINDOW_BEATS = 30;
 export function createBenchShow({ epoch, beatMs, t0 = Date.now() }) {
   const chunk = (start) => ({
     until: start + WINDOW_BEATS,
-    items: [10, 20].map((k) => ({ i: start + k, at: t0 + (start + k) * beatMs, view: { text: `Cue ${start + k}`, instruction: 'hum softly' } })),
+    items: [10, 20].map((k) => ({
+      i: start + k,
+      at: t0 + (start + k) * beatMs,
+      view: { text: `Cue ${start + k}`, instruction: 'hum softly' },
+    })),
   });
   /** @param {number} index */
   const stateAt = (index) => {

@@ -32,11 +32,26 @@ import { runVenueOnce } from './venue-run.js';
 const VIEWERS_SCRIPT = fileURLToPath(new URL('./viewers.js', import.meta.url));
 const RESULTS = fileURLToPath(new URL('../../bench-results/edge.json', import.meta.url));
 
-const USAGE = 'use --viewers N[,N…] --runs N --duration MS --interval MS --streams full,lean --drain MS --capacity N --per-process N --venue on|off --limits off|on|both --quiet-wait S --quiet-cpu PCT --verbose';
+const USAGE =
+  'use --viewers N[,N…] --runs N --duration MS --interval MS --streams full,lean --drain MS --capacity N --per-process N --venue on|off --limits off|on|both --quiet-wait S --quiet-cpu PCT --verbose';
 const STREAMS = ['full', 'lean'];
 
 function parseArgs(argv) {
-  const options = { viewers: [1000, 5000], runs: 3, duration: 20_000, interval: 500, streams: STREAMS, capacity: 5000, perProcess: 2500, drain: 10_000, venue: true, limits: 'off', quietWait: 60, quietCpu: 25, verbose: false };
+  const options = {
+    viewers: [1000, 5000],
+    runs: 3,
+    duration: 20_000,
+    interval: 500,
+    streams: STREAMS,
+    capacity: 5000,
+    perProcess: 2500,
+    drain: 10_000,
+    venue: true,
+    limits: 'off',
+    quietWait: 60,
+    quietCpu: 25,
+    verbose: false,
+  };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (flag === '--verbose') {
@@ -54,7 +69,8 @@ function parseArgs(argv) {
         break;
       case '--streams':
         options.streams = String(value).split(',');
-        if (options.streams.length === 0 || options.streams.some((name) => !STREAMS.includes(name))) throw new Error(`--streams takes full, lean or full,lean (got ${value})`);
+        if (options.streams.length === 0 || options.streams.some((name) => !STREAMS.includes(name)))
+          throw new Error(`--streams takes full, lean or full,lean (got ${value})`);
         break;
       case '--duration':
         options.duration = number;
@@ -92,7 +108,16 @@ function parseArgs(argv) {
         throw new Error(`unknown flag ${flag}: ${USAGE}`);
     }
   }
-  const positive = [...options.viewers, options.runs, options.duration, options.interval, options.drain, options.capacity, options.perProcess, options.quietCpu];
+  const positive = [
+    ...options.viewers,
+    options.runs,
+    options.duration,
+    options.interval,
+    options.drain,
+    options.capacity,
+    options.perProcess,
+    options.quietCpu,
+  ];
   if (positive.some((n) => !Number.isInteger(n) || n <= 0) || !Number.isInteger(options.quietWait) || options.quietWait < 0) {
     throw new Error('every flag takes a positive integer (--viewers a comma-separated list, --quiet-wait may be 0)');
   }
@@ -143,7 +168,10 @@ function percentile(histogram, total, p) {
 }
 
 async function openPublisher(url, token) {
-  const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/publish`, { headers: { authorization: `Bearer ${token}` }, perMessageDeflate: false });
+  const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/publish`, {
+    headers: { authorization: `Bearer ${token}` },
+    perMessageDeflate: false,
+  });
   const replies = [];
   // Like the real uplink: a sign of life every `aliveMs` (the hello's), or the edge marks the
   // venue lost while thousands of viewers are still joining (edge-worker/README.md, "Venue status").
@@ -173,7 +201,13 @@ async function openPublisher(url, token) {
  */
 async function runEdgeOnce(n, options, stream, limits = false) {
   const token = randomBytes(16).toString('hex');
-  const edge = await startLocalEdge({ token, persistDir: false, vars: { SHARD_CAPACITY: options.capacity, SHARD_COUNT: Math.max(32, Math.ceil(n / options.capacity) + 1) }, direct: true, log: options.verbose ? (line) => process.stderr.write(`[edge] ${line}\n`) : () => {} });
+  const edge = await startLocalEdge({
+    token,
+    persistDir: false,
+    vars: { SHARD_CAPACITY: options.capacity, SHARD_COUNT: Math.max(32, Math.ceil(n / options.capacity) + 1) },
+    direct: true,
+    log: options.verbose ? (line) => process.stderr.write(`[edge] ${line}\n`) : () => {},
+  });
   const clients = [];
   try {
     const show = createBenchShow({ epoch: `bench-${Date.now()}`, beatMs: options.interval });
@@ -200,7 +234,13 @@ async function runEdgeOnce(n, options, stream, limits = false) {
     const workerdPids = processTree(edge.pid).filter((pid) => processName(pid) === 'workerd');
     const cpuOf = (pids) => pids.reduce((sum, pid) => sum + (readCpuSeconds(pid) ?? 0), 0);
     const clientPids = clients.map((c) => c.child.pid ?? -1);
-    const cpu0 = { workerd: cpuOf(workerdPids), clients: cpuOf(clientPids), system: readSystemBusySeconds(), runner: process.cpuUsage(), at: Date.now() };
+    const cpu0 = {
+      workerd: cpuOf(workerdPids),
+      clients: cpuOf(clientPids),
+      system: readSystemBusySeconds(),
+      runner: process.cpuUsage(),
+      at: Date.now(),
+    };
 
     // Publish: one delta per interval, stamped just before it is sent.
     const updates = Math.max(1, Math.floor(options.duration / options.interval));
@@ -272,7 +312,11 @@ async function runEdgeOnce(n, options, stream, limits = false) {
         max: histogram.at(-1)?.[0] ?? null,
       },
       // Time until the last viewer had each update (the whole fan-out of one delta).
-      lastViewerMs: { p50: percentile(spread, spread.length, 50), p99: percentile(spread, spread.length, 99), max: spread.at(-1)?.[0] ?? null },
+      lastViewerMs: {
+        p50: percentile(spread, spread.length, 50),
+        p99: percentile(spread, spread.length, 99),
+        max: spread.at(-1)?.[0] ?? null,
+      },
       lost: missing,
       gapSnapshots,
       lossPct: expected ? Number(((100 * missing) / expected).toFixed(4)) : null,
@@ -300,13 +344,21 @@ const say = (line) => process.stderr.write(`${line}\n`);
 
 /** --limits both: the edge with its limits off and on, side by side per stream (medians over runs). */
 function formatLimits(runs) {
-  const rows = ['| viewers | stream | limits | connected | connect s | p50 ms | p99 ms | max ms | lost | dropped |', '|---:|---|---|---:|---:|---:|---:|---:|---:|---:|'];
+  const rows = [
+    '| viewers | stream | limits | connected | connect s | p50 ms | p99 ms | max ms | lost | dropped |',
+    '|---:|---|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
   for (const n of [...new Set(runs.map((r) => r.viewers))]) {
     for (const stream of [...new Set(runs.flatMap((r) => Object.keys(r.edge)))]) {
-      for (const [side, label] of [['edge', 'off'], ['edgeLimits', 'on']]) {
+      for (const [side, label] of [
+        ['edge', 'off'],
+        ['edgeLimits', 'on'],
+      ]) {
         const of = runs.filter((r) => r.viewers === n && r[side]?.[stream]).map((r) => r[side][stream]);
         const m = (pick) => round(median(of.map(pick)), 1);
-        rows.push(`| ${n} | ${stream} | ${label} | ${m((e) => e.connected)} | ${m((e) => e.connectSeconds)} | ${m((e) => e.latencyMs.p50)} | ${m((e) => e.latencyMs.p99)} | ${m((e) => e.latencyMs.max)} | ${m((e) => e.lost)} | ${m((e) => e.unexpectedCloses)} |`);
+        rows.push(
+          `| ${n} | ${stream} | ${label} | ${m((e) => e.connected)} | ${m((e) => e.connectSeconds)} | ${m((e) => e.latencyMs.p50)} | ${m((e) => e.latencyMs.p99)} | ${m((e) => e.latencyMs.max)} | ${m((e) => e.lost)} | ${m((e) => e.unexpectedCloses)} |`,
+        );
       }
     }
   }
@@ -329,23 +381,39 @@ async function main() {
         if (side !== 'venue') {
           const limits = side === 'edgeLimits' || options.limits === 'on';
           for (const stream of streams) {
-            const quiet = options.quietWait > 0 ? await waitForQuiet({ maxMs: options.quietWait * 1000, thresholdPct: options.quietCpu, log: say }) : null;
-            say(`edge ${n} viewers (${stream} stream${limits ? ', each from its own address: limits on' : ''}), run ${run}/${options.runs}: ${options.duration} ms at one delta per ${options.interval} ms…`);
+            const quiet =
+              options.quietWait > 0
+                ? await waitForQuiet({ maxMs: options.quietWait * 1000, thresholdPct: options.quietCpu, log: say })
+                : null;
+            say(
+              `edge ${n} viewers (${stream} stream${limits ? ', each from its own address: limits on' : ''}), run ${run}/${options.runs}: ${options.duration} ms at one delta per ${options.interval} ms…`,
+            );
             const loadBefore = loadavg()[0];
             const edge = await runEdgeOnce(n, options, stream, limits);
             edge.limits = limits;
             edge.loadAverage1m = { before: Number(loadBefore.toFixed(2)), after: Number(loadavg()[0].toFixed(2)) };
             edge.quietBeforeRun = quiet;
             /** @type {Record<string, any>} */ (entry[side])[stream] = edge;
-            say(`edge${limits ? ' (limits on)' : ''} ${n} ${stream} #${run}: ${edge.connected} connected, ${edge.shards} shard(s), p50 ${edge.latencyMs.p50} p99 ${edge.latencyMs.p99} max ${edge.latencyMs.max} ms, lost ${edge.lost}, dropped ${edge.unexpectedCloses}; `
-              + `${edge.messagesPerViewerPerMin} msgs/viewer/min; workerd ${edge.cpu.workerdPct}% of a core (${edge.cpu.workerdUsPerMessage} µs/msg, ${edge.cpu.workerdUsPerViewerSecond} µs per viewer-second), viewers ${edge.cpu.clientsPct}% (${edge.cpu.clientUsPerMessage} µs/msg), other processes ${edge.cpu.otherProcessesPct}%`);
+            say(
+              `edge${limits ? ' (limits on)' : ''} ${n} ${stream} #${run}: ${edge.connected} connected, ${edge.shards} shard(s), p50 ${edge.latencyMs.p50} p99 ${edge.latencyMs.p99} max ${edge.latencyMs.max} ms, lost ${edge.lost}, dropped ${edge.unexpectedCloses}; ` +
+                `${edge.messagesPerViewerPerMin} msgs/viewer/min; workerd ${edge.cpu.workerdPct}% of a core (${edge.cpu.workerdUsPerMessage} µs/msg, ${edge.cpu.workerdUsPerViewerSecond} µs per viewer-second), viewers ${edge.cpu.clientsPct}% (${edge.cpu.clientUsPerMessage} µs/msg), other processes ${edge.cpu.otherProcessesPct}%`,
+            );
           }
         } else {
-          const venue = await runVenueOnce({ viewers: n, durationMs: options.duration, run, quietWaitS: options.quietWait, quietCpuPct: options.quietCpu, log: (line) => options.verbose && say(`[venue] ${line}`) });
+          const venue = await runVenueOnce({
+            viewers: n,
+            durationMs: options.duration,
+            run,
+            quietWaitS: options.quietWait,
+            quietCpuPct: options.quietCpu,
+            log: (line) => options.verbose && say(`[venue] ${line}`),
+          });
           entry.venue = venue;
-          say(venue.ok
-            ? `venue ${n} #${run}: ${venue.connected} connected, p50 ${venue.p50} p99 ${venue.p99} max ${venue.max} ms, lost ${venue.lost}; server ${venue.raw.cpu.serverPct}% of a core, other processes ${venue.otherCpuPct}%`
-            : `venue ${n} #${run}: FAILED ${venue.error}`);
+          say(
+            venue.ok
+              ? `venue ${n} #${run}: ${venue.connected} connected, p50 ${venue.p50} p99 ${venue.p99} max ${venue.max} ms, lost ${venue.lost}; server ${venue.raw.cpu.serverPct}% of a core, other processes ${venue.otherCpuPct}%`
+              : `venue ${n} #${run}: FAILED ${venue.error}`,
+          );
         }
       }
       runs.push(entry);
@@ -355,13 +423,16 @@ async function main() {
   const table = formatSummary(summary);
   console.log(`\nmedians over runs (edge: local workerd, one process; venue: the show server; same viewers, same machine):\n${table}`);
   const limitsTable = options.limits === 'both' ? formatLimits(runs) : null;
-  if (limitsTable) console.log(`\nthe edge's limits per client, off (viewers on loopback, exempt) and on (each viewer from its own address), medians over runs:\n${limitsTable}`);
+  if (limitsTable)
+    console.log(
+      `\nthe edge's limits per client, off (viewers on loopback, exempt) and on (each viewer from its own address), medians over runs:\n${limitsTable}`,
+    );
   const result = {
     benchmark: 'edge',
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
     options,
-    note: 'edge: local workerd started by Miniflare without wrangler\'s dev proxy (edge-worker/scripts/direct-runtime.js; one single-threaded process runs the Worker and every Durable Object, so shards do not run in parallel here as they do on Cloudflare); viewer processes on the same machine; latency = receive time − envelope t (same clock); lost = deltas a viewer neither received nor got covered by a later snapshot by the end of the drain (which ends as soon as every viewer has the last delta, at most --drain ms); gapSnapshots = snapshots a lagging shard sent instead of deltas; workerd µs/msg = workerd CPU during publishing and drain / deltas delivered; workerd µs per viewer-second = the same CPU / connected viewers / seconds; msgs/viewer/min = deltas each viewer received per minute of publishing. Streams: full = one delta per beat (the publisher\'s bytes), lean = ?stream=lean, derived by the root (one delta per 15 s ahead chunk here). venue: bench:fanout ws:N ours (the load score, one delta per beat at 120 bpm and a view change every other beat: larger frames than the edge run\'s beat deltas)',
+    note: "edge: local workerd started by Miniflare without wrangler's dev proxy (edge-worker/scripts/direct-runtime.js; one single-threaded process runs the Worker and every Durable Object, so shards do not run in parallel here as they do on Cloudflare); viewer processes on the same machine; latency = receive time − envelope t (same clock); lost = deltas a viewer neither received nor got covered by a later snapshot by the end of the drain (which ends as soon as every viewer has the last delta, at most --drain ms); gapSnapshots = snapshots a lagging shard sent instead of deltas; workerd µs/msg = workerd CPU during publishing and drain / deltas delivered; workerd µs per viewer-second = the same CPU / connected viewers / seconds; msgs/viewer/min = deltas each viewer received per minute of publishing. Streams: full = one delta per beat (the publisher's bytes), lean = ?stream=lean, derived by the root (one delta per 15 s ahead chunk here). venue: bench:fanout ws:N ours (the load score, one delta per beat at 120 bpm and a view change every other beat: larger frames than the edge run's beat deltas)",
     summary,
     table,
     limitsTable,

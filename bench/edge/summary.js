@@ -43,7 +43,14 @@ export function summarize(runs) {
         p99s: edges.map((e) => e.latencyMs.p99),
       },
       venue: venues.length
-        ? { p50: med(venues, (v) => v.p50), p99: med(venues, (v) => v.p99), max: med(venues, (v) => v.max), lost: venues.reduce((s, v) => s + v.lost, 0), p99s: venues.map((v) => v.p99), otherPct: med(venues, (v) => v.otherCpuPct) }
+        ? {
+            p50: med(venues, (v) => v.p50),
+            p99: med(venues, (v) => v.p99),
+            max: med(venues, (v) => v.max),
+            lost: venues.reduce((s, v) => s + v.lost, 0),
+            p99s: venues.map((v) => v.p99),
+            otherPct: med(venues, (v) => v.otherCpuPct),
+          }
         : null,
     };
   });
@@ -72,25 +79,28 @@ export function formatSummary(summary) {
     venueLost: s.venue?.lost ?? null,
     other: s.edge.otherPct,
   }));
-  return formatTable([
-    { key: 'viewers', label: 'viewers' },
-    { key: 'stream', label: 'stream' },
-    { key: 'runs', label: 'runs' },
-    { key: 'shards', label: 'shards' },
-    { key: 'edgeP50', label: 'edge p50 ms' },
-    { key: 'edgeP99', label: 'edge p99 ms' },
-    { key: 'edgeMax', label: 'edge max ms' },
-    { key: 'edgeLost', label: 'edge lost' },
-    { key: 'dropped', label: 'dropped' },
-    { key: 'perMin', label: 'msgs/viewer/min' },
-    { key: 'workerdPct', label: 'workerd %cpu' },
-    { key: 'workerdUs', label: 'workerd µs/msg' },
-    { key: 'perViewer', label: 'workerd µs/viewer-s' },
-    { key: 'clientUs', label: 'client µs/msg' },
-    { key: 'venueP50', label: 'venue p50 ms' },
-    { key: 'venueP99', label: 'venue p99 ms' },
-    { key: 'venueMax', label: 'venue max ms' },
-    { key: 'venueLost', label: 'venue lost' },
-    { key: 'other', label: 'others %cpu' },
-  ], rows);
+  return formatTable(
+    [
+      { key: 'viewers', label: 'viewers' },
+      { key: 'stream', label: 'stream' },
+      { key: 'runs', label: 'runs' },
+      { key: 'shards', label: 'shards' },
+      { key: 'edgeP50', label: 'edge p50 ms' },
+      { key: 'edgeP99', label: 'edge p99 ms' },
+      { key: 'edgeMax', label: 'edge max ms' },
+      { key: 'edgeLost', label: 'edge lost' },
+      { key: 'dropped', label: 'dropped' },
+      { key: 'perMin', label: 'msgs/viewer/min' },
+      { key: 'workerdPct', label: 'workerd %cpu' },
+      { key: 'workerdUs', label: 'workerd µs/msg' },
+      { key: 'perViewer', label: 'workerd µs/viewer-s' },
+      { key: 'clientUs', label: 'client µs/msg' },
+      { key: 'venueP50', label: 'venue p50 ms' },
+      { key: 'venueP99', label: 'venue p99 ms' },
+      { key: 'venueMax', label: 'venue max ms' },
+      { key: 'venueLost', label: 'venue lost' },
+      { key: 'other', label: 'others %cpu' },
+    ],
+    rows,
+  );
 }

@@ -12,12 +12,36 @@ import { runCase } from '../fanout/run-case.js';
  */
 export async function runVenueOnce({ viewers, durationMs, run, quietWaitS, quietCpuPct, log }) {
   const { plan, problems } = parsePlan([
-    '--cases', `ws:${viewers}`, '--impls', 'ours', '--runs', '1', '--hold', '0',
-    '--duration', String(Math.max(1, durationMs / 1000)), '--quiet-wait', String(quietWaitS), '--quiet-cpu', String(quietCpuPct),
+    '--cases',
+    `ws:${viewers}`,
+    '--impls',
+    'ours',
+    '--runs',
+    '1',
+    '--hold',
+    '0',
+    '--duration',
+    String(Math.max(1, durationMs / 1000)),
+    '--quiet-wait',
+    String(quietWaitS),
+    '--quiet-cpu',
+    String(quietCpuPct),
   ]);
   if (!plan || problems.length) throw new Error(`venue plan: ${problems.join('; ')}`);
   const raw = await runCase({ kase: plan.cases[0], impl: 'ours', run, plan, log });
-  if (!raw.ok) return { ok: false, connected: 0, p50: null, p99: null, max: null, lost: null, serverCpuPct: null, otherCpuPct: null, error: raw.error, raw };
+  if (!raw.ok)
+    return {
+      ok: false,
+      connected: 0,
+      p50: null,
+      p99: null,
+      max: null,
+      lost: null,
+      serverCpuPct: null,
+      otherCpuPct: null,
+      error: raw.error,
+      raw,
+    };
   return {
     ok: true,
     connected: raw.connected,

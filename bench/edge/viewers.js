@@ -26,7 +26,14 @@ function reply(id, result) {
  */
 function openOne(url, address = null) {
   return new Promise((resolve) => {
-    const viewer = { ws: new WebSocket(url, { perMessageDeflate: false, ...(address ? { headers: { 'cf-connecting-ip': address } } : {}) }), seqs: new Set(), snapshotSeq: -1, snapshots: 0, shard: null, closed: false };
+    const viewer = {
+      ws: new WebSocket(url, { perMessageDeflate: false, ...(address ? { headers: { 'cf-connecting-ip': address } } : {}) }),
+      seqs: new Set(),
+      snapshotSeq: -1,
+      snapshots: 0,
+      shard: null,
+      closed: false,
+    };
     const { ws } = viewer;
     let settled = false;
     const settle = (ok) => {
@@ -74,7 +81,8 @@ async function connect({ url, count, addressFrom = null }) {
   const started = Date.now();
   let failed = 0;
   let next = 0;
-  const addressOf = (i) => (addressFrom === null ? null : `198.${18 + ((addressFrom + i) >> 16)}.${((addressFrom + i) >> 8) & 255}.${(addressFrom + i) & 255}`);
+  const addressOf = (i) =>
+    addressFrom === null ? null : `198.${18 + ((addressFrom + i) >> 16)}.${((addressFrom + i) >> 8) & 255}.${(addressFrom + i) & 255}`;
   async function lane() {
     while (next < count) {
       const i = next;

@@ -98,7 +98,9 @@ export function parsePlan(argv) {
     if (raw === undefined) return fallback;
     const n = Number(raw);
     if (!Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n))) {
-      problems.push(`--${name} must be ${integer ? 'an integer' : 'a number'} from ${min}${max < Infinity ? ` to ${max}` : ''} (got "${raw}")`);
+      problems.push(
+        `--${name} must be ${integer ? 'an integer' : 'a number'} from ${min}${max < Infinity ? ` to ${max}` : ''} (got "${raw}")`,
+      );
       return fallback;
     }
     return n;
@@ -117,10 +119,16 @@ export function parsePlan(argv) {
   const busyRetries = number('busy-retries', values['busy-retries'], quick ? 0 : 2, { min: 0, max: 10 });
   const maxRssMb = number('max-rss-mb', values['max-rss-mb'], 4096, { min: 64 });
 
-  const impls = (values.impls ?? 'ours,naive').split(',').map((s) => s.trim()).filter(Boolean);
+  const impls = (values.impls ?? 'ours,naive')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const impl of impls) if (!IMPLS.includes(impl)) problems.push(`--impls: unknown implementation "${impl}" (use ${IMPLS.join(', ')})`);
 
-  let specs = (values.cases ?? (quick ? QUICK_CASES : FULL_CASES)).split(',').map((s) => s.trim()).filter(Boolean);
+  let specs = (values.cases ?? (quick ? QUICK_CASES : FULL_CASES))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (values.hold !== undefined) {
     if (hold === 0) specs = specs.filter((s) => !s.startsWith('hold:'));
     else if (!specs.some((s) => s.startsWith('hold:'))) specs.push('hold:10000');
@@ -152,9 +160,25 @@ export function parsePlan(argv) {
   if (cases.length === 0 && problems.length === 0) problems.push('--cases: nothing to run');
   return {
     plan: {
-      cases, score: values.score ?? DEFAULT_SCORE, out: values.out ?? DEFAULT_OUT, perProcess, batch, pollIntervalMs,
-      longPollWaitMs, maxRssBytes: maxRssMb * 1024 * 1024, quietWaitMs: quietWait * 1000, quietCpuPct,
-      profileDir: values.profile ?? null, fromJson: values['from-json'] ?? null, rampTimeoutMs: rampTimeout * 1000, maxOtherCpuPct, busyRetries, quick, duration, runs, help: values.help,
+      cases,
+      score: values.score ?? DEFAULT_SCORE,
+      out: values.out ?? DEFAULT_OUT,
+      perProcess,
+      batch,
+      pollIntervalMs,
+      longPollWaitMs,
+      maxRssBytes: maxRssMb * 1024 * 1024,
+      quietWaitMs: quietWait * 1000,
+      quietCpuPct,
+      profileDir: values.profile ?? null,
+      fromJson: values['from-json'] ?? null,
+      rampTimeoutMs: rampTimeout * 1000,
+      maxOtherCpuPct,
+      busyRetries,
+      quick,
+      duration,
+      runs,
+      help: values.help,
     },
     problems,
   };

@@ -363,122 +363,140 @@ async function syncClock(samples = 15) {
 
 const bytesOf = (conn) => (conn.socket ? conn.socket.bytesRead : 0);
 
-serveParent({
-  /** @param {Config} config */
-  async init(config) {
-    if (config.count > MAX_CLIENTS_PER_PROCESS) throw new Error(`at most ${MAX_CLIENTS_PER_PROCESS} clients per process (asked ${config.count})`);
-    cfg = config;
-    const sync = await syncClock();
-    offset = sync.offset;
-    rtt = sync.rtt;
-    return { offsetMs: offset, rttMs: rtt };
-  },
+serveParent(
+  {
+    /** @param {Config} config */
+    async init(config) {
+      if (config.count > MAX_CLIENTS_PER_PROCESS)
+        throw new Error(`at most ${MAX_CLIENTS_PER_PROCESS} clients per process (asked ${config.count})`);
+      cfg = config;
+      const sync = await syncClock();
+      offset = sync.offset;
+      rtt = sync.rtt;
+      return { offsetMs: offset, rttMs: rtt };
+    },
 
-  /**
-   * Open every viewer, `batch` at a time, so the server never sees a SYN flood. A server that
-   * cannot keep up does not hang the run: after `deadlineMs` no new batch starts (the viewers
-   * not tried are reported as `skipped`).
-   */
-  async connect({ deadlineMs }) {
-    const started = clock();
-    rampDeadline = started + deadlineMs;
-    let open = 0;
-    let tried = 0;
-    for (let i = 0; i < cfg.count && !stopping && clock() < rampDeadline; i += cfg.batch) {
-      const n = Math.min(cfg.batch, cfg.count - i);
-      tried += n;
-      const results = await Promise.all(Array.from({ length: n }, () => openWithRetry()));
-      open += results.filter(Boolean).length;
-    }
-    return { open, failed: totals.failed, skipped: cfg.count - tried, seconds: (clock() - started) / 1000 };
-  },
-
-  /** Open the measurement window: envelopes with seq > fromSeq count. */
-  start({ fromSeq }) {
-    win = { fromSeq, toSeq: null, hist: createHistogram(), msgs: 0, snapshots: 0, gaps: 0, outOfOrder: 0, closed: 0, startedAt: clock(), closedAt: 0 };
-    for (const conn of conns) {
-      for (const e of conn.early) if (e.seq > fromSeq) countInWindow(conn, e.latency, e.snapshot);
-      conn.early = [];
-    }
-    for (const conn of conns) {
-      conn.winMsgs = 0;
-      conn.httpBytes = 0;
-      conn.bytes0 = bytesOf(conn);
-    }
-    loopDelay.reset();
-    loopDelay.enable();
-    return { open: conns.filter((c) => c.open).length };
-  },
-
-  /** The server published its last envelope of the window: seq toSeq. Bytes stop counting here. */
-  'close-window'({ toSeq }) {
-    const w = /** @type {Window} */ (win);
-    w.toSeq = toSeq;
-    w.closedAt = clock();
-    for (const conn of conns) conn.bytes1 = bytesOf(conn);
-    loopDelay.disable();
-    return {};
-  },
-
-  /** How far the slowest open viewer has got (the runner waits for toSeq before reporting). */
-  progress() {
-    let minLastSeq = Infinity;
-    let open = 0;
-    for (const conn of conns) {
-      if (!conn.open) continue;
-      open += 1;
-      if (conn.lastSeq < minLastSeq) minLastSeq = conn.lastSeq;
-    }
-    return { open, minLastSeq: open ? minLastSeq : null };
-  },
-
-  report() {
-    const w = /** @type {Window} */ (win);
-    const toSeq = /** @type {number} */ (w.toSeq);
-    let behind = 0;
-    let behindViewers = 0;
-    let minMsgs = Infinity;
-    let maxMsgs = 0;
-    let bytes = 0;
-    let open = 0;
-    for (const conn of conns) {
-      if (!conn.open && !conn.closed) continue; // never connected
-      if (conn.open) open += 1;
-      // Seqs of the window the viewer never got (not counted as gaps because nothing came after).
-      const missing = Math.max(0, toSeq - Math.max(conn.lastSeq, w.fromSeq));
-      if (missing > 0) {
-        behind += missing;
-        behindViewers += 1;
+    /**
+     * Open every viewer, `batch` at a time, so the server never sees a SYN flood. A server that
+     * cannot keep up does not hang the run: after `deadlineMs` no new batch starts (the viewers
+     * not tried are reported as `skipped`).
+     */
+    async connect({ deadlineMs }) {
+      const started = clock();
+      rampDeadline = started + deadlineMs;
+      let open = 0;
+      let tried = 0;
+      for (let i = 0; i < cfg.count && !stopping && clock() < rampDeadline; i += cfg.batch) {
+        const n = Math.min(cfg.batch, cfg.count - i);
+        tried += n;
+        const results = await Promise.all(Array.from({ length: n }, () => openWithRetry()));
+        open += results.filter(Boolean).length;
       }
-      minMsgs = Math.min(minMsgs, conn.winMsgs);
-      maxMsgs = Math.max(maxMsgs, conn.winMsgs);
-      bytes += conn.httpBytes + Math.max(0, conn.bytes1 - conn.bytes0);
-    }
-    return {
-      count: cfg.count,
-      open,
-      fromSeq: w.fromSeq,
-      toSeq,
-      seconds: (w.closedAt - w.startedAt) / 1000,
-      latency: w.hist.toJSON(),
-      messages: w.msgs,
-      snapshots: w.snapshots,
-      gaps: w.gaps,
-      behind,
-      behindViewers,
-      outOfOrder: w.outOfOrder,
-      closedInWindow: w.closed,
-      perViewerMessages: { min: Number.isFinite(minMsgs) ? minMsgs : 0, max: maxMsgs },
-      bytes,
-      totals: { ...totals },
-      closeCodes,
-      clock: { offsetMs: offset, rttMs: rtt },
-      // The histogram includes the sampling period itself.
-      eventLoopDelayMs: { p99: Math.max(0, loopDelay.percentile(99) / 1e6 - LOOP_RESOLUTION_MS), max: Math.max(0, loopDelay.max / 1e6 - LOOP_RESOLUTION_MS) },
-    };
+      return { open, failed: totals.failed, skipped: cfg.count - tried, seconds: (clock() - started) / 1000 };
+    },
+
+    /** Open the measurement window: envelopes with seq > fromSeq count. */
+    start({ fromSeq }) {
+      win = {
+        fromSeq,
+        toSeq: null,
+        hist: createHistogram(),
+        msgs: 0,
+        snapshots: 0,
+        gaps: 0,
+        outOfOrder: 0,
+        closed: 0,
+        startedAt: clock(),
+        closedAt: 0,
+      };
+      for (const conn of conns) {
+        for (const e of conn.early) if (e.seq > fromSeq) countInWindow(conn, e.latency, e.snapshot);
+        conn.early = [];
+      }
+      for (const conn of conns) {
+        conn.winMsgs = 0;
+        conn.httpBytes = 0;
+        conn.bytes0 = bytesOf(conn);
+      }
+      loopDelay.reset();
+      loopDelay.enable();
+      return { open: conns.filter((c) => c.open).length };
+    },
+
+    /** The server published its last envelope of the window: seq toSeq. Bytes stop counting here. */
+    'close-window'({ toSeq }) {
+      const w = /** @type {Window} */ (win);
+      w.toSeq = toSeq;
+      w.closedAt = clock();
+      for (const conn of conns) conn.bytes1 = bytesOf(conn);
+      loopDelay.disable();
+      return {};
+    },
+
+    /** How far the slowest open viewer has got (the runner waits for toSeq before reporting). */
+    progress() {
+      let minLastSeq = Infinity;
+      let open = 0;
+      for (const conn of conns) {
+        if (!conn.open) continue;
+        open += 1;
+        if (conn.lastSeq < minLastSeq) minLastSeq = conn.lastSeq;
+      }
+      return { open, minLastSeq: open ? minLastSeq : null };
+    },
+
+    report() {
+      const w = /** @type {Window} */ (win);
+      const toSeq = /** @type {number} */ (w.toSeq);
+      let behind = 0;
+      let behindViewers = 0;
+      let minMsgs = Infinity;
+      let maxMsgs = 0;
+      let bytes = 0;
+      let open = 0;
+      for (const conn of conns) {
+        if (!conn.open && !conn.closed) continue; // never connected
+        if (conn.open) open += 1;
+        // Seqs of the window the viewer never got (not counted as gaps because nothing came after).
+        const missing = Math.max(0, toSeq - Math.max(conn.lastSeq, w.fromSeq));
+        if (missing > 0) {
+          behind += missing;
+          behindViewers += 1;
+        }
+        minMsgs = Math.min(minMsgs, conn.winMsgs);
+        maxMsgs = Math.max(maxMsgs, conn.winMsgs);
+        bytes += conn.httpBytes + Math.max(0, conn.bytes1 - conn.bytes0);
+      }
+      return {
+        count: cfg.count,
+        open,
+        fromSeq: w.fromSeq,
+        toSeq,
+        seconds: (w.closedAt - w.startedAt) / 1000,
+        latency: w.hist.toJSON(),
+        messages: w.msgs,
+        snapshots: w.snapshots,
+        gaps: w.gaps,
+        behind,
+        behindViewers,
+        outOfOrder: w.outOfOrder,
+        closedInWindow: w.closed,
+        perViewerMessages: { min: Number.isFinite(minMsgs) ? minMsgs : 0, max: maxMsgs },
+        bytes,
+        totals: { ...totals },
+        closeCodes,
+        clock: { offsetMs: offset, rttMs: rtt },
+        // The histogram includes the sampling period itself.
+        eventLoopDelayMs: {
+          p99: Math.max(0, loopDelay.percentile(99) / 1e6 - LOOP_RESOLUTION_MS),
+          max: Math.max(0, loopDelay.max / 1e6 - LOOP_RESOLUTION_MS),
+        },
+      };
+    },
   },
-}, {
-  onExit: () => {
-    stopping = true;
+  {
+    onExit: () => {
+      stopping = true;
+    },
   },
-});
+);

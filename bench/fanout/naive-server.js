@@ -99,21 +99,24 @@ wss.on('connection', (ws) => {
 await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
 engine.play();
 
-serveParent({
-  'window-start': () => {
-    durations = [];
-    return { seq, clients: { ws: wss.clients.size } };
+serveParent(
+  {
+    'window-start': () => {
+      durations = [];
+      return { seq, clients: { ws: wss.clients.size } };
+    },
+    'window-end': () => ({ seq, durations, clients: { ws: wss.clients.size } }),
+    memory: () => process.memoryUsage(),
+    seq: () => ({ seq }),
   },
-  'window-end': () => ({ seq, durations, clients: { ws: wss.clients.size } }),
-  memory: () => process.memoryUsage(),
-  seq: () => ({ seq }),
-}, {
-  onExit: () => {
-    engine.dispose();
-    for (const ws of wss.clients) ws.terminate();
-    server.close();
+  {
+    onExit: () => {
+      engine.dispose();
+      for (const ws of wss.clients) ws.terminate();
+      server.close();
+    },
   },
-});
+);
 
 const port = /** @type {import('node:net').AddressInfo} */ (server.address()).port;
 tellParent('ready', {

@@ -72,9 +72,14 @@ export function ratios(summary) {
   for (const ours of summary.filter((s) => s.impl === 'ours')) {
     for (const base of summary.filter((s) => s.case === ours.case && s.impl !== 'ours')) {
       out.push({
-        case: ours.case, baseline: base.impl, oursP99: ours.p99, baselineP99: base.p99, ratio: round(ours.p99 / base.p99, 3),
+        case: ours.case,
+        baseline: base.impl,
+        oursP99: ours.p99,
+        baselineP99: base.p99,
+        ratio: round(ours.p99 / base.p99, 3),
         // A baseline that could not even connect everyone was measured with fewer viewers.
-        baselineConnected: base.connected, clients: base.clients,
+        baselineConnected: base.connected,
+        clients: base.clients,
       });
     }
   }
@@ -91,25 +96,45 @@ export function evaluateTargets(summary, ratioList) {
 
   const ws5k = summary.find((s) => s.case === 'ws:5000' && s.impl === 'ours');
   const ratio5k = ratioList.find((r) => r.case === 'ws:5000' && r.baseline === 'naive');
-  if (!ok(ws5k)) targets.push({ target: `5,000 WS clients p99 ≤ ${TARGETS.p99Ms5k} ms`, status: 'not measured', detail: 'case ws:5000 did not run (or every run failed)' });
+  if (!ok(ws5k))
+    targets.push({
+      target: `5,000 WS clients p99 ≤ ${TARGETS.p99Ms5k} ms`,
+      status: 'not measured',
+      detail: 'case ws:5000 did not run (or every run failed)',
+    });
   else {
     const all = ws5k.connected >= ws5k.clients;
     targets.push({
-      target: `5,000 WS clients p99 ≤ ${TARGETS.p99Ms5k} ms`, status: all && ws5k.p99 <= TARGETS.p99Ms5k ? 'met' : 'not met',
+      target: `5,000 WS clients p99 ≤ ${TARGETS.p99Ms5k} ms`,
+      status: all && ws5k.p99 <= TARGETS.p99Ms5k ? 'met' : 'not met',
       detail: `median p99 ${ws5k.p99} ms${all ? '' : ` (only ${ws5k.connected} connected)`}`,
     });
-    if (!ratio5k || !Number.isFinite(ratio5k.ratio)) targets.push({ target: `5,000 WS p99 ≤ ${TARGETS.ratio5k}× naive p99`, status: 'not measured', detail: 'no naive run at ws:5000' });
-    else targets.push({ target: `5,000 WS p99 ≤ ${TARGETS.ratio5k}× naive p99`, status: ratio5k.ratio <= TARGETS.ratio5k ? 'met' : 'not met', detail: `ours ${ratio5k.oursP99} ms / naive ${ratio5k.baselineP99} ms = ${ratio5k.ratio}×` });
+    if (!ratio5k || !Number.isFinite(ratio5k.ratio))
+      targets.push({ target: `5,000 WS p99 ≤ ${TARGETS.ratio5k}× naive p99`, status: 'not measured', detail: 'no naive run at ws:5000' });
+    else
+      targets.push({
+        target: `5,000 WS p99 ≤ ${TARGETS.ratio5k}× naive p99`,
+        status: ratio5k.ratio <= TARGETS.ratio5k ? 'met' : 'not met',
+        detail: `ours ${ratio5k.oursP99} ms / naive ${ratio5k.baselineP99} ms = ${ratio5k.ratio}×`,
+      });
   }
 
   const hold = summary.find((s) => s.case.startsWith('hold:') && s.clients >= TARGETS.holdClients && s.impl === 'ours');
   const holdName = `${TARGETS.holdClients.toLocaleString('en')} WS clients held ${TARGETS.holdSeconds / 60} min, zero lost / out-of-order`;
-  if (!ok(hold)) targets.push({ target: holdName, status: 'not measured', detail: hold ? `hold failed: ${hold.errors.join('; ')}` : 'no hold case ran' });
-  else if (hold.windowSeconds < TARGETS.holdSeconds - 1) targets.push({ target: holdName, status: 'not measured', detail: `hold window was only ${hold.windowSeconds} s` });
-  else {
-    const clean = hold.connected >= hold.clients && hold.lost === 0 && hold.outOfOrder === 0 && hold.closed === 0 && hold.failedConnections === 0;
+  if (!ok(hold))
     targets.push({
-      target: holdName, status: clean ? 'met' : 'not met',
+      target: holdName,
+      status: 'not measured',
+      detail: hold ? `hold failed: ${hold.errors.join('; ')}` : 'no hold case ran',
+    });
+  else if (hold.windowSeconds < TARGETS.holdSeconds - 1)
+    targets.push({ target: holdName, status: 'not measured', detail: `hold window was only ${hold.windowSeconds} s` });
+  else {
+    const clean =
+      hold.connected >= hold.clients && hold.lost === 0 && hold.outOfOrder === 0 && hold.closed === 0 && hold.failedConnections === 0;
+    targets.push({
+      target: holdName,
+      status: clean ? 'met' : 'not met',
       detail: `${hold.connected}/${hold.clients} connected for ${hold.windowSeconds} s; ${hold.received}/${hold.expected} messages; lost ${hold.lost}, out-of-order ${hold.outOfOrder}, closed ${hold.closed}`,
     });
   }
@@ -120,8 +145,11 @@ export function evaluateTargets(summary, ratioList) {
   else {
     const worst = big.reduce((a, b) => (b.mbPer1k > a.mbPer1k ? b : a));
     targets.push({
-      target: rssName, status: big.every((s) => s.mbPer1k <= TARGETS.mbPer1k) ? 'met' : 'not met',
-      detail: big.map((s) => `${s.case}: ${s.mbPer1k} MB/1k (${s.rssMb} MB total; ${s.marginalMbPer1k} MB/1k above idle)`).join('; ') + ` — worst ${worst.case}`,
+      target: rssName,
+      status: big.every((s) => s.mbPer1k <= TARGETS.mbPer1k) ? 'met' : 'not met',
+      detail:
+        big.map((s) => `${s.case}: ${s.mbPer1k} MB/1k (${s.rssMb} MB total; ${s.marginalMbPer1k} MB/1k above idle)`).join('; ') +
+        ` — worst ${worst.case}`,
     });
   }
   return targets;
@@ -145,7 +173,11 @@ const COLUMNS = [
   { key: 'serverCpuPct', label: 'srv CPU%', format: ms },
   { key: 'otherCpuPct', label: 'other CPU%', format: ms },
   { key: 'cpuUsPerMsg', label: 'srv µs/msg', format: ms },
-  { key: 'runs', label: 'runs', format: (v, row) => `${row.failedRuns ? `${v - row.failedRuns}/${v}` : v}${row.disturbedRuns ? ` (${row.disturbedRuns} busy)` : ''}` },
+  {
+    key: 'runs',
+    label: 'runs',
+    format: (v, row) => `${row.failedRuns ? `${v - row.failedRuns}/${v}` : v}${row.disturbedRuns ? ` (${row.disturbedRuns} busy)` : ''}`,
+  },
 ];
 
 /**
@@ -164,7 +196,8 @@ export function formatReport(summary, ratioList, targets) {
   if (ratioList.length) {
     lines.push('', 'p99 ours / baseline:');
     for (const r of ratioList) {
-      const partial = r.baselineConnected < r.clients ? ` (${r.baseline} had only ${r.baselineConnected}/${r.clients} viewers connected)` : '';
+      const partial =
+        r.baselineConnected < r.clients ? ` (${r.baseline} had only ${r.baselineConnected}/${r.clients} viewers connected)` : '';
       lines.push(`  ${r.case}: ${r.oursP99} / ${r.baselineP99} ms (${r.baseline}) = ${r.ratio}×${partial}`);
     }
   }

@@ -47,18 +47,37 @@ export async function runCase({ kase, impl, run, plan, log }) {
   const tag = `${kase.label} ${impl} #${run}`;
   const say = (msg) => log(`${tag}: ${msg}`);
   // The machine is shared: start on a quiet moment when there is one, and record what others used.
-  const quiet = plan.quietWaitMs > 0
-    ? await waitForQuiet({ maxMs: plan.quietWaitMs, thresholdPct: plan.quietCpuPct, log: say })
-    : { quiet: true, waitedMs: 0, busyPct: null };
-  if (!quiet.quiet) say(`machine still busy after ${Math.round(quiet.waitedMs / 1000)} s (${quiet.busyPct?.toFixed(0)}% of a core used by other processes); measuring anyway`);
+  const quiet =
+    plan.quietWaitMs > 0
+      ? await waitForQuiet({ maxMs: plan.quietWaitMs, thresholdPct: plan.quietCpuPct, log: say })
+      : { quiet: true, waitedMs: 0, busyPct: null };
+  if (!quiet.quiet)
+    say(
+      `machine still busy after ${Math.round(quiet.waitedMs / 1000)} s (${quiet.busyPct?.toFixed(0)}% of a core used by other processes); measuring anyway`,
+    );
   // `--token=` form: a base64url token may start with "-", which parseArgs would take for a flag.
   const token = randomBytes(12).toString('base64url');
-  const execArgv = plan.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${plan.profileDir}`, `--cpu-prof-name=${kase.label.replace(':', '-')}-${impl}-${run}.cpuprofile`] : [];
-  const server = impl === 'ours'
-    ? forkWorker(SHOW_SERVER, { name: 'show server', args: ['--score', plan.score, `--token=${token}`, '--stream', kase.transport === 'lean' ? 'lean' : 'full'], execArgv })
-    : impl.startsWith('proto-')
-      ? forkWorker(SPLIT_SERVER, { name: `${impl} server`, args: ['--score', plan.score, '--workers', impl === 'proto-split' ? '2' : '1'], execArgv })
-      : forkWorker(NAIVE_SERVER, { name: `${impl} server`, args: ['--score', plan.score, '--mode', impl === 'naive' ? 'state' : 'delta'], execArgv });
+  const execArgv = plan.profileDir
+    ? ['--cpu-prof', `--cpu-prof-dir=${plan.profileDir}`, `--cpu-prof-name=${kase.label.replace(':', '-')}-${impl}-${run}.cpuprofile`]
+    : [];
+  const server =
+    impl === 'ours'
+      ? forkWorker(SHOW_SERVER, {
+          name: 'show server',
+          args: ['--score', plan.score, `--token=${token}`, '--stream', kase.transport === 'lean' ? 'lean' : 'full'],
+          execArgv,
+        })
+      : impl.startsWith('proto-')
+        ? forkWorker(SPLIT_SERVER, {
+            name: `${impl} server`,
+            args: ['--score', plan.score, '--workers', impl === 'proto-split' ? '2' : '1'],
+            execArgv,
+          })
+        : forkWorker(NAIVE_SERVER, {
+            name: `${impl} server`,
+            args: ['--score', plan.score, '--mode', impl === 'naive' ? 'state' : 'delta'],
+            execArgv,
+          });
   /** Every process of the server under test (prototypes fan out from helper processes). */
   const serverPids = [server.pid];
   const serverCpuSeconds = () => sum(serverPids, (pid) => readCpuSeconds(pid) ?? 0);
@@ -86,18 +105,35 @@ export async function runCase({ kase, impl, run, plan, log }) {
 
     const shares = splitClients(kase.clients, plan.perProcess);
     shares.forEach((_, i) => clients.push(forkWorker(CLIENT, { name: `clients#${i + 1}` })));
-    const inits = await Promise.all(clients.map((c, i) => c.request('init', {
-      transport: kase.transport, audienceUrl: ready.audienceUrl, wsUrl: ready.wsUrl, count: shares[i], batch: plan.batch,
-      pollIntervalMs: plan.pollIntervalMs, longPollWaitMs: plan.longPollWaitMs,
-    }, 30_000)));
+    const inits = await Promise.all(
+      clients.map((c, i) =>
+        c.request(
+          'init',
+          {
+            transport: kase.transport,
+            audienceUrl: ready.audienceUrl,
+            wsUrl: ready.wsUrl,
+            count: shares[i],
+            batch: plan.batch,
+            pollIntervalMs: plan.pollIntervalMs,
+            longPollWaitMs: plan.longPollWaitMs,
+          },
+          30_000,
+        ),
+      ),
+    );
 
     // The last batch may still take CONNECT_ATTEMPTS handshake timeouts after the deadline.
-    const ramps = await Promise.all(clients.map((c) => c.request('connect', { deadlineMs: plan.rampTimeoutMs }, plan.rampTimeoutMs + 90_000)));
+    const ramps = await Promise.all(
+      clients.map((c) => c.request('connect', { deadlineMs: plan.rampTimeoutMs }, plan.rampTimeoutMs + 90_000)),
+    );
     const connected = sum(ramps, (r) => r.open);
     const rampSeconds = Math.max(...ramps.map((r) => r.seconds));
     const skipped = sum(ramps, (r) => r.skipped);
-    say(`ramp: ${connected}/${kase.clients} connected in ${rampSeconds.toFixed(1)} s (${clients.length} client process${clients.length > 1 ? 'es' : ''})`
-      + `${skipped ? `; ramp stopped after ${plan.rampTimeoutMs / 1000} s, ${skipped} viewers never tried` : ''}`);
+    say(
+      `ramp: ${connected}/${kase.clients} connected in ${rampSeconds.toFixed(1)} s (${clients.length} client process${clients.length > 1 ? 'es' : ''})` +
+        `${skipped ? `; ramp stopped after ${plan.rampTimeoutMs / 1000} s, ${skipped} viewers never tried` : ''}`,
+    );
     if (connected === 0) throw new Error('no viewer could connect');
     await sleep(plan.quick ? 500 : 2000); // let the join snapshots drain before measuring
     const rampPeakRss = rss.peak();
@@ -119,7 +155,8 @@ export async function runCase({ kase, impl, run, plan, log }) {
       await sleep(Math.min(left, 30_000));
       if (aborted) throw new Error(aborted);
       const done = (performance.now() - t0) / 1000;
-      if (kase.duration >= 60 && done < kase.duration - 1) say(`holding: ${done.toFixed(0)}/${kase.duration} s, server RSS ${(rss.last() / MB).toFixed(0)} MB`);
+      if (kase.duration >= 60 && done < kase.duration - 1)
+        say(`holding: ${done.toFixed(0)}/${kase.duration} s, server RSS ${(rss.last() / MB).toFixed(0)} MB`);
     }
     const windowEnd = await server.request('window-end');
     await Promise.all(clients.map((c) => c.request('close-window', { toSeq: windowEnd.seq })));
@@ -129,8 +166,10 @@ export async function runCase({ kase, impl, run, plan, log }) {
     const runnerUsage = process.cpuUsage(runner0);
     const system1 = readSystemBusySeconds();
     // CPU the rest of the machine used during the window (other people's processes).
-    const foreignCpu = system0 === null || system1 === null ? NaN
-      : system1 - system0 - serverCpu - clientCpu - (runnerUsage.user + runnerUsage.system) / 1e6;
+    const foreignCpu =
+      system0 === null || system1 === null
+        ? NaN
+        : system1 - system0 - serverCpu - clientCpu - (runnerUsage.user + runnerUsage.system) / 1e6;
     const memory = await server.request('memory');
     const metrics1 = impl === 'ours' ? await scrapeMetrics(ready.controlUrl, token) : null;
     const windowPeakRss = rss.peak();
@@ -182,15 +221,29 @@ export async function runCase({ kase, impl, run, plan, log }) {
 
     const result = {
       ok: true,
-      case: kase.label, transport: kase.transport, impl, run, clients: kase.clients, connected, openAtEnd: open,
-      rampComplete: connected === kase.clients, rampSkipped: skipped,
-      clientProcesses: clients.length, pids: { server: server.pid, clients: clients.map((c) => c.pid) }, rampSeconds: round(rampSeconds, 2),
+      case: kase.label,
+      transport: kase.transport,
+      impl,
+      run,
+      clients: kase.clients,
+      connected,
+      openAtEnd: open,
+      rampComplete: connected === kase.clients,
+      rampSkipped: skipped,
+      clientProcesses: clients.length,
+      pids: { server: server.pid, clients: clients.map((c) => c.pid) },
+      rampSeconds: round(rampSeconds, 2),
       window: { seconds: round(windowSeconds, 2), updates, fromSeq: windowStart.seq, toSeq: windowEnd.seq, drained },
       serverSawClients: windowStart.clients,
       latencyMs: {
-        p50: round(latency.percentile(50), 3), p90: round(latency.percentile(90), 3), p99: round(latency.percentile(99), 3),
-        p999: round(latency.percentile(99.9), 3), max: round(latency.max(), 3), mean: round(latency.mean(), 3),
-        samples: latency.count(), negative: latency.toJSON().negatives,
+        p50: round(latency.percentile(50), 3),
+        p90: round(latency.percentile(90), 3),
+        p99: round(latency.percentile(99), 3),
+        p999: round(latency.percentile(99.9), 3),
+        max: round(latency.max(), 3),
+        mean: round(latency.mean(), 3),
+        samples: latency.count(),
+        negative: latency.toJSON().negatives,
       },
       messages: {
         expected: updates * openAtStart,
@@ -203,7 +256,10 @@ export async function runCase({ kase, impl, run, plan, log }) {
         snapshots: sum(reports, (r) => r.snapshots),
         malformed: sum(reports, (r) => r.totals.malformed),
         verified: sum(reports, (r) => r.totals.verified),
-        perViewer: { min: Math.min(...reports.map((r) => r.perViewerMessages.min)), max: Math.max(...reports.map((r) => r.perViewerMessages.max)) },
+        perViewer: {
+          min: Math.min(...reports.map((r) => r.perViewerMessages.min)),
+          max: Math.max(...reports.map((r) => r.perViewerMessages.max)),
+        },
       },
       connections: {
         failed: sum(reports, (r) => r.totals.failed),
@@ -212,7 +268,13 @@ export async function runCase({ kase, impl, run, plan, log }) {
         errors: sum(reports, (r) => r.totals.errors),
         closeCodes: Object.assign({}, ...reports.map((r) => r.closeCodes)),
       },
-      fanoutMs: { p50: round(fanout.p50, 3), p99: round(fanout.p99, 3), max: round(fanout.max, 3), mean: round(fanout.mean, 3), n: fanout.n },
+      fanoutMs: {
+        p50: round(fanout.p50, 3),
+        p99: round(fanout.p99, 3),
+        max: round(fanout.max, 3),
+        mean: round(fanout.mean, 3),
+        n: fanout.n,
+      },
       serverMetrics,
       rss: {
         idleMb: round(idleRss / MB, 1),
@@ -240,15 +302,23 @@ export async function runCase({ kase, impl, run, plan, log }) {
       loadavg: { start: round(loadStart, 2), end: round(os.loadavg()[0], 2) },
       elapsedSeconds: round((performance.now() - started) / 1000, 1),
     };
-    say(`window ${windowSeconds.toFixed(0)} s, ${updates} updates: p50 ${fmt(result.latencyMs.p50)} p99 ${fmt(result.latencyMs.p99)} max ${fmt(result.latencyMs.max)} ms, `
-      + `lost ${result.messages.lost}, out-of-order ${result.messages.outOfOrder}, fan-out p99 ${fmt(result.fanoutMs.p99)} ms, `
-      + `RSS ${result.rss.peakMb} MB, server CPU ${result.cpu.serverPct}%, other processes ${result.cpu.otherProcessesPct}%`);
+    say(
+      `window ${windowSeconds.toFixed(0)} s, ${updates} updates: p50 ${fmt(result.latencyMs.p50)} p99 ${fmt(result.latencyMs.p99)} max ${fmt(result.latencyMs.max)} ms, ` +
+        `lost ${result.messages.lost}, out-of-order ${result.messages.outOfOrder}, fan-out p99 ${fmt(result.fanoutMs.p99)} ms, ` +
+        `RSS ${result.rss.peakMb} MB, server CPU ${result.cpu.serverPct}%, other processes ${result.cpu.otherProcessesPct}%`,
+    );
     return result;
   } catch (error) {
     const message = aborted ?? error?.message ?? String(error);
     say(`FAILED: ${message}`);
     return {
-      ok: false, case: kase.label, transport: kase.transport, impl, run, clients: kase.clients, error: message,
+      ok: false,
+      case: kase.label,
+      transport: kase.transport,
+      impl,
+      run,
+      clients: kase.clients,
+      error: message,
       pids: { server: server.pid, serverHelpers: serverPids.slice(1), clients: clients.map((c) => c.pid) },
     };
   } finally {

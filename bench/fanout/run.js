@@ -50,15 +50,21 @@ const log = (msg) => process.stdout.write(`[${String(Math.round((performance.now
 
 const gitCommit = (() => {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return null;
   }
 })();
 
 const totalRuns = plan.cases.reduce((a, c) => a + c.runs * c.impls.length, 0);
-log(`bench:fanout — ${plan.cases.map((c) => `${c.label}×${c.runs}${c.impls.length > 1 ? `(${c.impls.join('/')})` : ''}`).join(', ')}; `
-  + `window ${plan.duration} s; ${totalRuns} runs; ${os.cpus().length} CPUs, load ${os.loadavg()[0].toFixed(2)}`);
+log(
+  `bench:fanout — ${plan.cases.map((c) => `${c.label}×${c.runs}${c.impls.length > 1 ? `(${c.impls.join('/')})` : ''}`).join(', ')}; ` +
+    `window ${plan.duration} s; ${totalRuns} runs; ${os.cpus().length} CPUs, load ${os.loadavg()[0].toFixed(2)}`,
+);
 
 const results = [];
 /** Runs repeated because other processes disturbed them (kept in the JSON, not in the medians). */
@@ -70,11 +76,15 @@ for (const kase of plan.cases) {
     const order = run % 2 === 1 ? kase.impls : [...kase.impls].reverse();
     for (const impl of order) {
       n += 1;
-      log(`[${n}/${totalRuns}] ${kase.label} ${impl} run ${run}/${kase.runs}: starting (${kase.clients} clients, ${kase.duration} s window)`);
+      log(
+        `[${n}/${totalRuns}] ${kase.label} ${impl} run ${run}/${kase.runs}: starting (${kase.clients} clients, ${kase.duration} s window)`,
+      );
       let result = await runCase({ kase, impl, run, plan, log });
       // This machine is shared: a run that other processes disturbed is repeated (and kept aside).
       for (let retry = 1; retry <= plan.busyRetries && result.ok && result.cpu.otherProcessesPct > plan.maxOtherCpuPct; retry++) {
-        log(`${kase.label} ${impl} #${run}: other processes used ${result.cpu.otherProcessesPct}% of a core during the window; repeating (${retry}/${plan.busyRetries})`);
+        log(
+          `${kase.label} ${impl} #${run}: other processes used ${result.cpu.otherProcessesPct}% of a core during the window; repeating (${retry}/${plan.busyRetries})`,
+        );
         disturbed.push({ ...result, disturbed: true });
         result = await runCase({ kase, impl, run, plan, log });
       }
@@ -105,7 +115,7 @@ const output = {
     notes: [
       'latency = receive time − envelope t, corrected by a per-client-process clock offset measured with GET /time (best of 15)',
       'naive = plain ws WebSocketServer, default options (permessage-deflate off), JSON.stringify of the whole state once per update, ws.send(string) per client',
-      'naive-delta = same loop but sending the real server\'s delta envelopes',
+      "naive-delta = same loop but sending the real server's delta envelopes",
       'fan-out (ours) = time inside hub.broadcast; (naive) = time of the ws.send loop',
       'RSS = VmRSS of the server process (/proc), peak over ramp and window; MB/1k = peak / (clients/1000); marginal = (peak − idle) / (clients/1000)',
       'bytes = TCP payload received by the viewers (socket bytesRead), headers included for poll',

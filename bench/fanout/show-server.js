@@ -10,12 +10,19 @@ import { performance } from 'node:perf_hooks';
 import { startShowServer } from '../../local-server/index.js';
 import { serveParent, tellParent } from '../lib/child-ipc.js';
 
-const { values } = parseArgs({ options: { score: { type: 'string' }, token: { type: 'string' }, stream: { type: 'string', default: 'full' } } });
+const { values } = parseArgs({
+  options: { score: { type: 'string' }, token: { type: 'string' }, stream: { type: 'string', default: 'full' } },
+});
 const streamName = values.stream === 'lean' ? 'lean' : 'full';
 
 const server = await startShowServer({
-  scorePath: values.score, host: '127.0.0.1', port: 0, controlPort: 0, token: values.token,
-  autoplay: true, oscTargets: [],
+  scorePath: values.score,
+  host: '127.0.0.1',
+  port: 0,
+  controlPort: 0,
+  token: values.token,
+  autoplay: true,
+  oscTargets: [],
 });
 const { show } = server;
 
@@ -37,17 +44,20 @@ show.events.on('transport', (transport) => {
   if (transport === 'stopped') setTimeout(() => show.engine.play(), 0);
 });
 
-serveParent({
-  /** Start a measurement window: fan-out timings restart; the current seq is its lower bound. */
-  'window-start': () => {
-    durations = [];
-    return { seq: measured.seq(), clients: show.hub.counts() };
+serveParent(
+  {
+    /** Start a measurement window: fan-out timings restart; the current seq is its lower bound. */
+    'window-start': () => {
+      durations = [];
+      return { seq: measured.seq(), clients: show.hub.counts() };
+    },
+    /** Close the window: the current seq is its upper bound. */
+    'window-end': () => ({ seq: measured.seq(), durations, clients: show.hub.counts() }),
+    memory: () => process.memoryUsage(),
+    seq: () => ({ seq: measured.seq() }),
   },
-  /** Close the window: the current seq is its upper bound. */
-  'window-end': () => ({ seq: measured.seq(), durations, clients: show.hub.counts() }),
-  memory: () => process.memoryUsage(),
-  seq: () => ({ seq: measured.seq() }),
-}, { onExit: () => server.close() });
+  { onExit: () => server.close() },
+);
 
 tellParent('ready', {
   impl: 'ours',

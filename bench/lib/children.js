@@ -129,7 +129,9 @@ export function forkWorker(modulePath, { name = modulePath, args = [], env, exec
       if (exited) return Promise.reject(new Error(`${name} already exited (${exitInfo}); it will not send "${type}"`));
       return new Promise((resolve, reject) => {
         const w = {
-          type, resolve, reject,
+          type,
+          resolve,
+          reject,
           timer: setTimeout(() => {
             waiters.delete(w);
             reject(new Error(`${name}: no "${type}" message within ${timeoutMs} ms`));

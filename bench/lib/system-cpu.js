@@ -38,7 +38,9 @@ export async function waitForQuiet({ maxMs, thresholdPct, log }) {
     if (waited >= maxMs) return { quiet: false, waitedMs: waited, busyPct };
     if (Date.now() - lastLog >= 15_000) {
       lastLog = Date.now();
-      log?.(`machine busy (${busyPct.toFixed(0)}% of a core used by other processes); waiting up to ${Math.round((maxMs - waited) / 1000)} s more`);
+      log?.(
+        `machine busy (${busyPct.toFixed(0)}% of a core used by other processes); waiting up to ${Math.round((maxMs - waited) / 1000)} s more`,
+      );
     }
   }
 }

@@ -9,7 +9,11 @@ export function formatTable(columns, rows) {
   const cells = rows.map((row) => columns.map((c) => (c.format ? c.format(row[c.key], row) : formatCell(row[c.key]))));
   const widths = columns.map((c, i) => Math.max(c.label.length, ...cells.map((r) => r[i].length)));
   const numeric = columns.map((_, i) => cells.every((r) => /^[-+]?[\d.,]+[%x]?$|^-$|^n\/a$/.test(r[i])));
-  const line = (values) => values.map((v, i) => (numeric[i] ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (values) =>
+    values
+      .map((v, i) => (numeric[i] ? v.padStart(widths[i]) : v.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(columns.map((c) => c.label)), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
 }
 

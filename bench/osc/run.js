@@ -33,17 +33,33 @@ const wallClock = () => performance.timeOrigin + performance.now();
 
 /** @param {string[]} argv */
 export function parseBenchArgs(argv) {
-  const { values } = parseArgs({ args: argv, options: {
-    runs: { type: 'string', default: '3' }, seconds: { type: 'string', default: '10' },
-    viewers: { type: 'string', default: '5000' }, targets: { type: 'string', default: '8' }, bpm: { type: 'string', default: '120' }, 'viewers-nice': { type: 'string', default: '0' }, out: { type: 'string' },
-  } });
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      runs: { type: 'string', default: '3' },
+      seconds: { type: 'string', default: '10' },
+      viewers: { type: 'string', default: '5000' },
+      targets: { type: 'string', default: '8' },
+      bpm: { type: 'string', default: '120' },
+      'viewers-nice': { type: 'string', default: '0' },
+      out: { type: 'string' },
+    },
+  });
   const n = (name, min, max) => {
     const v = Number(values[name]);
     if (!Number.isInteger(v) || v < min || v > max) throw new Error(`--${name} takes a whole number from ${min} to ${max}`);
     return v;
   };
   // Bounded: the machine is shared.
-  return { runs: n('runs', 1, 9), seconds: n('seconds', 3, 60), viewers: n('viewers', 0, 10_000), targets: n('targets', 1, 32), bpm: n('bpm', 20, 400), viewersNice: n('viewers-nice', 0, 19), out: values.out ?? RESULTS };
+  return {
+    runs: n('runs', 1, 9),
+    seconds: n('seconds', 3, 60),
+    viewers: n('viewers', 0, 10_000),
+    targets: n('targets', 1, 32),
+    bpm: n('bpm', 20, 400),
+    viewersNice: n('viewers-nice', 0, 19),
+    out: values.out ?? RESULTS,
+  };
 }
 
 /** A receiver that stamps each /tutti/beat on arrival (bundles too, as Pd or Max would). */
@@ -98,7 +114,19 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function oneRun(options, index) {
   const receivers = await Promise.all(Array.from({ length: options.targets }, receiver));
-  const server = forkWorker(SERVER, { name: 'show server', args: ['--score', SCORE, '--token', randomBytes(18).toString('base64url'), '--targets', receivers.map((r) => r.port).join(','), '--bpm', String(options.bpm)] });
+  const server = forkWorker(SERVER, {
+    name: 'show server',
+    args: [
+      '--score',
+      SCORE,
+      '--token',
+      randomBytes(18).toString('base64url'),
+      '--targets',
+      receivers.map((r) => r.port).join(','),
+      '--bpm',
+      String(options.bpm),
+    ],
+  });
   const voters = [];
   try {
     const { wsUrl } = await server.waitFor('ready', 30_000);
@@ -142,7 +170,13 @@ async function oneRun(options, index) {
     }
     return {
       baseline: summary(errorsIn(receivers, schedule, baseFrom, baseTo)),
-      loaded: { ...summary(errorsIn(receivers, schedule, loadFrom, loadTo)), viewers: last.clients.ws, pushP50: round(percentile(pushes, 50), 1), pushP99: round(percentile(pushes, 99), 1), pushes: pushes.length },
+      loaded: {
+        ...summary(errorsIn(receivers, schedule, loadFrom, loadTo)),
+        viewers: last.clients.ws,
+        pushP50: round(percentile(pushes, 50), 1),
+        pushP99: round(percentile(pushes, 99), 1),
+        pushes: pushes.length,
+      },
       oscErrors: last.osc.reduce((sum, t) => sum + t.errors, 0),
     };
   } finally {
@@ -160,7 +194,11 @@ async function main() {
     process.stderr.write(`bench:osc: ${err.message}\n`);
     process.exit(2);
   }
-  process.stdout.write(`bench:osc — ${options.targets} OSC targets (default: plain, sent when each beat sounds), ${options.viewers} WebSocket viewers${options.viewersNice ? ` (nice ${options.viewersNice})` : ''}, ${options.bpm} bpm, ${options.runs} run(s) of ${options.seconds} s + ${options.seconds} s; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores\n`);
+  process.stdout.write(
+    `bench:osc — ${options.targets} OSC targets (default: plain, sent when each beat sounds), ${options.viewers} WebSocket viewers${options.viewersNice ? ` (nice ${options.viewersNice})` : ''}, ${options.bpm} bpm, ${options.runs} run(s) of ${options.seconds} s + ${options.seconds} s; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${cpus().length} cores\n`,
+  );
   const runs = [];
   for (let i = 0; i < options.runs; i += 1) runs.push(await oneRun(options, i));
   const rows = runs.flatMap((r, i) => [
@@ -168,17 +206,49 @@ async function main() {
     { run: String(i + 1), phase: `${r.loaded.viewers} viewers`, ...r.loaded },
   ]);
   const med = (phase, key) => median(runs.map((r) => r[phase][key]));
-  rows.push({ run: 'median', phase: 'no viewers', n: med('baseline', 'n'), median: med('baseline', 'median'), p99: med('baseline', 'p99'), worst: med('baseline', 'worst'), viewers: 0 });
-  rows.push({ run: 'median', phase: 'with viewers', n: med('loaded', 'n'), median: med('loaded', 'median'), p99: med('loaded', 'p99'), worst: med('loaded', 'worst'), viewers: med('loaded', 'viewers'), pushP50: med('loaded', 'pushP50'), pushP99: med('loaded', 'pushP99') });
-  process.stdout.write(`\nBeat timing error at the receivers, ms (arrival − the time the beat sounds; p99 and worst of |error|, worst signed)\n${formatTable([
-    { key: 'run', label: 'run' }, { key: 'phase', label: 'phase' }, { key: 'n', label: 'beats' },
-    { key: 'median', label: 'median' }, { key: 'p99', label: 'p99' }, { key: 'worst', label: 'worst' },
-    { key: 'viewers', label: 'viewers' }, { key: 'pushP50', label: 'push p50' }, { key: 'pushP99', label: 'push p99' },
-  ], rows)}\n`);
+  rows.push({
+    run: 'median',
+    phase: 'no viewers',
+    n: med('baseline', 'n'),
+    median: med('baseline', 'median'),
+    p99: med('baseline', 'p99'),
+    worst: med('baseline', 'worst'),
+    viewers: 0,
+  });
+  rows.push({
+    run: 'median',
+    phase: 'with viewers',
+    n: med('loaded', 'n'),
+    median: med('loaded', 'median'),
+    p99: med('loaded', 'p99'),
+    worst: med('loaded', 'worst'),
+    viewers: med('loaded', 'viewers'),
+    pushP50: med('loaded', 'pushP50'),
+    pushP99: med('loaded', 'pushP99'),
+  });
+  process.stdout.write(
+    `\nBeat timing error at the receivers, ms (arrival − the time the beat sounds; p99 and worst of |error|, worst signed)\n${formatTable(
+      [
+        { key: 'run', label: 'run' },
+        { key: 'phase', label: 'phase' },
+        { key: 'n', label: 'beats' },
+        { key: 'median', label: 'median' },
+        { key: 'p99', label: 'p99' },
+        { key: 'worst', label: 'worst' },
+        { key: 'viewers', label: 'viewers' },
+        { key: 'pushP50', label: 'push p50' },
+        { key: 'pushP99', label: 'push p99' },
+      ],
+      rows,
+    )}\n`,
+  );
   const errors = runs.reduce((sum, r) => sum + r.oscErrors, 0);
   if (errors) process.stdout.write(`OSC send errors: ${errors}\n`);
   mkdirSync(dirname(options.out), { recursive: true });
-  writeFileSync(options.out, `${JSON.stringify({ when: new Date().toISOString(), options, loadavg: loadavg(), cpus: cpus().length, runs, rows }, null, 2)}\n`);
+  writeFileSync(
+    options.out,
+    `${JSON.stringify({ when: new Date().toISOString(), options, loadavg: loadavg(), cpus: cpus().length, runs, rows }, null, 2)}\n`,
+  );
   process.stdout.write(`Wrote ${options.out}\n`);
 }
 

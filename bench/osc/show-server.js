@@ -10,12 +10,21 @@ import { parseArgs } from 'node:util';
 import { startShowServer, createLog } from '../../local-server/index.js';
 import { serveParent, tellParent } from '../lib/child-ipc.js';
 
-const { values } = parseArgs({ options: { score: { type: 'string' }, token: { type: 'string' }, targets: { type: 'string' }, bpm: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { score: { type: 'string' }, token: { type: 'string' }, targets: { type: 'string' }, bpm: { type: 'string' } },
+});
 const ports = String(values.targets).split(',').map(Number);
 
 const server = await startShowServer({
-  scorePath: values.score, host: '127.0.0.1', port: 0, controlPort: 0, token: values.token, stateFile: null, log: createLog(),
-  autoplay: true, oscTargets: ports.map((port) => ({ host: '127.0.0.1', port })),
+  scorePath: values.score,
+  host: '127.0.0.1',
+  port: 0,
+  controlPort: 0,
+  token: values.token,
+  stateFile: null,
+  log: createLog(),
+  autoplay: true,
+  oscTargets: ports.map((port) => ({ host: '127.0.0.1', port })),
   now: () => performance.timeOrigin + performance.now(),
 });
 const { show } = server;
@@ -29,13 +38,16 @@ show.events.on('transport', (transport) => {
   if (transport === 'stopped') setTimeout(() => show.engine.play(), 0);
 });
 
-serveParent({
-  /** The beats published since the last call, and the audience counts. */
-  beats: () => {
-    const out = beats;
-    beats = [];
-    return { beats: out, clients: show.hub.counts(), osc: server.status().osc.targets.map((t) => ({ sent: t.sent, errors: t.errors })) };
+serveParent(
+  {
+    /** The beats published since the last call, and the audience counts. */
+    beats: () => {
+      const out = beats;
+      beats = [];
+      return { beats: out, clients: show.hub.counts(), osc: server.status().osc.targets.map((t) => ({ sent: t.sent, errors: t.errors })) };
+    },
   },
-}, { onExit: () => server.close() });
+  { onExit: () => server.close() },
+);
 
 tellParent('ready', { wsUrl: `${server.audienceUrl.replace(/^http/, 'ws')}/ws`, pid: process.pid });

@@ -27,7 +27,6 @@ if (!(hours > 0 && hours <= 12) || !Number.isInteger(runs) || runs < 1 || runs >
   process.exit(2);
 }
 
-
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'tutti-bench-record-'));
 try {
@@ -46,27 +45,63 @@ try {
     ({ html, story } = reportHtml(dir));
     reportMs.push(performance.now() - s);
     s = performance.now();
-    const all = chunks.map((c) => gunzipSync(readFileSync(c.file)).toString('utf8')).join('').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const all = chunks
+      .map((c) => gunzipSync(readFileSync(c.file)).toString('utf8'))
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     parseMs.push(performance.now() - s);
     if (!all.length) throw new Error('empty record');
   }
   const result = {
-    hours, runs, envelopes: story.envelopes, actions: story.actions.length, samples: story.samples.length, chunks: chunks.length,
-    recordBytesOnDisk: diskBytes, recordJsonBytes: Buffer.byteLength(lines), rawEnvelopeBytes,
+    hours,
+    runs,
+    envelopes: story.envelopes,
+    actions: story.actions.length,
+    samples: story.samples.length,
+    chunks: chunks.length,
+    recordBytesOnDisk: diskBytes,
+    recordJsonBytes: Buffer.byteLength(lines),
+    rawEnvelopeBytes,
     compression: Number((Buffer.byteLength(lines) / diskBytes).toFixed(1)),
-    reportMsMedian: Number(median(reportMs).toFixed(1)), readAndParseMsMedian: Number(median(parseMs).toFixed(1)),
-    reportHtmlBytes: Buffer.byteLength(html), simulateMs: Math.round(simulateMs),
+    reportMsMedian: Number(median(reportMs).toFixed(1)),
+    readAndParseMsMedian: Number(median(parseMs).toFixed(1)),
+    reportHtmlBytes: Buffer.byteLength(html),
+    simulateMs: Math.round(simulateMs),
   };
   const kb = (n) => `${(n / 1024).toFixed(0)} KB`;
-  process.stdout.write(`Simulated ${hours} h show (demo score, an operator action every few minutes, a sample every 5 s) in ${(simulateMs / 1000).toFixed(1)} s\n\n`);
-  process.stdout.write(`${formatTable([{ key: 'what', label: 'what' }, { key: 'value', label: 'value' }, { key: 'baseline', label: 'baseline (same run)' }], [
-    { what: 'record on disk (gzipped chunks)', value: kb(diskBytes), baseline: `${kb(rawEnvelopeBytes)} raw envelope JSON; ${kb(result.recordJsonBytes)} of record lines (${result.compression}x)` },
-    { what: 'envelopes / actions / samples', value: `${result.envelopes} / ${result.actions} / ${result.samples}`, baseline: '' },
-    { what: `tutti report, median of ${runs}`, value: `${result.reportMsMedian} ms`, baseline: `${result.readAndParseMsMedian} ms to gunzip + JSON.parse the same lines` },
-    { what: 'report HTML', value: kb(result.reportHtmlBytes), baseline: '' },
-  ])}\n\n${JSON.stringify(result)}\n`);
+  process.stdout.write(
+    `Simulated ${hours} h show (demo score, an operator action every few minutes, a sample every 5 s) in ${(simulateMs / 1000).toFixed(1)} s\n\n`,
+  );
+  process.stdout.write(
+    `${formatTable(
+      [
+        { key: 'what', label: 'what' },
+        { key: 'value', label: 'value' },
+        { key: 'baseline', label: 'baseline (same run)' },
+      ],
+      [
+        {
+          what: 'record on disk (gzipped chunks)',
+          value: kb(diskBytes),
+          baseline: `${kb(rawEnvelopeBytes)} raw envelope JSON; ${kb(result.recordJsonBytes)} of record lines (${result.compression}x)`,
+        },
+        { what: 'envelopes / actions / samples', value: `${result.envelopes} / ${result.actions} / ${result.samples}`, baseline: '' },
+        {
+          what: `tutti report, median of ${runs}`,
+          value: `${result.reportMsMedian} ms`,
+          baseline: `${result.readAndParseMsMedian} ms to gunzip + JSON.parse the same lines`,
+        },
+        { what: 'report HTML', value: kb(result.reportHtmlBytes), baseline: '' },
+      ],
+    )}\n\n${JSON.stringify(result)}\n`,
+  );
   mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
-  writeFileSync(path.join(ROOT, 'bench-results', 'record.json'), `${JSON.stringify({ at: new Date().toISOString(), ...result }, null, 2)}\n`);
+  writeFileSync(
+    path.join(ROOT, 'bench-results', 'record.json'),
+    `${JSON.stringify({ at: new Date().toISOString(), ...result }, null, 2)}\n`,
+  );
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }

@@ -5,7 +5,15 @@
 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createShow, createMetrics, createLog, loadScoreFile, createPartPages, createTransportLog, startRecorder } from '../../local-server/index.js';
+import {
+  createShow,
+  createMetrics,
+  createLog,
+  loadScoreFile,
+  createPartPages,
+  createTransportLog,
+  startRecorder,
+} from '../../local-server/index.js';
 import { createFakeClock } from '../../test/support/fake-clock.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -22,12 +30,27 @@ export async function simulateShow(root, hours) {
   const clock = createFakeClock(Date.now());
   const metrics = createMetrics();
   const log = createLog();
-  const show = createShow({ loaded: { score: loaded.score, dir: loaded.dir, path: loaded.file }, now: clock.now, metrics, setTimer: clock.setTimer, clearTimer: clock.clearTimer });
+  const show = createShow({
+    loaded: { score: loaded.score, dir: loaded.dir, path: loaded.file },
+    now: clock.now,
+    metrics,
+    setTimer: clock.setTimer,
+    clearTimer: clock.clearTimer,
+  });
   let rawEnvelopeBytes = 0;
   show.events.on('envelope', (json) => (rawEnvelopeBytes += Buffer.byteLength(json)));
   const recorder = await startRecorder({
-    root, show, now: clock.now, metrics, log, probe: null, probeClock: clock.now, sampleMs: 2 ** 30,
-    edge: { status: () => ({ enabled: false }) }, votes: { status: () => null }, partPages: createPartPages({ now: clock.now }),
+    root,
+    show,
+    now: clock.now,
+    metrics,
+    log,
+    probe: null,
+    probeClock: clock.now,
+    sampleMs: 2 ** 30,
+    edge: { status: () => ({ enabled: false }) },
+    votes: { status: () => null },
+    partPages: createPartPages({ now: clock.now }),
   });
   const operator = createTransportLog(log, show.engine, 'console');
   show.engine.play();
@@ -36,7 +59,8 @@ export async function simulateShow(root, hours) {
   for (let s = 1; s <= seconds; s += 1) {
     clock.advance(1000);
     const { transport } = show.engine.status();
-    if (transport === 'stopped') { // the end of the piece: again from the top
+    if (transport === 'stopped') {
+      // the end of the piece: again from the top
       show.engine.play();
       operator.transport('play');
     }
@@ -63,4 +87,3 @@ export async function simulateShow(root, hours) {
   show.close();
   return { dir: recorder.dir, rawEnvelopeBytes };
 }
-

@@ -9,7 +9,9 @@ import { createShowEngine } from '#core/score/engine.js';
 import { createSeededRandom } from '#core/util/seeded-random.js';
 import { manyCuesScore } from '../../test/support/many-cues-score.js';
 
-const { values } = parseArgs({ options: { cues: { type: 'string', default: '1000,10000,100000' }, seeks: { type: 'string', default: '1000' } } });
+const { values } = parseArgs({
+  options: { cues: { type: 'string', default: '1000,10000,100000' }, seeks: { type: 'string', default: '1000' } },
+});
 const seeks = Number(values.seeks);
 const counts = values.cues.split(',').map(Number);
 if (!Number.isInteger(seeks) || seeks < 1 || seeks > 100_000 || counts.some((n) => !Number.isInteger(n) || n < 1 || n > 100_000)) {
@@ -38,5 +40,7 @@ for (const cues of counts) {
   engine.dispose();
   batches.sort((a, b) => a - b);
   const total = batches[2];
-  process.stdout.write(`${String(cues).padEnd(8)} ${loadMs.toFixed(0).padStart(7)} ${String(seeks).padStart(7)} ${total.toFixed(0).padStart(10)} ${((total * 1000) / seeks).toFixed(0).padStart(9)}\n`);
+  process.stdout.write(
+    `${String(cues).padEnd(8)} ${loadMs.toFixed(0).padStart(7)} ${String(seeks).padStart(7)} ${total.toFixed(0).padStart(10)} ${((total * 1000) / seeks).toFixed(0).padStart(9)}\n`,
+  );
 }

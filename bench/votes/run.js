@@ -44,7 +44,14 @@ export function parseArgs(argv) {
     options.out = argv[out + 1];
     argv = [...argv.slice(0, out), ...argv.slice(out + 2)];
   }
-  const names = { '--local': 'local', '--edge': 'edge', '--window': 'window', '--capacity': 'capacity', '--per-process': 'perProcess', '--repeat-every': 'repeatEvery' };
+  const names = {
+    '--local': 'local',
+    '--edge': 'edge',
+    '--window': 'window',
+    '--capacity': 'capacity',
+    '--per-process': 'perProcess',
+    '--repeat-every': 'repeatEvery',
+  };
   for (let i = 0; i < argv.length; i += 2) {
     const key = names[argv[i]];
     if (!key) throw new Error(`unknown flag ${argv[i]}: use ${Object.keys(names).join(', ')}`);
@@ -61,13 +68,36 @@ export function parseArgs(argv) {
 function writeScore() {
   const dir = mkdtempSync(join(tmpdir(), 'tutti-bench-votes-'));
   const file = join(dir, 'storm.score.json');
-  writeFileSync(file, JSON.stringify({
-    format: 'tutti-score/1', id: 'vote-storm', title: 'Vote storm', bars: 40,
-    meter: [{ bar: 1, beats: 4, unit: 4 }], tempo: [{ at: { bar: 1 }, bpm: 120 }],
-    sections: [{ at: { bar: 1 }, mark: 'A' }, { at: { bar: 13 }, mark: 'B' }, { at: { bar: 25 }, mark: 'C' }],
-    view: { text: 'Vote storm' },
-    prompts: [{ id: 'storm', at: { bar: PROMPT_BAR }, beats: PROMPT_BEATS, question: 'Which way?', options: [{ id: 'b', label: 'B', section: 'B' }, { id: 'c', label: 'C', section: 'C' }, { id: 'stay', label: 'Stay' }] }],
-  }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      format: 'tutti-score/1',
+      id: 'vote-storm',
+      title: 'Vote storm',
+      bars: 40,
+      meter: [{ bar: 1, beats: 4, unit: 4 }],
+      tempo: [{ at: { bar: 1 }, bpm: 120 }],
+      sections: [
+        { at: { bar: 1 }, mark: 'A' },
+        { at: { bar: 13 }, mark: 'B' },
+        { at: { bar: 25 }, mark: 'C' },
+      ],
+      view: { text: 'Vote storm' },
+      prompts: [
+        {
+          id: 'storm',
+          at: { bar: PROMPT_BAR },
+          beats: PROMPT_BEATS,
+          question: 'Which way?',
+          options: [
+            { id: 'b', label: 'B', section: 'B' },
+            { id: 'c', label: 'C', section: 'C' },
+            { id: 'stay', label: 'Stay' },
+          ],
+        },
+      ],
+    }),
+  );
   return file;
 }
 
@@ -108,10 +138,26 @@ async function runCase(options, localViewers, edgeViewers) {
   options = { ...options, local: localViewers, edge: edgeViewers };
   const edgeToken = randomBytes(16).toString('hex');
   const shardCount = Math.max(4, Math.ceil(options.edge / options.capacity) + 1);
-  const edge = options.edge > 0 ? await startLocalEdge({ token: edgeToken, persistDir: false, vars: { SHARD_CAPACITY: options.capacity, SHARD_COUNT: shardCount }, direct: true }) : null;
+  const edge =
+    options.edge > 0
+      ? await startLocalEdge({
+          token: edgeToken,
+          persistDir: false,
+          vars: { SHARD_CAPACITY: options.capacity, SHARD_COUNT: shardCount },
+          direct: true,
+        })
+      : null;
   const server = await startShowServer({
-    scorePath: writeScore(), host: '127.0.0.1', port: 0, controlPort: 0, token: TOKEN, log: createLog(),
-    edgeUrl: edge?.url ?? null, edgeToken: edge ? edgeToken : null, stateFile: null, logFile: null,
+    scorePath: writeScore(),
+    host: '127.0.0.1',
+    port: 0,
+    controlPort: 0,
+    token: TOKEN,
+    log: createLog(),
+    edgeUrl: edge?.url ?? null,
+    edgeToken: edge ? edgeToken : null,
+    stateFile: null,
+    logFile: null,
   });
   const workers = [];
   try {
@@ -121,7 +167,10 @@ async function runCase(options, localViewers, edgeViewers) {
     }
     // Viewers, in processes of at most --per-process sockets each.
     const plan = [];
-    for (const [side, count, url] of [['venue', options.local, `${server.audienceUrl.replace(/^http/, 'ws')}/ws`], ['edge', options.edge, edge ? `${edge.url.replace(/^http/, 'ws')}/ws` : '']]) {
+    for (const [side, count, url] of [
+      ['venue', options.local, `${server.audienceUrl.replace(/^http/, 'ws')}/ws`],
+      ['edge', options.edge, edge ? `${edge.url.replace(/^http/, 'ws')}/ws` : ''],
+    ]) {
       for (let left = count, n = 0; left > 0; n += 1) {
         const share = Math.min(options.perProcess, left);
         plan.push({ side, url, count: share, prefix: `${side[0]}${n}-` });
@@ -144,7 +193,8 @@ async function runCase(options, localViewers, edgeViewers) {
     const expected = { venue: { b: 0, c: 0, stay: 0 }, edge: { b: 0, c: 0, stay: 0 } };
     let armed = false;
     // Until every process has said how many votes it will send, no tally is complete.
-    const total = () => (armed ? Object.values(expected.venue).reduce((a, b) => a + b, 0) + Object.values(expected.edge).reduce((a, b) => a + b, 0) : Infinity);
+    const total = () =>
+      armed ? Object.values(expected.venue).reduce((a, b) => a + b, 0) + Object.values(expected.edge).reduce((a, b) => a + b, 0) : Infinity;
     const feed = await followConsole(server.controlUrl, total);
 
     const playAt = Date.now();
@@ -154,7 +204,17 @@ async function runCase(options, localViewers, edgeViewers) {
     if (!status) throw new Error('the prompt did not open');
     const { key, opens, closes } = status;
     // Every viewer votes within --window ms of the opening.
-    const storms = await Promise.all(workers.map(({ worker }) => worker.request('storm', { key, options: ['b', 'c', 'stay'], from: opens, windowMs: options.window, repeatEvery: options.repeatEvery })));
+    const storms = await Promise.all(
+      workers.map(({ worker }) =>
+        worker.request('storm', {
+          key,
+          options: ['b', 'c', 'stay'],
+          from: opens,
+          windowMs: options.window,
+          repeatEvery: options.repeatEvery,
+        }),
+      ),
+    );
     storms.forEach((s, i) => {
       for (const [o, n] of Object.entries(s.expected)) expected[workers[i].side][o] += n;
     });
@@ -165,14 +225,19 @@ async function runCase(options, localViewers, edgeViewers) {
     // What the edge's root counted in the end (its owners' totals), a few seconds later: tells a
     // late edge total from a lost vote.
     await new Promise((r) => setTimeout(r, 5000));
-    const edgeRoot = edge ? (await (await fetch(`${edge.url}/healthz?deep=1`, { headers: { authorization: `Bearer ${edgeToken}` } })).json()).show?.votes ?? null : null;
+    const edgeRoot = edge
+      ? ((await (await fetch(`${edge.url}/healthz?deep=1`, { headers: { authorization: `Bearer ${edgeToken}` } })).json()).show?.votes ??
+        null)
+      : null;
     // calm: the beats of bars 3–8 (after the joins settled), storm: from the opening to 1 s after the votes stopped
     const periods = { calm: [playAt + 4000, opens], storm: [opens, opens + options.window + 1000] };
     const reports = await Promise.all(workers.map(({ worker }) => worker.request('report', periods, 120_000)));
     feed.stop();
 
     const sides = ['venue', 'edge'];
-    const counted = Object.fromEntries(sides.map((side) => [side, Object.fromEntries((result?.options ?? []).map((o) => [o.id, side === 'venue' ? o.venue : o.edge]))]));
+    const counted = Object.fromEntries(
+      sides.map((side) => [side, Object.fromEntries((result?.options ?? []).map((o) => [o.id, side === 'venue' ? o.venue : o.edge]))]),
+    );
     const lastVoteAt = Math.max(...reports.map((r) => r.lastVoteAt));
     const rows = sides.map((side) => {
       const mine = reports.filter((_, i) => workers[i].side === side);
@@ -186,23 +251,48 @@ async function runCase(options, localViewers, edgeViewers) {
       const calm = { p50: percentile(calmAll, 50), p99: percentile(calmAll, 99) };
       const storm = { p50: percentile(stormAll, 50), p99: percentile(stormAll, 99) };
       return {
-        side, viewers: connected[side], voted: want, sent: sum('votesSent'), ok: sum('ok'), counted: got,
-        lost: perOptionOff.reduce((a, d) => a + Math.max(0, -d), 0), doubled: perOptionOff.reduce((a, d) => a + Math.max(0, d), 0),
+        side,
+        viewers: connected[side],
+        voted: want,
+        sent: sum('votesSent'),
+        ok: sum('ok'),
+        counted: got,
+        lost: perOptionOff.reduce((a, d) => a + Math.max(0, -d), 0),
+        doubled: perOptionOff.reduce((a, d) => a + Math.max(0, d), 0),
         refused: mine.reduce((a, r) => a + Object.values(r.refused).reduce((x, y) => x + y, 0), 0),
-        reasons: JSON.stringify(mine.reduce((acc, r) => {
-          for (const [k, n] of Object.entries(r.refused)) acc[k] = (acc[k] ?? 0) + n;
-          return acc;
-        }, {})),
-        calmP50: calm.p50, calmP99: calm.p99, stormP50: storm.p50, stormP99: storm.p99, closes: sum('unexpectedCloses'),
+        reasons: JSON.stringify(
+          mine.reduce((acc, r) => {
+            for (const [k, n] of Object.entries(r.refused)) acc[k] = (acc[k] ?? 0) + n;
+            return acc;
+          }, {}),
+        ),
+        calmP50: calm.p50,
+        calmP99: calm.p99,
+        stormP50: storm.p50,
+        stormP99: storm.p99,
+        closes: sum('unexpectedCloses'),
       };
     });
     const summary = {
-      when: new Date().toISOString(), machine: { cpus: cpus().length, load: loadavg().map((l) => round(l)) }, options,
-      connectSeconds: round(connectSeconds, 1), shards: shardCount, key,
-      promptOpenMs: round(closes - opens), lastVoteAfterOpenMs: round(lastVoteAt - opens),
+      when: new Date().toISOString(),
+      machine: { cpus: cpus().length, load: loadavg().map((l) => round(l)) },
+      options,
+      connectSeconds: round(connectSeconds, 1),
+      shards: shardCount,
+      key,
+      promptOpenMs: round(closes - opens),
+      lastVoteAfterOpenMs: round(lastVoteAt - opens),
       consoleTallyCompleteAfterLastVoteMs: feed.seen.complete === null ? null : feed.seen.complete - lastVoteAt,
       consoleResultAfterLastVoteMs: feed.seen.final === null ? null : feed.seen.final - lastVoteAt,
-      result: feed.seen.vote ? { counts: feed.seen.vote.options.map((o) => [o.id, o.count]), total: feed.seen.vote.total, winner: feed.seen.vote.winner, branch: feed.seen.vote.branch, edge: feed.seen.vote.edge ?? null } : null,
+      result: feed.seen.vote
+        ? {
+            counts: feed.seen.vote.options.map((o) => [o.id, o.count]),
+            total: feed.seen.vote.total,
+            winner: feed.seen.vote.winner,
+            branch: feed.seen.vote.branch,
+            edge: feed.seen.vote.edge ?? null,
+          }
+        : null,
       resultAfterCloseMs: result?.finalAt ? round(result.finalAt - closes) : null,
       edgeRoot,
       rows,
@@ -218,15 +308,36 @@ async function runCase(options, localViewers, edgeViewers) {
 /** @param {any} summary */
 function print(summary) {
   const rows = summary.rows.filter((r) => r.viewers > 0);
-  console.log(formatTable([
-    { key: 'side', label: 'viewers on' }, { key: 'viewers', label: 'viewers' }, { key: 'voted', label: 'voters' }, { key: 'sent', label: 'frames sent' },
-    { key: 'ok', label: 'answered ok' }, { key: 'counted', label: 'counted' }, { key: 'lost', label: 'lost' }, { key: 'doubled', label: 'doubled' },
-    { key: 'calmP50', label: 'beat p50 calm' }, { key: 'calmP99', label: 'beat p99 calm' }, { key: 'stormP50', label: 'beat p50 storm' }, { key: 'stormP99', label: 'beat p99 storm' },
-  ], rows));
-  console.log(`prompt open ${summary.promptOpenMs} ms; last vote ${summary.lastVoteAfterOpenMs} ms after it opened; connect ${summary.connectSeconds} s${summary.options.edge ? ` (${summary.shards} shard slots)` : ''}`);
-  console.log(`console: tally complete ${summary.consoleTallyCompleteAfterLastVoteMs ?? '-'} ms after the last vote; final result ${summary.consoleResultAfterLastVoteMs ?? '-'} ms after it, ${summary.resultAfterCloseMs ?? '-'} ms after the close (votes stop 300 ms after the close${summary.options.edge ? `; the result waits for the edge's final count, sealed 3 s after it: ${summary.result?.edge ?? '-'}` : ''})`);
+  console.log(
+    formatTable(
+      [
+        { key: 'side', label: 'viewers on' },
+        { key: 'viewers', label: 'viewers' },
+        { key: 'voted', label: 'voters' },
+        { key: 'sent', label: 'frames sent' },
+        { key: 'ok', label: 'answered ok' },
+        { key: 'counted', label: 'counted' },
+        { key: 'lost', label: 'lost' },
+        { key: 'doubled', label: 'doubled' },
+        { key: 'calmP50', label: 'beat p50 calm' },
+        { key: 'calmP99', label: 'beat p99 calm' },
+        { key: 'stormP50', label: 'beat p50 storm' },
+        { key: 'stormP99', label: 'beat p99 storm' },
+      ],
+      rows,
+    ),
+  );
+  console.log(
+    `prompt open ${summary.promptOpenMs} ms; last vote ${summary.lastVoteAfterOpenMs} ms after it opened; connect ${summary.connectSeconds} s${summary.options.edge ? ` (${summary.shards} shard slots)` : ''}`,
+  );
+  console.log(
+    `console: tally complete ${summary.consoleTallyCompleteAfterLastVoteMs ?? '-'} ms after the last vote; final result ${summary.consoleResultAfterLastVoteMs ?? '-'} ms after it, ${summary.resultAfterCloseMs ?? '-'} ms after the close (votes stop 300 ms after the close${summary.options.edge ? `; the result waits for the edge's final count, sealed 3 s after it: ${summary.result?.edge ?? '-'}` : ''})`,
+  );
   console.log(`result: ${JSON.stringify(summary.result)}`);
-  if (summary.edgeRoot) console.log(`the edge's root, 5 s after the result: ${JSON.stringify({ sealed: summary.edgeRoot.seal?.last ?? null, running: { counts: summary.edgeRoot.counts, total: summary.edgeRoot.total }, owners: summary.edgeRoot.owners, reports: summary.edgeRoot.reports })}`);
+  if (summary.edgeRoot)
+    console.log(
+      `the edge's root, 5 s after the result: ${JSON.stringify({ sealed: summary.edgeRoot.seal?.last ?? null, running: { counts: summary.edgeRoot.counts, total: summary.edgeRoot.total }, owners: summary.edgeRoot.owners, reports: summary.edgeRoot.reports })}`,
+    );
   if (rows.some((r) => r.refused > 0)) console.log(`refusals: ${rows.map((r) => `${r.side} ${r.reasons}`).join(', ')}`);
 }
 
@@ -234,10 +345,17 @@ async function main() {
   const options = parseArgs(process.argv.slice(2));
   // The venue's storm and the edge's, one after the other on fresh servers (this machine's two
   // cores carry the viewers, the server and workerd); --together runs both at once.
-  const cases = options.together ? [[options.local, options.edge]] : [[options.local, 0], [0, options.edge]].filter(([l, e]) => l + e > 0);
+  const cases = options.together
+    ? [[options.local, options.edge]]
+    : [
+        [options.local, 0],
+        [0, options.edge],
+      ].filter(([l, e]) => l + e > 0);
   const summaries = [];
   for (const [local, edgeViewers] of cases) {
-    console.log(`\n== ${local ? `${local} venue viewers` : ''}${local && edgeViewers ? ' + ' : ''}${edgeViewers ? `${edgeViewers} edge viewers` : ''} ==`);
+    console.log(
+      `\n== ${local ? `${local} venue viewers` : ''}${local && edgeViewers ? ' + ' : ''}${edgeViewers ? `${edgeViewers} edge viewers` : ''} ==`,
+    );
     const summary = await runCase(options, local, edgeViewers);
     print(summary);
     summaries.push(summary);
@@ -245,8 +363,11 @@ async function main() {
   const file = options.out ?? RESULTS;
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(summaries, null, 2)}\n`);
-  console.log(`\nbeat latency = receive − envelope t of every beat delta (ms), before the prompt (calm) and from its opening to 1 s after the last vote (storm); written to ${file}`);
-  if (summaries.some((s) => s.rows.some((r) => r.viewers > 0 && (r.lost > 0 || r.doubled > 0 || r.counted !== r.voted)))) process.exitCode = 1;
+  console.log(
+    `\nbeat latency = receive − envelope t of every beat delta (ms), before the prompt (calm) and from its opening to 1 s after the last vote (storm); written to ${file}`,
+  );
+  if (summaries.some((s) => s.rows.some((r) => r.viewers > 0 && (r.lost > 0 || r.doubled > 0 || r.counted !== r.voted))))
+    process.exitCode = 1;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -19,7 +19,15 @@ let votesSent = 0;
 
 function openOne(url, device) {
   return new Promise((resolve) => {
-    const viewer = { ws: new WebSocket(url, { perMessageDeflate: false }), device, answers: 0, ok: 0, refused: {}, seen: new Set(), onSeen: null };
+    const viewer = {
+      ws: new WebSocket(url, { perMessageDeflate: false }),
+      device,
+      answers: 0,
+      ok: 0,
+      refused: {},
+      seen: new Set(),
+      onSeen: null,
+    };
     const { ws } = viewer;
     let settled = false;
     const settle = (ok) => {
@@ -58,73 +66,79 @@ function openOne(url, device) {
   });
 }
 
-serveParent({
-  /** @param {{ url: string, count: number, prefix: string }} p */
-  async connect({ url, count, prefix }) {
-    const started = Date.now();
-    let failed = 0;
-    let next = 0;
-    async function lane() {
-      while (next < count) {
-        const i = next;
-        next += 1;
-        const viewer = await openOne(url, `${prefix}${String(i).padStart(16, '0')}`);
-        if (viewer) viewers.push(viewer);
-        else failed += 1;
+serveParent(
+  {
+    /** @param {{ url: string, count: number, prefix: string }} p */
+    async connect({ url, count, prefix }) {
+      const started = Date.now();
+      let failed = 0;
+      let next = 0;
+      async function lane() {
+        while (next < count) {
+          const i = next;
+          next += 1;
+          const viewer = await openOne(url, `${prefix}${String(i).padStart(16, '0')}`);
+          if (viewer) viewers.push(viewer);
+          else failed += 1;
+        }
       }
-    }
-    await Promise.all(Array.from({ length: Math.min(CONNECT_CONCURRENCY, count) }, lane));
-    return { connected: viewers.length, failed, ms: Date.now() - started };
+      await Promise.all(Array.from({ length: Math.min(CONNECT_CONCURRENCY, count) }, lane));
+      return { connected: viewers.length, failed, ms: Date.now() - started };
+    },
+    /**
+     * Every viewer votes once between `from` and `from + windowMs` (this machine's clock, which is
+     * the server's too), option i mod options; one in `repeatEvery` sends the same vote again 50 ms
+     * later. Like a phone, a viewer votes only once the prompt has reached it: a viewer whose
+     * stream is late votes as soon as it arrives.
+     * @param {{ key: string, options: string[], from: number, windowMs: number, repeatEvery: number }} p
+     */
+    storm({ key, options, from, windowMs, repeatEvery }) {
+      const expected = Object.fromEntries(options.map((o) => [o, 0]));
+      viewers.forEach((viewer, i) => {
+        const option = options[i % options.length];
+        expected[option] += 1;
+        const frame = JSON.stringify({ type: 'vote', key, option, device: viewer.device });
+        const at = from + Math.random() * windowMs;
+        const send = () => {
+          if (viewer.ws.readyState !== WebSocket.OPEN) return;
+          viewer.ws.send(frame);
+          votesSent += 1;
+          lastVoteAt = Math.max(lastVoteAt, Date.now());
+        };
+        const go = () => {
+          send();
+          if (i % repeatEvery === 0) setTimeout(send, 50);
+        };
+        setTimeout(
+          () => {
+            if (viewer.seen.has(key)) go();
+            else viewer.onSeen = (seen) => seen === key && go();
+          },
+          Math.max(0, at - Date.now()),
+        );
+      });
+      return { expected, viewers: viewers.length };
+    },
+    /**
+     * @param {{ calm: [number, number], storm: [number, number] }} p the two periods (by envelope t) whose push latency to report
+     */
+    report({ calm, storm }) {
+      const within = ([from, to]) => samples.filter(([t]) => t >= from && t < to).map(([, ms]) => ms);
+      const refused = {};
+      let answers = 0;
+      let ok = 0;
+      for (const v of viewers) {
+        answers += v.answers;
+        ok += v.ok;
+        for (const [k, n] of Object.entries(v.refused)) refused[k] = (refused[k] ?? 0) + n;
+      }
+      return { votesSent, lastVoteAt, answers, ok, refused, unexpectedCloses, calm: within(calm), storm: within(storm) };
+    },
   },
-  /**
-   * Every viewer votes once between `from` and `from + windowMs` (this machine's clock, which is
-   * the server's too), option i mod options; one in `repeatEvery` sends the same vote again 50 ms
-   * later. Like a phone, a viewer votes only once the prompt has reached it: a viewer whose
-   * stream is late votes as soon as it arrives.
-   * @param {{ key: string, options: string[], from: number, windowMs: number, repeatEvery: number }} p
-   */
-  storm({ key, options, from, windowMs, repeatEvery }) {
-    const expected = Object.fromEntries(options.map((o) => [o, 0]));
-    viewers.forEach((viewer, i) => {
-      const option = options[i % options.length];
-      expected[option] += 1;
-      const frame = JSON.stringify({ type: 'vote', key, option, device: viewer.device });
-      const at = from + Math.random() * windowMs;
-      const send = () => {
-        if (viewer.ws.readyState !== WebSocket.OPEN) return;
-        viewer.ws.send(frame);
-        votesSent += 1;
-        lastVoteAt = Math.max(lastVoteAt, Date.now());
-      };
-      const go = () => {
-        send();
-        if (i % repeatEvery === 0) setTimeout(send, 50);
-      };
-      setTimeout(() => {
-        if (viewer.seen.has(key)) go();
-        else viewer.onSeen = (seen) => seen === key && go();
-      }, Math.max(0, at - Date.now()));
-    });
-    return { expected, viewers: viewers.length };
+  {
+    onExit() {
+      stopping = true;
+      for (const v of viewers) v.ws.terminate();
+    },
   },
-  /**
-   * @param {{ calm: [number, number], storm: [number, number] }} p the two periods (by envelope t) whose push latency to report
-   */
-  report({ calm, storm }) {
-    const within = ([from, to]) => samples.filter(([t]) => t >= from && t < to).map(([, ms]) => ms);
-    const refused = {};
-    let answers = 0;
-    let ok = 0;
-    for (const v of viewers) {
-      answers += v.answers;
-      ok += v.ok;
-      for (const [k, n] of Object.entries(v.refused)) refused[k] = (refused[k] ?? 0) + n;
-    }
-    return { votesSent, lastVoteAt, answers, ok, refused, unexpectedCloses, calm: within(calm), storm: within(storm) };
-  },
-}, {
-  onExit() {
-    stopping = true;
-    for (const v of viewers) v.ws.terminate();
-  },
-});
+);

@@ -40,7 +40,10 @@ export function fitMeter(quarters, preferredUnit) {
  * @returns {number}
  */
 export function numeratorBeats(text) {
-  const parts = String(text).trim().split('+').map((p) => Number(p.trim()));
+  const parts = String(text)
+    .trim()
+    .split('+')
+    .map((p) => Number(p.trim()));
   return parts.every((p) => Number.isInteger(p) && p > 0) ? parts.reduce((a, b) => a + b, 0) : NaN;
 }
 

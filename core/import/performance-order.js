@@ -80,7 +80,9 @@ export function performanceOrder(measures, { maxBars, warn }) {
     times[pos] += 1;
     order.push({ index: pos, pass: times[pos] });
     if (order.length > maxBars) {
-      throw new ImportError(`with its repeats played out the piece has more than ${maxBars.toLocaleString('en')} bars, more than a score can hold`);
+      throw new ImportError(
+        `with its repeats played out the piece has more than ${maxBars.toLocaleString('en')} bars, more than a score can hold`,
+      );
     }
     if (jumped && m.fine) break;
     if (jumped && m.tocoda !== undefined) {
@@ -129,7 +131,8 @@ function endingSpans(measures) {
   measures.forEach((m, i) => {
     if (!m.endingStart) return;
     let j = i;
-    while (j < measures.length - 1 && !measures[j].endingStop && !measures[j + 1].endingStart && measures[j].backwardRepeat === undefined) j += 1;
+    while (j < measures.length - 1 && !measures[j].endingStop && !measures[j + 1].endingStart && measures[j].backwardRepeat === undefined)
+      j += 1;
     end[i] = j;
   });
   return end;

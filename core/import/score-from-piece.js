@@ -53,7 +53,8 @@ export function partsFromNames(names, warn) {
   names.forEach((raw, i) => {
     const name = clip(raw) ?? `Part ${i + 1}`;
     if (out.length >= MAX_PARTS) {
-      if (out.length === MAX_PARTS && i === MAX_PARTS) warn('(parts)', `the file has ${names.length} parts; a score holds ${MAX_PARTS}, the rest are left out`);
+      if (out.length === MAX_PARTS && i === MAX_PARTS)
+        warn('(parts)', `the file has ${names.length} parts; a score holds ${MAX_PARTS}, the rest are left out`);
       return;
     }
     const base = slug(name, 56) || `part-${i + 1}`;
@@ -72,11 +73,19 @@ export function partsFromNames(names, warn) {
  * @returns {string}
  */
 export function slug(text, max) {
-  return String(text ?? '').normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, max).replace(/-+$/, '');
+  return String(text ?? '')
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, max)
+    .replace(/-+$/, '');
 }
 
 function clip(text) {
-  const t = String(text ?? '').replace(/\s+/g, ' ').trim();
+  const t = String(text ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return t ? [...t].slice(0, NAME_CHARS).join('') : undefined;
 }

@@ -50,7 +50,11 @@ export function buildTimeMap(measures, { maxBars, warn }) {
   const played = order.map(({ index, pass }) => ({ index, pass, meter: meters[index], beatQ: 4 / meters[index].unit }));
 
   let laid = layout(measures, played);
-  if (laid.marks.length === 0) warn(measures[0]?.label ?? '1', `has no tempo (no metronome mark, no <sound tempo>, no MIDI tempo): ${DEFAULT_BPM} quarter notes a minute assumed`);
+  if (laid.marks.length === 0)
+    warn(
+      measures[0]?.label ?? '1',
+      `has no tempo (no metronome mark, no <sound tempo>, no MIDI tempo): ${DEFAULT_BPM} quarter notes a minute assumed`,
+    );
   else if (laid.marks[0].q > 1e-9) warn(laid.marks[0].label, 'holds the first tempo mark; it is used from the start');
   if (countFastCompoundInDottedBeats(measures, played, laid, warn)) laid = layout(measures, played);
 
@@ -124,7 +128,11 @@ function countFastCompoundInDottedBeats(measures, played, laid, warn) {
     p.beatQ = (3 * 4) / unit;
     changed = true;
     const label = measures[p.index].label;
-    if (!told.has(`${beats}/${unit}`)) warn(label, `is in ${beats}/${unit} at ${round(fastest)} beats a minute, faster than a score counts (${BPM_MAX}); counted in dotted beats, as ${beats / 3}/${unit / 2} (scores/README.md, "Time")`);
+    if (!told.has(`${beats}/${unit}`))
+      warn(
+        label,
+        `is in ${beats}/${unit} at ${round(fastest)} beats a minute, faster than a score counts (${BPM_MAX}); counted in dotted beats, as ${beats / 3}/${unit / 2} (scores/README.md, "Time")`,
+      );
     told.add(`${beats}/${unit}`);
   });
   return changed;
@@ -147,14 +155,21 @@ function writtenMeters(measures, warn) {
     if (!(m.length > 0) || Math.abs(m.length - barQuarters(nominal)) < 1e-6) return nominal;
     const real = fitMeter(m.length, nominal.unit);
     if (!real) {
-      warn(m.label, `lasts ${round(m.length)} quarter notes, which no time signature of up to 32 beats holds; counted as ${nominal.beats}/${nominal.unit}`);
+      warn(
+        m.label,
+        `lasts ${round(m.length)} quarter notes, which no time signature of up to 32 beats holds; counted as ${nominal.beats}/${nominal.unit}`,
+      );
       return nominal;
     }
     if (!signature) {
-      if (!warnedNone) warn(m.label, `has no time signature; bars are counted by the length of their notes (this one ${real.beats}/${real.unit})`);
+      if (!warnedNone)
+        warn(m.label, `has no time signature; bars are counted by the length of their notes (this one ${real.beats}/${real.unit})`);
       warnedNone = true;
     } else if (!(m.implicit || i === 0)) {
-      warn(m.label, `lasts ${real.beats}/${real.unit} though its time signature is ${nominal.beats}/${nominal.unit}; counted as ${real.beats}/${real.unit}`);
+      warn(
+        m.label,
+        `lasts ${real.beats}/${real.unit} though its time signature is ${nominal.beats}/${nominal.unit}; counted as ${real.beats}/${real.unit}`,
+      );
     }
     return real;
   });
@@ -219,7 +234,10 @@ function tempoEntries({ played, barBeat, totalBeats, beatBpm, marks, ramps, warn
     let unitChanges = false;
     for (let k = from; k <= until && k < totalBeats && !unitChanges; k += 1) unitChanges = unitAt(k) !== unitAt(from);
     if (until <= from || between || unitChanges) {
-      warn(ramp.label, `"${ramp.text}" could not become a gradual change (${until <= from ? 'the next tempo mark is in the same beat' : unitChanges ? 'the beat unit changes before the next tempo mark' : 'another tempo mark comes first'}); not mapped`);
+      warn(
+        ramp.label,
+        `"${ramp.text}" could not become a gradual change (${until <= from ? 'the next tempo mark is in the same beat' : unitChanges ? 'the beat unit changes before the next tempo mark' : 'another tempo mark comes first'}); not mapped`,
+      );
       continue;
     }
     gradual.set(from, { to: beatBpm[until], until });
@@ -233,7 +251,10 @@ function tempoEntries({ played, barBeat, totalBeats, beatBpm, marks, ramps, warn
     if (out !== Math.round(bpm * 1000) / 1000 && !clamped) {
       clamped = true;
       const { bar } = positionOf(index);
-      warn(`bar ${bar}`, `a tempo of ${round(bpm)} beats a minute is outside ${BPM_MIN}–${BPM_MAX}; set to ${out} (and the same for any other)`);
+      warn(
+        `bar ${bar}`,
+        `a tempo of ${round(bpm)} beats a minute is outside ${BPM_MIN}–${BPM_MAX}; set to ${out} (and the same for any other)`,
+      );
     }
     return out;
   };
@@ -271,7 +292,13 @@ function sectionEntries(found, warn) {
     lastIndex = s.pos.index;
     const mark = [...text].slice(0, MARK_CHARS).join('');
     if (!again && mark !== text) warn(s.label, `rehearsal mark "${text}" is longer than ${MARK_CHARS} characters; shortened to "${mark}"`);
-    out.push({ source: s.key, section: text === mark ? { at: { bar: s.pos.bar, beat: s.pos.beat }, mark } : { at: { bar: s.pos.bar, beat: s.pos.beat }, mark, name: text.slice(0, 200) } });
+    out.push({
+      source: s.key,
+      section:
+        text === mark
+          ? { at: { bar: s.pos.bar, beat: s.pos.beat }, mark }
+          : { at: { bar: s.pos.bar, beat: s.pos.beat }, mark, name: text.slice(0, 200) },
+    });
   }
   return out.map((o) => o.section);
 }

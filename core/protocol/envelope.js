@@ -62,11 +62,13 @@ export function envelopeProblem(value) {
   const e = /** @type {Record<string, unknown>} */ (value);
   if (e.v !== PROTOCOL_VERSION) return `v must be ${PROTOCOL_VERSION}`;
   if (e.type !== 'snapshot' && e.type !== 'delta') return 'type must be "snapshot" or "delta"';
-  if (typeof e.epoch !== 'string' || e.epoch.length === 0 || e.epoch.length > 64) return 'epoch must be a non-empty string of at most 64 characters';
+  if (typeof e.epoch !== 'string' || e.epoch.length === 0 || e.epoch.length > 64)
+    return 'epoch must be a non-empty string of at most 64 characters';
   if (!Number.isSafeInteger(e.seq) || /** @type {number} */ (e.seq) < 0) return 'seq must be a non-negative integer';
   if (typeof e.t !== 'number' || !Number.isFinite(e.t)) return 't must be a finite number';
   if (!('data' in e)) return 'data is missing';
-  if (e.type === 'snapshot' && (typeof e.data !== 'object' || e.data === null || Array.isArray(e.data))) return 'snapshot data must be an object';
+  if (e.type === 'snapshot' && (typeof e.data !== 'object' || e.data === null || Array.isArray(e.data)))
+    return 'snapshot data must be an object';
   return null;
 }
 
@@ -96,12 +98,15 @@ export function parseClientFrame(text) {
   }
   // Taps counted by the phone since its last report (README.md, "Audience voices": reactions).
   if (value.type === 'tap') {
-    if (!Number.isInteger(value.n) || value.n < 1 || value.n > MAX_TAPS_PER_FRAME) return { ok: false, reason: `tap needs n, a whole number from 1 to ${MAX_TAPS_PER_FRAME}` };
+    if (!Number.isInteger(value.n) || value.n < 1 || value.n > MAX_TAPS_PER_FRAME)
+      return { ok: false, reason: `tap needs n, a whole number from 1 to ${MAX_TAPS_PER_FRAME}` };
     return { ok: true, frame: { type: 'tap', n: value.n } };
   }
   if (value.type === 'vote') {
     const parsed = parseVote(value);
-    return parsed.ok ? { ok: true, frame: { type: 'vote', vote: parsed.vote } } : { ok: false, reason: /** @type {{ reason: string }} */ (parsed).reason, vote: true };
+    return parsed.ok
+      ? { ok: true, frame: { type: 'vote', vote: parsed.vote } }
+      : { ok: false, reason: /** @type {{ reason: string }} */ (parsed).reason, vote: true };
   }
   return { ok: false, reason: 'unknown frame type' };
 }

@@ -58,4 +58,3 @@ export function alivePeriod(aliveMs) {
   const ms = Number(aliveMs);
   return Number.isFinite(ms) && ms >= MIN_ALIVE_MS ? ms : null;
 }
-

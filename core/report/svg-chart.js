@@ -25,7 +25,15 @@ const fmtTick = (v, unit) => {
  *   x values are seconds from the start of the run
  * @returns {string} an <svg> element
  */
-export function chart({ title, unit = '', series, width = 520, height = 230, xLabel = 'seconds into the run', empty = 'no data in this run' }) {
+export function chart({
+  title,
+  unit = '',
+  series,
+  width = 520,
+  height = 230,
+  xLabel = 'seconds into the run',
+  empty = 'no data in this run',
+}) {
   const pad = { left: 58, right: 14, top: 46, bottom: 44 };
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
@@ -59,32 +67,42 @@ export function chart({ title, unit = '', series, width = 520, height = 230, xLa
   for (let v = Math.max(0, Math.ceil(x0 / xStep) * xStep); v <= x1 + 1e-9; v += xStep) {
     const x = sx(v);
     parts.push(`<line x1="${x.toFixed(1)}" x2="${x.toFixed(1)}" y1="${pad.top + plotH}" y2="${pad.top + plotH + 4}" class="axis"/>`);
-    parts.push(`<text x="${x.toFixed(1)}" y="${pad.top + plotH + 17}" text-anchor="middle" class="tick">${esc(Number(v.toFixed(1)))}</text>`);
+    parts.push(
+      `<text x="${x.toFixed(1)}" y="${pad.top + plotH + 17}" text-anchor="middle" class="tick">${esc(Number(v.toFixed(1)))}</text>`,
+    );
   }
   parts.push(`<text x="${pad.left + plotW / 2}" y="${height - 6}" text-anchor="middle" class="axis-label">${esc(xLabel)}</text>`);
 
-  const colW = Math.max(3, (plotW / ((x1 - x0) / period)) * 0.7 / Math.max(1, columns.length));
+  const colW = Math.max(3, ((plotW / ((x1 - x0) / period)) * 0.7) / Math.max(1, columns.length));
   columns.forEach((s, i) => {
     for (const [x, y] of s.points) {
       const left = sx(x) - (colW * columns.length) / 2 + i * colW;
-      parts.push(`<rect x="${left.toFixed(1)}" y="${sy(Math.max(0, y)).toFixed(1)}" width="${colW.toFixed(1)}" height="${Math.max(0, sy(0) - sy(Math.max(0, y))).toFixed(1)}" fill="${s.color}" class="col"><title>${esc(`${s.label}: ${fmtTick(y, unit)} at ${x} s`)}</title></rect>`);
+      parts.push(
+        `<rect x="${left.toFixed(1)}" y="${sy(Math.max(0, y)).toFixed(1)}" width="${colW.toFixed(1)}" height="${Math.max(0, sy(0) - sy(Math.max(0, y))).toFixed(1)}" fill="${s.color}" class="col"><title>${esc(`${s.label}: ${fmtTick(y, unit)} at ${x} s`)}</title></rect>`,
+      );
     }
   });
   for (const s of series.filter((z) => z.kind !== 'column')) {
     const pts = s.points.filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
     if (pts.length > 1) {
-      parts.push(`<polyline fill="none" stroke="${s.color}" stroke-width="2"${s.dash ? ' stroke-dasharray="5 4"' : ''} points="${pts.map(([x, y]) => `${sx(x).toFixed(1)},${sy(y).toFixed(1)}`).join(' ')}"/>`);
+      parts.push(
+        `<polyline fill="none" stroke="${s.color}" stroke-width="2"${s.dash ? ' stroke-dasharray="5 4"' : ''} points="${pts.map(([x, y]) => `${sx(x).toFixed(1)},${sy(y).toFixed(1)}`).join(' ')}"/>`,
+      );
     }
     for (const [x, y] of pts) {
-      parts.push(`<circle cx="${sx(x).toFixed(1)}" cy="${sy(y).toFixed(1)}" r="3" fill="${s.color}"><title>${esc(`${s.label}: ${fmtTick(y, unit)} at ${x} s`)}</title></circle>`);
+      parts.push(
+        `<circle cx="${sx(x).toFixed(1)}" cy="${sy(y).toFixed(1)}" r="3" fill="${s.color}"><title>${esc(`${s.label}: ${fmtTick(y, unit)} at ${x} s`)}</title></circle>`,
+      );
     }
   }
   // Legend on its own line under the title, so long titles never collide with it.
   let lx = pad.left;
   for (const s of series) {
-    parts.push(s.kind === 'column'
-      ? `<rect x="${lx.toFixed(1)}" y="26" width="12" height="10" fill="${s.color}"/>`
-      : `<line x1="${lx.toFixed(1)}" x2="${(lx + 14).toFixed(1)}" y1="31" y2="31" stroke="${s.color}" stroke-width="2.5"${s.dash ? ' stroke-dasharray="4 3"' : ''}/>`);
+    parts.push(
+      s.kind === 'column'
+        ? `<rect x="${lx.toFixed(1)}" y="26" width="12" height="10" fill="${s.color}"/>`
+        : `<line x1="${lx.toFixed(1)}" x2="${(lx + 14).toFixed(1)}" y1="31" y2="31" stroke="${s.color}" stroke-width="2.5"${s.dash ? ' stroke-dasharray="4 3"' : ''}/>`,
+    );
     parts.push(`<text x="${(lx + 18).toFixed(1)}" y="35" class="legend">${esc(s.label)}</text>`);
     lx += 30 + s.label.length * 6.6;
   }

@@ -28,7 +28,8 @@ export function splitDeletes(patch, path = [], del = []) {
   const set = {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) del.push([...path, key]);
-    else if (typeof value === 'object' && !Array.isArray(value)) set[key] = splitDeletes(/** @type {Record<string, unknown>} */ (value), [...path, key], del).set;
+    else if (typeof value === 'object' && !Array.isArray(value))
+      set[key] = splitDeletes(/** @type {Record<string, unknown>} */ (value), [...path, key], del).set;
     else set[key] = value;
   }
   return { set, del };
@@ -47,7 +48,16 @@ export function splitDeletes(patch, path = [], del = []) {
  * @param {number} [options.maxBytes]
  * @returns {AheadChunk}
  */
-export function buildAheadChunk({ cueIndex, cues, from, totalBeats, timeOfBeat, assets, chunkMs = AHEAD_CHUNK_MS, maxBytes = AHEAD_CHUNK_BYTES }) {
+export function buildAheadChunk({
+  cueIndex,
+  cues,
+  from,
+  totalBeats,
+  timeOfBeat,
+  assets,
+  chunkMs = AHEAD_CHUNK_MS,
+  maxBytes = AHEAD_CHUNK_BYTES,
+}) {
   const start = timeOfBeat(from);
   /** @type {AheadItem[]} */
   const items = [];

@@ -274,7 +274,15 @@ export function createShowEngine(options) {
 
   function resumeProblem(point) {
     const written = plan.writtenBpmRange();
-    return resumePointProblem(point, { scoreId: score.id, totalBeats: timeline.totalBeats, minWrittenBpm: written.min, maxWrittenBpm: written.max, minBpm: MIN_BPM, maxBpm: MAX_BPM, now: now() });
+    return resumePointProblem(point, {
+      scoreId: score.id,
+      totalBeats: timeline.totalBeats,
+      minWrittenBpm: written.min,
+      maxWrittenBpm: written.max,
+      minBpm: MIN_BPM,
+      maxBpm: MAX_BPM,
+      now: now(),
+    });
   }
 
   return {

@@ -43,12 +43,24 @@ export function partCueTable(score) {
     .map(({ cue, i }) => {
       const part = cue.osc.part ?? null;
       /** @type {PartCue} */
-      const out = { i, bar: cue.at.bar, beat: cue.at.beat ?? 1, part, address: (part ? prefix.get(part) ?? '' : '') + cue.osc.address, args: cue.osc.args ?? [] };
+      const out = {
+        i,
+        bar: cue.at.bar,
+        beat: cue.at.beat ?? 1,
+        part,
+        address: (part ? (prefix.get(part) ?? '') : '') + cue.osc.address,
+        args: cue.osc.args ?? [],
+      };
       if (cue.label) out.label = cue.label;
       return out;
     });
   const sections = (score.sections ?? [])
-    .map((sec) => ({ i: timeline.indexOf(sec.at.bar, sec.at.beat ?? 1), bar: sec.at.bar, mark: sec.mark, ...(sec.name ? { name: sec.name } : {}) }))
+    .map((sec) => ({
+      i: timeline.indexOf(sec.at.bar, sec.at.beat ?? 1),
+      bar: sec.at.bar,
+      mark: sec.mark,
+      ...(sec.name ? { name: sec.name } : {}),
+    }))
     .sort((a, b) => a.i - b.i);
   const printed = score.printedBars?.length ? { bars: score.bars, printedBars: score.printedBars } : {};
   return { score: { id: score.id, title: score.title, totalBeats: timeline.totalBeats, ...printed }, parts, cues, sections };

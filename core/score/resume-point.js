@@ -33,7 +33,8 @@ export function resumePointProblem(point, { scoreId, totalBeats, minWrittenBpm, 
   if (point.transport === 'playing') {
     const anchor = point.anchor;
     if (!anchor || typeof anchor !== 'object') return 'a playing point needs an anchor';
-    if (!isIndex(anchor.index, totalBeats - 1)) return `anchor.index ${JSON.stringify(anchor.index)} is not a beat of this score (0–${totalBeats - 1})`;
+    if (!isIndex(anchor.index, totalBeats - 1))
+      return `anchor.index ${JSON.stringify(anchor.index)} is not a beat of this score (0–${totalBeats - 1})`;
     if (typeof anchor.time !== 'number' || !Number.isFinite(anchor.time) || anchor.time < 0 || anchor.time > now + MAX_ANCHOR_AHEAD_MS) {
       return `anchor.time ${JSON.stringify(anchor.time)} is not a time up to now`;
     }

@@ -32,7 +32,13 @@ export function planScore(score) {
     .sort((a, b) => a.index - b.index);
   // Phones fetch and cache these when the listener joins, so no cue waits for a download.
   const audioMedia = (score.assets ?? []).filter((a) => a.kind === 'audio').map(mediaUrl);
-  const summary = { id: score.id, title: score.title, ...(score.composer ? { composer: score.composer } : {}), bars: score.bars, ...(audioMedia.length ? { media: audioMedia } : {}) };
+  const summary = {
+    id: score.id,
+    title: score.title,
+    ...(score.composer ? { composer: score.composer } : {}),
+    bars: score.bars,
+    ...(audioMedia.length ? { media: audioMedia } : {}),
+  };
 
   return {
     score,

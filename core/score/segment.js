@@ -62,7 +62,14 @@ export function beatInSegment(segment, index) {
 export function isSegment(value) {
   if (typeof value !== 'object' || value === null) return false;
   const s = /** @type {Record<string, unknown>} */ (value);
-  const finite = ['index', 'bar', 'beat', 'beats', 'at', 'bpm', 'step', 'until'].every((k) => typeof s[k] === 'number' && Number.isFinite(s[k]));
-  return finite && /** @type {number} */ (s.beats) >= 1 && /** @type {number} */ (s.bpm) > 0 && /** @type {number} */ (s.until) > /** @type {number} */ (s.index)
-    && /** @type {number} */ (s.until) - /** @type {number} */ (s.index) <= 400_000;
+  const finite = ['index', 'bar', 'beat', 'beats', 'at', 'bpm', 'step', 'until'].every(
+    (k) => typeof s[k] === 'number' && Number.isFinite(s[k]),
+  );
+  return (
+    finite &&
+    /** @type {number} */ (s.beats) >= 1 &&
+    /** @type {number} */ (s.bpm) > 0 &&
+    /** @type {number} */ (s.until) > /** @type {number} */ (s.index) &&
+    /** @type {number} */ (s.until) - /** @type {number} */ (s.index) <= 400_000
+  );
 }

@@ -5,7 +5,19 @@ import { isColour } from '#core/protocol/colour.js';
 import { describeValue, quote } from './format-problems.js';
 import { SCORE_LIMITS } from './validate-limits.js';
 import { checkOscAddress, checkReference } from './validate-media.js';
-import { chars, checkArray, checkEntry, checkKeys, checkNumber, checkString, has, isObject, join, list, own } from './validate-primitives.js';
+import {
+  chars,
+  checkArray,
+  checkEntry,
+  checkKeys,
+  checkNumber,
+  checkString,
+  has,
+  isObject,
+  join,
+  list,
+  own,
+} from './validate-primitives.js';
 import { checkPosition, compare } from './validate-timing.js';
 
 /**
@@ -80,7 +92,12 @@ function checkData(ctx, data, path) {
         }
         walk(value[key], /^[A-Za-z_$][\w$]*$/.test(key) ? `${at}.${key}` : `${at}[${quote(key)}]`, depth + 1);
       }
-    } else if (!(value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)))) {
+    } else if (!(
+      value === null ||
+      typeof value === 'string' ||
+      typeof value === 'boolean' ||
+      (typeof value === 'number' && Number.isFinite(value))
+    )) {
       ctx.add(at, `view data holds JSON values only (text, numbers, true/false, null, lists, objects), got ${describeValue(value)}`);
       ok = false;
     }
@@ -137,7 +154,8 @@ function checkOsc(ctx, value, path, env) {
   out.address = own(value, 'address');
   const args = has(value, 'args') ? own(value, 'args') : [];
   if (!Array.isArray(args)) ctx.add(`${path}.args`, `expected a list [ ... ] of OSC arguments, got ${describeValue(args)}`);
-  else if (args.length > SCORE_LIMITS.oscArgs) ctx.add(`${path}.args`, `${args.length} arguments is more than the limit of ${SCORE_LIMITS.oscArgs}`);
+  else if (args.length > SCORE_LIMITS.oscArgs)
+    ctx.add(`${path}.args`, `${args.length} arguments is more than the limit of ${SCORE_LIMITS.oscArgs}`);
   else {
     args.forEach((arg, i) => {
       const at = `${path}.args[${i}]`;
@@ -161,11 +179,13 @@ function checkOsc(ctx, value, path, env) {
  * @returns {Cue[]}
  */
 export function checkCues(ctx, value, env) {
-  if (!checkArray(ctx, value, 'cues', SCORE_LIMITS.cues, 'cues such as { "at": { "bar": 5 }, "view": { "text": "Now" } }', false)) return [];
+  if (!checkArray(ctx, value, 'cues', SCORE_LIMITS.cues, 'cues such as { "at": { "bar": 5 }, "view": { "text": "Now" } }', false))
+    return [];
   const out = [];
   value.forEach((cue, i) => {
     const path = `cues[${i}]`;
-    if (!checkEntry(ctx, cue, path, 'a cue such as { "at": { "bar": 5 }, "view": { "text": "Now" } }', ['at', 'label', ...CUE_KINDS])) return;
+    if (!checkEntry(ctx, cue, path, 'a cue such as { "at": { "bar": 5 }, "view": { "text": "Now" } }', ['at', 'label', ...CUE_KINDS]))
+      return;
     const result = {};
     if (!has(cue, 'at')) ctx.add(`${path}.at`, 'missing: where the cue happens, e.g. { "bar": 5, "beat": 3 }');
     else result.at = checkPosition(ctx, own(cue, 'at'), `${path}.at`, env);
@@ -175,7 +195,11 @@ export function checkCues(ctx, value, env) {
     }
     const kinds = CUE_KINDS.filter((k) => has(cue, k));
     if (kinds.length === 0) ctx.add(path, `a cue needs one of ${list(CUE_KINDS)}`);
-    else if (kinds.length > 1) ctx.add(path, `a cue carries exactly one of ${list(CUE_KINDS)}, this one has ${kinds.join(' and ')}; split it into separate cues at the same position`);
+    else if (kinds.length > 1)
+      ctx.add(
+        path,
+        `a cue carries exactly one of ${list(CUE_KINDS)}, this one has ${kinds.join(' and ')}; split it into separate cues at the same position`,
+      );
     if (has(cue, 'view')) result.view = checkView(ctx, own(cue, 'view'), `${path}.view`, env, false);
     if (has(cue, 'audio')) result.audio = checkAudio(ctx, own(cue, 'audio'), `${path}.audio`, env);
     if (has(cue, 'osc')) result.osc = checkOsc(ctx, own(cue, 'osc'), `${path}.osc`, env);

@@ -30,7 +30,10 @@ function checkId(ctx, entry, path, seen, what) {
     return false;
   }
   if (typeof id !== 'string' || !REF_ID.test(id)) {
-    ctx.add(`${path}.id`, `${shown(id)} is not a valid ${what} id; use 1 to 64 letters, digits, "-" or "_", starting with a letter or digit`);
+    ctx.add(
+      `${path}.id`,
+      `${shown(id)} is not a valid ${what} id; use 1 to 64 letters, digits, "-" or "_", starting with a letter or digit`,
+    );
     return false;
   }
   if (seen.has(id)) {
@@ -73,7 +76,8 @@ export function checkOscAddress(ctx, value, path, what) {
  * @returns {Part[]}
  */
 export function checkParts(ctx, value, env) {
-  if (!checkArray(ctx, value, 'parts', SCORE_LIMITS.parts, 'parts such as { "id": "vln", "name": "Violin", "osc": "/vln" }', false)) return [];
+  if (!checkArray(ctx, value, 'parts', SCORE_LIMITS.parts, 'parts such as { "id": "vln", "name": "Violin", "osc": "/vln" }', false))
+    return [];
   const out = [];
   value.forEach((entry, i) => {
     const path = `parts[${i}]`;
@@ -102,7 +106,8 @@ function srcProblem(src, kind) {
   if (parts.includes('..')) return 'it must not go up a folder with ".."';
   if (parts.some((p) => p === '' || p === '.')) return 'it has an empty or "." folder name';
   // ? # % would change the media URL the phones fetch; control characters are never intended.
-  if (/[?#%]/.test(src) || [...src].some((c) => c.charCodeAt(0) < 0x20 || c === '\u007f')) return 'it must not contain ?, #, % or control characters';
+  if (/[?#%]/.test(src) || [...src].some((c) => c.charCodeAt(0) < 0x20 || c === '\u007f'))
+    return 'it must not contain ?, #, % or control characters';
   const lower = src.toLowerCase();
   const extensions = EXTENSIONS[kind];
   if (extensions && !extensions.some((ext) => lower.endsWith(ext))) return `an ${kind} file should end in ${extensions.join(', ')}`;
@@ -118,11 +123,29 @@ function srcProblem(src, kind) {
  * @returns {Asset[]}
  */
 export function checkAssets(ctx, value, env) {
-  if (!checkArray(ctx, value, 'assets', SCORE_LIMITS.assets, 'media files such as { "id": "bell", "kind": "audio", "src": "media/bell.wav" }', false)) return [];
+  if (
+    !checkArray(
+      ctx,
+      value,
+      'assets',
+      SCORE_LIMITS.assets,
+      'media files such as { "id": "bell", "kind": "audio", "src": "media/bell.wav" }',
+      false,
+    )
+  )
+    return [];
   const out = [];
   value.forEach((entry, i) => {
     const path = `assets[${i}]`;
-    if (!checkEntry(ctx, entry, path, 'a media file such as { "id": "bell", "kind": "audio", "src": "media/bell.wav" }', ['id', 'kind', 'src', 'bytes'])) return;
+    if (
+      !checkEntry(ctx, entry, path, 'a media file such as { "id": "bell", "kind": "audio", "src": "media/bell.wav" }', [
+        'id',
+        'kind',
+        'src',
+        'bytes',
+      ])
+    )
+      return;
     const result = { id: own(entry, 'id'), kind: own(entry, 'kind'), src: own(entry, 'src') };
     const kind = result.kind;
     const kindOk = kind === 'audio' || kind === 'image';
@@ -132,7 +155,8 @@ export function checkAssets(ctx, value, env) {
     if (checkId(ctx, entry, path, env.assets, 'asset')) env.assets.set(result.id, { path, kind: kindOk ? kind : undefined });
     const src = result.src;
     if (src === undefined) ctx.add(`${path}.src`, 'missing: the file path relative to the score, e.g. "media/bell.wav"');
-    else if (typeof src !== 'string') ctx.add(`${path}.src`, `expected a file path relative to the score (text), got ${describeValue(src)}`);
+    else if (typeof src !== 'string')
+      ctx.add(`${path}.src`, `expected a file path relative to the score (text), got ${describeValue(src)}`);
     else if (chars(src) > SCORE_LIMITS.srcChars) ctx.add(`${path}.src`, `the path is longer than ${SCORE_LIMITS.srcChars} characters`);
     else {
       const problem = srcProblem(src, kindOk ? kind : undefined);
@@ -167,7 +191,11 @@ export function checkReference(ctx, value, path, registry, kind, noun) {
   if (!found) {
     const known = [...registry.entries()].filter(([, e]) => !kind || e.kind === kind).map(([id]) => id);
     const guess = didYouMean(value, known);
-    const hint = guess ? `did you mean ${quote(guess)}?` : known.length ? `known: ${known.slice(0, 10).join(', ')}` : 'the score declares none';
+    const hint = guess
+      ? `did you mean ${quote(guess)}?`
+      : known.length
+        ? `known: ${known.slice(0, 10).join(', ')}`
+        : 'the score declares none';
     ctx.add(path, `there is no ${noun} with id ${quote(value)} (${hint})`);
     return false;
   }

@@ -18,7 +18,9 @@ import { describeValue, didYouMean, quote } from './format-problems.js';
  */
 export function isObject(value) {
   // toString rather than a prototype check: objects from another realm (vm, workers) are fine too.
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.prototype.toString.call(value) === '[object Object]';
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && Object.prototype.toString.call(value) === '[object Object]'
+  );
 }
 
 /**

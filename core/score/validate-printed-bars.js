@@ -34,11 +34,12 @@ export function checkPrintedBars(ctx, value, env) {
     if (bar === undefined) ctx.add(`${path}.bar`, 'missing: the bar (in performance order) where this run of printed numbers starts');
     else if (checkInteger(ctx, bar, `${path}.bar`, 1, env.lastBar ?? 10_000, 'the bar where this run starts')) {
       if (i === 0 && bar !== 1) ctx.add(`${path}.bar`, `the first run of printed bar numbers must start at bar 1, not bar ${bar}`);
-      else if (previousBar !== undefined && bar <= previousBar) ctx.add(`${path}.bar`, `bar ${bar} must come after the previous run's bar (${previousBar}); list runs in order`);
+      else if (previousBar !== undefined && bar <= previousBar)
+        ctx.add(`${path}.bar`, `bar ${bar} must come after the previous run's bar (${previousBar}); list runs in order`);
       previousBar = bar;
     }
     const number = own(entry, 'number');
-    if (number === undefined) ctx.add(`${path}.number`, 'missing: the printed number of the run\'s first bar (0 for a pickup)');
+    if (number === undefined) ctx.add(`${path}.number`, "missing: the printed number of the run's first bar (0 for a pickup)");
     else checkInteger(ctx, number, `${path}.number`, 0, PRINTED_LIMITS.number, 'the printed bar number');
     /** @type {PrintedRun} */
     const run = { bar, number };

@@ -42,7 +42,17 @@ function beatCounter(env) {
  * @returns {Prompt[]}
  */
 export function checkPrompts(ctx, value, env, sections) {
-  if (!checkArray(ctx, value, 'prompts', SCORE_LIMITS.prompts, 'prompts such as { "id": "next", "at": { "bar": 9 }, "beats": 8, "question": "Where next?", "options": [ … ] }', false)) return [];
+  if (
+    !checkArray(
+      ctx,
+      value,
+      'prompts',
+      SCORE_LIMITS.prompts,
+      'prompts such as { "id": "next", "at": { "bar": 9 }, "beats": 8, "question": "Where next?", "options": [ … ] }',
+      false,
+    )
+  )
+    return [];
   const counter = beatCounter(env);
   /** @type {Map<string, number>} mark → how many sections carry it */
   const marks = new Map();
@@ -52,12 +62,25 @@ export function checkPrompts(ctx, value, env, sections) {
   const out = [];
   value.forEach((entry, i) => {
     const path = `prompts[${i}]`;
-    if (!checkEntry(ctx, entry, path, 'a prompt such as { "id": "next", "at": { "bar": 9 }, "beats": 8, "question": "Where next?", "options": [ … ] }', PROMPT_KEYS)) return;
+    if (
+      !checkEntry(
+        ctx,
+        entry,
+        path,
+        'a prompt such as { "id": "next", "at": { "bar": 9 }, "beats": 8, "question": "Where next?", "options": [ … ] }',
+        PROMPT_KEYS,
+      )
+    )
+      return;
     /** @type {any} */
     const prompt = {};
     const id = own(entry, 'id');
     if (id === undefined) ctx.add(`${path}.id`, 'missing: a short id such as "next" (what OSC receivers and votes name it by)');
-    else if (typeof id !== 'string' || !PROMPT_ID.test(id)) ctx.add(`${path}.id`, `${typeof id === 'string' ? quote(id) : describeValue(id)} is not a valid prompt id; use 1 to 32 of A-Z a-z 0-9 - _, starting with a letter or digit`);
+    else if (typeof id !== 'string' || !PROMPT_ID.test(id))
+      ctx.add(
+        `${path}.id`,
+        `${typeof id === 'string' ? quote(id) : describeValue(id)} is not a valid prompt id; use 1 to 32 of A-Z a-z 0-9 - _, starting with a letter or digit`,
+      );
     else if (ids.has(id)) ctx.add(`${path}.id`, `the id ${quote(id)} is already used by ${ids.get(id)}`);
     else ids.set(id, path);
     prompt.id = id;
@@ -65,9 +88,17 @@ export function checkPrompts(ctx, value, env, sections) {
     else prompt.at = checkPosition(ctx, own(entry, 'at'), `${path}.at`, env);
     const beats = own(entry, 'beats');
     if (beats === undefined) ctx.add(`${path}.beats`, `missing: how many beats the prompt stays open (1 to ${SCORE_LIMITS.promptBeats})`);
-    else if (checkInteger(ctx, beats, `${path}.beats`, 1, SCORE_LIMITS.promptBeats, 'the number of beats the prompt stays open')) prompt.beats = beats;
-    if (!has(entry, 'question')) ctx.add(`${path}.question`, `missing: the question phones show (1 to ${SCORE_LIMITS.questionChars} characters)`);
-    else checkString(ctx, own(entry, 'question'), `${path}.question`, { min: 1, max: SCORE_LIMITS.questionChars, what: 'the question', blank: false });
+    else if (checkInteger(ctx, beats, `${path}.beats`, 1, SCORE_LIMITS.promptBeats, 'the number of beats the prompt stays open'))
+      prompt.beats = beats;
+    if (!has(entry, 'question'))
+      ctx.add(`${path}.question`, `missing: the question phones show (1 to ${SCORE_LIMITS.questionChars} characters)`);
+    else
+      checkString(ctx, own(entry, 'question'), `${path}.question`, {
+        min: 1,
+        max: SCORE_LIMITS.questionChars,
+        what: 'the question',
+        blank: false,
+      });
     prompt.question = own(entry, 'question');
     prompt.options = checkOptions(ctx, own(entry, 'options'), `${path}.options`, marks);
     const placed = { prompt, path, open: undefined, close: undefined };
@@ -75,7 +106,10 @@ export function checkPrompts(ctx, value, env, sections) {
       placed.open = counter.indexOf(prompt.at);
       placed.close = placed.open + prompt.beats;
       if (placed.close > counter.total) {
-        ctx.add(`${path}.beats`, `open for ${prompt.beats} beats from ${positionText(prompt.at)} runs ${placed.close - counter.total} beat(s) past the end of the piece; close it before the last beat ends`);
+        ctx.add(
+          `${path}.beats`,
+          `open for ${prompt.beats} beats from ${positionText(prompt.at)} runs ${placed.close - counter.total} beat(s) past the end of the piece; close it before the last beat ends`,
+        );
       }
     }
     out.push(placed);
@@ -86,7 +120,10 @@ export function checkPrompts(ctx, value, env, sections) {
     const before = timed[k - 1];
     const after = timed[k];
     if (/** @type {number} */ (after.open) < /** @type {number} */ (before.close)) {
-      ctx.add(`${after.path}.at`, `opens at ${positionText(after.prompt.at)} while ${before.path} (${quote(before.prompt.id)}) is still open (${before.prompt.beats} beats from ${positionText(before.prompt.at)}); one prompt is open at a time`);
+      ctx.add(
+        `${after.path}.at`,
+        `opens at ${positionText(after.prompt.at)} while ${before.path} (${quote(before.prompt.id)}) is still open (${before.prompt.beats} beats from ${positionText(before.prompt.at)}); one prompt is open at a time`,
+      );
     }
   }
   return out
@@ -111,7 +148,8 @@ function checkOptions(ctx, value, path, marks) {
   }
   if (!checkArray(ctx, value, path, SCORE_LIMITS.promptOptionsMax, what, true)) return [];
   const list = /** @type {unknown[]} */ (value);
-  if (list.length < SCORE_LIMITS.promptOptionsMin) ctx.add(path, `a prompt needs at least ${SCORE_LIMITS.promptOptionsMin} options, this one has ${list.length}`);
+  if (list.length < SCORE_LIMITS.promptOptionsMin)
+    ctx.add(path, `a prompt needs at least ${SCORE_LIMITS.promptOptionsMin} options, this one has ${list.length}`);
   const seen = new Set();
   return list.map((option, i) => {
     const at = `${path}[${i}]`;
@@ -119,19 +157,34 @@ function checkOptions(ctx, value, path, marks) {
     const out = {};
     const id = own(option, 'id');
     if (id === undefined) ctx.add(`${at}.id`, 'missing: a short id such as "storm"');
-    else if (typeof id !== 'string' || !PROMPT_ID.test(id)) ctx.add(`${at}.id`, `${typeof id === 'string' ? quote(id) : describeValue(id)} is not a valid option id; use 1 to 32 of A-Z a-z 0-9 - _, starting with a letter or digit`);
+    else if (typeof id !== 'string' || !PROMPT_ID.test(id))
+      ctx.add(
+        `${at}.id`,
+        `${typeof id === 'string' ? quote(id) : describeValue(id)} is not a valid option id; use 1 to 32 of A-Z a-z 0-9 - _, starting with a letter or digit`,
+      );
     else if (seen.has(id)) ctx.add(`${at}.id`, `the option id ${quote(id)} is used twice in this prompt`);
     else seen.add(id);
     out.id = id;
     if (!has(option, 'label')) ctx.add(`${at}.label`, `missing: the button text (1 to ${SCORE_LIMITS.optionLabelChars} characters)`);
-    else checkString(ctx, own(option, 'label'), `${at}.label`, { min: 1, max: SCORE_LIMITS.optionLabelChars, what: 'the button text', blank: false });
+    else
+      checkString(ctx, own(option, 'label'), `${at}.label`, {
+        min: 1,
+        max: SCORE_LIMITS.optionLabelChars,
+        what: 'the button text',
+        blank: false,
+      });
     out.label = own(option, 'label');
     if (has(option, 'section')) {
       const mark = own(option, 'section');
       out.section = mark;
       if (typeof mark !== 'string') ctx.add(`${at}.section`, `expected the mark of a section (text, e.g. "C"), got ${describeValue(mark)}`);
-      else if (!marks.has(mark)) ctx.add(`${at}.section`, `there is no section with mark ${quote(mark)} (${marks.size ? `known: ${[...marks.keys()].slice(0, 10).join(', ')}` : 'the score declares no sections'})`);
-      else if (/** @type {number} */ (marks.get(mark)) > 1) ctx.add(`${at}.section`, `${marks.get(mark)} sections carry the mark ${quote(mark)}; a branch needs a mark only one section has`);
+      else if (!marks.has(mark))
+        ctx.add(
+          `${at}.section`,
+          `there is no section with mark ${quote(mark)} (${marks.size ? `known: ${[...marks.keys()].slice(0, 10).join(', ')}` : 'the score declares no sections'})`,
+        );
+      else if (/** @type {number} */ (marks.get(mark)) > 1)
+        ctx.add(`${at}.section`, `${marks.get(mark)} sections carry the mark ${quote(mark)}; a branch needs a mark only one section has`);
     }
     return out;
   });

@@ -33,14 +33,23 @@ export function checkReactions(ctx, value, env) {
     const reaction = {};
     if (!has(entry, 'at')) ctx.add(`${path}.at`, 'missing: where the Tap button appears, e.g. { "bar": 20 }');
     else reaction.at = checkPosition(ctx, own(entry, 'at'), `${path}.at`, env);
-    if (!has(entry, 'until')) ctx.add(`${path}.until`, 'missing: where it goes again, e.g. { "bar": 28 } (that beat is no longer in the window)');
+    if (!has(entry, 'until'))
+      ctx.add(`${path}.until`, 'missing: where it goes again, e.g. { "bar": 28 } (that beat is no longer in the window)');
     else reaction.until = checkPosition(ctx, own(entry, 'until'), `${path}.until`, env);
     if (reaction.at && reaction.until && compare(reaction.until, reaction.at) <= 0) {
-      ctx.add(`${path}.until`, `the window must end after it starts (${positionText(reaction.at)}), not at ${positionText(reaction.until)}`);
+      ctx.add(
+        `${path}.until`,
+        `the window must end after it starts (${positionText(reaction.at)}), not at ${positionText(reaction.until)}`,
+      );
       reaction.until = undefined;
     }
     if (has(entry, 'label')) {
-      checkString(ctx, own(entry, 'label'), `${path}.label`, { min: 1, max: SCORE_LIMITS.optionLabelChars, what: 'the button text', blank: false });
+      checkString(ctx, own(entry, 'label'), `${path}.label`, {
+        min: 1,
+        max: SCORE_LIMITS.optionLabelChars,
+        what: 'the button text',
+        blank: false,
+      });
       reaction.label = own(entry, 'label');
     }
     if (has(entry, 'full')) {
@@ -52,7 +61,10 @@ export function checkReactions(ctx, value, env) {
   const placed = out.filter((r) => r.reaction.at && r.reaction.until).sort((a, b) => compare(a.reaction.at, b.reaction.at));
   for (let k = 1; k < placed.length; k += 1) {
     if (compare(placed[k].reaction.at, placed[k - 1].reaction.until) < 0) {
-      ctx.add(`${placed[k].path}.at`, `starts at ${positionText(placed[k].reaction.at)}, inside ${placed[k - 1].path} (until ${positionText(placed[k - 1].reaction.until)}); reaction windows do not overlap`);
+      ctx.add(
+        `${placed[k].path}.at`,
+        `starts at ${positionText(placed[k].reaction.at)}, inside ${placed[k - 1].path} (until ${positionText(placed[k - 1].reaction.until)}); reaction windows do not overlap`,
+      );
     }
   }
   return out.map((r) => r.reaction).sort((a, b) => (a.at && b.at ? compare(a.at, b.at) : 0));

@@ -22,7 +22,8 @@ const WIDEST_TIME = 1e15 + 0.123456789;
  * Bytes of a snapshot envelope around a state, beyond the state itself, at its largest: an
  * epoch of 64 characters, the largest seq and the widest time.
  */
-export const SNAPSHOT_ENVELOPE_BYTES = utf8Bytes(JSON.stringify(createEnvelope('snapshot', 'x'.repeat(64), Number.MAX_SAFE_INTEGER, WIDEST_TIME, {}))) - 2;
+export const SNAPSHOT_ENVELOPE_BYTES =
+  utf8Bytes(JSON.stringify(createEnvelope('snapshot', 'x'.repeat(64), Number.MAX_SAFE_INTEGER, WIDEST_TIME, {}))) - 2;
 
 /** `,"at":<time>` the engine adds to the view when a view cue sounds. */
 const VIEW_AT_BYTES = utf8Bytes(`,"at":${Math.round(WIDEST_TIME)}`);
@@ -39,10 +40,14 @@ const kb = (/** @type {number} */ bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 function widestStateAroundView(score, engine) {
   const state = engine.state();
   const timeline = engine.timeline();
-  const widest = (/** @type {object[]} */ list) => list.reduce((best, item) => {
-    const bytes = utf8Bytes(JSON.stringify(item));
-    return bytes > best.bytes ? { item, bytes } : best;
-  }, { item: undefined, bytes: 0 }).item;
+  const widest = (/** @type {object[]} */ list) =>
+    list.reduce(
+      (best, item) => {
+        const bytes = utf8Bytes(JSON.stringify(item));
+        return bytes > best.bytes ? { item, bytes } : best;
+      },
+      { item: undefined, bytes: 0 },
+    ).item;
   const maxBeats = Math.max(...score.meter.map((m) => m.beats));
   state.transport = 'playing';
   state.tempo = 99999.999; // round3(written bpm × override factor): at most 400 × 400/10, three decimals
@@ -52,7 +57,11 @@ function widestStateAroundView(score, engine) {
   if (section) state.section = section;
   else delete state.section;
   const srcs = new Map(score.assets.map((a) => [a.id, `media/${a.src}`]));
-  const audio = widest(score.cues.filter((c) => c.audio).map((c) => ({ cue: score.cues.length, src: srcs.get(c.audio.asset), gain: c.audio.gain ?? 1, at: Math.round(WIDEST_TIME) })));
+  const audio = widest(
+    score.cues
+      .filter((c) => c.audio)
+      .map((c) => ({ cue: score.cues.length, src: srcs.get(c.audio.asset), gain: c.audio.gain ?? 1, at: Math.round(WIDEST_TIME) })),
+  );
   if (audio) state.audio = audio;
   else delete state.audio;
   return utf8Bytes(JSON.stringify(state)) - 2; // without the empty view's "{}"
@@ -108,5 +117,8 @@ export function checkSnapshotSize(ctx, score, cueOrder) {
   const { over } = snapshotSizeOverLimit(score);
   if (!over) return;
   const path = over.cue < 0 ? 'view' : `cues[${cueOrder[over.cue] ?? over.cue}].view`;
-  ctx.add(path, `at bar ${over.bar} beat ${over.beat} the audience state would be ${kb(over.bytes)} as a snapshot, over the ${kb(MAX_SNAPSHOT_BYTES)} limit (MAX_SNAPSHOT_BYTES): the edge refuses bigger frames and remote viewers would freeze; remove view data with null when it is no longer shown, or keep it smaller`);
+  ctx.add(
+    path,
+    `at bar ${over.bar} beat ${over.beat} the audience state would be ${kb(over.bytes)} as a snapshot, over the ${kb(MAX_SNAPSHOT_BYTES)} limit (MAX_SNAPSHOT_BYTES): the edge refuses bigger frames and remote viewers would freeze; remove view data with null when it is no longer shown, or keep it smaller`,
+  );
 }

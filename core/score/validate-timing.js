@@ -3,7 +3,18 @@
 
 import { describeValue } from './format-problems.js';
 import { SCORE_LIMITS } from './validate-limits.js';
-import { checkArray, checkEntry, checkInteger, checkKeys, checkNumber, checkString, has, isObject, join, own } from './validate-primitives.js';
+import {
+  checkArray,
+  checkEntry,
+  checkInteger,
+  checkKeys,
+  checkNumber,
+  checkString,
+  has,
+  isObject,
+  join,
+  own,
+} from './validate-primitives.js';
 
 /**
  * @typedef {import('./validate-primitives.js').CheckContext} CheckContext
@@ -76,7 +87,10 @@ export function checkPosition(ctx, value, path, env) {
   } else if (ok && env.beatsAt) {
     const meter = env.beatsAt(bar);
     if (beat > meter.beats) {
-      ctx.add(join(path, 'beat'), `beat ${beat} does not exist in bar ${bar}, which has ${meter.beats} beat${meter.beats === 1 ? '' : 's'} (${meter.beats}/${meter.unit})`);
+      ctx.add(
+        join(path, 'beat'),
+        `beat ${beat} does not exist in bar ${bar}, which has ${meter.beats} beat${meter.beats === 1 ? '' : 's'} (${meter.beats}/${meter.unit})`,
+      );
       ok = false;
     }
   } else if (beat > SCORE_LIMITS.beatsPerBar) {
@@ -96,7 +110,8 @@ export function checkPosition(ctx, value, path, env) {
  */
 export function checkMeter(ctx, value, env) {
   const before = ctx.count();
-  if (!checkArray(ctx, value, 'meter', SCORE_LIMITS.meterEntries, 'time signatures such as { "bar": 1, "beats": 4, "unit": 4 }', true)) return [];
+  if (!checkArray(ctx, value, 'meter', SCORE_LIMITS.meterEntries, 'time signatures such as { "bar": 1, "beats": 4, "unit": 4 }', true))
+    return [];
   const out = [];
   let previousBar;
   value.forEach((entry, i) => {
@@ -109,7 +124,10 @@ export function checkMeter(ctx, value, env) {
     else if (checkInteger(ctx, bar, `${path}.bar`, 1, env.lastBar ?? SCORE_LIMITS.bars, 'the bar where this time signature starts')) {
       if (i === 0 && bar !== 1) ctx.add(`${path}.bar`, `the first time signature must start at bar 1, not bar ${bar}`);
       else if (previousBar !== undefined && bar <= previousBar) {
-        ctx.add(`${path}.bar`, `bar ${bar} must come after the previous time signature's bar (${previousBar}); list time signatures in order, one per bar at most`);
+        ctx.add(
+          `${path}.bar`,
+          `bar ${bar} must come after the previous time signature's bar (${previousBar}); list time signatures in order, one per bar at most`,
+        );
       }
       previousBar = bar;
     }
@@ -158,20 +176,32 @@ export function checkTempo(ctx, value, env) {
     if (!has(entry, 'at')) ctx.add(`${path}.at`, 'missing: where this tempo starts, e.g. { "bar": 1 }');
     else at = checkPosition(ctx, own(entry, 'at'), `${path}.at`, env);
     result.at = at;
-    if (at && i === 0 && (at.bar !== 1 || at.beat !== 1)) ctx.add(`${path}.at`, `the first tempo mark must be at bar 1, beat 1, not ${positionText(at)}`);
-    if (!has(entry, 'bpm')) ctx.add(`${path}.bpm`, `missing: the tempo in beats per minute (${SCORE_LIMITS.bpmMin} to ${SCORE_LIMITS.bpmMax})`);
+    if (at && i === 0 && (at.bar !== 1 || at.beat !== 1))
+      ctx.add(`${path}.at`, `the first tempo mark must be at bar 1, beat 1, not ${positionText(at)}`);
+    if (!has(entry, 'bpm'))
+      ctx.add(`${path}.bpm`, `missing: the tempo in beats per minute (${SCORE_LIMITS.bpmMin} to ${SCORE_LIMITS.bpmMax})`);
     else checkNumber(ctx, own(entry, 'bpm'), `${path}.bpm`, SCORE_LIMITS.bpmMin, SCORE_LIMITS.bpmMax, 'a tempo in beats per minute');
     result.bpm = own(entry, 'bpm');
     const hasTo = has(entry, 'to');
     const hasUntil = has(entry, 'until');
     let until;
     if (hasTo !== hasUntil) {
-      ctx.add(path, hasTo
-        ? "has 'to' but no 'until': a gradual tempo change needs both, e.g. \"to\": 132, \"until\": { \"bar\": 13 }"
-        : "has 'until' but no 'to': a gradual tempo change needs the tempo it reaches, e.g. \"to\": 132");
+      ctx.add(
+        path,
+        hasTo
+          ? 'has \'to\' but no \'until\': a gradual tempo change needs both, e.g. "to": 132, "until": { "bar": 13 }'
+          : "has 'until' but no 'to': a gradual tempo change needs the tempo it reaches, e.g. \"to\": 132",
+      );
     }
     if (hasTo) {
-      checkNumber(ctx, own(entry, 'to'), `${path}.to`, SCORE_LIMITS.bpmMin, SCORE_LIMITS.bpmMax, 'the tempo reached at "until", in beats per minute');
+      checkNumber(
+        ctx,
+        own(entry, 'to'),
+        `${path}.to`,
+        SCORE_LIMITS.bpmMin,
+        SCORE_LIMITS.bpmMax,
+        'the tempo reached at "until", in beats per minute',
+      );
       result.to = own(entry, 'to');
     }
     if (hasUntil) {
@@ -185,9 +215,15 @@ export function checkTempo(ctx, value, env) {
     if (at) {
       const previous = placed[placed.length - 1];
       if (previous && compare(at, previous.at) <= 0) {
-        ctx.add(`${path}.at`, `${positionText(at)} must come after the previous tempo mark (${positionText(previous.at)}); list tempo marks in order`);
+        ctx.add(
+          `${path}.at`,
+          `${positionText(at)} must come after the previous tempo mark (${positionText(previous.at)}); list tempo marks in order`,
+        );
       } else if (previous?.until && compare(previous.until, at) > 0) {
-        ctx.add(`${previous.path}.until`, `the gradual change runs to ${positionText(previous.until)}, past the next tempo mark at ${positionText(at)}`);
+        ctx.add(
+          `${previous.path}.until`,
+          `the gradual change runs to ${positionText(previous.until)}, past the next tempo mark at ${positionText(at)}`,
+        );
       }
       placed.push({ at, until, path });
     }
@@ -209,21 +245,36 @@ export function checkSections(ctx, value, env) {
   let previous;
   value.forEach((entry, i) => {
     const path = `sections[${i}]`;
-    if (!checkEntry(ctx, entry, path, 'a section such as { "at": { "bar": 1 }, "mark": "A", "name": "Opening" }', ['at', 'mark', 'name'])) return;
+    if (!checkEntry(ctx, entry, path, 'a section such as { "at": { "bar": 1 }, "mark": "A", "name": "Opening" }', ['at', 'mark', 'name']))
+      return;
     const result = {};
     if (!has(entry, 'at')) ctx.add(`${path}.at`, 'missing: where the section starts, e.g. { "bar": 17 }');
     else {
       result.at = checkPosition(ctx, own(entry, 'at'), `${path}.at`, env);
       if (result.at && previous && compare(result.at, previous) <= 0) {
-        ctx.add(`${path}.at`, `${positionText(result.at)} must come after the previous section (${positionText(previous)}); list sections in order`);
+        ctx.add(
+          `${path}.at`,
+          `${positionText(result.at)} must come after the previous section (${positionText(previous)}); list sections in order`,
+        );
       }
       if (result.at) previous = result.at;
     }
     if (!has(entry, 'mark')) ctx.add(`${path}.mark`, `missing: a rehearsal mark such as "A" (1 to ${SCORE_LIMITS.markChars} characters)`);
-    else checkString(ctx, own(entry, 'mark'), `${path}.mark`, { min: 1, max: SCORE_LIMITS.markChars, what: 'the rehearsal mark', blank: false });
+    else
+      checkString(ctx, own(entry, 'mark'), `${path}.mark`, {
+        min: 1,
+        max: SCORE_LIMITS.markChars,
+        what: 'the rehearsal mark',
+        blank: false,
+      });
     result.mark = own(entry, 'mark');
     if (has(entry, 'name')) {
-      checkString(ctx, own(entry, 'name'), `${path}.name`, { min: 1, max: SCORE_LIMITS.titleChars, what: 'the section name', blank: false });
+      checkString(ctx, own(entry, 'name'), `${path}.name`, {
+        min: 1,
+        max: SCORE_LIMITS.titleChars,
+        what: 'the section name',
+        blank: false,
+      });
       result.name = own(entry, 'name');
     }
     out.push(result);

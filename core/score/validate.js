@@ -36,7 +36,24 @@ export { formatProblems, SCORE_FORMAT, SCORE_LIMITS };
 const SCORE_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 // "$schema" is accepted (and dropped) so editors can offer completion from scores/score.schema.json.
-const ROOT_KEYS = ['$schema', 'format', 'id', 'title', 'composer', 'bars', 'meter', 'tempo', 'sections', 'printedBars', 'parts', 'assets', 'view', 'cues', 'prompts', 'reactions'];
+const ROOT_KEYS = [
+  '$schema',
+  'format',
+  'id',
+  'title',
+  'composer',
+  'bars',
+  'meter',
+  'tempo',
+  'sections',
+  'printedBars',
+  'parts',
+  'assets',
+  'view',
+  'cues',
+  'prompts',
+  'reactions',
+];
 
 /**
  * Validate a parsed score. Reports every problem at once (up to SCORE_LIMITS.problems, then one
@@ -75,7 +92,8 @@ function createContext() {
       // Rules run in dependency order (bars before positions, assets before references, a tempo
       // mark checked against the next one); report in file order.
       const sorted = sortProblems(problems);
-      if (hidden > 0) sorted.push({ path: '(root)', message: `${hidden} more problem${hidden === 1 ? '' : 's'} not shown; fix the ones above first` });
+      if (hidden > 0)
+        sorted.push({ path: '(root)', message: `${hidden} more problem${hidden === 1 ? '' : 's'} not shown; fix the ones above first` });
       return sorted;
     },
   };
@@ -116,7 +134,10 @@ function checkScore(ctx, value) {
   const id = own(value, 'id');
   if (id === undefined) ctx.add('id', 'missing: give the score a short id such as "my-piece" (lowercase letters, digits, dashes)');
   else if (typeof id !== 'string' || !SCORE_ID.test(id)) {
-    ctx.add('id', `${shown(id)} is not a valid score id; use 1 to 64 lowercase letters, digits and dashes, starting with a letter or digit (e.g. "my-piece")`);
+    ctx.add(
+      'id',
+      `${shown(id)} is not a valid score id; use 1 to 64 lowercase letters, digits and dashes, starting with a letter or digit (e.g. "my-piece")`,
+    );
   }
   out.id = id;
 

@@ -33,7 +33,14 @@ export function parseStreamQuery(raw) {
   if (wait === null) return refused('BAD_WAIT');
   const stream = raw.stream ?? null;
   if (stream !== null && stream !== 'full' && stream !== 'lean') return refused('BAD_STREAM');
-  return { ok: true, code: null, since, wait: Math.min(wait, MAX_POLL_WAIT_MS), epoch: raw.epoch || null, stream: stream === 'lean' ? 'lean' : 'full' };
+  return {
+    ok: true,
+    code: null,
+    since,
+    wait: Math.min(wait, MAX_POLL_WAIT_MS),
+    epoch: raw.epoch || null,
+    stream: stream === 'lean' ? 'lean' : 'full',
+  };
 }
 
 /**

@@ -26,11 +26,12 @@ export const OPTION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
 export function parseVote(value) {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, reason: 'a vote is a JSON object' };
   const { key, option, device } = value;
-  if (typeof key !== 'string' || !ROUND_KEY.test(key)) return { ok: false, reason: 'vote key must be the open prompt\'s key' };
+  if (typeof key !== 'string' || !ROUND_KEY.test(key)) return { ok: false, reason: "vote key must be the open prompt's key" };
   if (typeof option !== 'string' || !OPTION_ID.test(option)) return { ok: false, reason: 'vote option must be an option id' };
   if (typeof device !== 'string' || !DEVICE_ID.test(device)) return { ok: false, reason: 'vote device must be 16-64 of A-Z a-z 0-9 - _' };
   for (const name of Object.keys(value)) {
-    if (name !== 'type' && name !== 'key' && name !== 'option' && name !== 'device') return { ok: false, reason: `unknown vote field ${name.slice(0, 32)}` };
+    if (name !== 'type' && name !== 'key' && name !== 'option' && name !== 'device')
+      return { ok: false, reason: `unknown vote field ${name.slice(0, 32)}` };
   }
   return { ok: true, vote: { key, option, device } };
 }
@@ -42,5 +43,7 @@ export function parseVote(value) {
  * @returns {string}
  */
 export function encodeVoteReply(key, refused) {
-  return refused === null ? `{"type":"voted","key":${JSON.stringify(key)},"ok":true}` : `{"type":"voted","key":${JSON.stringify(key)},"ok":false,"reason":"${refused}"}`;
+  return refused === null
+    ? `{"type":"voted","key":${JSON.stringify(key)},"ok":true}`
+    : `{"type":"voted","key":${JSON.stringify(key)},"ok":false,"reason":"${refused}"}`;
 }

@@ -25,7 +25,10 @@ export function ensureDevToken(file, log = () => {}) {
     token = `dev-${randomBytes(18).toString('base64url')}`;
     const line = `PUBLISH_TOKEN=${token}\n`;
     if (text) appendFileSync(file, (text.endsWith('\n') ? '' : '\n') + line);
-    else writeFileSync(file, `# Local secrets for wrangler dev (gitignored). Production: wrangler secret put PUBLISH_TOKEN\n${line}`, { mode: OWNER_ONLY });
+    else
+      writeFileSync(file, `# Local secrets for wrangler dev (gitignored). Production: wrangler secret put PUBLISH_TOKEN\n${line}`, {
+        mode: OWNER_ONLY,
+      });
     log(`created ${file} with a new dev publish token`);
   }
   // `mode` applies only when the file is created (and is masked by umask): set it explicitly.

@@ -45,13 +45,27 @@ function printUrls(base) {
 if (parsed.mode === 'wrangler') {
   printUrls(`http://127.0.0.1:${parsed.port}`);
   console.log('(running `wrangler dev` itself: its dev proxy holds about 4,000 WebSocket viewers at most)');
-  const wranglerArgs = [WRANGLER, 'dev', '-c', CONFIG, '--ip', '127.0.0.1', ...(parsed.portGiven ? [] : ['--port', String(parsed.port)]), ...parsed.wranglerArgs];
+  const wranglerArgs = [
+    WRANGLER,
+    'dev',
+    '-c',
+    CONFIG,
+    '--ip',
+    '127.0.0.1',
+    ...(parsed.portGiven ? [] : ['--port', String(parsed.port)]),
+    ...parsed.wranglerArgs,
+  ];
   const child = spawn(process.execPath, wranglerArgs, { stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
   const { startDirectRuntime } = await import('./direct-runtime.js');
-  const runtime = await startDirectRuntime({ token, persistDir: parsed.persistTo ?? DEFAULT_PERSIST, port: parsed.port, logLevel: 'info' }).catch((err) => {
+  const runtime = await startDirectRuntime({
+    token,
+    persistDir: parsed.persistTo ?? DEFAULT_PERSIST,
+    port: parsed.port,
+    logLevel: 'info',
+  }).catch((err) => {
     // e.g. the port is taken: one clear line, not a stack trace.
     console.error(`edge:dev: the worker did not start on 127.0.0.1:${parsed.port}: ${err instanceof Error ? err.message : err}`);
     process.exit(1);

@@ -66,19 +66,20 @@ export async function startDirectRuntime({ token, persistDir = false, vars = {},
   const bindings = { ...worker.bindings, PUBLISH_TOKEN: token };
   for (const [name, value] of Object.entries(vars)) bindings[name] = String(value);
   /** @param {string} contents the bundled worker */
-  const options = (contents) => convertV4MiniflareOptions({
-    host,
-    port,
-    log: new Log(logLevel === 'info' ? LogLevel.INFO : LogLevel.WARN),
-    // Request logging keeps a socket to Miniflare (in Node) open per WebSocket and ~2 more fds
-    // in workerd (measured: 4 fds per viewer with it, 2 without); wrangler dev turns it off too.
-    logRequests: false,
-    // A fixed placeholder `request.cf` instead of fetching one from workers.cloudflare.com.
-    cf: false,
-    ...(persistDir ? { resourcePersistencePath: join(persistDir, 'v3') } : {}),
-    // The worker's name keys its Durable Object storage (`v3/do/tutti-edge-Show`), as in wrangler dev.
-    workers: [{ ...worker, name: config.name, modules: [{ type: 'ESModule', path: main, contents }], bindings }],
-  });
+  const options = (contents) =>
+    convertV4MiniflareOptions({
+      host,
+      port,
+      log: new Log(logLevel === 'info' ? LogLevel.INFO : LogLevel.WARN),
+      // Request logging keeps a socket to Miniflare (in Node) open per WebSocket and ~2 more fds
+      // in workerd (measured: 4 fds per viewer with it, 2 without); wrangler dev turns it off too.
+      logRequests: false,
+      // A fixed placeholder `request.cf` instead of fetching one from workers.cloudflare.com.
+      cf: false,
+      ...(persistDir ? { resourcePersistencePath: join(persistDir, 'v3') } : {}),
+      // The worker's name keys its Durable Object storage (`v3/do/tutti-edge-Show`), as in wrangler dev.
+      workers: [{ ...worker, name: config.name, modules: [{ type: 'ESModule', path: main, contents }], bindings }],
+    });
   // A workerd that ends while reload() or dispose() runs was stopped (or failed to start) on
   // purpose: those report their own errors. Any other end is a crash (supervise-workerd.js).
   let ownStops = 0;
@@ -117,9 +118,10 @@ export async function startDirectRuntime({ token, persistDir = false, vars = {},
     onCrash: (listener) => {
       crashListeners.add(listener);
     },
-    dispose: () => stoppingOnPurpose(async () => {
-      stopWatching();
-      await miniflare.dispose();
-    }),
+    dispose: () =>
+      stoppingOnPurpose(async () => {
+        stopWatching();
+        await miniflare.dispose();
+      }),
   };
 }

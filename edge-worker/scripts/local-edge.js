@@ -35,7 +35,15 @@ const SELF = fileURLToPath(import.meta.url);
  * @param {LocalEdgeOptions} options
  * @returns {Promise<{ url: string, token: string, pid: number, stop: () => Promise<void> }>}
  */
-export async function startLocalEdge({ token, persistDir = false, vars = {}, port = 0, log = () => {}, startTimeoutMs = 60_000, direct = false }) {
+export async function startLocalEdge({
+  token,
+  persistDir = false,
+  vars = {},
+  port = 0,
+  log = () => {},
+  startTimeoutMs = 60_000,
+  direct = false,
+}) {
   await ensureAudienceAssets({ build: false, log });
   const options = JSON.stringify({ token, persistDir, vars, port, direct });
   const child = spawn(process.execPath, [SELF, options], {

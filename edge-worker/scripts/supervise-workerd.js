@@ -30,7 +30,15 @@ import { describeExit } from './workerd-exits.js';
  * @param {number[]} [options.retryDelaysMs] waits before this supervisor's own restarts (the last one repeats)
  * @param {number} [options.probeTimeoutMs] how long /healthz may take to answer after a restart
  */
-export function superviseWorkerd({ runtime, log, giveUp, maxRestarts = 5, windowMs = 60_000, retryDelaysMs = [1000, 2000, 4000, 8000], probeTimeoutMs = 10_000 }) {
+export function superviseWorkerd({
+  runtime,
+  log,
+  giveUp,
+  maxRestarts = 5,
+  windowMs = 60_000,
+  retryDelaysMs = [1000, 2000, 4000, 8000],
+  probeTimeoutMs = 10_000,
+}) {
   const where = `:${runtime.url.port}`;
   const windowText = `within ${Math.round(windowMs / 1000)} s`;
   /** @type {number[]} */
@@ -49,7 +57,9 @@ export function superviseWorkerd({ runtime, log, giveUp, maxRestarts = 5, window
       giveUp(reason);
       return false;
     }
-    log(`edge:dev: workerd ${what}; starting it again on ${where} with the same storage (restart ${crashTimes.length} of ${maxRestarts} ${windowText})`);
+    log(
+      `edge:dev: workerd ${what}; starting it again on ${where} with the same storage (restart ${crashTimes.length} of ${maxRestarts} ${windowText})`,
+    );
     return true;
   };
 

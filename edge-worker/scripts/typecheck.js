@@ -24,5 +24,12 @@ function run(what, script, args) {
 }
 // The secrets' names come from the committed example, never from a developer's .dev.vars (absent
 // on a fresh clone, and what it holds must not change what the check says).
-run('wrangler types', WRANGLER, ['types', `${TYPES_DIR}worker-configuration.d.ts`, '-c', 'wrangler.jsonc', '--env-file', '.dev.vars.example']);
+run('wrangler types', WRANGLER, [
+  'types',
+  `${TYPES_DIR}worker-configuration.d.ts`,
+  '-c',
+  'wrangler.jsonc',
+  '--env-file',
+  '.dev.vars.example',
+]);
 process.stdout.write(run('tsc (edge-worker)', TSC, ['-p', 'tsconfig.json']));

@@ -34,11 +34,13 @@ export function watchSources(dirs, onChange) {
       }
     }
   };
-  const watchers = dirs.map((dir) => watch(dir, { recursive: true }, (_event, name) => {
-    if (!name || !String(name).endsWith('.js')) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => void fire(join(dir, String(name))), SETTLE_MS);
-  }));
+  const watchers = dirs.map((dir) =>
+    watch(dir, { recursive: true }, (_event, name) => {
+      if (!name || !String(name).endsWith('.js')) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => void fire(join(dir, String(name))), SETTLE_MS);
+    }),
+  );
   return () => {
     clearTimeout(timer);
     for (const w of watchers) w.close();

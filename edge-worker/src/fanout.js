@@ -43,13 +43,30 @@ export function createFanout({ send, latest, onEmpty, warn = () => {}, maxPendin
     const { rev, snapshot, lean = { rev: 0, snapshot: null } } = latest();
     const leanSnapshot = gap || lane.leanRevSent !== lean.rev ? lean.snapshot : null;
     try {
-      const result = await send(lane.index, { index: lane.index, gen, rev, snapshot, items, gap, leanRev: lean.rev, leanSnapshot, leanItems });
+      const result = await send(lane.index, {
+        index: lane.index,
+        gen,
+        rev,
+        snapshot,
+        items,
+        gap,
+        leanRev: lean.rev,
+        leanSnapshot,
+        leanItems,
+      });
       if (leanSnapshot !== null) lane.leanRevSent = lean.rev;
       lane.viewers = result.viewers;
       lane.startedAt = result.startedAt ?? null;
       lane.retries = 0;
       // Drop an empty shard, unless it re-attached (new gen) while the push was in flight.
-      if (result.viewers === 0 && !result.joining && lanes.get(lane.index) === lane && lane.gen === gen && lane.pending.length === 0 && lane.pendingLean.length === 0) {
+      if (
+        result.viewers === 0 &&
+        !result.joining &&
+        lanes.get(lane.index) === lane &&
+        lane.gen === gen &&
+        lane.pending.length === 0 &&
+        lane.pendingLean.length === 0
+      ) {
         lanes.delete(lane.index);
         onEmpty(lane.index, gen);
       }
@@ -81,7 +98,20 @@ export function createFanout({ send, latest, onEmpty, warn = () => {}, maxPendin
       if (lane) {
         lane.gen = gen;
         lane.leanRevSent = -1;
-      } else lanes.set(index, { index, gen, pending: [], pendingLean: [], leanRevSent: -1, inflight: false, gap: false, viewers: 0, startedAt: null, retries: 0, retryTimer: null });
+      } else
+        lanes.set(index, {
+          index,
+          gen,
+          pending: [],
+          pendingLean: [],
+          leanRevSent: -1,
+          inflight: false,
+          gap: false,
+          viewers: 0,
+          startedAt: null,
+          retries: 0,
+          retryTimer: null,
+        });
     },
     /**
      * Queue one serialized envelope (and the lean envelope it led to, if any) for every shard and

@@ -37,7 +37,15 @@ export function createFeedCache({ ttlMs, limit, stream = 'full' }) {
       const deltas = reply.full ? reply.deltas : feed.deltas.concat(reply.deltas);
       const venue = { status: String(reply.venue?.status ?? 'none'), since: Number(reply.venue?.since ?? 0) };
       const clockOffset = Number.isFinite(reply.clockOffset) ? reply.clockOffset : 0;
-      feed = { epoch: reply.epoch, seq: reply.seq, rev: reply.rev, snapshot: reply.snapshot, deltas: deltas.slice(-limit), venue, clockOffset };
+      feed = {
+        epoch: reply.epoch,
+        seq: reply.seq,
+        rev: reply.rev,
+        snapshot: reply.snapshot,
+        deltas: deltas.slice(-limit),
+        venue,
+        clockOffset,
+      };
       fetchedAt = Date.now();
     } finally {
       refreshingSince = 0;

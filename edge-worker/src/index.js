@@ -56,7 +56,10 @@ async function serveMedia(request, env, show, base, ctx) {
     // From the location's cache when it can (media-cache.js): not one root request per viewer.
     return await serveCachedMedia(request, base, () => rootStub(env, show).fetch(stampShow(request, show)), ctx);
   } catch (err) {
-    return jsonError(503, 'UNAVAILABLE', `media is not reachable right now: ${err instanceof Error ? err.message : String(err)}`, { 'retry-after': '2', ...CORS });
+    return jsonError(503, 'UNAVAILABLE', `media is not reachable right now: ${err instanceof Error ? err.message : String(err)}`, {
+      'retry-after': '2',
+      ...CORS,
+    });
   }
 }
 
@@ -110,10 +113,13 @@ const showRoutes = {
       }
       try {
         const response = await rootStub(env, show).fetch(stampShow(request, show));
-        if (response.ok && request.method !== 'GET' && url.pathname.startsWith('/publish/media/')) ctx.waitUntil(forgetCachedMedia(request.url, url.pathname, base));
+        if (response.ok && request.method !== 'GET' && url.pathname.startsWith('/publish/media/'))
+          ctx.waitUntil(forgetCachedMedia(request.url, url.pathname, base));
         return response;
       } catch (err) {
-        return jsonError(503, 'UNAVAILABLE', `the show is not reachable right now: ${err instanceof Error ? err.message : String(err)}`, { 'retry-after': '2' });
+        return jsonError(503, 'UNAVAILABLE', `the show is not reachable right now: ${err instanceof Error ? err.message : String(err)}`, {
+          'retry-after': '2',
+        });
       }
     }
     // A viewer joins (viewer-session.js): the signed session its POST /vote must carry.
@@ -159,11 +165,18 @@ const showRoutes = {
             return refused ?? json({ ok: true, show: await rootStub(env, show).stats() }, 200, CORS);
           }
           const { venue } = await cacheFor(config, show).current(rootStub(env, show));
-          return json({ ok: true, service: 'tutti-edge', venue: venue.status, venueSince: venue.since || null, ...(show === null ? {} : { show }) }, 200, CORS);
+          return json(
+            { ok: true, service: 'tutti-edge', venue: venue.status, venueSince: venue.since || null, ...(show === null ? {} : { show }) },
+            200,
+            CORS,
+          );
         }
       }
     } catch (err) {
-      return jsonError(503, 'UNAVAILABLE', `the show is not reachable right now: ${err instanceof Error ? err.message : String(err)}`, { 'retry-after': '2', ...CORS });
+      return jsonError(503, 'UNAVAILABLE', `the show is not reachable right now: ${err instanceof Error ? err.message : String(err)}`, {
+        'retry-after': '2',
+        ...CORS,
+      });
     }
   },
 };
@@ -181,7 +194,11 @@ async function serveStream(request, url, env, config, show) {
   const client = await classifyClient(request, env, show);
   const capped = client.kind === 'public';
   const release = capped ? openStream(client.address, config.addressMaxStreams) : () => {};
-  if (!release) return jsonError(429, 'TOO_MANY_STREAMS', `this address already holds ${config.addressMaxStreams} open streams; close one first`, { 'retry-after': '5', ...CORS });
+  if (!release)
+    return jsonError(429, 'TOO_MANY_STREAMS', `this address already holds ${config.addressMaxStreams} open streams; close one first`, {
+      'retry-after': '5',
+      ...CORS,
+    });
   try {
     const deps = { cache: cacheFor(config, show, url), root: rootStub(env, show), tickMs: config.feedTtlMs };
     const response = url.pathname === '/sse' ? serveSse(request, { ...deps, maxMs: config.sseMaxMs }) : await servePoll(url, deps);

@@ -156,7 +156,14 @@ export function createLeanFeed({ storage, replayLimit }) {
       if (!stream) return { epoch: null, seq: null, rev, snapshot: null, deltas: [], full: true };
       const window = stream.window();
       const after = epoch === stream.epoch() ? deltasAfter(window, seq, stream.seq()) : null;
-      return { epoch: stream.epoch(), seq: stream.seq(), rev, snapshot: stream.snapshot().json, deltas: after ?? window, full: after === null };
+      return {
+        epoch: stream.epoch(),
+        seq: stream.seq(),
+        rev,
+        snapshot: stream.snapshot().json,
+        deltas: after ?? window,
+        full: after === null,
+      };
     },
 
     /** For /healthz?deep=1. */

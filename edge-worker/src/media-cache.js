@@ -21,7 +21,7 @@ function cacheKey(origin, base, src) {
 
 /** @returns {Cache | null} the location's cache (absent outside workerd) */
 function mediaCache() {
-  return typeof caches === 'undefined' ? null : /** @type {any} */ (caches).default ?? null;
+  return typeof caches === 'undefined' ? null : (/** @type {any} */ (caches).default ?? null);
 }
 
 /**

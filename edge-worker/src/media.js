@@ -31,8 +31,10 @@ export function createMediaStore({ storage, limits }) {
     sha256 TEXT NOT NULL, n INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (sha256, n))`);
 
   /** @param {string} path */
-  const find = (path) => /** @type {{ size: number, sha256: string, type: string } | undefined} */ (
-    sql.exec('SELECT size, sha256, type FROM media WHERE path = ?', path).toArray()[0]);
+  const find = (path) =>
+    /** @type {{ size: number, sha256: string, type: string } | undefined} */ (
+      sql.exec('SELECT size, sha256, type FROM media WHERE path = ?', path).toArray()[0]
+    );
 
   const totalBytes = () => Number(sql.exec('SELECT COALESCE(SUM(size), 0) AS total FROM media').one().total);
 
@@ -107,7 +109,11 @@ export function createMediaStore({ storage, limits }) {
     const old = find(path);
     const after = totalBytes() - (old?.size ?? 0) + body.size;
     if (after > limits.totalBytes) {
-      return jsonError(413, 'MEDIA_QUOTA', `storing ${path} (${body.size} bytes) would bring this show's media to ${after} bytes, over the ${limits.totalBytes}-byte limit; delete files that are no longer used`);
+      return jsonError(
+        413,
+        'MEDIA_QUOTA',
+        `storing ${path} (${body.size} bytes) would bring this show's media to ${after} bytes, over the ${limits.totalBytes}-byte limit; delete files that are no longer used`,
+      );
     }
     const type = mediaType(path);
     storage.transactionSync(() => {
@@ -118,7 +124,14 @@ export function createMediaStore({ storage, limits }) {
           sql.exec('INSERT INTO media_chunk (sha256, n, data) VALUES (?, ?, ?)', body.sha256, n, chunk.slice().buffer);
         });
       }
-      sql.exec('INSERT OR REPLACE INTO media (path, size, sha256, type, updated) VALUES (?, ?, ?, ?, ?)', path, body.size, body.sha256, type, Date.now());
+      sql.exec(
+        'INSERT OR REPLACE INTO media (path, size, sha256, type, updated) VALUES (?, ?, ?, ?, ?)',
+        path,
+        body.size,
+        body.sha256,
+        type,
+        Date.now(),
+      );
       collect();
     });
     return json({ src: path, size: body.size, sha256: body.sha256, type, bytes: totalBytes() }, old ? 200 : 201);
@@ -210,7 +223,11 @@ export function createMediaStore({ storage, limits }) {
     }
     const path = decodeMediaPath(rest.slice(1));
     if (path === null) {
-      return jsonError(400, 'BAD_MEDIA_PATH', 'a media path is relative, without empty, "." or ".." segments, backslashes or control characters, and at most 512 characters');
+      return jsonError(
+        400,
+        'BAD_MEDIA_PATH',
+        'a media path is relative, without empty, "." or ".." segments, backslashes or control characters, and at most 512 characters',
+      );
     }
     if (request.method === 'PUT') return put(request, path);
     if (request.method === 'DELETE') return remove(path);

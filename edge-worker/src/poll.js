@@ -13,7 +13,12 @@ import { CORS, audienceErrorResponse, sleep } from './http.js';
  */
 export async function servePoll(url, { cache, root, tickMs }) {
   const params = url.searchParams;
-  const query = parseStreamQuery({ since: params.get('since'), wait: params.get('wait'), epoch: params.get('epoch'), stream: params.get('stream') });
+  const query = parseStreamQuery({
+    since: params.get('since'),
+    wait: params.get('wait'),
+    epoch: params.get('epoch'),
+    stream: params.get('stream'),
+  });
   if (!query.ok) return audienceErrorResponse(query.code, CORS);
   const deadline = Date.now() + query.wait;
   let items = [];

@@ -57,5 +57,7 @@ export async function refusePublisher(request, env, show) {
 /** @param {number} until */
 function throttled(until) {
   const seconds = Math.max(1, Math.ceil((until - Date.now()) / 1000));
-  return jsonError(429, 'AUTH_THROTTLED', `too many wrong publish tokens from this address; try again in ${seconds} s`, { 'retry-after': String(seconds) });
+  return jsonError(429, 'AUTH_THROTTLED', `too many wrong publish tokens from this address; try again in ${seconds} s`, {
+    'retry-after': String(seconds),
+  });
 }

@@ -51,14 +51,19 @@ export function judgeFrame(head, text, maxBytes) {
   if (envelope.type === 'snapshot') {
     if (head.epoch !== envelope.epoch || head.seq === null || envelope.seq > head.seq) return { kind: 'apply', envelope };
     if (envelope.seq === head.seq) return { kind: 'noop', envelope };
-    return { kind: 'error', code: 'STALE', message: `snapshot seq ${envelope.seq} is older than the edge's ${head.seq} in epoch ${head.epoch}` };
+    return {
+      kind: 'error',
+      code: 'STALE',
+      message: `snapshot seq ${envelope.seq} is older than the edge's ${head.seq} in epoch ${head.epoch}`,
+    };
   }
   // `venue` is the edge's own field (README.md, state section): a delta may not touch it.
   if (envelope.data !== null && typeof envelope.data === 'object' && Object.hasOwn(envelope.data, 'venue')) {
     return { kind: 'error', code: 'BAD_FRAME', message: 'the state key "venue" is reserved for the edge' };
   }
   if (head.epoch === null || head.seq === null) return { kind: 'resync', reason: 'the edge has no state yet: send a snapshot' };
-  if (envelope.epoch !== head.epoch) return { kind: 'resync', reason: `delta for epoch ${envelope.epoch}, the edge is at epoch ${head.epoch}` };
+  if (envelope.epoch !== head.epoch)
+    return { kind: 'resync', reason: `delta for epoch ${envelope.epoch}, the edge is at epoch ${head.epoch}` };
   if (envelope.seq <= head.seq) return { kind: 'resync', reason: `delta seq ${envelope.seq} was already applied (edge at ${head.seq})` };
   if (envelope.seq > head.seq + 1) return { kind: 'resync', reason: `gap: delta seq ${envelope.seq} after ${head.seq}` };
   return { kind: 'apply', envelope };

@@ -41,6 +41,7 @@ export function publishTokenFor(env, show) {
  */
 export function unauthorizedMessage(show, expected) {
   if (show === null) return 'publishing needs Authorization: Bearer <PUBLISH_TOKEN>';
-  if (expected.own) return `publishing to show "${show}" needs Authorization: Bearer <${expected.name}> (this show's own token; PUBLISH_TOKEN does not publish here)`;
+  if (expected.own)
+    return `publishing to show "${show}" needs Authorization: Bearer <${expected.name}> (this show's own token; PUBLISH_TOKEN does not publish here)`;
   return `publishing to show "${show}" needs Authorization: Bearer <PUBLISH_TOKEN> (no ${showTokenName(show)} is set for it)`;
 }

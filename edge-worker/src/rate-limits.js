@@ -8,7 +8,13 @@
  */
 
 /** Seconds a refused client is told to wait (the binding's windows are 10 or 60 s). */
-export const RETRY_AFTER_S = { JOIN_LIMITER: 60, VENUE_JOIN_LIMITER: 60, VOTE_ADDRESS_LIMITER: 10, VOTE_SESSION_LIMITER: 10, PUBLISH_FAILURE_LIMITER: 60 };
+export const RETRY_AFTER_S = {
+  JOIN_LIMITER: 60,
+  VENUE_JOIN_LIMITER: 60,
+  VOTE_ADDRESS_LIMITER: 10,
+  VOTE_SESSION_LIMITER: 10,
+  PUBLISH_FAILURE_LIMITER: 60,
+};
 
 /**
  * Spend one unit of `name` for `key`. A deployment without the binding (an old wrangler.jsonc)

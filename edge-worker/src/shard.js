@@ -89,8 +89,14 @@ export class Shard extends DurableObject {
     if (this.full()) return fullResponse();
     // One public address may not fill a shard (address-caps.js); the Worker then answers 429.
     const addressTagged = addressTag(request);
-    if (addressTagged && this.ctx.getWebSockets(addressTagged).length >= socketsPerAddress(this.config.addressMaxSockets, this.config.shardCapacity)) {
-      return jsonError(429, 'TOO_MANY_SOCKETS', 'this address holds as many viewers as it may', { [ADDRESS_FULL_HEADER]: '1', 'retry-after': '30' });
+    if (
+      addressTagged &&
+      this.ctx.getWebSockets(addressTagged).length >= socketsPerAddress(this.config.addressMaxSockets, this.config.shardCapacity)
+    ) {
+      return jsonError(429, 'TOO_MANY_SOCKETS', 'this address holds as many viewers as it may', {
+        [ADDRESS_FULL_HEADER]: '1',
+        'retry-after': '30',
+      });
     }
     const stream = streamOfRequest(request);
     // A shard woken by a push has the full snapshot but not necessarily the lean one (it is only
@@ -99,14 +105,22 @@ export class Shard extends DurableObject {
       try {
         await this.attach();
       } catch (err) {
-        return jsonError(503, 'ROOT_UNAVAILABLE', `the show is not reachable right now: ${err instanceof Error ? err.message : err}`, { 'retry-after': '2' });
+        return jsonError(503, 'ROOT_UNAVAILABLE', `the show is not reachable right now: ${err instanceof Error ? err.message : err}`, {
+          'retry-after': '2',
+        });
       }
       if (this.full()) return fullResponse(); // others joined while we waited
     }
     const pair = new WebSocketPair();
     const [client, server] = Object.values(pair);
     // The index, stream and address ride along as tags: after hibernation the object has forgotten everything else.
-    this.ctx.acceptWebSocket(server, [VIEWER_TAG, `${INDEX_TAG_PREFIX}${this.index}`, STREAM_TAGS[stream], ...showTags(this.show), ...(addressTagged ? [addressTagged] : [])]);
+    this.ctx.acceptWebSocket(server, [
+      VIEWER_TAG,
+      `${INDEX_TAG_PREFIX}${this.index}`,
+      STREAM_TAGS[stream],
+      ...showTags(this.show),
+      ...(addressTagged ? [addressTagged] : []),
+    ]);
     server.serializeAttachment(newViewerBudget(Date.now()));
     // Same turn as the accept: no push can slip in between, so the joiner sees snapshot → deltas.
     const snapshot = this.latest[stream];
@@ -285,7 +299,10 @@ export class Shard extends DurableObject {
     /** @type {string[]} */
     let outcomes;
     try {
-      outcomes = owner === this.index ? await this.recordVotes(owner, items, this.show) : await shardStub(this.env, owner, this.show).recordVotes(owner, items, this.show);
+      outcomes =
+        owner === this.index
+          ? await this.recordVotes(owner, items, this.show)
+          : await shardStub(this.env, owner, this.show).recordVotes(owner, items, this.show);
     } catch {
       outcomes = [];
     }

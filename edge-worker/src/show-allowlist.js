@@ -16,7 +16,13 @@ let parsed = { raw: Symbol('unparsed'), names: null };
 export function allowedShows(env) {
   const raw = env?.SHOWS;
   if (raw !== parsed.raw) {
-    const names = typeof raw === 'string' ? raw.split(',').map((n) => n.trim()).filter(isShowName) : [];
+    const names =
+      typeof raw === 'string'
+        ? raw
+            .split(',')
+            .map((n) => n.trim())
+            .filter(isShowName)
+        : [];
     parsed = { raw, names: typeof raw === 'string' && raw.trim() === '*' ? null : new Set(names) };
   }
   return parsed.names;

@@ -103,7 +103,8 @@ export class Show extends DurableObject {
     this.fanout = createFanout({
       send: async (index, batch) => {
         const result = await shardStub(env, index, this.showName).push({ ...batch, clockOffset: this.venueClock.offset() }, this.showName);
-        for (const [kind, n] of Object.entries(result?.refused ?? {})) if (kind in this.viewerRefused && Number.isFinite(n)) this.viewerRefused[kind] += n;
+        for (const [kind, n] of Object.entries(result?.refused ?? {}))
+          if (kind in this.viewerRefused && Number.isFinite(n)) this.viewerRefused[kind] += n;
         if (Number.isSafeInteger(result?.taps) && result.taps > 0) this.edgeVotes.taps(result.taps);
         return result;
       },
@@ -117,7 +118,10 @@ export class Show extends DurableObject {
       warn: (message) => console.warn(message),
     });
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(ALIVE_FRAME, ALIVE_FRAME));
-    this.media = createMediaStore({ storage: ctx.storage, limits: { fileBytes: this.config.mediaFileBytes, totalBytes: this.config.mediaTotalBytes } });
+    this.media = createMediaStore({
+      storage: ctx.storage,
+      limits: { fileBytes: this.config.mediaFileBytes, totalBytes: this.config.mediaTotalBytes },
+    });
     ctx.blockConcurrencyWhile(() => this.load());
   }
 
@@ -276,7 +280,7 @@ export class Show extends DurableObject {
   observeVenueClock(t) {
     const now = Date.now();
     for (const ws of this.ctx.getWebSockets(PUBLISHER_TAG)) {
-      if (now - (/** @type {any} */ (ws.deserializeAttachment())?.connectedAt ?? 0) < CATCH_UP_MS) return;
+      if (now - /** @type {any} */ ((ws.deserializeAttachment())?.connectedAt ?? 0) < CATCH_UP_MS) return;
     }
     this.venueClock.observe(t);
     const offset = this.venueClock.offset();
@@ -302,7 +306,10 @@ export class Show extends DurableObject {
     this.state = snapshot.data;
     this.snapshotJson = snapshot.text;
     void this.ctx.storage.put({ meta: this.head, state: this.state });
-    this.fanout.publish(snapshot.text, this.lean.follow({ type: 'snapshot', epoch: snapshot.epoch, seq: snapshot.seq, t: Date.now() }, snapshot.data));
+    this.fanout.publish(
+      snapshot.text,
+      this.lean.follow({ type: 'snapshot', epoch: snapshot.epoch, seq: snapshot.seq, t: Date.now() }, snapshot.data),
+    );
     this.voteSeal.follow(promptOf(this.state));
   }
 
@@ -310,7 +317,11 @@ export class Show extends DurableObject {
   lastHeard() {
     let heard = this.lastHeardAt;
     for (const ws of this.ctx.getWebSockets(PUBLISHER_TAG)) {
-      heard = Math.max(heard, this.ctx.getWebSocketAutoResponseTimestamp(ws)?.getTime() ?? 0, /** @type {any} */ (ws.deserializeAttachment())?.connectedAt ?? 0);
+      heard = Math.max(
+        heard,
+        this.ctx.getWebSocketAutoResponseTimestamp(ws)?.getTime() ?? 0,
+        /** @type {any} */ (ws.deserializeAttachment())?.connectedAt ?? 0,
+      );
     }
     return heard;
   }
@@ -353,7 +364,8 @@ export class Show extends DurableObject {
       this.mediaRequests += 1; // the Worker's cache answers the rest (media-cache.js)
       return this.media.serve(request, pathname.slice('/media/'.length));
     }
-    if (pathname === '/publish/media' || pathname.startsWith('/publish/media/')) return this.media.publish(request, pathname.slice('/publish/media'.length));
+    if (pathname === '/publish/media' || pathname.startsWith('/publish/media/'))
+      return this.media.publish(request, pathname.slice('/publish/media'.length));
     if (pathname !== '/publish') return jsonError(404, 'NOT_FOUND', `no route ${pathname}`);
     this.learnVenueAddress(request);
     if (isWebSocketUpgrade(request)) return this.acceptPublisher();
@@ -392,7 +404,8 @@ export class Show extends DurableObject {
       return json({ type: 'error', code: 'TOO_BIG', message: `frame exceeds ${MAX_PUBLISH_FRAME_BYTES} bytes` }, 413);
     }
     const reply = /** @type {any} */ (this.handleFrame(read.text));
-    const status = reply.type === 'ack' ? 200 : reply.type === 'resync' ? 409 : reply.code === 'TOO_BIG' ? 413 : reply.code === 'STALE' ? 409 : 400;
+    const status =
+      reply.type === 'ack' ? 200 : reply.type === 'resync' ? 409 : reply.code === 'TOO_BIG' ? 413 : reply.code === 'STALE' ? 409 : 400;
     return json(reply, status);
   }
 
@@ -436,7 +449,14 @@ export class Show extends DurableObject {
     this.fanout.report(index, viewers);
     this.saveShards();
     const lean = this.lean.latest();
-    return { gen, rev: this.head.rev, snapshot: this.snapshotJson, leanRev: lean.rev, leanSnapshot: lean.snapshot, clockOffset: this.venueClock.offset() };
+    return {
+      gen,
+      rev: this.head.rev,
+      snapshot: this.snapshotJson,
+      leanRev: lean.rev,
+      leanSnapshot: lean.snapshot,
+      clockOffset: this.venueClock.offset(),
+    };
   }
 
   /**
@@ -461,7 +481,16 @@ export class Show extends DurableObject {
     if (stream === 'lean') return { ...this.lean.feed(epoch, seq), venue: venueOf(this.state), clockOffset: this.venueClock.offset() };
     const { epoch: headEpoch, seq: headSeq, rev } = this.head;
     const after = epoch === headEpoch ? deltasAfter(this.replay, seq, headSeq) : null;
-    return { epoch: headEpoch, seq: headSeq, rev, snapshot: this.snapshotJson, deltas: after ?? this.replay.slice(), full: after === null, venue: venueOf(this.state), clockOffset: this.venueClock.offset() };
+    return {
+      epoch: headEpoch,
+      seq: headSeq,
+      rev,
+      snapshot: this.snapshotJson,
+      deltas: after ?? this.replay.slice(),
+      full: after === null,
+      venue: venueOf(this.state),
+      clockOffset: this.venueClock.offset(),
+    };
   }
 
   /** RPC for owner shards: the prompt open in the venue's state (its `vote`), or null. */

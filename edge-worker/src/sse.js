@@ -19,7 +19,12 @@ const encoder = new TextEncoder();
  */
 export function serveSse(request, { cache, root, tickMs, maxMs }) {
   const params = new URL(request.url).searchParams;
-  const query = parseStreamQuery({ since: params.get('since'), lastEventId: request.headers.get('last-event-id'), epoch: params.get('epoch'), stream: params.get('stream') });
+  const query = parseStreamQuery({
+    since: params.get('since'),
+    lastEventId: request.headers.get('last-event-id'),
+    epoch: params.get('epoch'),
+    stream: params.get('stream'),
+  });
   if (!query.ok) return audienceErrorResponse(query.code, CORS);
   const { readable, writable } = new TransformStream();
   const writer = writable.getWriter();

@@ -25,7 +25,8 @@ export const NONE_SEQ = 10 ** 15 - 1;
  */
 export function venueOf(state) {
   const v = /** @type {any} */ (state)?.venue;
-  if (v && (v.status === 'live' || v.status === 'lost' || v.status === 'none') && Number.isFinite(v.since)) return { status: v.status, since: v.since };
+  if (v && (v.status === 'live' || v.status === 'lost' || v.status === 'none') && Number.isFinite(v.since))
+    return { status: v.status, since: v.since };
   return { status: 'none', since: 0 };
 }
 

@@ -66,12 +66,27 @@ export function judgeViewerFrame(budget, message, now) {
   const frameTake = takeToken(budget.frames, now, FRAME_LIMITS);
   /** @type {ViewerBudget} */
   let next = { ...budget, frames: frameTake.state };
-  if (!frameTake.ok) return { verdict: { action: 'close', code: CloseCode.POLICY_VIOLATION, reason: 'too many frames', refusal: 'flood' }, budget: next };
+  if (!frameTake.ok)
+    return { verdict: { action: 'close', code: CloseCode.POLICY_VIOLATION, reason: 'too many frames', refusal: 'flood' }, budget: next };
   const tooBig = typeof message === 'string' ? exceedsBytes(message, MAX_CLIENT_FRAME_BYTES) : message.byteLength > MAX_CLIENT_FRAME_BYTES;
-  if (tooBig) return { verdict: { action: 'close', code: CloseCode.MESSAGE_TOO_BIG, reason: 'frame over 4 KiB', refusal: 'oversize' }, budget: next };
-  if (typeof message !== 'string') return { verdict: { action: 'close', code: CloseCode.POLICY_VIOLATION, reason: 'binary frames are not accepted', refusal: 'binary' }, budget: next };
+  if (tooBig)
+    return { verdict: { action: 'close', code: CloseCode.MESSAGE_TOO_BIG, reason: 'frame over 4 KiB', refusal: 'oversize' }, budget: next };
+  if (typeof message !== 'string')
+    return {
+      verdict: { action: 'close', code: CloseCode.POLICY_VIOLATION, reason: 'binary frames are not accepted', refusal: 'binary' },
+      budget: next,
+    };
   const parsed = parseClientFrame(message);
-  if (parsed.ok === false) return { verdict: { action: 'close', code: CloseCode.POLICY_VIOLATION, reason: /** @type {any} */ (parsed).reason, refusal: /** @type {any} */ (parsed).vote ? 'vote' : 'frame' }, budget: next };
+  if (parsed.ok === false)
+    return {
+      verdict: {
+        action: 'close',
+        code: CloseCode.POLICY_VIOLATION,
+        reason: /** @type {any} */ (parsed).reason,
+        refusal: /** @type {any} */ (parsed).vote ? 'vote' : 'frame',
+      },
+      budget: next,
+    };
   const frame = /** @type {any} */ (parsed).frame;
   if (frame.type === 'ping') return { verdict: { action: 'pong', id: frame.id, c: frame.c }, budget: next };
   if (frame.type === 'vote') return judgeVote(next, frame.vote, now);
@@ -100,7 +115,10 @@ export function judgeViewerFrame(budget, message, now) {
  */
 function judgeVote(budget, vote, now) {
   if (budget.device !== undefined && budget.device !== vote.device) {
-    return { verdict: { action: 'close', code: CloseCode.POLICY_VIOLATION, reason: 'one device id per connection', refusal: 'vote' }, budget };
+    return {
+      verdict: { action: 'close', code: CloseCode.POLICY_VIOLATION, reason: 'one device id per connection', refusal: 'vote' },
+      budget,
+    };
   }
   const take = takeToken(budget.votes ?? fullBucket(VOTE_LIMITS, now), now, VOTE_LIMITS);
   return { verdict: { action: 'vote', vote, limited: !take.ok }, budget: { ...budget, votes: take.state, device: vote.device } };

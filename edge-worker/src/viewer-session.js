@@ -27,7 +27,11 @@ let keyCache = null;
 let randomSecret = '';
 
 /** @param {Uint8Array | ArrayBuffer} bytes */
-const b64url = (bytes) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const b64url = (bytes) =>
+  btoa(String.fromCharCode(...new Uint8Array(bytes)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 /** @param {string} text */
 const fromB64url = (text) => Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
 
@@ -104,7 +108,9 @@ export async function refuseJoin(request, env, show, known) {
   if (client.kind === 'loopback') return null;
   const name = client.kind === 'venue' ? 'VENUE_JOIN_LIMITER' : 'JOIN_LIMITER';
   if (await withinLimit(env, name, `${show ?? ''}|${client.address}`)) return null;
-  return jsonError(429, 'TOO_MANY_JOINS', 'too many viewers joined from this address just now; try again in a minute', { 'retry-after': String(RETRY_AFTER_S[name]) });
+  return jsonError(429, 'TOO_MANY_JOINS', 'too many viewers joined from this address just now; try again in a minute', {
+    'retry-after': String(RETRY_AFTER_S[name]),
+  });
 }
 
 /**
@@ -123,7 +129,8 @@ export async function serveSession(request, env, show) {
   } catch {
     return jsonError(400, 'BAD_SESSION', 'the body is not JSON');
   }
-  if (device !== undefined && (typeof device !== 'string' || !DEVICE_ID.test(device))) return jsonError(400, 'BAD_SESSION', 'device must be 16–64 of A-Z a-z 0-9 - _');
+  if (device !== undefined && (typeof device !== 'string' || !DEVICE_ID.test(device)))
+    return jsonError(400, 'BAD_SESSION', 'device must be 16–64 of A-Z a-z 0-9 - _');
   const refused = await refuseJoin(request, env, show);
   if (refused) return refused;
   const id = device ?? b64url(crypto.getRandomValues(new Uint8Array(16)));

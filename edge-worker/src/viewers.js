@@ -33,7 +33,10 @@ export async function connectViewer(request, env, { shardCount }, show = null, c
     const response = await shardStub(env, index, show).fetch(stampShow(new Request(request.url, { method: 'GET', headers }), show));
     if (response.status === 503 && response.headers.has(FULL_HEADER)) continue;
     // Not the next shard: an address that may not fill one may not fill the show either.
-    if (response.status === 429 && response.headers.has(ADDRESS_FULL_HEADER)) return jsonError(429, 'TOO_MANY_SOCKETS', 'this address already holds as many viewers as it may; close one first', { 'retry-after': '30' });
+    if (response.status === 429 && response.headers.has(ADDRESS_FULL_HEADER))
+      return jsonError(429, 'TOO_MANY_SOCKETS', 'this address already holds as many viewers as it may; close one first', {
+        'retry-after': '30',
+      });
     cursors.delete(key);
     if (cursors.size >= MAX_CURSORS) cursors.delete(cursors.keys().next().value);
     cursors.set(key, index);

@@ -31,7 +31,8 @@ export async function serveVote(request, env, { shardCount }, show = null, onMal
     onMalformed(kind);
     return response;
   };
-  if (request.method !== 'POST') return refuse('vote_method', jsonError(405, 'METHOD_NOT_ALLOWED', '/vote only answers POST', { allow: 'POST' }));
+  if (request.method !== 'POST')
+    return refuse('vote_method', jsonError(405, 'METHOD_NOT_ALLOWED', '/vote only answers POST', { allow: 'POST' }));
   if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) {
     return refuse('vote_type', jsonError(415, 'BAD_VOTE', 'send the vote as application/json'));
   }
@@ -82,6 +83,7 @@ async function refuseVoter(request, env, show, device) {
     jsonError(429, 'TOO_MANY_VOTES', 'too many votes just now; try again shortly', { 'retry-after': String(RETRY_AFTER_S[name]) });
   if (!(await withinLimit(env, 'VOTE_SESSION_LIMITER', `${show ?? ''}|${device}`))) return limited('VOTE_SESSION_LIMITER');
   const client = await classifyClient(request, env, show);
-  if (client.kind === 'public' && !(await withinLimit(env, 'VOTE_ADDRESS_LIMITER', `${show ?? ''}|${client.address}`))) return limited('VOTE_ADDRESS_LIMITER');
+  if (client.kind === 'public' && !(await withinLimit(env, 'VOTE_ADDRESS_LIMITER', `${show ?? ''}|${client.address}`)))
+    return limited('VOTE_ADDRESS_LIMITER');
   return null;
 }

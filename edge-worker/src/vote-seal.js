@@ -57,7 +57,9 @@ export function createVoteSeal({ collect, publish, now = () => Date.now(), warn 
       running = null;
       failures += 1;
       if (attempt >= SEAL_ATTEMPTS) {
-        warn(`votes: could not seal ${key} after ${attempt} attempts (${err instanceof Error ? err.message : String(err)}); the venue decides without the edge's final count`);
+        warn(
+          `votes: could not seal ${key} after ${attempt} attempts (${err instanceof Error ? err.message : String(err)}); the venue decides without the edge's final count`,
+        );
         return;
       }
       if (!armed) armed = { key, closes: Number.NaN, timer: setTimeout(() => void run(key, attempt + 1), SEAL_RETRY_MS) };

@@ -95,22 +95,25 @@ export function createVoteLedger({ storage, root }) {
     const known = ledgers.get(key);
     if (known) return known;
     if (!lookups.has(key)) {
-      lookups.set(key, (async () => {
-        try {
-          const prompt = promptOf({ vote: await root().currentVote() });
-          if (!prompt || prompt.key !== key) return null;
-          // An owner evicted since the seal reads the marker back with the choices.
-          if ((await storage.get(`${SEAL_PREFIX}${key}`)) === true) remember(key);
-          const tally = await storedTally(key, prompt.options.length);
-          // Keep the ledgers of the current prompt and the one before at most.
-          if (ledgers.size >= 2) ledgers.delete(ledgers.keys().next().value);
-          const ledger = { prompt, tally };
-          ledgers.set(key, ledger);
-          return ledger;
-        } finally {
-          lookups.delete(key);
-        }
-      })());
+      lookups.set(
+        key,
+        (async () => {
+          try {
+            const prompt = promptOf({ vote: await root().currentVote() });
+            if (!prompt || prompt.key !== key) return null;
+            // An owner evicted since the seal reads the marker back with the choices.
+            if ((await storage.get(`${SEAL_PREFIX}${key}`)) === true) remember(key);
+            const tally = await storedTally(key, prompt.options.length);
+            // Keep the ledgers of the current prompt and the one before at most.
+            if (ledgers.size >= 2) ledgers.delete(ledgers.keys().next().value);
+            const ledger = { prompt, tally };
+            ledgers.set(key, ledger);
+            return ledger;
+          } finally {
+            lookups.delete(key);
+          }
+        })(),
+      );
     }
     return lookups.get(key);
   }
@@ -158,7 +161,9 @@ export function createVoteLedger({ storage, root }) {
         // venue's clock (vote-seal.js, venue-clock.js), and from then on nothing counts. A
         // lagging owner may first look the prompt up after the venue closed it: still open here.
         // The venue's rule for one vote (core/votes/vote-round.js): closed, unknown option, or the tally's answer.
-        const outcome = ledger ? judgeVote({ accepting: !sealed.has(vote.key), optionIds: ledger.prompt.options, tally: ledger.tally }, vote) : 'closed';
+        const outcome = ledger
+          ? judgeVote({ accepting: !sealed.has(vote.key), optionIds: ledger.prompt.options, tally: ledger.tally }, vote)
+          : 'closed';
         if (ledger && changesTally(outcome)) {
           puts[`${VOTE_PREFIX}${vote.key}:${vote.device}`] = ledger.prompt.options.indexOf(vote.option);
           keys.add(vote.key);
@@ -260,12 +265,21 @@ export function createVoteTotals({ send }) {
      * @param {unknown} total
      */
     report(current, index, reportKey, counts, total) {
-      if (reportKey !== current || !Array.isArray(counts) || counts.length > SCORE_LIMITS.promptOptionsMax || !counts.every((n) => Number.isSafeInteger(n) && n >= 0)) return false;
+      if (
+        reportKey !== current ||
+        !Array.isArray(counts) ||
+        counts.length > SCORE_LIMITS.promptOptionsMax ||
+        !counts.every((n) => Number.isSafeInteger(n) && n >= 0)
+      )
+        return false;
       if (key !== current) {
         key = current;
         owners = new Map();
       }
-      owners.set(index, { counts: /** @type {number[]} */ (counts), total: Number.isSafeInteger(total) ? /** @type {number} */ (total) : 0 });
+      owners.set(index, {
+        counts: /** @type {number[]} */ (counts),
+        total: Number.isSafeInteger(total) ? /** @type {number} */ (total) : 0,
+      });
       reports += 1;
       if (!timer) timer = setTimeout(flush, Math.max(0, lastSent + TOTALS_INTERVAL_MS - Date.now()));
       return true;

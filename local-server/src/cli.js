@@ -113,10 +113,17 @@ async function validate(files, out, err) {
       const s = result.score;
       const timeline = createTimeline(s);
       const seconds = Math.round(timeline.msAt(timeline.totalBeats) / 1000);
-      out(`✓ ${file}: "${s.title}" (${s.id}) — ${s.bars} bars, ${timeline.totalBeats} beats, ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')} at the written tempo, ${(s.cues ?? []).length} cues`);
+      out(
+        `✓ ${file}: "${s.title}" (${s.id}) — ${s.bars} bars, ${timeline.totalBeats} beats, ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')} at the written tempo, ${(s.cues ?? []).length} cues`,
+      );
     } else {
       failed += 1;
-      err(`✗ ${file}: ${result.problems.length} problem(s)\n${formatProblems(result.problems).split('\n').map((l) => `  ${l}`).join('\n')}`);
+      err(
+        `✗ ${file}: ${result.problems.length} problem(s)\n${formatProblems(result.problems)
+          .split('\n')
+          .map((l) => `  ${l}`)
+          .join('\n')}`,
+      );
     }
   }
   return failed ? 1 : 0;
@@ -135,7 +142,8 @@ async function serve(argv, out, err, env) {
   const tokenGenerated = !options.token;
   const log = createLog({
     redact: [options.token, options.edgeToken].filter(Boolean),
-    print: (level, msg) => (level === 'info' ? out : err)(`[${new Date().toISOString().slice(11, 19)}] ${level === 'info' ? '' : `${level}: `}${msg}`),
+    print: (level, msg) =>
+      (level === 'info' ? out : err)(`[${new Date().toISOString().slice(11, 19)}] ${level === 'info' ? '' : `${level}: `}${msg}`),
   });
   const stateDir = defaultStateDir({ env });
   const stateFile = resumeFileFor(options, stateDir);
@@ -146,7 +154,12 @@ async function serve(argv, out, err, env) {
     server = await startShowServer({ ...options, stateFile, logFile, recordDir, log, buildAudienceApp: buildAudienceFromSource });
   } catch (e) {
     if (e instanceof StartupError) {
-      const details = e.problems.length ? `\n${formatProblems(e.problems).split('\n').map((l) => `  ${l}`).join('\n')}` : '';
+      const details = e.problems.length
+        ? `\n${formatProblems(e.problems)
+            .split('\n')
+            .map((l) => `  ${l}`)
+            .join('\n')}`
+        : '';
       err(`tutti serve: ${e.message}${details}`);
       return 1;
     }
@@ -156,19 +169,35 @@ async function serve(argv, out, err, env) {
   const s = server.status();
   const lan = lanAddress();
   out(`Tutti is serving "${s.score.title}" (${options.scorePath ?? DEFAULT_SCORE})`);
-  if (lan && (!options.host || options.host === '0.0.0.0')) out(`  Audience (phones on the venue Wi-Fi): http://${lan}:${server.audiencePort}/`);
+  if (lan && (!options.host || options.host === '0.0.0.0'))
+    out(`  Audience (phones on the venue Wi-Fi): http://${lan}:${server.audiencePort}/`);
   out(`  Audience on this machine:            ${server.audienceUrl}/`);
   out(`  Control API (127.0.0.1 only):        ${server.controlUrl}/api/status`);
   // The token is in the console URL only when it was generated: a token the user chose stays off the screen.
-  out(`  Console (a browser on this machine): ${server.controlUrl}/?token=${tokenGenerated ? encodeURIComponent(server.token) : 'YOUR_TOKEN'}`);
+  out(
+    `  Console (a browser on this machine): ${server.controlUrl}/?token=${tokenGenerated ? encodeURIComponent(server.token) : 'YOUR_TOKEN'}`,
+  );
   if (tokenGenerated) out(`  Control token:                       ${server.token}`);
   out(logFile ? `  Log file (JSON lines, rotated):      ${logFile}` : '  No log file (--no-log-file)');
-  out(server.recorder ? `  Performance record:                  ${server.recorder.dir} (tutti report writes its report)` : '  No performance record (--no-record)');
-  out(stateFile ? `  Show position saved to ${stateFile} (resumes after a crash; a clean stop clears it)` : '  Show position not saved (--no-resume)');
+  out(
+    server.recorder
+      ? `  Performance record:                  ${server.recorder.dir} (tutti report writes its report)`
+      : '  No performance record (--no-record)',
+  );
+  out(
+    stateFile
+      ? `  Show position saved to ${stateFile} (resumes after a crash; a clean stop clears it)`
+      : '  Show position not saved (--no-resume)',
+  );
   // Each target with how it is sent (README.md, "OSC out: on time in every receiver").
-  const oscOut = s.osc.targets.map((t) => `${formatTarget(t)} (${t.mode}${t.offsetMs ? `, ${t.offsetMs > 0 ? '+' : ''}${t.offsetMs} ms` : ''})`);
+  const oscOut = s.osc.targets.map(
+    (t) => `${formatTarget(t)} (${t.mode}${t.offsetMs ? `, ${t.offsetMs > 0 ? '+' : ''}${t.offsetMs} ms` : ''})`,
+  );
   if (oscOut.length) out(`  OSC out: ${oscOut.join(', ')}`);
-  if (s.osc.in) out(`  OSC in:  udp port ${s.osc.in} on ${s.osc.inHost}${options.oscAllow.length ? `, from ${options.oscAllow.map((r) => `${r.address}/${r.prefix}`).join(', ')}` : ''}`);
+  if (s.osc.in)
+    out(
+      `  OSC in:  udp port ${s.osc.in} on ${s.osc.inHost}${options.oscAllow.length ? `, from ${options.oscAllow.map((r) => `${r.address}/${r.prefix}`).join(', ')}` : ''}`,
+    );
   if (options.edgeUrl) out(`  Edge mirror: ${options.edgeUrl}`);
   out(options.autoplay ? '  Playing.' : '  Stopped: start it with POST /api/transport {"action":"play"} or the console.');
 

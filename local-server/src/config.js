@@ -17,21 +17,71 @@ export const SERVE_FLAGS = [
   { name: 'control-port', kind: 'port', arg: 'N', help: 'control listener port, always on 127.0.0.1 (default 8081)' },
   { name: 'token', kind: 'string', arg: 'T', help: 'bearer token for the control API, at least 16 characters (default: random, printed)' },
   { name: 'autoplay', kind: 'bool', help: 'start playing as soon as the score is loaded' },
-  { name: 'osc', kind: 'osc', repeat: true, arg: 'HOST:PORT[,OPT]', help: `musicians' OSC target (repeatable). Beats and cues arrive when they sound in any receiver. Options after it: mode=ahead sends bundles timetagged with that time ~300 ms early instead (liblo, SuperCollider; default mode=plain); offset=MS (-${MAX_OFFSET_MS}..${MAX_OFFSET_MS}) moves them earlier (<0) or later. E.g. --osc 10.0.0.2:9000,offset=-20` },
-  { name: 'osc-plain', kind: 'bool', help: 'every target plain (plain messages sent when each beat sounds), even one that says mode=ahead; plain is the default now, this is kept for old command lines' },
-  { name: 'osc-in', kind: 'osc-listen', arg: '[HOST:]PORT', help: 'UDP port accepting OSC remote control (a bare PORT listens on 127.0.0.1 only; 0.0.0.0:PORT for the network)' },
-  { name: 'osc-allow', kind: 'cidr', repeat: true, arg: 'CIDR', help: 'senders OSC-in accepts, e.g. 192.168.1.0/24 or fd00::/8 (repeatable or comma-separated; default: anyone who can reach --osc-in)' },
+  {
+    name: 'osc',
+    kind: 'osc',
+    repeat: true,
+    arg: 'HOST:PORT[,OPT]',
+    help: `musicians' OSC target (repeatable). Beats and cues arrive when they sound in any receiver. Options after it: mode=ahead sends bundles timetagged with that time ~300 ms early instead (liblo, SuperCollider; default mode=plain); offset=MS (-${MAX_OFFSET_MS}..${MAX_OFFSET_MS}) moves them earlier (<0) or later. E.g. --osc 10.0.0.2:9000,offset=-20`,
+  },
+  {
+    name: 'osc-plain',
+    kind: 'bool',
+    help: 'every target plain (plain messages sent when each beat sounds), even one that says mode=ahead; plain is the default now, this is kept for old command lines',
+  },
+  {
+    name: 'osc-in',
+    kind: 'osc-listen',
+    arg: '[HOST:]PORT',
+    help: 'UDP port accepting OSC remote control (a bare PORT listens on 127.0.0.1 only; 0.0.0.0:PORT for the network)',
+  },
+  {
+    name: 'osc-allow',
+    kind: 'cidr',
+    repeat: true,
+    arg: 'CIDR',
+    help: 'senders OSC-in accepts, e.g. 192.168.1.0/24 or fd00::/8 (repeatable or comma-separated; default: anyone who can reach --osc-in)',
+  },
   { name: 'edge', kind: 'url', arg: 'URL', help: 'mirror the state stream to an edge worker (its public URL)' },
   { name: 'edge-token', kind: 'string', arg: 'T', help: "the edge worker's publish token" },
   { name: 'max-clients', kind: 'int', arg: 'N', help: 'local audience cap; beyond it viewers go to the edge (or get 503)' },
-  { name: 'rate-limit', kind: 'count', arg: 'N', help: 'audience requests per second per address (burst 3×N; 0 = off; loopback is exempt; default 20)' },
-  { name: 'max-per-address', kind: 'count', arg: 'N', help: 'sockets one address may hold on the audience listener (WebSocket, SSE, keep-alive; 0 = no cap; 127.0.0.1/::1 exempt; default 16)' },
-  { name: 'trust-proxy', kind: 'bool', help: 'take the client address from X-Forwarded-For on requests from 127.0.0.1/::1 (a reverse proxy on this machine), so per-address limits still apply' },
-  { name: 'state-file', kind: 'string', arg: 'FILE', help: 'where the show position is saved (default: show-state.json in the state folder); after a crash the show resumes from it' },
+  {
+    name: 'rate-limit',
+    kind: 'count',
+    arg: 'N',
+    help: 'audience requests per second per address (burst 3×N; 0 = off; loopback is exempt; default 20)',
+  },
+  {
+    name: 'max-per-address',
+    kind: 'count',
+    arg: 'N',
+    help: 'sockets one address may hold on the audience listener (WebSocket, SSE, keep-alive; 0 = no cap; 127.0.0.1/::1 exempt; default 16)',
+  },
+  {
+    name: 'trust-proxy',
+    kind: 'bool',
+    help: 'take the client address from X-Forwarded-For on requests from 127.0.0.1/::1 (a reverse proxy on this machine), so per-address limits still apply',
+  },
+  {
+    name: 'state-file',
+    kind: 'string',
+    arg: 'FILE',
+    help: 'where the show position is saved (default: show-state.json in the state folder); after a crash the show resumes from it',
+  },
   { name: 'no-resume', kind: 'bool', help: 'do not save the show position and do not resume after a crash' },
-  { name: 'log-file', kind: 'string', arg: 'FILE', help: 'JSON log file, rotated at 5 MB, 3 kept (default: tutti.log in the state folder)' },
+  {
+    name: 'log-file',
+    kind: 'string',
+    arg: 'FILE',
+    help: 'JSON log file, rotated at 5 MB, 3 kept (default: tutti.log in the state folder)',
+  },
   { name: 'no-log-file', kind: 'bool', help: 'write no log file (the terminal still shows the log)' },
-  { name: 'record-dir', kind: 'string', arg: 'DIR', help: 'where performance records are written (default: records/ in the state folder); see tutti report --help' },
+  {
+    name: 'record-dir',
+    kind: 'string',
+    arg: 'DIR',
+    help: 'where performance records are written (default: records/ in the state folder); see tutti report --help',
+  },
   { name: 'no-record', kind: 'bool', help: 'record nothing of this show' },
 ];
 
@@ -73,7 +123,9 @@ function convert(spec, raw, source) {
     }
     case 'osc': {
       const { targets, errors } = parseOscTargetList(raw);
-      return errors.length ? { error: `${where} must be HOST:PORT[,mode=plain|ahead][,offset=MS] (e.g. 192.168.1.20:9000,offset=-20): ${errors.join('; ')}` } : { values: targets };
+      return errors.length
+        ? { error: `${where} must be HOST:PORT[,mode=plain|ahead][,offset=MS] (e.g. 192.168.1.20:9000,offset=-20): ${errors.join('; ')}` }
+        : { values: targets };
     }
     case 'osc-listen': {
       const listen = parseOscListen(raw);
@@ -81,7 +133,9 @@ function convert(spec, raw, source) {
     }
     case 'cidr': {
       const range = parseCidr(raw);
-      return range ? { value: range } : { error: `${where} must be an address or CIDR range (e.g. 192.168.1.0/24, fd00::/8), not "${raw}"` };
+      return range
+        ? { value: range }
+        : { error: `${where} must be an address or CIDR range (e.g. 192.168.1.0/24, fd00::/8), not "${raw}"` };
     }
     case 'url': {
       // One reading of an edge URL for the CLI and the console (edge/edge-url.js): wss:// and a
@@ -99,7 +153,13 @@ function convert(spec, raw, source) {
  * A repeatable flag also takes a comma-separated list (--osc-allow 10.0.0.0/8,fd00::/8); --osc
  * reads its own list, where `mode=`/`offset=` items belong to the target before them.
  */
-const splitRepeated = (spec, raw) => (spec.repeat && spec.kind !== 'osc' ? raw.split(',').map((s) => s.trim()).filter(Boolean) : [raw]);
+const splitRepeated = (spec, raw) =>
+  spec.repeat && spec.kind !== 'osc'
+    ? raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [raw];
 
 /**
  * Parse `tutti serve` arguments and environment into server options.
@@ -159,10 +219,13 @@ export function parseServeArgs(argv, env = {}) {
   }
 
   if (typeof values.token === 'string' && [...values.token].length < MIN_CONTROL_TOKEN_CHARS) {
-    errors.push(`--token is ${[...values.token].length} characters; a control token must be at least ${MIN_CONTROL_TOKEN_CHARS} (a short one can be guessed); leave --token out to get a random one`);
+    errors.push(
+      `--token is ${[...values.token].length} characters; a control token must be at least ${MIN_CONTROL_TOKEN_CHARS} (a short one can be guessed); leave --token out to get a random one`,
+    );
   }
   if (values['edge-token'] && !values.edge) errors.push('--edge-token needs --edge URL as well');
-  if (values.edge && !values['edge-token']) errors.push('--edge needs --edge-token T as well (the worker refuses unauthenticated publishers)');
+  if (values.edge && !values['edge-token'])
+    errors.push('--edge needs --edge-token T as well (the worker refuses unauthenticated publishers)');
 
   return {
     errors,

@@ -41,7 +41,9 @@ export function guardConnections({ server, maxPerAddress, firstRequestTimeoutMs,
     if (t - (reported.get(address) ?? 0) < BANNER_EVERY_MS) return;
     if (reported.size > 1000) reported.clear();
     reported.set(address, t);
-    log.warn(`refusing connections from ${address}: it already holds ${maxPerAddress} (--max-per-address); tutti_connections_rejected_total{reason="per_address"} counts them`);
+    log.warn(
+      `refusing connections from ${address}: it already holds ${maxPerAddress} (--max-per-address); tutti_connections_rejected_total{reason="per_address"} counts them`,
+    );
   }
 
   server.on('connection', (/** @type {import('node:net').Socket} */ socket) => {

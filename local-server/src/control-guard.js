@@ -24,7 +24,8 @@ export const AUTH_FAILURE_LIMIT = Object.freeze({ ratePerSecond: 5, burst: 20 })
 const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(?::(\d{1,5}))?$/i;
 
 /** Console UI files served without the token (the page reads the token from its URL). */
-export const isConsoleFile = (/** @type {string} */ url) => url === '/' || url.startsWith('/?') || url.startsWith('/console/') || url.startsWith('/core/') || url === '/favicon.ico';
+export const isConsoleFile = (/** @type {string} */ url) =>
+  url === '/' || url.startsWith('/?') || url.startsWith('/console/') || url.startsWith('/core/') || url === '/favicon.ico';
 
 /**
  * The Host header when it names this loopback listener on `port`, lowercased; otherwise null.
@@ -71,7 +72,12 @@ export function createControlGuard({ token, metrics, authFailures = AUTH_FAILURE
     const host = loopbackHost(request.headers.host, request.socket.localPort ?? 0);
     if (host === null) {
       metrics.badInput.inc({ source: BadInput.CONTROL_HOST });
-      return reply.code(421).send({ error: 'MISDIRECTED_HOST', message: `the control listener answers only to 127.0.0.1, localhost or [::1] with port ${request.socket.localPort}` });
+      return reply
+        .code(421)
+        .send({
+          error: 'MISDIRECTED_HOST',
+          message: `the control listener answers only to 127.0.0.1, localhost or [::1] with port ${request.socket.localPort}`,
+        });
     }
     if (!sameOriginOrNone(request.headers, host)) {
       metrics.badInput.inc({ source: BadInput.CONTROL_ORIGIN });

@@ -103,7 +103,10 @@ export function createEdgeMirror({ stream, events, log, metrics, media = null })
     /** Public URL viewers are sent to on overflow (null when the mirror is off). */
     publicUrl: () => url,
     // venue: what the edge tells remote viewers about the show (its /healthz), see edge/venue-probe.js.
-    status: () => (uplink ? { enabled: true, ...uplink.status(), media: mediaSync?.status() ?? null, venue: venueProbe?.status() ?? null } : { enabled: false }),
+    status: () =>
+      uplink
+        ? { enabled: true, ...uplink.status(), media: mediaSync?.status() ?? null, venue: venueProbe?.status() ?? null }
+        : { enabled: false },
     close() {
       stopGauges();
       this.disable();

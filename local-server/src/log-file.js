@@ -68,9 +68,18 @@ export function createFileLogger(options) {
  */
 export function teeToFile(log, logger) {
   return {
-    info: (msg) => { log.info(msg); logger.info(String(msg)); },
-    warn: (msg) => { log.warn(msg); logger.warn(String(msg)); },
-    error: (msg) => { log.error(msg); logger.error(String(msg)); },
+    info: (msg) => {
+      log.info(msg);
+      logger.info(String(msg));
+    },
+    warn: (msg) => {
+      log.warn(msg);
+      logger.warn(String(msg));
+    },
+    error: (msg) => {
+      log.error(msg);
+      logger.error(String(msg));
+    },
     recent: () => log.recent(),
   };
 }

@@ -48,11 +48,18 @@ export async function resolveMediaFile(dir, src) {
     realDir = await realpath(dir);
     realTarget = await realpath(target);
   } catch (error) {
-    const why = /** @type {NodeJS.ErrnoException} */ (error)?.code === 'ENOENT' ? 'not found' : `unreadable (${/** @type {Error} */ (error)?.message})`;
+    const why =
+      /** @type {NodeJS.ErrnoException} */ (error)?.code === 'ENOENT'
+        ? 'not found'
+        : `unreadable (${/** @type {Error} */ (error)?.message})`;
     return { ok: false, reason: 'missing', message: `file ${src} ${why} next to the score (looked for ${target})` };
   }
   if (!isInside(realDir, realTarget)) {
-    return { ok: false, reason: 'outside', message: `${src} is a link to ${realTarget}, outside the score's folder; copy the file into the folder instead` };
+    return {
+      ok: false,
+      reason: 'outside',
+      message: `${src} is a link to ${realTarget}, outside the score's folder; copy the file into the folder instead`,
+    };
   }
   let info;
   try {

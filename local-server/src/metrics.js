@@ -55,8 +55,7 @@ function processMetrics() {
  */
 export function createMetrics() {
   const registry = new client.Registry();
-  const labelled = (Type, name, help, labelNames, extra = {}) =>
-    new Type({ name, help, labelNames, registers: [registry], ...extra });
+  const labelled = (Type, name, help, labelNames, extra = {}) => new Type({ name, help, labelNames, registers: [registry], ...extra });
 
   return {
     registry,
@@ -69,11 +68,21 @@ export function createMetrics() {
     fanout: labelled(client.Histogram, 'tutti_fanout_duration_seconds', 'Time to hand one update to every connected client', [], {
       buckets: [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25],
     }),
-    dropped: labelled(client.Counter, 'tutti_frames_dropped_total', 'Deltas skipped for slow clients (coalesced into a later snapshot)', ['transport']),
+    dropped: labelled(client.Counter, 'tutti_frames_dropped_total', 'Deltas skipped for slow clients (coalesced into a later snapshot)', [
+      'transport',
+    ]),
     slowClosed: labelled(client.Counter, 'tutti_slow_clients_closed_total', 'Clients closed because they stopped reading', ['transport']),
-    resyncs: labelled(client.Counter, 'tutti_resyncs_total', 'Snapshots sent to resync a client (request, gap, slow client)', ['transport', 'reason']),
+    resyncs: labelled(client.Counter, 'tutti_resyncs_total', 'Snapshots sent to resync a client (request, gap, slow client)', [
+      'transport',
+      'reason',
+    ]),
     badInput: labelled(client.Counter, 'tutti_bad_input_total', 'Rejected input by source', ['source']),
-    connectionsRejected: labelled(client.Counter, 'tutti_connections_rejected_total', 'Audience sockets closed before serving: idle (no request in time) or per_address (--max-per-address)', ['reason']),
+    connectionsRejected: labelled(
+      client.Counter,
+      'tutti_connections_rejected_total',
+      'Audience sockets closed before serving: idle (no request in time) or per_address (--max-per-address)',
+      ['reason'],
+    ),
     overflow: labelled(client.Counter, 'tutti_overflow_total', 'Viewers turned away or redirected by --max-clients', ['transport']),
     seq: labelled(client.Gauge, 'tutti_state_seq', 'Sequence number of the current state', []),
     oscSent: labelled(client.Counter, 'tutti_osc_sent_total', 'OSC packets sent to musicians', ['kind']),
@@ -81,13 +90,48 @@ export function createMetrics() {
     oscIn: labelled(client.Counter, 'tutti_osc_in_total', 'OSC remote-control messages accepted', ['address']),
     edgeConnected: labelled(client.Gauge, 'tutti_edge_connected', '1 while the edge uplink is connected', []),
     edgeLag: labelled(client.Gauge, 'tutti_edge_lag', 'Updates the edge has not acknowledged yet', []),
-    edgeVenue: labelled(client.Gauge, 'tutti_edge_venue', 'What the edge tells remote viewers about the show (its /healthz venue): 1 for the current status', ['status']),
-    votes: labelled(client.Counter, 'tutti_votes_total', 'Well-formed votes from venue phones by outcome: counted, changed, repeat (same choice again), closed (no such prompt open), unknown_option, full, rate (over the per-socket vote budget)', ['outcome']),
-    voteCount: labelled(client.Gauge, 'tutti_vote_count', 'Votes per option of the current (or last) prompt, counted at the venue or reported by the edge', ['prompt', 'option', 'where']),
+    edgeVenue: labelled(
+      client.Gauge,
+      'tutti_edge_venue',
+      'What the edge tells remote viewers about the show (its /healthz venue): 1 for the current status',
+      ['status'],
+    ),
+    votes: labelled(
+      client.Counter,
+      'tutti_votes_total',
+      'Well-formed votes from venue phones by outcome: counted, changed, repeat (same choice again), closed (no such prompt open), unknown_option, full, rate (over the per-socket vote budget)',
+      ['outcome'],
+    ),
+    voteCount: labelled(
+      client.Gauge,
+      'tutti_vote_count',
+      'Votes per option of the current (or last) prompt, counted at the venue or reported by the edge',
+      ['prompt', 'option', 'where'],
+    ),
     promptsOpened: labelled(client.Counter, 'tutti_prompts_opened_total', 'Prompts opened to the audience', []),
-    voteResults: labelled(client.Counter, 'tutti_vote_results_total', 'Prompt results by how they counted the edge: final (its exact final count), timeout (it did not come in time: its last running totals), off (no edge mirror)', ['edge']),
-    taps: labelled(client.Counter, 'tutti_taps_total', 'Reaction taps counted during a reaction window, from venue phones or reported by the edge', ['where']),
-    reactionLevel: labelled(client.Gauge, 'tutti_reaction_level', 'The audience reaction level (0-1) during a reaction window, 0 outside', []),
-    edgeReplaced: labelled(client.Gauge, 'tutti_edge_replaced', '1 while another venue server publishing with the same token has replaced this one (it waits for POST /api/edge/resume)', []),
+    voteResults: labelled(
+      client.Counter,
+      'tutti_vote_results_total',
+      'Prompt results by how they counted the edge: final (its exact final count), timeout (it did not come in time: its last running totals), off (no edge mirror)',
+      ['edge'],
+    ),
+    taps: labelled(
+      client.Counter,
+      'tutti_taps_total',
+      'Reaction taps counted during a reaction window, from venue phones or reported by the edge',
+      ['where'],
+    ),
+    reactionLevel: labelled(
+      client.Gauge,
+      'tutti_reaction_level',
+      'The audience reaction level (0-1) during a reaction window, 0 outside',
+      [],
+    ),
+    edgeReplaced: labelled(
+      client.Gauge,
+      'tutti_edge_replaced',
+      '1 while another venue server publishing with the same token has replaced this one (it waits for POST /api/edge/resume)',
+      [],
+    ),
   };
 }

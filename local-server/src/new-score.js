@@ -13,7 +13,13 @@ export const SCHEMA_FILE = fileURLToPath(new URL('../../scores/score.schema.json
 
 /** The score id for a name: lowercase letters, digits and dashes (the format's id rule). */
 export function scoreIdOf(name) {
-  return name.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64);
+  return name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64);
 }
 
 /** A 0.4 s bell at 880 Hz, 11 025 Hz mono: a placeholder cue that is audible and tiny (≈ 9 KB). */
@@ -21,7 +27,8 @@ function placeholderBell() {
   return renderWav(11_025, 0.4, (t) => Math.sin(2 * Math.PI * 880 * t) * Math.exp(-t * 9) * 0.6);
 }
 
-const placeholderCard = (title) => `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 300"><rect width="400" height="300" fill="#1a1a2e"/><text x="200" y="160" fill="#f2c14e" font-family="sans-serif" font-size="28" text-anchor="middle">${title.replace(/[<&>"]/g, '')}</text></svg>\n`;
+const placeholderCard = (title) =>
+  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 300"><rect width="400" height="300" fill="#1a1a2e"/><text x="200" y="160" fill="#f2c14e" font-family="sans-serif" font-size="28" text-anchor="middle">${title.replace(/[<&>"]/g, '')}</text></svg>\n`;
 
 /**
  * The skeleton score, as an object ready for JSON.

@@ -107,7 +107,10 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
     }
     if (flooded > 0) {
       drop(BadInput.OSC_FLOOD, flooded);
-      warnOnce('flood', `OSC-in: dropped commands from ${rinfo.address} (over ${MAX_COMMANDS_PER_PACKET} per packet or ${COMMANDS_PER_SECOND}/s); counted in tutti_bad_input_total{source="osc_flood"}`);
+      warnOnce(
+        'flood',
+        `OSC-in: dropped commands from ${rinfo.address} (over ${MAX_COMMANDS_PER_PACKET} per packet or ${COMMANDS_PER_SECOND}/s); counted in tutti_bad_input_total{source="osc_flood"}`,
+      );
     }
   };
 
@@ -118,7 +121,9 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
       socket.on('error', (err) => log.warn(`OSC-in socket: ${err.message}`));
       const bound = socket.address();
       if (!allow && !['127.0.0.1', '::1'].includes(bound.address)) {
-        log.warn(`OSC-in listens on ${host}:${bound.port} and accepts commands from anyone who can reach it; add --osc-allow with your musicians' addresses`);
+        log.warn(
+          `OSC-in listens on ${host}:${bound.port} and accepts commands from anyone who can reach it; add --osc-allow with your musicians' addresses`,
+        );
       }
       resolve({ port: bound.port, host: bound.address, close: () => new Promise((done) => socket.close(() => done())) });
     });

@@ -42,7 +42,9 @@ export function createSendCore(report) {
   /** @param {Packet[]} packets */
   function sendAll(packets) {
     for (const p of packets) {
-      (p.host.includes(':') ? socket6 : socket4).send(p.bytes, p.port, p.host, (err) => report({ type: 'result', key: p.key, ref: p.ref, error: err ? err.message : null }));
+      (p.host.includes(':') ? socket6 : socket4).send(p.bytes, p.port, p.host, (err) =>
+        report({ type: 'result', key: p.key, ref: p.ref, error: err ? err.message : null }),
+      );
     }
   }
 

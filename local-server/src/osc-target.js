@@ -56,7 +56,10 @@ export function parseOscTargetList(text) {
   const errors = [];
   /** @type {Array<{ target: { host: string, port: number }, options: Record<string, unknown>, bad: boolean }>} */
   const items = [];
-  for (const item of String(text).split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of String(text)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = item.indexOf('=');
     if (eq === -1) {
       const target = parseOscTarget(item);
@@ -82,7 +85,12 @@ export function parseOscTargetList(text) {
     const checked = checkTargetOptions(options);
     if ('error' in checked) errors.push(`${formatTarget(target)}: ${checked.error}`);
     // The defaults are left out, as in saved settings: `--osc a:1` is `{ host: 'a', port: 1 }`.
-    else if (!bad) targets.push({ ...target, ...(checked.mode !== 'plain' && { mode: checked.mode }), ...(checked.offsetMs !== 0 && { offsetMs: checked.offsetMs }) });
+    else if (!bad)
+      targets.push({
+        ...target,
+        ...(checked.mode !== 'plain' && { mode: checked.mode }),
+        ...(checked.offsetMs !== 0 && { offsetMs: checked.offsetMs }),
+      });
   }
   return { targets, errors };
 }

@@ -217,7 +217,12 @@ export function createOscOut({ targets, show, metrics, log, now = () => Date.now
           },
           echoed: (ms) => resolve({ sent: true, rttMs: ms }),
         });
-        post({ type: 'send', id: nextJob++, at: null, packets: [{ key: key(target), host: target.host, port: target.port, bytes: encode(new Message('/tutti/ping', id)), ref: id }] });
+        post({
+          type: 'send',
+          id: nextJob++,
+          at: null,
+          packets: [{ key: key(target), host: target.host, port: target.port, bytes: encode(new Message('/tutti/ping', id)), ref: id }],
+        });
       });
     },
     /**

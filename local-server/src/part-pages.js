@@ -36,14 +36,20 @@ export function parsePartReport(body) {
   if (unknown !== undefined) return { ok: false, reason: `unknown field ${JSON.stringify(unknown.slice(0, 40))}` };
   if (typeof b.id !== 'string' || !ID.test(b.id)) return { ok: false, reason: 'id must be 8–32 of A-Z a-z 0-9 _ -' };
   if (typeof b.part !== 'string' || !PART.test(b.part)) return { ok: false, reason: 'part must be a part id or "*"' };
-  if (!ms(b.rtt ?? null) || !ms(b.bound ?? null)) return { ok: false, reason: 'rtt and bound must be null or milliseconds from 0 to 600000' };
-  if (b.transport !== undefined && b.transport !== null && !TRANSPORTS.has(/** @type {string} */ (b.transport))) return { ok: false, reason: 'transport must be ws, sse, poll or null' };
+  if (!ms(b.rtt ?? null) || !ms(b.bound ?? null))
+    return { ok: false, reason: 'rtt and bound must be null or milliseconds from 0 to 600000' };
+  if (b.transport !== undefined && b.transport !== null && !TRANSPORTS.has(/** @type {string} */ (b.transport)))
+    return { ok: false, reason: 'transport must be ws, sse, poll or null' };
   if (b.click !== undefined && typeof b.click !== 'boolean') return { ok: false, reason: 'click must be true or false' };
   return {
     ok: true,
     report: {
-      id: b.id, part: b.part, rtt: /** @type {number | null} */ (b.rtt ?? null), bound: /** @type {number | null} */ (b.bound ?? null),
-      transport: /** @type {any} */ (b.transport ?? null), click: b.click === true,
+      id: b.id,
+      part: b.part,
+      rtt: /** @type {number | null} */ (b.rtt ?? null),
+      bound: /** @type {number | null} */ (b.bound ?? null),
+      transport: /** @type {any} */ (b.transport ?? null),
+      click: b.click === true,
     },
   };
 }

@@ -34,7 +34,9 @@ export function createPreciseTimer(now) {
       entry.immediate = null;
       const wait = time - now();
       if (wait <= SPIN_MS) {
-        while (now() < time) { /* the last fraction of a ms */ }
+        while (now() < time) {
+          /* the last fraction of a ms */
+        }
         fire();
         return;
       }

@@ -67,7 +67,9 @@ async function readText(file) {
   // Devices and pipes (/dev/zero, a FIFO) report size 0 and never end: read only regular files.
   if (!info.isFile()) return { message: `${file} is not a regular file; give the path of a .score.json file` };
   if (info.size > MAX_SCORE_FILE_BYTES) {
-    return { message: `${file} is ${(info.size / 1048576).toFixed(1)} MB; a score file may be at most ${MAX_SCORE_FILE_BYTES / 1048576} MB (media go in separate files)` };
+    return {
+      message: `${file} is ${(info.size / 1048576).toFixed(1)} MB; a score file may be at most ${MAX_SCORE_FILE_BYTES / 1048576} MB (media go in separate files)`,
+    };
   }
   try {
     const text = await readFile(file, 'utf8');
@@ -91,21 +93,27 @@ async function checkAssetFiles(value, dir, validation) {
   // Past the limit the validator has already said so; do not stat thousands of paths.
   if (assets.length > SCORE_LIMITS.assets) return { found, sizes };
   const rejected = new Set(validation.map((p) => p.path));
-  await Promise.all(assets.map(async (asset, i) => {
-    const path = `assets[${i}]`;
-    const src = asset?.src;
-    if (typeof src !== 'string' || rejected.has(`${path}.src`) || rejected.has(path)) return;
-    const resolved = await resolveMediaFile(dir, src);
-    if (!resolved.ok) {
-      found.push({ index: i, path: `${path}.src`, message: resolved.message });
-      return;
-    }
-    const info = resolved;
-    if (Number.isInteger(asset.bytes) && asset.bytes !== info.size) {
-      found.push({ index: i, path: `${path}.bytes`, message: `the score says ${asset.bytes} bytes but ${src} has ${info.size}; update "bytes" or leave it out` });
-    }
-    if (typeof asset.id === 'string') sizes.set(asset.id, info.size);
-  }));
+  await Promise.all(
+    assets.map(async (asset, i) => {
+      const path = `assets[${i}]`;
+      const src = asset?.src;
+      if (typeof src !== 'string' || rejected.has(`${path}.src`) || rejected.has(path)) return;
+      const resolved = await resolveMediaFile(dir, src);
+      if (!resolved.ok) {
+        found.push({ index: i, path: `${path}.src`, message: resolved.message });
+        return;
+      }
+      const info = resolved;
+      if (Number.isInteger(asset.bytes) && asset.bytes !== info.size) {
+        found.push({
+          index: i,
+          path: `${path}.bytes`,
+          message: `the score says ${asset.bytes} bytes but ${src} has ${info.size}; update "bytes" or leave it out`,
+        });
+      }
+      if (typeof asset.id === 'string') sizes.set(asset.id, info.size);
+    }),
+  );
   // The checks finish in any order; report in file order.
   found.sort((a, b) => a.index - b.index);
   return { found: found.map(({ path, message }) => ({ path, message })), sizes };

@@ -117,10 +117,24 @@ export class StartupError extends Error {
 export async function startShowServer(options = {}) {
   const stateFile = options.stateFile ?? null;
   const {
-    host = '0.0.0.0', port = 8080, controlPort = 8081,
-    autoplay = false, oscTargets = [], oscPlain = false, oscInPort = null, oscInHost = '127.0.0.1', oscAllow = [], edgeUrl = null, edgeToken = null,
-    maxClients = null, lookaheadMs, hubOptions, rateLimit,
-    maxPerAddress = DEFAULT_MAX_PER_ADDRESS, trustProxy = false, firstRequestTimeoutMs = FIRST_REQUEST_TIMEOUT_MS,
+    host = '0.0.0.0',
+    port = 8080,
+    controlPort = 8081,
+    autoplay = false,
+    oscTargets = [],
+    oscPlain = false,
+    oscInPort = null,
+    oscInHost = '127.0.0.1',
+    oscAllow = [],
+    edgeUrl = null,
+    edgeToken = null,
+    maxClients = null,
+    lookaheadMs,
+    hubOptions,
+    rateLimit,
+    maxPerAddress = DEFAULT_MAX_PER_ADDRESS,
+    trustProxy = false,
+    firstRequestTimeoutMs = FIRST_REQUEST_TIMEOUT_MS,
   } = options;
   const token = options.token ?? randomBytes(18).toString('base64url');
   const printed = options.log ?? createLog({ redact: [token, edgeToken] });
@@ -128,14 +142,20 @@ export async function startShowServer(options = {}) {
   const fileLog = options.logFile ? createFileLogger({ file: options.logFile, secrets: [token, edgeToken] }) : null;
   const log = fileLog ? teeToFile(printed, fileLog.logger) : printed;
   /** @param {string} listener */
-  const fastifyLogging = (listener) => (fileLog ? { loggerInstance: fileLog.logger.child({ listener }), logController: new LogController({ disableRequestLogging: true }) } : { logger: false });
+  const fastifyLogging = (listener) =>
+    fileLog
+      ? { loggerInstance: fileLog.logger.child({ listener }), logController: new LogController({ disableRequestLogging: true }) }
+      : { logger: false };
   const now = options.now ?? createServerClock();
   const metrics = createMetrics();
 
   // Crash resume (README.md): the file exists only when the last run did not stop cleanly.
   /** @type {import('./resume-file.js').ResumeRead} */
   const read = stateFile ? await readResumeFile(stateFile) : { status: 'absent' };
-  if (read.status === 'corrupt') log.warn(`the saved show position in ${stateFile} is unusable (${read.reason})${read.keptAs ? `; kept as ${read.keptAs}` : ''}; starting from the top`);
+  if (read.status === 'corrupt')
+    log.warn(
+      `the saved show position in ${stateFile} is unusable (${read.reason})${read.keptAs ? `; kept as ${read.keptAs}` : ''}; starting from the top`,
+    );
   const saved = read.status === 'ok' ? read.record : null;
   let scorePath = options.scorePath ?? saved?.scorePath ?? DEFAULT_SCORE;
   let loaded = await loadScoreFile(scorePath);
@@ -158,14 +178,19 @@ export async function startShowServer(options = {}) {
   if (edgeUrl) await edge.enable(edgeUrl, edgeToken ?? '');
   // Audience voices (README.md): the venue counts its phones, the edge's totals are added.
   const votes = createVoteDesk({
-    show, now, metrics, log,
+    show,
+    now,
+    metrics,
+    log,
     sendOsc: (address, args) => osc.message(address, args, 'vote'),
     edgeOn: () => edge.status().enabled === true,
     edgeWaitMs: options.voteEdgeWaitMs,
   });
   edge.events.on('votes', (report) => votes.edgeTotals(report));
   const reactions = createReactionMeter({
-    show, now, metrics,
+    show,
+    now,
+    metrics,
     viewers: () => show.hub.viewers() + (edge.status().remoteViewers ?? 0),
     sendOsc: (address, args) => osc.message(address, args, 'reaction'),
   });
@@ -192,10 +217,20 @@ export async function startShowServer(options = {}) {
   // --trust-proxy believes X-Forwarded-For only from this machine (a reverse proxy next to the
   // server); a phone cannot pick its own address by sending the header.
   const audience = Fastify({
-    ...fastifyLogging('audience'), bodyLimit: 1024, return503OnClosing: true, forceCloseConnections: true,
-    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, trustProxy: trustProxy ? ['127.0.0.1', '::1'] : false,
+    ...fastifyLogging('audience'),
+    bodyLimit: 1024,
+    return503OnClosing: true,
+    forceCloseConnections: true,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    trustProxy: trustProxy ? ['127.0.0.1', '::1'] : false,
   });
-  const guard = guardConnections({ server: audience.server, maxPerAddress: maxPerAddress > 0 ? maxPerAddress : Infinity, firstRequestTimeoutMs, metrics, log });
+  const guard = guardConnections({
+    server: audience.server,
+    maxPerAddress: maxPerAddress > 0 ? maxPerAddress : Infinity,
+    firstRequestTimeoutMs,
+    metrics,
+    log,
+  });
   // permessage-deflate without context takeover, offered to lean-stream sockets only (routes/ws.js):
   // the hub compresses each lean update once for all of them; ws never compresses its own small
   // sends (pongs). No clientMaxWindowBits: ws would then refuse (400) every offer that lacks
@@ -209,11 +244,17 @@ export async function startShowServer(options = {}) {
   sweepLimiter.unref();
   audience.addHook('onRequest', async (request, reply) => {
     if (trustProxy && !guard.admitProxied(request, reply)) {
-      return reply.code(429).header('retry-after', '10').send({ error: 'TOO_MANY_CONNECTIONS', message: 'too many open connections from this address' });
+      return reply
+        .code(429)
+        .header('retry-after', '10')
+        .send({ error: 'TOO_MANY_CONNECTIONS', message: 'too many open connections from this address' });
     }
     if (!limiter.take(request.ip)) {
       metrics.badInput.inc({ source: BadInput.RATE });
-      return reply.code(429).header('retry-after', '1').send({ error: 'RATE_LIMITED', message: 'too many requests from this address; slow down' });
+      return reply
+        .code(429)
+        .header('retry-after', '1')
+        .send({ error: 'RATE_LIMITED', message: 'too many requests from this address; slow down' });
     }
     if (request.method === 'GET' && (request.url === '/' || request.url.startsWith('/?')) && overflow.full()) {
       return overflow.reject(reply, 'page', request.url);
@@ -256,14 +297,34 @@ export async function startShowServer(options = {}) {
 
   // ---- control listener: loopback only, token everywhere ----
   // Strict bodies: an unknown field is a mistake to report, not to drop silently.
-  const control = Fastify({ ...fastifyLogging('control'), bodyLimit: 64 * 1024, forceCloseConnections: true, ajv: { customOptions: { removeAdditional: false, coerceTypes: false } } });
+  const control = Fastify({
+    ...fastifyLogging('control'),
+    bodyLimit: 64 * 1024,
+    forceCloseConnections: true,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
+  });
   // Host, Origin, token and the failed-token throttle (control-guard.js, SECURITY.md).
   control.addHook('onRequest', createControlGuard({ token, metrics, authFailures: options.authFailures }));
   acceptJsonBodiesOfAnyType(control);
   control.setErrorHandler(controlErrorHandler(metrics));
   await control.register(controlRoutes, { show, metrics, status, log });
   const consoleHost = options.consoleHost ?? { mode: 'serve' };
-  const consoleContext = { show, metrics, status, log, osc, edge, audiencePort: () => audiencePort, probeKey: probeKey.key, partKey: partKey.key, partPages, audienceHost: host, consoleHost, votes, reactions };
+  const consoleContext = {
+    show,
+    metrics,
+    status,
+    log,
+    osc,
+    edge,
+    audiencePort: () => audiencePort,
+    probeKey: probeKey.key,
+    partKey: partKey.key,
+    partPages,
+    audienceHost: host,
+    consoleHost,
+    votes,
+    reactions,
+  };
   await control.register(consoleApiRoutes, consoleContext);
   await control.register(consoleImportRoutes, consoleContext);
   await control.register(consoleUiRoutes, {});
@@ -299,7 +360,10 @@ export async function startShowServer(options = {}) {
   audiencePort = /** @type {import('node:net').AddressInfo} */ (audience.server.address()).port;
   const loopbackHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   const resumed = saved !== null && resumeSaved(saved);
-  if (resumed) log.info(`resumed the show after an unclean stop (${stateFile}): ${show.engine.status().transport} at bar ${show.engine.status().position.bar}`);
+  if (resumed)
+    log.info(
+      `resumed the show after an unclean stop (${stateFile}): ${show.engine.status().transport} at bar ${show.engine.status().position.bar}`,
+    );
   else if (autoplay) show.engine.play();
   const recorder = options.recordDir ? await openRecord(options.recordDir, resumed ? saved?.record : null) : null;
   const persisted = stateFile ? persistResumePoint({ file: stateFile, show, log, record: recorder?.id ?? null }) : null;

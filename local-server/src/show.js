@@ -27,7 +27,16 @@ export const newEpoch = () => randomBytes(6).toString('base64url');
  * @param {(fn: () => void, ms: number) => unknown} [options.setTimer] the engine's timer (default setTimeout; the record benchmark injects a simulated clock)
  * @param {(handle: unknown) => void} [options.clearTimer]
  */
-export function createShow({ loaded, now, metrics, lookaheadMs, replayLimit = 512, hubOptions = {}, setTimer = (fn, ms) => setTimeout(fn, ms), clearTimer = (handle) => clearTimeout(/** @type {any} */ (handle)) }) {
+export function createShow({
+  loaded,
+  now,
+  metrics,
+  lookaheadMs,
+  replayLimit = 512,
+  hubOptions = {},
+  setTimer = (fn, ms) => setTimeout(fn, ms),
+  clearTimer = (handle) => clearTimeout(/** @type {any} */ (handle)),
+}) {
   // The show's one event surface (README.md, "Where things are"): `beat`, `osc-cue`, `transport`
   // from the engine, `envelope` (every envelope published: deltas, and the snapshot after a
   // score load) and `score` (another score was loaded).
@@ -40,7 +49,12 @@ export function createShow({ loaded, now, metrics, lookaheadMs, replayLimit = 51
   const stream = createStateStream({ epoch: newEpoch(), state: {}, now: () => Math.round(now()), replayLimit });
   // The lean stream (README.md, `?stream=lean`): its own seq space and epoch id, derived from
   // every full state in order, encoded once per update for all its clients.
-  const leanStream = createStateStream({ epoch: `${stream.epoch()}${LEAN_EPOCH_SUFFIX}`, state: {}, now: () => Math.round(now()), replayLimit });
+  const leanStream = createStateStream({
+    epoch: `${stream.epoch()}${LEAN_EPOCH_SUFFIX}`,
+    state: {},
+    now: () => Math.round(now()),
+    replayLimit,
+  });
   /** @type {Record<string, unknown> | null} */
   let lean = null;
   const hub = createHub({ stream, leanStream, metrics, now, ...hubOptions });

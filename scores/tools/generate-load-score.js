@@ -20,7 +20,6 @@ const ROWS = 24; // 360 tiles
 const TILES_PER_CUE = 4;
 const PALETTE = ['#2b0f1e', '#4a1030', '#6d1a45', '#93265a', '#b8386b', '#d9567f', '#ee8aa2', '#f6bfcb', '#3c2a4d', '#1b0f1f'];
 
-
 const tileId = (n) => `t${String(n).padStart(3, '0')}`;
 
 /**
@@ -104,14 +103,18 @@ async function main(check) {
   if (check) {
     const current = await readFile(LOAD_SCORE_PATH, 'utf8').catch(() => '');
     const same = current === text;
-    console.log(same ? 'union-rose-load.score.json matches' : 'union-rose-load.score.json differs; run scores/tools/generate-load-score.js');
+    console.log(
+      same ? 'union-rose-load.score.json matches' : 'union-rose-load.score.json differs; run scores/tools/generate-load-score.js',
+    );
     process.exitCode = same ? 0 : 1;
     return;
   }
   await writeFile(LOAD_SCORE_PATH, text);
   const score = JSON.parse(text);
   console.log(`wrote scores/union-rose-load.score.json (${text.length} bytes, ${score.cues.length} cues)`);
-  console.log(`initial view: ${JSON.stringify(score.view).length} bytes as JSON; media: ${score.assets.reduce((n, a) => n + a.bytes, 0)} bytes`);
+  console.log(
+    `initial view: ${JSON.stringify(score.view).length} bytes as JSON; media: ${score.assets.reduce((n, a) => n + a.bytes, 0)} bytes`,
+  );
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -20,7 +20,11 @@ afterAll(async () => {
 async function call(method, path, body, token = TOKEN) {
   const headers = { authorization: `Bearer ${token}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${server.controlUrl}${path}`, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(`${server.controlUrl}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
@@ -56,7 +60,17 @@ async function readFeed(until, ms = 8000) {
 }
 
 test('every console route needs the token', async () => {
-  for (const [method, path] of [['GET', '/api/console'], ['GET', '/api/events'], ['GET', '/api/log'], ['POST', '/api/score/validate'], ['POST', '/api/osc/targets'], ['POST', '/api/edge'], ['DELETE', '/api/edge'], ['POST', '/api/edge/resume'], ['POST', '/api/console/count-in']]) {
+  for (const [method, path] of [
+    ['GET', '/api/console'],
+    ['GET', '/api/events'],
+    ['GET', '/api/log'],
+    ['POST', '/api/score/validate'],
+    ['POST', '/api/osc/targets'],
+    ['POST', '/api/edge'],
+    ['DELETE', '/api/edge'],
+    ['POST', '/api/edge/resume'],
+    ['POST', '/api/console/count-in'],
+  ]) {
     const res = await call(method, path, method === 'POST' ? {} : undefined, 'wrong');
     expect([path, res.status, res.body.error]).toEqual([path, 401, 'UNAUTHORIZED']);
   }
@@ -114,7 +128,12 @@ test('the live feed: hello, beats while playing, stats with viewers (the probe n
   const viewer = await openWs(server.audienceUrl);
   server.show.engine.play();
   try {
-    const events = await readFeed((ev) => ev.filter((e) => e.event === 'beat').length >= 2 && ev.some((e) => e.event === 'stats' && e.data.stats.latency.samples > 0 && e.data.viewers.total === 1), 10_000);
+    const events = await readFeed(
+      (ev) =>
+        ev.filter((e) => e.event === 'beat').length >= 2 &&
+        ev.some((e) => e.event === 'stats' && e.data.stats.latency.samples > 0 && e.data.viewers.total === 1),
+      10_000,
+    );
     expect(events[0].event).toBe('hello');
     const beat = events.find((e) => e.event === 'beat').data;
     expect(beat).toMatchObject({ bar: expect.any(Number), beat: expect.any(Number), at: expect.any(Number), s: expect.any(Number) });
@@ -175,11 +194,13 @@ test('transport and tempo actions are in the console log, with the source and wh
   await call('POST', '/api/tempo', { bpm: 120 });
   await call('POST', '/api/tempo', { bpm: null });
   const lines = (await call('GET', '/api/log')).body.entries.map((e) => e.msg);
-  expect(lines).toEqual(expect.arrayContaining([
-    expect.stringMatching(/^transport: play → playing at bar \d+ beat \d+ \(control API\)$/),
-    expect.stringMatching(/^transport: pause → paused at bar \d+ beat \d+ \(control API\)$/),
-    'transport: seek to bar 9 beat 2 → paused at bar 9 beat 2 (control API)',
-    'tempo: 120 bpm → 120 bpm now (control API)',
-    expect.stringMatching(/^tempo: back to the written tempo → \d+(\.\d+)? bpm now \(control API\)$/),
-  ]));
+  expect(lines).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/^transport: play → playing at bar \d+ beat \d+ \(control API\)$/),
+      expect.stringMatching(/^transport: pause → paused at bar \d+ beat \d+ \(control API\)$/),
+      'transport: seek to bar 9 beat 2 → paused at bar 9 beat 2 (control API)',
+      'tempo: 120 bpm → 120 bpm now (control API)',
+      expect.stringMatching(/^tempo: back to the written tempo → \d+(\.\d+)? bpm now \(control API\)$/),
+    ]),
+  );
 });

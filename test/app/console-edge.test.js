@@ -50,15 +50,21 @@ test('switching the mirror on from the console: link connected, a remote viewer 
   const viewer = await openViewer(edge); // someone watching remotely
   const assets = server.show.engine.score().assets.length;
   const meta = () => page.textContent('#edge-meta');
-  await waitFor(async () => (await meta()).includes(`${assets} of ${assets} files on the edge`), { timeoutMs: 30_000, what: 'the media reported on the edge' });
+  await waitFor(async () => (await meta()).includes(`${assets} of ${assets} files on the edge`), {
+    timeoutMs: 30_000,
+    what: 'the media reported on the edge',
+  });
   await waitFor(async () => /Remote viewers\s*1/.test(await meta()), { timeoutMs: 15_000, what: 'the remote viewer counted' });
   // What the edge tells remote viewers about the show (its /healthz), read back by the console.
-  await waitFor(async () => /Remote viewers see\s*the show, live/.test(await meta()), { timeoutMs: 15_000, what: 'the edge\'s venue status in the panel' });
+  await waitFor(async () => /Remote viewers see\s*the show, live/.test(await meta()), {
+    timeoutMs: 15_000,
+    what: "the edge's venue status in the panel",
+  });
   // What the console says is what the edge serves.
   const src = server.show.engine.score().assets[0].src;
   expect((await fetch(`${edge.url}/media/${src}`)).status).toBe(200);
   await page.evaluate(() => document.querySelector('.card-edge')?.scrollIntoView());
-  await page.screenshot({ path: `${SHOTS}edge.png`, clip: await page.locator('.card-edge').boundingBox() ?? undefined });
+  await page.screenshot({ path: `${SHOTS}edge.png`, clip: (await page.locator('.card-edge').boundingBox()) ?? undefined });
 
   await page.click('#edge-off');
   await page.waitForFunction(() => document.getElementById('edge-state')?.textContent === 'off', undefined, { timeout: 10_000 });
@@ -85,7 +91,7 @@ test('replaced by another venue server: a red banner, no retrying, and "Publish 
   expect(await page.textContent('#edge-replaced')).toMatch(/another venue server connected to this edge with the same token/);
   expect(await page.textContent('#edge-meta')).toMatch(/replaced by another venue server — not retrying/);
   await page.evaluate(() => document.querySelector('.card-edge')?.scrollIntoView());
-  await page.screenshot({ path: `${SHOTS}edge-replaced.png`, clip: await page.locator('.card-edge').boundingBox() ?? undefined });
+  await page.screenshot({ path: `${SHOTS}edge-replaced.png`, clip: (await page.locator('.card-edge').boundingBox()) ?? undefined });
   // It stays stopped: the other publisher is not replaced back.
   await new Promise((r) => setTimeout(r, 3000));
   expect(other.state.closeCode).toBeNull();

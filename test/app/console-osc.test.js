@@ -16,7 +16,13 @@ const saved = [];
 
 beforeAll(async () => {
   server = await startShowServer({
-    host: '127.0.0.1', port: 0, controlPort: 0, token: TOKEN, log: createLog(), stateFile: null, now: wallClock,
+    host: '127.0.0.1',
+    port: 0,
+    controlPort: 0,
+    token: TOKEN,
+    log: createLog(),
+    stateFile: null,
+    now: wallClock,
     consoleHost: { mode: 'serve', onChange: (change) => saved.push(change) },
   });
 });
@@ -25,7 +31,11 @@ afterAll(async () => {
 });
 
 async function call(method, path, body) {
-  const res = await fetch(`${server.controlUrl}${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${server.controlUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json() };
 }
 const row = (osc, port) => osc.targets.find((t) => t.port === port);
@@ -50,7 +60,12 @@ test('a target is added with a mode, changed in place (counters kept), and bad v
     expect(saved.at(-1)).toEqual({ oscTargets: [{ host: '127.0.0.1', port: receiver.port, offsetMs: -20 }] });
     const from = receiver.received.length;
     await waitFor(() => receiver.received.slice(from).filter((r) => r.address === '/tutti/beat').length >= 2, 5000, 'plain beats');
-    expect(receiver.received.slice(from).filter((r) => r.address === '/tutti/beat').every((r) => !r.bundled)).toBe(true);
+    expect(
+      receiver.received
+        .slice(from)
+        .filter((r) => r.address === '/tutti/beat')
+        .every((r) => !r.bundled),
+    ).toBe(true);
 
     for (const [body, status] of [
       [{ host: '127.0.0.1', port: receiver.port, offsetMs: 400 }, 400],
@@ -96,14 +111,18 @@ test('the test ping: sent to a silent target (no round trip); a target that echo
     expect(answered.body.rttMs).toBeGreaterThan(0);
     expect(answered.body.rttMs).toBeLessThan(500);
     // The panel's rows carry it from then on (the console's snapshot and its once-a-second update).
-    const snapshot = await fetch(`${server.controlUrl}/api/console`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.json());
+    const snapshot = await fetch(`${server.controlUrl}/api/console`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) =>
+      r.json(),
+    );
     expect(row(snapshot.osc, port).rtt).toEqual({ ms: answered.body.rttMs, at: expect.any(Number) });
     expect(row(snapshot.osc, silent.port).rtt).toBeNull();
     // Anything else reaching the sender's socket is counted and changes nothing: junk, a ping with
     // a number nobody sent, an oversized packet.
-    const strays = async () => Number(/source="osc_reply"\} (\d+)/.exec(await server.metrics.registry.getSingleMetricAsString('tutti_bad_input_total'))?.[1] ?? 0);
+    const strays = async () =>
+      Number(/source="osc_reply"\} (\d+)/.exec(await server.metrics.registry.getSingleMetricAsString('tutti_bad_input_total'))?.[1] ?? 0);
     const before = await strays();
-    for (const junk of [Buffer.from('junk'), encode(new Message('/tutti/ping', 7)), Buffer.alloc(2000, 1)]) echo.send(junk, senderPort, '127.0.0.1');
+    for (const junk of [Buffer.from('junk'), encode(new Message('/tutti/ping', 7)), Buffer.alloc(2000, 1)])
+      echo.send(junk, senderPort, '127.0.0.1');
     await waitFor(async () => (await strays()) === before + 3, 3000, 'three strays counted');
     expect(row(server.status().osc, port).rtt.ms).toBe(answered.body.rttMs);
   } finally {
@@ -123,7 +142,11 @@ test('count-in clicks go through the show sender: plain messages on the beat gri
     expect((await call('POST', '/api/console/count-in', { beats: 3 })).status).toBe(200);
     await waitFor(() => receiver.received.some((r) => r.address === '/tutti/beat'), 5000, 'the first beat after the count-in');
     const clicks = receiver.received.filter((r) => r.address === '/tutti/countin');
-    expect(clicks.map((c) => c.args)).toEqual([[1, 3], [2, 3], [3, 3]]);
+    expect(clicks.map((c) => c.args)).toEqual([
+      [1, 3],
+      [2, 3],
+      [3, 3],
+    ]);
     expect(clicks.every((c) => !c.bundled)).toBe(true);
     const firstBeat = receiver.received.find((r) => r.address === '/tutti/beat');
     const times = [...clicks.map((c) => c.at), firstBeat.at];
@@ -138,8 +161,16 @@ test('count-in clicks go through the show sender: plain messages on the beat gri
 
 test('the desktop app saves each target with its mode and offset (defaults left out); a bad saved one is dropped, not fatal', async () => {
   const { sanitizeSettings, applySettingsChange, defaultSettings } = await import('../../app/main/settings-store.js');
-  const next = applySettingsChange(defaultSettings(), { oscTargets: [{ host: 'a', port: 1, mode: 'ahead', offsetMs: -20 }, { host: 'b', port: 2, mode: 'plain', offsetMs: 0 }] });
-  expect(next.oscTargets).toEqual([{ host: 'a', port: 1, mode: 'ahead', offsetMs: -20 }, { host: 'b', port: 2 }]);
+  const next = applySettingsChange(defaultSettings(), {
+    oscTargets: [
+      { host: 'a', port: 1, mode: 'ahead', offsetMs: -20 },
+      { host: 'b', port: 2, mode: 'plain', offsetMs: 0 },
+    ],
+  });
+  expect(next.oscTargets).toEqual([
+    { host: 'a', port: 1, mode: 'ahead', offsetMs: -20 },
+    { host: 'b', port: 2 },
+  ]);
   expect(sanitizeSettings(JSON.parse(JSON.stringify(next))).settings.oscTargets).toEqual(next.oscTargets);
   const bad = sanitizeSettings({ oscTargets: [{ host: 'a', port: 1, offsetMs: 900 }] });
   expect(bad).toMatchObject({ settings: { oscTargets: [] }, dropped: ['oscTargets'] });

@@ -20,7 +20,13 @@ let releaseLock;
 beforeAll(async () => {
   releaseLock = await acquireBrowserLock();
   mkdirSync(SHOTS, { recursive: true });
-  server = await startShowServer({ scorePath: fileURLToPath(new URL('../../scores/tidal-lines.score.json', import.meta.url)), host: '127.0.0.1', port: 0, controlPort: 0, token: TOKEN });
+  server = await startShowServer({
+    scorePath: fileURLToPath(new URL('../../scores/tidal-lines.score.json', import.meta.url)),
+    host: '127.0.0.1',
+    port: 0,
+    controlPort: 0,
+    token: TOKEN,
+  });
   browser = await launchBrowser();
 }, 180_000);
 
@@ -30,7 +36,7 @@ afterAll(async () => {
   await releaseLock?.();
 });
 
-test('the musicians\' QR and URL carry the part key; a connected part page is listed with its part, sync and last seen', async () => {
+test("the musicians' QR and URL carry the part key; a connected part page is listed with its part, sync and last seen", async () => {
   const consolePage = await browser.newPage({ viewport: { width: 1440, height: 1100 } });
   const errors = [];
   consolePage.on('pageerror', (e) => errors.push(e.message));
@@ -48,15 +54,25 @@ test('the musicians\' QR and URL carry the part key; a connected part page is li
 
   const tablet = await browser.newPage({ viewport: { width: 1180, height: 820 } });
   await tablet.goto(`${partUrl}#vc`);
-  await tablet.waitForFunction(() => window.__part?.part() === 'vc' && (window.__part.clock()?.total ?? 0) >= 20, undefined, { timeout: 20_000 });
-  await consolePage.waitForFunction(() => {
-    const row = document.querySelector('#parts-list .part-row[data-part="vc"]:not(.missing)');
-    return row && /±/.test(row.textContent);
-  }, undefined, { timeout: 15_000 });
+  await tablet.waitForFunction(() => window.__part?.part() === 'vc' && (window.__part.clock()?.total ?? 0) >= 20, undefined, {
+    timeout: 20_000,
+  });
+  await consolePage.waitForFunction(
+    () => {
+      const row = document.querySelector('#parts-list .part-row[data-part="vc"]:not(.missing)');
+      return row && /±/.test(row.textContent);
+    },
+    undefined,
+    { timeout: 15_000 },
+  );
   const row = await consolePage.textContent('#parts-list .part-row[data-part="vc"]:not(.missing)');
   expect(row).toMatch(/^Cello±\d+(\.\d)? ms · round trip \d+(\.\d)? ms · WS127\.0\.0\.1 · (just now|\d+ s ago)$/);
   expect(await consolePage.textContent('#parts-state')).toBe('1 of 4 parts ready');
-  expect(await consolePage.$$eval('#parts-list .part-row.missing', (rows) => rows.map((r) => r.dataset.part))).toEqual(['vln', 'perc', 'elec']);
+  expect(await consolePage.$$eval('#parts-list .part-row.missing', (rows) => rows.map((r) => r.dataset.part))).toEqual([
+    'vln',
+    'perc',
+    'elec',
+  ]);
   await consolePage.evaluate(() => window.scrollTo(0, 0)); // the sticky top bar belongs at the top of a full-page shot
   await consolePage.screenshot({ path: `${SHOTS}console-parts.png`, fullPage: true });
   expect(errors).toEqual([]);

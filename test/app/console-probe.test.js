@@ -21,7 +21,9 @@ test('the probe takes no audience slot and is not counted', async () => {
   await api('/api/console'); // a console looks: the probe starts
   await waitFor(async () => (await api('/api/console')).stats.latency.probe.state === 'open', 8000, 'probe connected');
   expect((await api('/api/status')).clients).toEqual({ ws: 0, sse: 0, poll: 0, total: 0 });
-  expect(await (await fetch(`${server.controlUrl}/metrics`, { headers: auth })).text()).not.toMatch(/tutti_clients\{transport="ws"\} [1-9]/);
+  expect(await (await fetch(`${server.controlUrl}/metrics`, { headers: auth })).text()).not.toMatch(
+    /tutti_clients\{transport="ws"\} [1-9]/,
+  );
 
   const phone = await openWs(server.audienceUrl);
   sockets.push(phone);

@@ -84,10 +84,14 @@ test('the probe badge is not green before it has measured anything', async () =>
   try {
     await probePage.goto(`${quiet.controlUrl}/?token=${TOKEN}`);
     // Stopped: no updates, so no samples, whatever the probe's connection state.
-    await probePage.waitForFunction(() => /no samples yet/.test(document.getElementById('probe-state')?.textContent ?? ''), undefined, { timeout: 10_000 });
+    await probePage.waitForFunction(() => /no samples yet/.test(document.getElementById('probe-state')?.textContent ?? ''), undefined, {
+      timeout: 10_000,
+    });
     expect(await probePage.getAttribute('#probe-state', 'class')).not.toMatch(/tag-ok/);
     quiet.show.engine.play();
-    await probePage.waitForFunction(() => document.getElementById('probe-state')?.classList.contains('tag-ok'), undefined, { timeout: 10_000 });
+    await probePage.waitForFunction(() => document.getElementById('probe-state')?.classList.contains('tag-ok'), undefined, {
+      timeout: 10_000,
+    });
     expect(await probePage.textContent('#probe-state')).toMatch(/probe: [1-9]\d* samples/);
   } finally {
     await probePage.close();
@@ -113,13 +117,17 @@ test('the join URL wraps between host and port, never inside the port', async ()
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         const length = node.textContent?.length ?? 0;
         if (start >= offset && start < offset + length) range.setStart(node, start - offset);
-        if (start + port[1].length <= offset + length && start + port[1].length > offset) range.setEnd(node, start + port[1].length - offset);
+        if (start + port[1].length <= offset + length && start + port[1].length > offset)
+          range.setEnd(node, start + port[1].length - offset);
         offset += length;
       }
       const lines = new Set([...link.getClientRects()].map((r) => Math.round(r.top)));
       const spanLines = new Set([...link.querySelectorAll('*')].flatMap((el) => [...el.getClientRects()].map((r) => Math.round(r.top))));
       const portLines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-      return { lines: Math.max(lines.size, spanLines.size, Math.round(link.getBoundingClientRect().height / 20)), portLines: portLines.size };
+      return {
+        lines: Math.max(lines.size, spanLines.size, Math.round(link.getBoundingClientRect().height / 20)),
+        portLines: portLines.size,
+      };
     });
     expect(layout.lines).toBeGreaterThan(1); // it did wrap
     expect(layout.portLines).toBe(1); // but not inside the port
@@ -192,7 +200,13 @@ test('loads a good score, plays, and bar:beat advances', async () => {
   await page.click('[data-testid=play]');
   await page.waitForFunction(() => document.querySelector('[data-testid=transport-state]')?.textContent === 'Playing');
   const first = `${await text('pos-bar')}:${await text('pos-beat')}`;
-  await page.waitForFunction((was) => `${document.querySelector('[data-testid=pos-bar]')?.textContent}:${document.querySelector('[data-testid=pos-beat]')?.textContent}` !== was, first, { timeout: 5000 });
+  await page.waitForFunction(
+    (was) =>
+      `${document.querySelector('[data-testid=pos-bar]')?.textContent}:${document.querySelector('[data-testid=pos-beat]')?.textContent}` !==
+      was,
+    first,
+    { timeout: 5000 },
+  );
   // It keeps pace with the server: within a beat or two of the engine's position.
   const shown = Number(await text('pos-bar')) * 100 + Number(await text('pos-beat'));
   const engine = server.status().position;
@@ -301,7 +315,9 @@ test('keyboard: Space pauses and resumes, Esc stops', async () => {
 test('count-in clicks one bar, then the show plays', async () => {
   await page.check('#countin-toggle');
   await page.click('[data-testid=play]');
-  await page.waitForFunction(() => document.querySelector('[data-testid=transport-state]')?.textContent === 'Counting in', null, { timeout: 3000 });
+  await page.waitForFunction(() => document.querySelector('[data-testid=transport-state]')?.textContent === 'Counting in', null, {
+    timeout: 3000,
+  });
   expect(server.status().transport).toBe('stopped');
   await waitFor(() => server.status().transport === 'playing', 8000, 'playing after the count-in');
   await page.uncheck('#countin-toggle');
@@ -325,10 +341,12 @@ test('fits a 1280 × 800 laptop screen: transport and audience above the fold', 
 test('at 800 px wide no half-width card sits alone on its row (no large empty areas)', async () => {
   await page.setViewportSize({ width: 800, height: 1000 });
   await page.screenshot({ path: `${SHOTS}06-800px.png`, fullPage: true });
-  const cards = await page.$$eval('.layout > .card', (els) => els.map((el) => {
-    const r = el.getBoundingClientRect();
-    return { name: el.className, top: Math.round(r.top), width: r.width, layout: el.parentElement.getBoundingClientRect().width };
-  }));
+  const cards = await page.$$eval('.layout > .card', (els) =>
+    els.map((el) => {
+      const r = el.getBoundingClientRect();
+      return { name: el.className, top: Math.round(r.top), width: r.width, layout: el.parentElement.getBoundingClientRect().width };
+    }),
+  );
   const alone = cards.filter((c) => c.width < c.layout * 0.7 && !cards.some((o) => o !== c && o.top === c.top));
   expect(alone.map((c) => c.name)).toEqual([]);
   await page.setViewportSize({ width: 1600, height: 1000 });

@@ -43,7 +43,8 @@ test('live bars per option while the prompt is open, the winner and the jump aft
   server.show.engine.play();
   const vote = await waitFor(() => viewers[0].tracker.state?.vote, 5000, 'the prompt');
   await page.waitForFunction(() => document.getElementById('voices-state')?.textContent === 'open', null, { timeout: 5000 });
-  for (let i = 0; i < 5; i += 1) viewers[i].ws.send(JSON.stringify({ type: 'vote', key: vote.key, option: i < 3 ? 'd' : 'c', device: deviceId(i) }));
+  for (let i = 0; i < 5; i += 1)
+    viewers[i].ws.send(JSON.stringify({ type: 'vote', key: vote.key, option: i < 3 ? 'd' : 'c', device: deviceId(i) }));
   // The bars follow the tally while it is open.
   await page.waitForFunction(() => document.querySelector('[data-option="d"] .vote-count')?.textContent === '3', null, { timeout: 5000 });
   expect(await page.textContent('[data-option="c"] .vote-count')).toBe('2');

@@ -61,22 +61,41 @@ async function startApp(args, { encryption, beforeReady } = {}) {
   const fake = createFakeElectron({ userData: dir, encryption });
   runServersInProcess(fake);
   const warnings = [];
-  const desktop = createDesktopApp({ electron: fake.electron, paths, log: { warn: (m) => warnings.push(m) }, launch: { argv: ['/opt/electron', APP_DIR, ...args], defaultApp: true, cwd: dir, env: {} } });
+  const desktop = createDesktopApp({
+    electron: fake.electron,
+    paths,
+    log: { warn: (m) => warnings.push(m) },
+    launch: { argv: ['/opt/electron', APP_DIR, ...args], defaultApp: true, cwd: dir, env: {} },
+  });
   const ready = desktop.main();
   beforeReady?.(fake);
   await ready;
-  await waitFor(() => desktop.state().lastStatus?.state === 'running' || desktop.state().lastStatus?.state === 'restarting', 15_000, 'the show server');
+  await waitFor(
+    () => desktop.state().lastStatus?.state === 'running' || desktop.state().lastStatus?.state === 'restarting',
+    15_000,
+    'the show server',
+  );
   expect(desktop.state().lastStatus.state).toBe('running');
   const win = fake.windows[0];
   const pageUrl = new URL(win.loaded[0]);
   const token = pageUrl.searchParams.get('token');
   const base = pageUrl.origin;
   const api = async (method, path, body) => {
-    const res = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, body: await res.json() };
   };
   const run = {
-    fake, desktop, warnings, win, base, token, api,
+    fake,
+    desktop,
+    warnings,
+    win,
+    base,
+    token,
+    api,
     async quit() {
       if (!desktop.server().running()) return;
       const quit = { preventDefault() {} };
@@ -99,7 +118,12 @@ describe('the command line and files opened with the app', () => {
     expect(info.body.audience.port).not.toBe(8080);
     expect(info.body.audience.lanAddress).toBeNull(); // bound to 127.0.0.1: not on the Wi-Fi
     expect((await fetch(`${info.body.audience.localUrl}healthz`)).status).toBe(200);
-    expect(run.fake.forks[0].messages[0].overrides).toMatchObject({ port: 0, controlPort: 0, host: '127.0.0.1', token: 'flag-token-1234567890' });
+    expect(run.fake.forks[0].messages[0].overrides).toMatchObject({
+      port: 0,
+      controlPort: 0,
+      host: '127.0.0.1',
+      token: 'flag-token-1234567890',
+    });
     // The desktop app records its shows in its user-data folder too (README.md, "The performance record").
     const records = await run.api('GET', '/api/records');
     expect(records.status).toBe(200);
@@ -112,7 +136,15 @@ describe('the command line and files opened with the app', () => {
     const run = await startApp(LOOPBACK_FLAGS, {
       beforeReady: (fake) => {
         let prevented = false;
-        fake.electron.app.emit('open-file', { preventDefault: () => { prevented = true; } }, first);
+        fake.electron.app.emit(
+          'open-file',
+          {
+            preventDefault: () => {
+              prevented = true;
+            },
+          },
+          first,
+        );
         expect(prevented).toBe(true);
       },
     });
@@ -137,8 +169,16 @@ describe('the command line and files opened with the app', () => {
   test("Electron's own switches are left alone; bad flag values are reported, not fatal", () => {
     expect(userArgs(['/opt/Tutti', '--port', '9000'], false)).toEqual(['--port', '9000']);
     expect(userArgs(['/opt/electron', '/src/tutti', '--port', '9000'], true)).toEqual(['--port', '9000']);
-    const parsed = parseDesktopArgs(['--no-sandbox', '--port', '9000', '--osc', '127.0.0.1:9001', '--autoplay', 'scores/x.score.json', '--max-clients', 'lots'], { cwd: '/shows' });
-    expect(parsed.overrides).toEqual({ port: 9000, oscTargets: [{ host: '127.0.0.1', port: 9001 }], autoplay: true, scorePath: join('/shows', 'scores/x.score.json') });
+    const parsed = parseDesktopArgs(
+      ['--no-sandbox', '--port', '9000', '--osc', '127.0.0.1:9001', '--autoplay', 'scores/x.score.json', '--max-clients', 'lots'],
+      { cwd: '/shows' },
+    );
+    expect(parsed.overrides).toEqual({
+      port: 9000,
+      oscTargets: [{ host: '127.0.0.1', port: 9001 }],
+      autoplay: true,
+      scorePath: join('/shows', 'scores/x.score.json'),
+    });
     expect(parsed.skipped).toEqual(['--no-sandbox']);
     expect(parsed.errors).toEqual(['--max-clients must be a positive whole number, not "lots"']);
     // TUTTI_* variables count, as for `tutti serve`.
@@ -221,7 +261,11 @@ describe('the edge token across restarts', () => {
     expect(saved.edgeTokenEncrypted).toBeNull();
     expect(JSON.stringify(saved)).not.toContain('edge-secret-token-2');
     // The console's Log panel shows it (the server's log), and main's log too.
-    await waitFor(async () => (await run.api('GET', '/api/console')).body.log.some((e) => e.msg === TOKEN_NOT_SAVED), 3000, 'the notice in the console log');
+    await waitFor(
+      async () => (await run.api('GET', '/api/console')).body.log.some((e) => e.msg === TOKEN_NOT_SAVED),
+      3000,
+      'the notice in the console log',
+    );
     expect(run.warnings).toContain(TOKEN_NOT_SAVED);
     await run.quit();
     apps.splice(apps.indexOf(run), 1);

@@ -32,10 +32,14 @@ async function showWithEdge(url) {
 
 test('an unreachable edge: the row says the link is down, not that there is no media', async () => {
   const server = await showWithEdge(`http://127.0.0.1:${await closedPort()}`);
-  const status = await waitFor(() => {
-    const s = server.status().edge;
-    return s.lastError ? s : null;
-  }, 8000, 'a connect error');
+  const status = await waitFor(
+    () => {
+      const s = server.status().edge;
+      return s.lastError ? s : null;
+    },
+    8000,
+    'a connect error',
+  );
   const text = edgeMediaText(status);
   expect(text).not.toMatch(/no media files/);
   expect(text).toMatch(/^not uploaded: CONNECT: .*ECONNREFUSED/);
@@ -47,15 +51,25 @@ test('an edge that refuses the token: the row says so', async () => {
   await new Promise((r) => edge.listen(0, '127.0.0.1', r));
   closers.push(() => new Promise((r) => edge.close(r)));
   const server = await showWithEdge(`http://127.0.0.1:${edge.address().port}`);
-  const status = await waitFor(() => {
-    const s = server.status().edge;
-    return s.lastError ? s : null;
-  }, 8000, 'the refusal');
+  const status = await waitFor(
+    () => {
+      const s = server.status().edge;
+      return s.lastError ? s : null;
+    },
+    8000,
+    'the refusal',
+  );
   expect(edgeMediaText(status)).toBe('not uploaded: UNAUTHORIZED: the edge refused the token (check --edge-token)');
 });
 
 test('once a pass has run, a score without media says so, and one with media counts its files', () => {
-  expect(edgeMediaText({ connected: true, media: { uploaded: 0, total: 0, bytes: 0, state: 'idle', lastError: null, checked: true } })).toBe('this score has no media files');
-  expect(edgeMediaText({ connected: true, media: { uploaded: 2, total: 3, bytes: 2048, state: 'syncing', lastError: null, checked: true } })).toBe('2 of 3 files on the edge (2 KB), uploading…');
-  expect(edgeMediaText({ connected: true, media: { uploaded: 0, total: 0, bytes: 0, state: 'idle', lastError: null, checked: false } })).toBe('checking the edge…');
+  expect(
+    edgeMediaText({ connected: true, media: { uploaded: 0, total: 0, bytes: 0, state: 'idle', lastError: null, checked: true } }),
+  ).toBe('this score has no media files');
+  expect(
+    edgeMediaText({ connected: true, media: { uploaded: 2, total: 3, bytes: 2048, state: 'syncing', lastError: null, checked: true } }),
+  ).toBe('2 of 3 files on the edge (2 KB), uploading…');
+  expect(
+    edgeMediaText({ connected: true, media: { uploaded: 0, total: 0, bytes: 0, state: 'idle', lastError: null, checked: false } }),
+  ).toBe('checking the edge…');
 });

@@ -50,7 +50,11 @@ function loadPreload() {
     return { contextBridge: { exposeInMainWorld: (key, api) => exposed.push({ key, api }) }, ipcRenderer };
   };
   const module = { exports: {} };
-  vm.runInNewContext(readFileSync(PRELOAD, 'utf8'), { require: sandboxRequire, module, exports: module.exports, Object, TypeError }, { filename: PRELOAD });
+  vm.runInNewContext(
+    readFileSync(PRELOAD, 'utf8'),
+    { require: sandboxRequire, module, exports: module.exports, Object, TypeError },
+    { filename: PRELOAD },
+  );
   return { exposed, used, listeners, required };
 }
 
@@ -88,15 +92,31 @@ describe('IPC contract', () => {
   test('main handles every invoke channel the preload uses, and nothing else', async () => {
     const { electron, handlers } = createFakeElectron();
     const origin = 'http://127.0.0.1:9999';
-    registerIpc({ ipcMain: electron.ipcMain, isTrustedSender: (e) => fromConsole(e, () => origin), handlers: { [Invoke.OPEN_SCORE_DIALOG]: () => '/x.score.json', [Invoke.APP_INFO]: () => ({ v: 1 }) } });
+    registerIpc({
+      ipcMain: electron.ipcMain,
+      isTrustedSender: (e) => fromConsole(e, () => origin),
+      handlers: { [Invoke.OPEN_SCORE_DIALOG]: () => '/x.score.json', [Invoke.APP_INFO]: () => ({ v: 1 }) },
+    });
     expect([...handlers.keys()].sort()).toEqual(Object.values(Invoke).sort());
     expect(await handlers.get(Invoke.OPEN_SCORE_DIALOG)(trusted(`${origin}/`))).toBe('/x.score.json');
     // A frame from anywhere else is refused.
     await expect(handlers.get(Invoke.APP_INFO)(trusted('https://evil.example/'))).rejects.toThrow(/not the Tutti console/);
     await expect(handlers.get(Invoke.APP_INFO)({})).rejects.toThrow();
 
-    expect(() => registerIpc({ ipcMain: createFakeElectron().electron.ipcMain, isTrustedSender: () => true, handlers: { [Invoke.APP_INFO]: () => 1 } })).toThrow(/no IPC handler/);
-    expect(() => registerIpc({ ipcMain: createFakeElectron().electron.ipcMain, isTrustedSender: () => true, handlers: { [Invoke.APP_INFO]: () => 1, [Invoke.OPEN_SCORE_DIALOG]: () => 1, 'fs:read': () => 1 } })).toThrow(/undeclared/);
+    expect(() =>
+      registerIpc({
+        ipcMain: createFakeElectron().electron.ipcMain,
+        isTrustedSender: () => true,
+        handlers: { [Invoke.APP_INFO]: () => 1 },
+      }),
+    ).toThrow(/no IPC handler/);
+    expect(() =>
+      registerIpc({
+        ipcMain: createFakeElectron().electron.ipcMain,
+        isTrustedSender: () => true,
+        handlers: { [Invoke.APP_INFO]: () => 1, [Invoke.OPEN_SCORE_DIALOG]: () => 1, 'fs:read': () => 1 },
+      }),
+    ).toThrow(/undeclared/);
   });
 
   test('main can send only declared events and known menu commands', () => {
@@ -131,10 +151,20 @@ describe('window and session hardening', () => {
   test('navigation stays on the console origin; web links go to the system browser; no new windows', () => {
     const { electron, calls } = createFakeElectron();
     const origin = 'http://127.0.0.1:8081';
-    const win = createConsoleWindow({ BrowserWindow: electron.BrowserWindow, shell: electron.shell, preload: PRELOAD, origin: () => origin });
+    const win = createConsoleWindow({
+      BrowserWindow: electron.BrowserWindow,
+      shell: electron.shell,
+      preload: PRELOAD,
+      origin: () => origin,
+    });
     const navigate = (url, style = 'details') => {
       let prevented = false;
-      const event = { url, preventDefault: () => { prevented = true; } };
+      const event = {
+        url,
+        preventDefault: () => {
+          prevented = true;
+        },
+      };
       if (style === 'details') win.webContents.emit('will-navigate', event);
       else win.webContents.emit('will-navigate', event, url);
       return prevented;
@@ -154,15 +184,24 @@ describe('window and session hardening', () => {
     const origin = 'http://127.0.0.1:8081';
     hardenSession({ session, origin: () => origin });
     let result;
-    session.headersReceived({ url: `${origin}/`, responseHeaders: { 'content-security-policy': ["default-src *"], 'x-a': ['1'] } }, (r) => { result = r; });
+    session.headersReceived({ url: `${origin}/`, responseHeaders: { 'content-security-policy': ['default-src *'], 'x-a': ['1'] } }, (r) => {
+      result = r;
+    });
     expect(result.responseHeaders['Content-Security-Policy']).toEqual([CONSOLE_CSP]);
     expect(result.responseHeaders['content-security-policy']).toBeUndefined();
     expect(result.responseHeaders['x-a']).toEqual(['1']);
-    session.headersReceived({ url: 'https://elsewhere.example/', responseHeaders: { 'x-b': ['2'] } }, (r) => { result = r; });
+    session.headersReceived({ url: 'https://elsewhere.example/', responseHeaders: { 'x-b': ['2'] } }, (r) => {
+      result = r;
+    });
     expect(result.responseHeaders).toEqual({ 'x-b': ['2'] });
-    const ask = (permission, url) => new Promise((resolve) => session.permissionRequest({ getURL: () => url }, permission, resolve, { requestingUrl: url }));
-    return Promise.all([ask('media', `${origin}/`), ask('geolocation', `${origin}/`), ask('clipboard-sanitized-write', `${origin}/`), ask('clipboard-sanitized-write', 'https://x.example/')])
-      .then((answers) => expect(answers).toEqual([false, false, true, false]));
+    const ask = (permission, url) =>
+      new Promise((resolve) => session.permissionRequest({ getURL: () => url }, permission, resolve, { requestingUrl: url }));
+    return Promise.all([
+      ask('media', `${origin}/`),
+      ask('geolocation', `${origin}/`),
+      ask('clipboard-sanitized-write', `${origin}/`),
+      ask('clipboard-sanitized-write', 'https://x.example/'),
+    ]).then((answers) => expect(answers).toEqual([false, false, true, false]));
   });
 });
 
@@ -182,7 +221,9 @@ describe('show server in a utility process', () => {
         timers.push(t);
         return t;
       },
-      clearTimer: (t) => { t.cleared = true; },
+      clearTimer: (t) => {
+        t.cleared = true;
+      },
       now: () => clock,
       ...extra,
     });
@@ -192,7 +233,16 @@ describe('show server in a utility process', () => {
       t.fn();
       return t.ms;
     };
-    return { proc, forks, statuses, timers, fire, advance: (ms) => { clock += ms; } };
+    return {
+      proc,
+      forks,
+      statuses,
+      timers,
+      fire,
+      advance: (ms) => {
+        clock += ms;
+      },
+    };
   }
 
   test('restarts a dying server with growing, capped delays, and says why', () => {
@@ -257,15 +307,24 @@ describe('show server in a utility process', () => {
     const port = { on: (event, fn) => listeners.push(fn), postMessage: (m) => posted.push(m) };
     runServerChild({ port, exit: (code) => exits.push(code) });
     const settings = { ...sanitizeSettings({}).settings, recentScores: [] };
-    listeners[0]({ data: { type: 'start', settings, overrides: { token: 'child-token', port: 0, controlPort: 0, host: '127.0.0.1' }, scoresDir: SCORES } });
+    listeners[0]({
+      data: { type: 'start', settings, overrides: { token: 'child-token', port: 0, controlPort: 0, host: '127.0.0.1' }, scoresDir: SCORES },
+    });
     const ready = await waitFor(() => posted.find((m) => m.type === 'ready' || m.type === 'failed'), 10_000, 'ready');
     expect(ready.type).toBe('ready');
     expect(ready.controlUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(JSON.stringify(ready)).not.toContain('child-token');
     const auth = { authorization: 'Bearer child-token', 'content-type': 'application/json' };
-    const res = await fetch(`${ready.controlUrl}/api/osc/targets`, { method: 'POST', headers: auth, body: JSON.stringify({ host: '127.0.0.1', port: 9 }) });
+    const res = await fetch(`${ready.controlUrl}/api/osc/targets`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ host: '127.0.0.1', port: 9 }),
+    });
     expect(res.status).toBe(200);
-    expect(posted.find((m) => m.type === 'settings')).toEqual({ type: 'settings', change: { oscTargets: [{ host: '127.0.0.1', port: 9 }] } });
+    expect(posted.find((m) => m.type === 'settings')).toEqual({
+      type: 'settings',
+      change: { oscTargets: [{ host: '127.0.0.1', port: 9 }] },
+    });
     const consoleInfo = await (await fetch(`${ready.controlUrl}/api/console`, { headers: auth })).json();
     expect(consoleInfo.mode).toBe('electron');
     listeners[0]({ data: { type: 'stop' } });
@@ -278,17 +337,32 @@ describe('show server in a utility process', () => {
     const posted = [];
     const exits = [];
     const listeners = [];
-    runServerChild({ port: { on: (event, fn) => listeners.push(fn), postMessage: (m) => posted.push(m) }, exit: (code) => exits.push(code) });
+    runServerChild({
+      port: { on: (event, fn) => listeners.push(fn), postMessage: (m) => posted.push(m) },
+      exit: (code) => exits.push(code),
+    });
     const settings = { ...sanitizeSettings({}).settings, recentScores: [] };
-    listeners[0]({ data: { type: 'start', settings, overrides: { token: 'child-token', port: 0, controlPort: 0, host: '127.0.0.1' }, scoresDir: SCORES, stateDir } });
+    listeners[0]({
+      data: {
+        type: 'start',
+        settings,
+        overrides: { token: 'child-token', port: 0, controlPort: 0, host: '127.0.0.1' },
+        scoresDir: SCORES,
+        stateDir,
+      },
+    });
     const ready = await waitFor(() => posted.find((m) => m.type === 'ready' || m.type === 'failed'), 10_000, 'ready');
     const auth = { authorization: 'Bearer child-token', 'content-type': 'application/json' };
     await fetch(`${ready.controlUrl}/api/transport`, { method: 'POST', headers: auth, body: JSON.stringify({ action: 'seek', bar: 6 }) });
     const file = join(stateDir, 'show-state.json');
-    const saved = await waitFor(async () => {
-      const point = JSON.parse(await readFile(file, 'utf8').catch(() => 'null'))?.point;
-      return point && point.index > 0 ? point : null;
-    }, 5000, 'position saved');
+    const saved = await waitFor(
+      async () => {
+        const point = JSON.parse(await readFile(file, 'utf8').catch(() => 'null'))?.point;
+        return point && point.index > 0 ? point : null;
+      },
+      5000,
+      'position saved',
+    );
     expect(saved.transport).toBe('stopped');
     listeners[0]({ data: { type: 'stop' } });
     await waitFor(() => exits.length > 0, 5000, 'exit');
@@ -320,7 +394,13 @@ describe('the desktop app with a fake electron', () => {
   test('starts the server process, opens the hardened console on its URL, restarts it, persists settings', async () => {
     const fake = createFakeElectron({ userData: dir });
     const warnings = [];
-    const desktop = createDesktopApp({ electron: fake.electron, paths, token: 'secret-token-123', log: { warn: (m) => warnings.push(m) }, serverOptions: { delays: [5] } });
+    const desktop = createDesktopApp({
+      electron: fake.electron,
+      paths,
+      token: 'secret-token-123',
+      log: { warn: (m) => warnings.push(m) },
+      serverOptions: { delays: [5] },
+    });
     await desktop.main();
     expect([...fake.handlers.keys()].sort()).toEqual(Object.values(Invoke).sort());
     expect(fake.calls.menus).toHaveLength(1);
@@ -329,7 +409,14 @@ describe('the desktop app with a fake electron', () => {
     const start = fake.forks[0].messages[0];
     expect(start).toMatchObject({ type: 'start', overrides: { token: 'secret-token-123' }, scoresDir: SCORES, stateDir: dir });
 
-    fake.forks[0].emit('message', { type: 'ready', controlUrl: 'http://127.0.0.1:40001', audienceUrl: 'http://127.0.0.1:40000', audiencePort: 40000, controlPort: 40001, notices: ['Port 8080 is in use: …'] });
+    fake.forks[0].emit('message', {
+      type: 'ready',
+      controlUrl: 'http://127.0.0.1:40001',
+      audienceUrl: 'http://127.0.0.1:40000',
+      audiencePort: 40000,
+      controlPort: 40001,
+      notices: ['Port 8080 is in use: …'],
+    });
     expect(fake.windows).toHaveLength(1);
     const win = fake.windows[0];
     expect(win.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, preload: PRELOAD });
@@ -358,7 +445,13 @@ describe('the desktop app with a fake electron', () => {
     await waitFor(() => fake.forks.length === 2, 2000, 'restart');
     expect(fake.forks[1].messages[0].overrides).toEqual({ token: 'secret-token-123', port: 40000, controlPort: 40001 });
     expect(fake.forks[1].messages[0].settings.recentScores).toEqual(['/shows/piece.score.json']);
-    fake.forks[1].emit('message', { type: 'ready', controlUrl: 'http://127.0.0.1:40001', audienceUrl: 'http://127.0.0.1:40000', audiencePort: 40000, controlPort: 40001 });
+    fake.forks[1].emit('message', {
+      type: 'ready',
+      controlUrl: 'http://127.0.0.1:40001',
+      audienceUrl: 'http://127.0.0.1:40000',
+      audiencePort: 40000,
+      controlPort: 40001,
+    });
     expect(win.loaded).toHaveLength(1); // same URL: the page just reconnects
     const last = win.webContents.sent.at(-1);
     expect(last).toMatchObject({ channel: Events.SERVER_STATUS, payload: { state: 'running', restarted: true } });
@@ -368,7 +461,10 @@ describe('the desktop app with a fake electron', () => {
     const menu = fake.calls.menus.at(-1).template;
     const recent = menu.find((m) => m.label === 'File').submenu.find((m) => m.label === 'Open Recent').submenu[0];
     recent.click();
-    expect(win.webContents.sent.at(-1)).toEqual({ channel: Events.MENU_COMMAND, payload: { command: 'load-score', path: '/shows/piece.score.json' } });
+    expect(win.webContents.sent.at(-1)).toEqual({
+      channel: Events.MENU_COMMAND,
+      payload: { command: 'load-score', path: '/shows/piece.score.json' },
+    });
 
     // The open-score dialog starts in the last score's folder.
     fake.electron.dialog.nextResult = { canceled: false, filePaths: ['/shows/other.score.json'] };
@@ -376,7 +472,12 @@ describe('the desktop app with a fake electron', () => {
     expect(fake.calls.dialogs[0]).toMatchObject({ defaultPath: '/shows', properties: ['openFile'] });
 
     // Quitting stops the server first, then quits.
-    const quit = { prevented: false, preventDefault() { this.prevented = true; } };
+    const quit = {
+      prevented: false,
+      preventDefault() {
+        this.prevented = true;
+      },
+    };
     fake.electron.app.emit('before-quit', quit);
     expect(quit.prevented).toBe(true);
     expect(fake.forks[1].messages.at(-1)).toEqual({ type: 'stop' });
@@ -392,7 +493,17 @@ describe('settings and menus', () => {
   test('settings keep only known, well-formed keys; secrets never reach the file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tutti-settings-'));
     try {
-      await writeFile(join(dir, 'settings.json'), JSON.stringify({ audiencePort: 9000, controlPort: 'x', token: 'leak', edgeToken: 'leak2', oscTargets: [{ host: 'a', port: 1 }], recentScores: ['/a'] }));
+      await writeFile(
+        join(dir, 'settings.json'),
+        JSON.stringify({
+          audiencePort: 9000,
+          controlPort: 'x',
+          token: 'leak',
+          edgeToken: 'leak2',
+          oscTargets: [{ host: 'a', port: 1 }],
+          recentScores: ['/a'],
+        }),
+      );
       const warnings = [];
       const store = createSettingsStore({ dir, warn: (m) => warnings.push(m) });
       const s = store.load();
@@ -428,7 +539,16 @@ describe('settings and menus', () => {
 
   test('the menu offers open, recent scores and transport commands', () => {
     const sent = [];
-    const template = menuTemplate({ platform: 'linux', appName: 'Tutti', recentScores: [], isPackaged: true, command: (c) => sent.push(c), clearRecent: () => {}, openAudience: () => {}, showSettings: () => {} });
+    const template = menuTemplate({
+      platform: 'linux',
+      appName: 'Tutti',
+      recentScores: [],
+      isPackaged: true,
+      command: (c) => sent.push(c),
+      clearRecent: () => {},
+      openAudience: () => {},
+      showSettings: () => {},
+    });
     const file = template.find((m) => m.label === 'File').submenu;
     file.find((m) => m.label === 'Open Score…').click();
     expect(file.find((m) => m.label === 'Open Recent').submenu[0]).toMatchObject({ enabled: false });

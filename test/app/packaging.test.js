@@ -49,8 +49,17 @@ describe('the unpacked app built by electron-builder', () => {
   });
 
   test('ships the prebuilt audience app and the scores, but not the builder or esbuild', () => {
-    if (built.standIn) console.log('packaging test: built with a stand-in Electron distribution (no Electron binary on this machine); fuses not flipped');
-    expect(files).toEqual(expect.arrayContaining(['/package.json', '/app/main/server-child.js', '/web/console/index.html', '/dist/audience/index.html', '/dist/audience/manifest.json']));
+    if (built.standIn)
+      console.log('packaging test: built with a stand-in Electron distribution (no Electron binary on this machine); fuses not flipped');
+    expect(files).toEqual(
+      expect.arrayContaining([
+        '/package.json',
+        '/app/main/server-child.js',
+        '/web/console/index.html',
+        '/dist/audience/index.html',
+        '/dist/audience/manifest.json',
+      ]),
+    );
     expect(files.filter((p) => p.startsWith('/web/audience'))).toEqual([]);
     expect(files.filter((p) => /\/node_modules\/(@esbuild|esbuild|electron|electron-builder)(\/|$)/.test(p))).toEqual([]);
     expect(existsSync(join(built.resourcesDir, 'scores', 'demo.score.json'))).toBe(true);
@@ -67,7 +76,9 @@ describe('the unpacked app built by electron-builder', () => {
       await import(${JSON.stringify(pathToFileURL(join(extracted, 'app/main/server-child.js')).href)});`;
     const child = spawn(process.execPath, ['--input-type=module', '-e', bridge], { cwd: work, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
     let stderr = '';
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
     try {
       const ready = new Promise((resolve, reject) => {
@@ -112,8 +123,12 @@ function run(command, args, timeoutMs) {
     const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { err += d; });
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.once('exit', (code) => {
       clearTimeout(timer);

@@ -60,7 +60,9 @@ function start(args, extraEnv = {}) {
         resolve(run);
       }
     });
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     exited.then(() => {
       clearTimeout(timer);
       resolve(run);
@@ -96,7 +98,11 @@ test('says in one line that Electron cannot run, then serves the console with it
   expect(info.score.id).toBe('demo');
 
   // A change made in the console is saved, without the token, and comes back on the next start.
-  const added = await fetch(`${base}/api/osc/targets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ host: '127.0.0.1', port: 9123 }) });
+  const added = await fetch(`${base}/api/osc/targets`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ host: '127.0.0.1', port: 9123 }),
+  });
   expect(added.status).toBe(200);
   const saved = await readFile(info.settingsPath, 'utf8');
   expect(JSON.parse(saved).oscTargets).toEqual([{ host: '127.0.0.1', port: 9123 }]);
@@ -123,8 +129,12 @@ test('a taken port falls back to a free one, and says so', async () => {
     expect((await fetch(`${audience[1]}/healthz`)).status).toBe(200);
     // The console page says so too: the notice is in the log its Log panel shows.
     const [, base, token] = consoleUrl(run);
-    const { entries } = await (await fetch(`${base}/api/log`, { headers: { authorization: `Bearer ${decodeURIComponent(token)}` } })).json();
-    expect(entries).toContainEqual(expect.objectContaining({ level: 'warn', msg: `Port ${taken} is in use: the audience listener takes a free port instead.` }));
+    const { entries } = await (
+      await fetch(`${base}/api/log`, { headers: { authorization: `Bearer ${decodeURIComponent(token)}` } })
+    ).json();
+    expect(entries).toContainEqual(
+      expect.objectContaining({ level: 'warn', msg: `Port ${taken} is in use: the audience listener takes a free port instead.` }),
+    );
     await run.stop();
   } finally {
     blocker.close();
@@ -151,22 +161,34 @@ describe('the Electron binary', () => {
   test('is looked for without loading the electron package, and never downloaded', async () => {
     const pkg = join(home, 'electron');
     await mkdir(join(pkg, 'dist'), { recursive: true });
-    expect(findElectronBinary({ env: {}, packageDir: pkg })).toMatchObject({ binary: null, reason: expect.stringContaining('npx install-electron') });
+    expect(findElectronBinary({ env: {}, packageDir: pkg })).toMatchObject({
+      binary: null,
+      reason: expect.stringContaining('npx install-electron'),
+    });
     await writeFile(join(pkg, 'path.txt'), 'electron');
     expect(findElectronBinary({ env: {}, packageDir: pkg })).toMatchObject({ binary: null, reason: expect.stringContaining('missing') });
     await writeFile(join(pkg, 'dist', 'electron'), '');
-    expect(findElectronBinary({ env: {}, packageDir: pkg })).toEqual({ binary: join(pkg, 'dist', 'electron'), distDir: join(pkg, 'dist'), reason: '' });
+    expect(findElectronBinary({ env: {}, packageDir: pkg })).toEqual({
+      binary: join(pkg, 'dist', 'electron'),
+      distDir: join(pkg, 'dist'),
+      reason: '',
+    });
     expect(findElectronBinary({ env: { TUTTI_NO_ELECTRON: '1' }, packageDir: pkg }).binary).toBeNull();
   });
 
-  (process.platform === 'win32' ? test.skip : test)('one that exits at once gets the flags, then the browser console takes over in one line', async () => {
-    const dist = await stubDistribution(1);
-    const run = await start(['--port', '0', '--control-port', '0', '--host', '127.0.0.1'], { ELECTRON_OVERRIDE_DIST_PATH: dist });
-    const args = (await readFile(join(home, 'electron-args.txt'), 'utf8')).trim().split('\n');
-    expect(args).toEqual([ROOT, '--port', '0', '--control-port', '0', '--host', '127.0.0.1']);
-    const lines = run.out().split('\n');
-    expect(lines[0]).toBe('Electron cannot run here (the Electron binary exited at once — no display?): serving the same console in your browser instead.');
-    expect(consoleUrl(run)).not.toBeNull();
-    await run.stop();
-  });
+  (process.platform === 'win32' ? test.skip : test)(
+    'one that exits at once gets the flags, then the browser console takes over in one line',
+    async () => {
+      const dist = await stubDistribution(1);
+      const run = await start(['--port', '0', '--control-port', '0', '--host', '127.0.0.1'], { ELECTRON_OVERRIDE_DIST_PATH: dist });
+      const args = (await readFile(join(home, 'electron-args.txt'), 'utf8')).trim().split('\n');
+      expect(args).toEqual([ROOT, '--port', '0', '--control-port', '0', '--host', '127.0.0.1']);
+      const lines = run.out().split('\n');
+      expect(lines[0]).toBe(
+        'Electron cannot run here (the Electron binary exited at once — no display?): serving the same console in your browser instead.',
+      );
+      expect(consoleUrl(run)).not.toBeNull();
+      await run.stop();
+    },
+  );
 });

@@ -14,7 +14,16 @@ export const SCENARIOS = fileURLToPath(new URL('../../artillery/scenarios/', imp
 
 /** The load-test score, playing, on 127.0.0.1 with system-chosen ports. */
 export function startLoadShow(extra = {}) {
-  return startShowServer({ scorePath: LOAD_SCORE, host: '127.0.0.1', port: 0, controlPort: 0, token: 'artillery-test', autoplay: true, oscTargets: [], ...extra });
+  return startShowServer({
+    scorePath: LOAD_SCORE,
+    host: '127.0.0.1',
+    port: 0,
+    controlPort: 0,
+    token: 'artillery-test',
+    autoplay: true,
+    oscTargets: [],
+    ...extra,
+  });
 }
 
 /** A scratch folder removed by the returned function. */
@@ -28,11 +37,26 @@ export function scratch() {
  * @param {{ file: string, target: string, dir: string, users?: number, ramp?: number, hold?: number,
  *   variables?: object, overrides?: object, phases?: object[], environment?: string, scenarioName?: string }} options
  */
-export async function runBriefly({ file, target, dir, users = 4, ramp = 2, hold = 2, variables = {}, overrides = {}, phases, environment, scenarioName }) {
+export async function runBriefly({
+  file,
+  target,
+  dir,
+  users = 4,
+  ramp = 2,
+  hold = 2,
+  variables = {},
+  overrides = {},
+  phases,
+  environment,
+  scenarioName,
+}) {
   const output = join(dir, `${file.replace(/\W+/g, '-')}-${Math.random().toString(36).slice(2)}.json`);
   const lines = [];
   const rate = Math.ceil(users / ramp);
-  const config = { phases: phases ?? [{ duration: Math.ceil(users / rate), arrivalRate: rate, maxVusers: users }], ...(overrides.config ?? {}) };
+  const config = {
+    phases: phases ?? [{ duration: Math.ceil(users / rate), arrivalRate: rate, maxVusers: users }],
+    ...(overrides.config ?? {}),
+  };
   const run = await runArtillery({
     script: join(SCENARIOS, file),
     target,
@@ -70,6 +94,8 @@ export function expectHealthyViewers(outcome, users) {
   expect(result.counters['vusers.failed'] ?? 0).toBe(0);
   expect(result.summaries['tutti.join_ms'].count).toBe(users);
   expect(result.periods.length).toBeGreaterThan(0);
-  expect(outcome.checks.map((c) => c.check)).toEqual(expect.arrayContaining([expect.stringMatching(/^tutti\.push_latency_ms\.p99 < \d+$/), expect.stringMatching(/^maxErrorRate < /)]));
+  expect(outcome.checks.map((c) => c.check)).toEqual(
+    expect.arrayContaining([expect.stringMatching(/^tutti\.push_latency_ms\.p99 < \d+$/), expect.stringMatching(/^maxErrorRate < /)]),
+  );
   expect(outcome.checks.every((c) => c.ok)).toBe(true);
 }

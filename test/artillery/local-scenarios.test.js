@@ -17,7 +17,14 @@ beforeAll(async () => {
     runBriefly({ file: 'local-poll.yml', target: show.audienceUrl, dir: tmp.dir, users: 4 }),
     runBriefly({ file: 'local-pageload.yml', target: show.audienceUrl, dir: tmp.dir, phases: [{ duration: 1, arrivalCount: 6 }] }),
     // A threshold no run can meet: the run must exit non-zero.
-    runBriefly({ file: 'local-ws.yml', target: ws, dir: tmp.dir, users: 2, hold: 1, overrides: { config: { plugins: { ensure: { thresholds: [{ 'tutti.push_latency_ms.p99': 0 }] } } } } }),
+    runBriefly({
+      file: 'local-ws.yml',
+      target: ws,
+      dir: tmp.dir,
+      users: 2,
+      hold: 1,
+      overrides: { config: { plugins: { ensure: { thresholds: [{ 'tutti.push_latency_ms.p99': 0 }] } } } },
+    }),
     // Nothing listening: every viewer fails, so maxErrorRate (and the metric checks) fail.
     runBriefly({ file: 'local-sse.yml', target: 'http://127.0.0.1:9', dir: tmp.dir, users: 2, hold: 1 }),
   ]);

@@ -17,7 +17,9 @@ afterAll(async () => {
 
 test('a stopped show is refused, with what to do; once it plays it is accepted', async () => {
   await waitForShow(show.audienceUrl, { timeoutMs: 5000 });
-  await expect(expectAdvancing(show.audienceUrl, { withinMs: 1500 })).rejects.toThrow(/is not moving \(seq stayed at \d+ for 1\.5 s; transport "stopped": start it \(tutti serve --autoplay/);
+  await expect(expectAdvancing(show.audienceUrl, { withinMs: 1500 })).rejects.toThrow(
+    /is not moving \(seq stayed at \d+ for 1\.5 s; transport "stopped": start it \(tutti serve --autoplay/,
+  );
   const player = keepPlaying({ controlUrl: show.controlUrl, token: show.token, everyMs: 100 });
   try {
     await expectAdvancing(show.audienceUrl, { withinMs: 5000 });

@@ -15,7 +15,8 @@ import { parseRunArgs } from '../../artillery/lib/args.js';
 import { createEnvelope } from '#core/protocol/envelope.js';
 import { formatSseEvent } from '#core/protocol/sse.js';
 
-const env = (type, seq, epoch = 'e1', t = 1000.5, data = { position: { bar: 1 } }) => JSON.stringify(createEnvelope(type, epoch, seq, t, data));
+const env = (type, seq, epoch = 'e1', t = 1000.5, data = { position: { bar: 1 } }) =>
+  JSON.stringify(createEnvelope(type, epoch, seq, t, data));
 
 /** An events emitter that records what a processor reports. */
 function recorder() {
@@ -33,7 +34,12 @@ function recorder() {
 
 describe('readEnvelopeHead', () => {
   test('reads type, epoch, seq and t from the server envelope layout without a full parse', () => {
-    expect(readEnvelopeHead(env('delta', 42, 'k3f9', 1763790000123.25))).toEqual({ type: 'delta', epoch: 'k3f9', seq: 42, t: 1763790000123.25 });
+    expect(readEnvelopeHead(env('delta', 42, 'k3f9', 1763790000123.25))).toEqual({
+      type: 'delta',
+      epoch: 'k3f9',
+      seq: 42,
+      t: 1763790000123.25,
+    });
   });
   test('falls back to JSON.parse when keys come in another order', () => {
     const text = JSON.stringify({ t: 5, seq: 3, epoch: 'x', type: 'snapshot', v: 1, data: {} });
@@ -156,7 +162,9 @@ describe('createBurstSchedule', () => {
 describe('pageAssetUrls', () => {
   test('finds the stylesheet and module script of the built audience page, resolved and same-origin', () => {
     const index = new URL('../../dist/audience/index.html', import.meta.url);
-    const html = existsSync(index) ? readFileSync(index, 'utf8') : '<link rel="stylesheet" href="assets/app-x.css"><script type="module" src="assets/app-y.js"></script>';
+    const html = existsSync(index)
+      ? readFileSync(index, 'utf8')
+      : '<link rel="stylesheet" href="assets/app-x.css"><script type="module" src="assets/app-y.js"></script>';
     const urls = pageAssetUrls(html, 'http://127.0.0.1:9/');
     expect(urls.some((u) => /^http:\/\/127\.0\.0\.1:9\/assets\/.+\.css$/.test(u))).toBe(true);
     expect(urls.some((u) => /^http:\/\/127\.0\.0\.1:9\/assets\/.+\.js$/.test(u))).toBe(true);
@@ -201,15 +209,24 @@ describe('phases', () => {
     expect(ramp).toBeLessThanOrEqual(10);
   });
   test('page loads are created at once (the processor spaces them); viewers get ramp and hold', () => {
-    expect(artilleryPlan({ kind: 'pageload', users: 30, ramp: 0, hold: 0 }).overrides.config.phases).toEqual([{ name: '30 phones arrive in bursts', duration: 1, arrivalCount: 30, maxVusers: 30 }]);
-    expect(artilleryPlan({ kind: 'pageload', users: 1500, ramp: 0, hold: 0 }).overrides.config.phases[0]).toMatchObject({ duration: 8, arrivalCount: 1500, maxVusers: 1500 });
+    expect(artilleryPlan({ kind: 'pageload', users: 30, ramp: 0, hold: 0 }).overrides.config.phases).toEqual([
+      { name: '30 phones arrive in bursts', duration: 1, arrivalCount: 30, maxVusers: 30 },
+    ]);
+    expect(artilleryPlan({ kind: 'pageload', users: 1500, ramp: 0, hold: 0 }).overrides.config.phases[0]).toMatchObject({
+      duration: 8,
+      arrivalCount: 1500,
+      maxVusers: 1500,
+    });
     expect(artilleryPlan({ kind: 'viewers', users: 30, ramp: 10, hold: 20 }).variables).toEqual({ ramp: 10, hold: 20 });
   });
 });
 
 describe('parseRunArgs', () => {
   test('takes a scenario and the documented flags', () => {
-    const r = parseRunArgs(['local-ws', '--target', 'http://127.0.0.1:8080/', '--users', '200', '--duration', '60', '--output', 'x.json'], {});
+    const r = parseRunArgs(
+      ['local-ws', '--target', 'http://127.0.0.1:8080/', '--users', '200', '--duration', '60', '--output', 'x.json'],
+      {},
+    );
     expect(r.options).toMatchObject({ target: 'http://127.0.0.1:8080', users: 200, duration: 60, output: 'x.json', startLocal: false });
     expect(r.options.scenario.name).toBe('local-ws');
   });
@@ -228,7 +245,9 @@ describe('parseRunArgs', () => {
     expect(parseRunArgs(argv, {}).error).toMatch(message);
   });
   test('the edge token comes from the flag or TUTTI_EDGE_TOKEN', () => {
-    expect(parseRunArgs(['edge-ws', '--target', 'https://e.example', '--start-local'], { TUTTI_EDGE_TOKEN: 'abc' }).options.edgeToken).toBe('abc');
+    expect(parseRunArgs(['edge-ws', '--target', 'https://e.example', '--start-local'], { TUTTI_EDGE_TOKEN: 'abc' }).options.edgeToken).toBe(
+      'abc',
+    );
     expect(parseRunArgs(['edge-ws', '--edge-token', 'x'], { TUTTI_EDGE_TOKEN: 'abc' }).options.edgeToken).toBe('x');
   });
 });

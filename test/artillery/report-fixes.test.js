@@ -19,8 +19,27 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 /** A plain `artillery run -o` result of WebSocket viewers. */
 const wsResult = (users, p99) => ({
   aggregate: {
-    counters: { 'vusers.created': users, 'vusers.completed': users, 'tutti.messages': users * 16, 'tutti.received_bytes': users * 16 * 200 },
-    summaries: { 'tutti.push_latency_ms': { min: 1, max: p99 + 2, count: users * 16, mean: p99 / 3, p50: p99 / 3, median: p99 / 3, p75: p99 / 2, p90: p99 / 1.5, p95: p99 / 1.2, p99, p999: p99 + 1 } },
+    counters: {
+      'vusers.created': users,
+      'vusers.completed': users,
+      'tutti.messages': users * 16,
+      'tutti.received_bytes': users * 16 * 200,
+    },
+    summaries: {
+      'tutti.push_latency_ms': {
+        min: 1,
+        max: p99 + 2,
+        count: users * 16,
+        mean: p99 / 3,
+        p50: p99 / 3,
+        median: p99 / 3,
+        p75: p99 / 2,
+        p90: p99 / 1.5,
+        p95: p99 / 1.2,
+        p99,
+        p999: p99 + 1,
+      },
+    },
   },
   intermediate: [],
 });
@@ -51,7 +70,8 @@ test('loadtest:report with no file renders the newest result (part files ignored
 });
 
 test('no verdict against the 200-client WebSocket figure for a run with far fewer users', () => {
-  const rowFor = (users) => comparisonRows(readResult(wsResult(users, 5), 'local-ws').runs, null).find((r) => r.topic === 'WebSocket push latency');
+  const rowFor = (users) =>
+    comparisonRows(readResult(wsResult(users, 5), 'local-ws').runs, null).find((r) => r.topic === 'WebSocket push latency');
   expect(rowFor(6).verdict).toBe('fewer');
   expect(rowFor(200).verdict).toBe('better');
   const html = renderReport(readResult(wsResult(6, 5), 'local-ws'), { source: 'x.json' });

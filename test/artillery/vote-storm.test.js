@@ -28,7 +28,14 @@ beforeAll(async () => {
   show = await startLoadShow({ scorePath: SCORE, autoplay: false });
   tmp = scratch();
   // 6 phones join over 2 s and stay 12 s: the first prompt opens at bar 3 (4 s after play) for 4 s.
-  const running = runBriefly({ file: 'vote-storm.yml', target: `${show.audienceUrl.replace(/^http/, 'ws')}/ws`, dir: tmp.dir, users: PHONES, ramp: 2, hold: 12 });
+  const running = runBriefly({
+    file: 'vote-storm.yml',
+    target: `${show.audienceUrl.replace(/^http/, 'ws')}/ws`,
+    dir: tmp.dir,
+    users: PHONES,
+    ramp: 2,
+    hold: 12,
+  });
   await Promise.race([viewersJoined(PHONES, 60_000), running]);
   show.show.engine.play();
   outcome = await running;

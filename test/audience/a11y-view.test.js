@@ -109,11 +109,14 @@ const layoutProblems = (ids) => {
     const el = document.getElementById(id) ?? document.querySelector(id);
     if (!el || el.hidden || getComputedStyle(el).display === 'none' || el.getClientRects().length === 0) continue;
     const r = el.getBoundingClientRect();
-    if (r.left < -1 || r.right > window.innerWidth + 1) problems.push(`${id} outside the viewport: ${Math.round(r.left)}–${Math.round(r.right)}`);
-    if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible') problems.push(`${id} clipped: ${el.scrollWidth} > ${el.clientWidth}`);
+    if (r.left < -1 || r.right > window.innerWidth + 1)
+      problems.push(`${id} outside the viewport: ${Math.round(r.left)}–${Math.round(r.right)}`);
+    if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible')
+      problems.push(`${id} clipped: ${el.scrollWidth} > ${el.clientWidth}`);
     for (const child of el.querySelectorAll('*')) {
       const c = child.getBoundingClientRect();
-      if (c.width > 0 && (c.left < -1 || c.right > window.innerWidth + 1)) problems.push(`${id} > ${child.id || child.className || child.tagName} outside the viewport`);
+      if (c.width > 0 && (c.left < -1 || c.right > window.innerWidth + 1))
+        problems.push(`${id} > ${child.id || child.className || child.tagName} outside the viewport`);
     }
     boxes.push([id, r, el]);
   }
@@ -128,76 +131,118 @@ const layoutProblems = (ids) => {
   return problems;
 };
 
-const AUDIENCE_KEYS = ['title', 'conn', 'venue-notice', 'vote', 'section', 'counter', 'beats', 'transport', 'stage', 'progress-label', 'join', 'vibrate'];
-const PART_KEYS = ['part-name', 'score-title', 'change-part', 'click', 'vibrate', 'conn', 'counter', 'section', 'status', 'cue', 'countdown', 'cue-text', 'cue-where', 'nextup'];
+const AUDIENCE_KEYS = [
+  'title',
+  'conn',
+  'venue-notice',
+  'vote',
+  'section',
+  'counter',
+  'beats',
+  'transport',
+  'stage',
+  'progress-label',
+  'join',
+  'vibrate',
+];
+const PART_KEYS = [
+  'part-name',
+  'score-title',
+  'change-part',
+  'click',
+  'vibrate',
+  'conn',
+  'counter',
+  'section',
+  'status',
+  'cue',
+  'countdown',
+  'cue-text',
+  'cue-where',
+  'nextup',
+];
 const NARROW = { viewport: { width: 320, height: 640 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
 test.each([
   ['320 CSS px', NARROW, '100%'],
   ['text 200 %', { viewport: { width: 390, height: 844 } }, '200%'],
-])('no clipped or overlapping text at %s (audience page with a vote, part page)', async (name, options, textSize) => {
-  const tag = name.replace(/\W+/g, '-');
-  const audience = await openPage(browser, options);
-  const part = await openPage(browser, options);
-  await audience.page.goto(`${voteShow.audienceUrl}/`);
-  await part.page.goto(`${show.audienceUrl}/part/${show.partKey}/#vln`);
-  for (const { page } of [audience, part]) await page.evaluate((size) => { document.documentElement.style.fontSize = size; }, textSize);
-  voteShow.show.engine.play();
-  await waitInPage(audience.page, () => window.__tutti.vote().phase === 'open', undefined, 15_000);
-  await audience.page.click('#join');
-  await waitInPage(part.page, () => window.__part.part() === 'vln' && window.__part.displays().length > 2);
-  // The widest numbers: a three-digit bar and a three-digit countdown (to bar 150).
-  show.show.engine.seek(112);
-  await waitInPage(part.page, () => Number(document.getElementById('bar').textContent) >= 112 && document.getElementById('countdown').textContent.length === 3);
-  const audienceProblems = await audience.page.evaluate(layoutProblems, AUDIENCE_KEYS);
-  await audience.page.screenshot({ path: `${ARTIFACTS}a11y-zoom-audience-${tag}.png`, fullPage: true });
-  const partProblems = await part.page.evaluate(layoutProblems, PART_KEYS);
-  await part.page.screenshot({ path: `${ARTIFACTS}a11y-zoom-part-${tag}.png`, fullPage: true });
-  voteShow.show.engine.stop();
-  expect({ audienceProblems, partProblems }).toEqual({ audienceProblems: [], partProblems: [] });
-  await audience.context.close();
-  await part.context.close();
-}, 60_000);
+])(
+  'no clipped or overlapping text at %s (audience page with a vote, part page)',
+  async (name, options, textSize) => {
+    const tag = name.replace(/\W+/g, '-');
+    const audience = await openPage(browser, options);
+    const part = await openPage(browser, options);
+    await audience.page.goto(`${voteShow.audienceUrl}/`);
+    await part.page.goto(`${show.audienceUrl}/part/${show.partKey}/#vln`);
+    for (const { page } of [audience, part])
+      await page.evaluate((size) => {
+        document.documentElement.style.fontSize = size;
+      }, textSize);
+    voteShow.show.engine.play();
+    await waitInPage(audience.page, () => window.__tutti.vote().phase === 'open', undefined, 15_000);
+    await audience.page.click('#join');
+    await waitInPage(part.page, () => window.__part.part() === 'vln' && window.__part.displays().length > 2);
+    // The widest numbers: a three-digit bar and a three-digit countdown (to bar 150).
+    show.show.engine.seek(112);
+    await waitInPage(
+      part.page,
+      () => Number(document.getElementById('bar').textContent) >= 112 && document.getElementById('countdown').textContent.length === 3,
+    );
+    const audienceProblems = await audience.page.evaluate(layoutProblems, AUDIENCE_KEYS);
+    await audience.page.screenshot({ path: `${ARTIFACTS}a11y-zoom-audience-${tag}.png`, fullPage: true });
+    const partProblems = await part.page.evaluate(layoutProblems, PART_KEYS);
+    await part.page.screenshot({ path: `${ARTIFACTS}a11y-zoom-part-${tag}.png`, fullPage: true });
+    voteShow.show.engine.stop();
+    expect({ audienceProblems, partProblems }).toEqual({ audienceProblems: [], partProblems: [] });
+    await audience.context.close();
+    await part.context.close();
+  },
+  60_000,
+);
 
 test.each([
   ['de-DE', 'de', 'Beitreten · tippen, um den Ton einzuschalten', 'Wähle deine Stimme', 'Klick: aus'],
   ['fr-FR', 'fr', 'Rejoindre · touchez pour activer le son', 'Choisissez votre partie', 'Clic : non'],
   ['ja-JP', 'en', 'Join · tap to turn on sound', 'Pick your part', 'Click: off'],
-])('the page\'s own words in the phone\'s language: %s → %s; the composer\'s words as written', async (locale, lang, join, pick, clickOff) => {
-  const audience = await openPage(browser, { locale });
-  const part = await openPage(browser, { locale, viewport: { width: 1180, height: 820 }, isMobile: false, deviceScaleFactor: 1 });
-  expect(await audience.page.evaluate(() => navigator.languages[0])).toBe(locale);
-  await audience.page.goto(`${show.audienceUrl}/`);
-  await part.page.goto(`${show.audienceUrl}/part/${show.partKey}/`);
-  await waitInPage(audience.page, () => window.__tutti.displays().length > 0 && window.__tutti.connection().live);
-  await waitInPage(part.page, () => document.querySelectorAll('#part-list button').length === 2);
-  expect(await audience.page.evaluate(() => document.documentElement.lang)).toBe(lang);
-  expect(await audience.page.textContent('#join')).toBe(join);
-  expect(await part.page.evaluate(() => document.documentElement.lang)).toBe(lang);
-  expect(await part.page.textContent('#part-name')).toBe(pick);
-  expect(await part.page.textContent('#click')).toBe(clickOff);
-  const words = await audience.page.evaluate(() => ({
-    conn: document.getElementById('conn-text').textContent,
-    transport: document.getElementById('transport').textContent,
-    label: document.getElementById('counter').getAttribute('aria-label'),
-    title: document.getElementById('title').textContent,
-    text: document.getElementById('text').textContent,
-    section: document.getElementById('section').textContent,
-  }));
-  const expected = {
-    de: { conn: 'live', transport: /^▶ läuft · ♩ = 200$/, label: /^Takt \d+, Schlag \d$/ },
-    fr: { conn: 'en direct', transport: /^▶ en cours · ♩ = 200$/, label: /^Mesure \d+, temps \d$/ },
-    en: { conn: 'live', transport: /^▶ playing · ♩ = 200$/, label: /^Bar \d+, beat \d$/ },
-  }[lang];
-  expect(words.conn).toBe(expected.conn);
-  expect(words.transport).toMatch(expected.transport);
-  expect(words.label).toMatch(expected.label);
-  // The composer's words are not translated.
-  expect(words.title).toBe('Fast colours');
-  expect(words.text).toBe('Raise your phone towards the stage');
-  expect(words.section).toBe(`A — ${FAST_SCORE.sections[0].name}`);
-  await audience.page.screenshot({ path: `${ARTIFACTS}a11y-language-${lang}-audience.png` });
-  await part.page.screenshot({ path: `${ARTIFACTS}a11y-language-${lang}-part.png` });
-  await audience.context.close();
-  await part.context.close();
-}, 60_000);
+])(
+  "the page's own words in the phone's language: %s → %s; the composer's words as written",
+  async (locale, lang, join, pick, clickOff) => {
+    const audience = await openPage(browser, { locale });
+    const part = await openPage(browser, { locale, viewport: { width: 1180, height: 820 }, isMobile: false, deviceScaleFactor: 1 });
+    expect(await audience.page.evaluate(() => navigator.languages[0])).toBe(locale);
+    await audience.page.goto(`${show.audienceUrl}/`);
+    await part.page.goto(`${show.audienceUrl}/part/${show.partKey}/`);
+    await waitInPage(audience.page, () => window.__tutti.displays().length > 0 && window.__tutti.connection().live);
+    await waitInPage(part.page, () => document.querySelectorAll('#part-list button').length === 2);
+    expect(await audience.page.evaluate(() => document.documentElement.lang)).toBe(lang);
+    expect(await audience.page.textContent('#join')).toBe(join);
+    expect(await part.page.evaluate(() => document.documentElement.lang)).toBe(lang);
+    expect(await part.page.textContent('#part-name')).toBe(pick);
+    expect(await part.page.textContent('#click')).toBe(clickOff);
+    const words = await audience.page.evaluate(() => ({
+      conn: document.getElementById('conn-text').textContent,
+      transport: document.getElementById('transport').textContent,
+      label: document.getElementById('counter').getAttribute('aria-label'),
+      title: document.getElementById('title').textContent,
+      text: document.getElementById('text').textContent,
+      section: document.getElementById('section').textContent,
+    }));
+    const expected = {
+      de: { conn: 'live', transport: /^▶ läuft · ♩ = 200$/, label: /^Takt \d+, Schlag \d$/ },
+      fr: { conn: 'en direct', transport: /^▶ en cours · ♩ = 200$/, label: /^Mesure \d+, temps \d$/ },
+      en: { conn: 'live', transport: /^▶ playing · ♩ = 200$/, label: /^Bar \d+, beat \d$/ },
+    }[lang];
+    expect(words.conn).toBe(expected.conn);
+    expect(words.transport).toMatch(expected.transport);
+    expect(words.label).toMatch(expected.label);
+    // The composer's words are not translated.
+    expect(words.title).toBe('Fast colours');
+    expect(words.text).toBe('Raise your phone towards the stage');
+    expect(words.section).toBe(`A — ${FAST_SCORE.sections[0].name}`);
+    await audience.page.screenshot({ path: `${ARTIFACTS}a11y-language-${lang}-audience.png` });
+    await part.page.screenshot({ path: `${ARTIFACTS}a11y-language-${lang}-part.png` });
+    await audience.context.close();
+    await part.context.close();
+  },
+  60_000,
+);

@@ -26,8 +26,15 @@ const FAST_SCORE = {
   bars: 14,
   meter: [{ bar: 1, beats: 4, unit: 4 }],
   tempo: [{ at: { bar: 1 }, bpm: 200 }],
-  sections: [{ at: { bar: 1 }, mark: 'A', name: 'Opening' }, { at: { bar: 5 }, mark: 'B' }, { at: { bar: 9 }, mark: 'C' }],
-  parts: [{ id: 'vln', name: 'Violin', osc: '/vln' }, { id: 'vc', name: 'Cello', osc: '/vc' }],
+  sections: [
+    { at: { bar: 1 }, mark: 'A', name: 'Opening' },
+    { at: { bar: 5 }, mark: 'B' },
+    { at: { bar: 9 }, mark: 'C' },
+  ],
+  parts: [
+    { id: 'vln', name: 'Violin', osc: '/vln' },
+    { id: 'vc', name: 'Cello', osc: '/vc' },
+  ],
   cues: [
     { at: { bar: 2 }, osc: { part: 'vln', address: '/cue', args: ['A2', 'pp'] } },
     { at: { bar: 6 }, osc: { part: 'vln', address: '/cue', args: ['B', 'mf'] } },
@@ -117,7 +124,7 @@ test('audience page: no axe violations waiting, playing, vote open, result, netw
   // each once — and nothing per beat (the bar:beat counter is a role="timer", not a live region).
   const said = await live(page);
   const texts = said.map((s) => s.text);
-  const beats = (await page.evaluate(() => window.__tutti.displays().length));
+  const beats = await page.evaluate(() => window.__tutti.displays().length);
   expect(beats).toBeGreaterThan(40);
   expect(texts).toEqual(expect.arrayContaining(['Section A', 'Section B', 'Section C', 'Section D']));
   expect(texts.filter((s) => /^Section /.test(s))).toEqual(['Section A', 'Section B', 'Section C', 'Section D']);
@@ -184,7 +191,9 @@ test('part page at 200 bpm: no axe violations (picker, playing); section and nex
   const said = await live(page);
   const texts = said.map((s) => s.text);
   expect(texts.filter((s) => /^Section /.test(s))).toEqual(['Section A — Opening', 'Section B', 'Section C']);
-  expect(texts).toEqual(expect.arrayContaining(['Next cue: A2 · pp, bar 2 beat 1.', 'Next cue: B · mf, bar 6 beat 1.', 'Next cue: C · f, bar 10 beat 1.']));
+  expect(texts).toEqual(
+    expect.arrayContaining(['Next cue: A2 · pp, bar 2 beat 1.', 'Next cue: B · mf, bar 6 beat 1.', 'Next cue: C · f, bar 10 beat 1.']),
+  );
   expect(said.length).toBeLessThan(shown.length / 4);
   expect(texts.some((s) => /^\d+\s*beats?$/.test(s) || /^\d+ beats?/.test(s))).toBe(false);
 

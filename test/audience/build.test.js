@@ -60,7 +60,8 @@ test('writes index.html, hashed assets, sw.js with its precache list, .br/.gz si
 test('is idempotent: a second build rewrites nothing and gives identical bytes', async () => {
   await buildAudienceApp({ quiet: true, outDir });
   const before = new Map();
-  const list = async () => [...(await readdir(outDir)), ...(await readdir(join(outDir, 'assets'))).map((n) => `assets/${n}`)].filter((n) => n !== 'assets');
+  const list = async () =>
+    [...(await readdir(outDir)), ...(await readdir(join(outDir, 'assets'))).map((n) => `assets/${n}`)].filter((n) => n !== 'assets');
   for (const name of await list()) before.set(name, (await stat(join(outDir, name))).mtimeMs);
   const again = await buildAudienceApp({ quiet: true, outDir });
   expect(new Set(await list())).toEqual(new Set(before.keys()));

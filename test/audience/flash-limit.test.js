@@ -14,7 +14,15 @@ function flashes(bpm, beats, seconds) {
 }
 
 test.each([
-  [60, 4], [120, 4], [171, 4], [172, 4], [200, 4], [240, 3], [300, 1], [400, 1], [600, 2],
+  [60, 4],
+  [120, 4],
+  [171, 4],
+  [172, 4],
+  [200, 4],
+  [240, 3],
+  [300, 1],
+  [400, 1],
+  [600, 2],
 ])('%d bpm in %d: at most three flashes in any second', (bpm, beats) => {
   const f = flashes(bpm, beats, 20);
   expect(mostInOneSecond(f)).toBeLessThanOrEqual(3);

@@ -10,7 +10,7 @@ const segmentA = { index: 0, bar: 1, beat: 1, beats: 4, at: 10_000, bpm: 240, st
 const segmentB = { index: 20, bar: 6, beat: 1, beats: 3, at: 10_000 + 20 * BEAT, bpm: 240, step: 0, until: 30, end: true };
 const playing = (segment) => ({ transport: 'playing', segment, ahead: { [segment.index]: { until: segment.until, items: [] } }, view: {} });
 
-test('a continuing segment that arrives early leaves the old segment\'s last beat on screen, then carries on', () => {
+test("a continuing segment that arrives early leaves the old segment's last beat on screen, then carries on", () => {
   const plan = createFlywheelPlan();
   plan.update(playing(segmentA), true);
   expect(plan.beat(10_000 + 18 * BEAT + 1).show.index).toBe(18);

@@ -17,7 +17,7 @@ test('every table has exactly the English keys, each with the same placeholders 
   }
 });
 
-test('the first of the phone\'s languages with a table; English otherwise', () => {
+test("the first of the phone's languages with a table; English otherwise", () => {
   expect(pickLanguage(['de-AT', 'en-GB'])).toBe('de');
   expect(pickLanguage(['ja-JP', 'fr-CH', 'de'])).toBe('fr');
   expect(pickLanguage(['ES'])).toBe('es');
@@ -27,7 +27,7 @@ test('the first of the phone\'s languages with a table; English otherwise', () =
   expect(pickLanguage(undefined)).toBe('en');
 });
 
-test('placeholders filled, plurals by the language\'s rules', () => {
+test("placeholders filled, plurals by the language's rules", () => {
   setLanguage('en');
   expect(t('vote.soFar', { n: 1 })).toBe('1 vote so far');
   expect(t('vote.soFar', { n: 0 })).toBe('0 votes so far');

@@ -30,7 +30,13 @@ const venueUrl = () => `http://${VENUE_HOST}:${new URL(show.audienceUrl).port}/`
 const videoState = (page) =>
   page.evaluate(() => {
     const v = /** @type {HTMLVideoElement} */ (document.getElementById('keep-awake'));
-    return { paused: v.paused, time: v.currentTime, readyState: v.readyState, error: v.error?.message ?? null, ...window.__tutti.screenOn() };
+    return {
+      paused: v.paused,
+      time: v.currentTime,
+      readyState: v.readyState,
+      error: v.error?.message ?? null,
+      ...window.__tutti.screenOn(),
+    };
   });
 
 test('on a non-secure origin the Join tap keeps the screen on with the restarted keep-awake video, until the show is over', async () => {
@@ -39,7 +45,14 @@ test('on a non-secure origin the Join tap keeps the screen on with the restarted
     await page.goto(venueUrl());
     await waitInPage(page, () => window.__tutti.connection().live && window.__tutti.displays().length >= 2);
     // What a phone on the venue Wi-Fi sees: no secure context, so neither API exists.
-    expect(await page.evaluate(() => ({ secure: window.isSecureContext, wakeLock: 'wakeLock' in navigator, sw: 'serviceWorker' in navigator, host: location.hostname }))).toEqual({
+    expect(
+      await page.evaluate(() => ({
+        secure: window.isSecureContext,
+        wakeLock: 'wakeLock' in navigator,
+        sw: 'serviceWorker' in navigator,
+        host: location.hostname,
+      })),
+    ).toEqual({
       secure: false,
       wakeLock: false,
       sw: false,
@@ -70,7 +83,12 @@ test('on a non-secure origin the Join tap keeps the screen on with the restarted
     const d = await videoState(page);
     expect(d).toMatchObject({ paused: false, error: null });
     expect(d.time).not.toBe(c.time);
-    expect(await page.evaluate(() => ({ loop: document.getElementById('keep-awake').loop, audioBytes: document.getElementById('keep-awake').webkitAudioDecodedByteCount > 0 }))).toEqual({ loop: false, audioBytes: true });
+    expect(
+      await page.evaluate(() => ({
+        loop: document.getElementById('keep-awake').loop,
+        audioBytes: document.getElementById('keep-awake').webkitAudioDecodedByteCount > 0,
+      })),
+    ).toEqual({ loop: false, audioBytes: true });
 
     // Hidden: paused; visible again while the show plays: back on (headless pages are always
     // visible, so the test dispatches the change, as page.test.js does for sleep).
@@ -109,7 +127,10 @@ test('a re-join on a non-secure origin (no service worker) costs only the revali
     let requests = new Map();
     cdp.on('Network.responseReceived', (e) => {
       if (!requests.has(e.requestId)) return;
-      Object.assign(requests.get(e.requestId), { status: e.response.status, fromCache: e.response.fromDiskCache || e.response.fromMemoryCache });
+      Object.assign(requests.get(e.requestId), {
+        status: e.response.status,
+        fromCache: e.response.fromDiskCache || e.response.fromMemoryCache,
+      });
     });
     cdp.on('Network.requestWillBeSent', (e) => requests.set(e.requestId, { url: e.request.url }));
     cdp.on('Network.loadingFinished', (e) => {
@@ -130,7 +151,10 @@ test('a re-join on a non-secure origin (no service worker) costs only the revali
       // until every request of the app has finished, so its bytes are known.
       for (let i = 0; i < 100 && app().some((r) => r.bytes === undefined); i += 1) await new Promise((r) => setTimeout(r, 50));
       const list = app();
-      return { bytes: appBytes(), requests: list.map((r) => `${new URL(r.url).pathname} ${r.status}${r.fromCache ? ' (cache)' : ''} ${r.bytes ?? '?'}`) };
+      return {
+        bytes: appBytes(),
+        requests: list.map((r) => `${new URL(r.url).pathname} ${r.status}${r.fromCache ? ' (cache)' : ''} ${r.bytes ?? '?'}`),
+      };
     };
     const first = await visit();
     await page.goto('about:blank');

@@ -43,7 +43,10 @@ test('waiting label, the tempo rounded as on the console, Sound on, full progres
 
     // The last beat of the piece (bar 48 of the demo, 4/4): the line is full.
     await control(show, 'POST', '/api/transport', { action: 'seek', bar: 48, beat: 4 });
-    await waitInPage(page, () => document.getElementById('bar').textContent === '48' && document.getElementById('beat').textContent === '4');
+    await waitInPage(
+      page,
+      () => document.getElementById('bar').textContent === '48' && document.getElementById('beat').textContent === '4',
+    );
     expect(await page.evaluate(() => document.getElementById('progress-fill').style.transform)).toBe('scaleX(1)');
     expect(problems).toEqual([]);
   } finally {

@@ -31,7 +31,10 @@ async function outage({ seconds, seekAfter }) {
     await control(show, 'POST', '/api/transport', { action: 'stop' });
     await control(show, 'POST', '/api/transport', { action: 'play' });
     await page.goto(`${proxy.url}/`);
-    await waitInPage(page, () => window.__tutti.connection().live && window.__tutti.clock()?.total >= 40 && window.__tutti.displays().length >= 3);
+    await waitInPage(
+      page,
+      () => window.__tutti.connection().live && window.__tutti.clock()?.total >= 40 && window.__tutti.displays().length >= 3,
+    );
     const cutAt = await page.evaluate(() => performance.timeOrigin + performance.now());
     proxy.cut();
     let target = null;
@@ -49,17 +52,28 @@ async function outage({ seconds, seekAfter }) {
     const during = (await page.evaluate(() => window.__tutti.displays())).filter((d) => d.local > cutAt && d.local < restoreAt);
     const expectedBeats = Math.floor((restoreAt - cutAt) / (60_000 / 96)) - 2;
     const inSchedule = during.filter((d) => schedule.has(d.index) && (target === null || d.index < target));
-    expect(inSchedule.length).toBeGreaterThanOrEqual(Math.min(expectedBeats, seekAfter !== undefined ? Math.floor(seekAfter * 1.6) - 2 : expectedBeats));
+    expect(inSchedule.length).toBeGreaterThanOrEqual(
+      Math.min(expectedBeats, seekAfter !== undefined ? Math.floor(seekAfter * 1.6) - 2 : expectedBeats),
+    );
     const errors = inSchedule.map((d) => Math.abs(d.local + offset - schedule.get(d.index)));
     const p99 = quantile(errors, 0.99);
-    process.stdout.write(`outage ${seconds} s: ${inSchedule.length} beats shown during it, |shown − server schedule| p50 ${quantile(errors, 0.5).toFixed(2)} ms, p99 ${p99.toFixed(2)} ms\n`);
+    process.stdout.write(
+      `outage ${seconds} s: ${inSchedule.length} beats shown during it, |shown − server schedule| p50 ${quantile(errors, 0.5).toFixed(2)} ms, p99 ${p99.toFixed(2)} ms\n`,
+    );
     expect(p99).toBeLessThanOrEqual(10);
 
     if (target !== null) {
       // Back online: the seek made meanwhile is on screen within 1 s of the connection being live again.
-      const liveAt = await waitInPage(page, () => (window.__tutti.connection().live ? performance.timeOrigin + performance.now() : false), undefined, 30_000);
+      const liveAt = await waitInPage(
+        page,
+        () => (window.__tutti.connection().live ? performance.timeOrigin + performance.now() : false),
+        undefined,
+        30_000,
+      );
       const shown = await waitInPage(page, (i) => window.__tutti.displays().find((d) => d.index >= i) ?? false, target, 10_000);
-      process.stdout.write(`outage ${seconds} s: seek shown ${(shown.local - liveAt).toFixed(0)} ms after the connection was live again (${(liveAt - restoreAt).toFixed(0)} ms after the network returned)\n`);
+      process.stdout.write(
+        `outage ${seconds} s: seek shown ${(shown.local - liveAt).toFixed(0)} ms after the connection was live again (${(liveAt - restoreAt).toFixed(0)} ms after the network returned)\n`,
+      );
       expect(shown.local - liveAt).toBeLessThanOrEqual(1000);
     }
     expect(problems).toEqual([]);
@@ -71,4 +85,8 @@ async function outage({ seconds, seekAfter }) {
 
 test('a 5 s outage while playing: beats keep coming on time, no console errors', () => outage({ seconds: 5 }), 60_000);
 
-test('a 30 s outage with a seek in it: beats on time until the seek, the seek shown within 1 s of reconnecting', () => outage({ seconds: 30, seekAfter: 20 }), 120_000);
+test(
+  'a 30 s outage with a seek in it: beats on time until the seek, the seek shown within 1 s of reconnecting',
+  () => outage({ seconds: 30, seekAfter: 20 }),
+  120_000,
+);

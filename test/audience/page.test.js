@@ -23,7 +23,12 @@ afterAll(async () => {
   await release?.();
 });
 
-const stageText = (page) => page.evaluate(() => ({ text: document.getElementById('text').textContent, instruction: document.getElementById('instruction').textContent, bg: document.getElementById('stage').style.background }));
+const stageText = (page) =>
+  page.evaluate(() => ({
+    text: document.getElementById('text').textContent,
+    instruction: document.getElementById('instruction').textContent,
+    bg: document.getElementById('stage').style.background,
+  }));
 
 test('joins, shows bar:beat advancing at each beat time and the cue content changing, without console errors', async () => {
   const { context, page, problems } = await openPage(browser);
@@ -75,7 +80,10 @@ test('joins, shows bar:beat advancing at each beat time and the cue content chan
   await control(show, 'POST', '/api/transport', { action: 'pause' });
   await waitInPage(page, () => document.getElementById('transport').textContent.includes('paused'));
   await control(show, 'POST', '/api/transport', { action: 'stop' });
-  await waitInPage(page, () => document.getElementById('bar').textContent === '1' && document.getElementById('transport').textContent.includes('stopped'));
+  await waitInPage(
+    page,
+    () => document.getElementById('bar').textContent === '1' && document.getElementById('transport').textContent.includes('stopped'),
+  );
   expect((await stageText(page)).text).toBe('Gathering'); // the view at bar 1 beat 1
   await control(show, 'POST', '/api/transport', { action: 'play' });
 
@@ -183,7 +191,9 @@ test('first visit costs ≤ 150 KB transferred; a re-join through the service wo
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
     const requests = new Map();
-    cdp.on('Network.responseReceived', (e) => requests.set(e.requestId, { url: e.response.url, type: e.type, fromSW: e.response.fromServiceWorker }));
+    cdp.on('Network.responseReceived', (e) =>
+      requests.set(e.requestId, { url: e.response.url, type: e.type, fromSW: e.response.fromServiceWorker }),
+    );
     let encoded = 0;
     cdp.on('Network.loadingFinished', (e) => {
       encoded += e.encodedDataLength;
@@ -207,9 +217,14 @@ test('first visit costs ≤ 150 KB transferred; a re-join through the service wo
     const controlled = await page.evaluate(() => Boolean(navigator.serviceWorker.controller));
     const rejoinWire = proxy.stats.down + proxy.stats.up;
 
-    const report = { firstVisit: { wireBytes: firstWire, pageEncodedBytes: firstPage, requests: breakdown }, rejoin: { wireBytes: rejoinWire, controlledByServiceWorker: controlled } };
+    const report = {
+      firstVisit: { wireBytes: firstWire, pageEncodedBytes: firstPage, requests: breakdown },
+      rejoin: { wireBytes: rejoinWire, controlledByServiceWorker: controlled },
+    };
     await writeFile(join(ARTIFACTS, 'first-visit.json'), `${JSON.stringify(report, null, 2)}\n`);
-    console.log(`first visit: ${firstWire} bytes on the wire (all requests + streams + service worker), ${firstPage} bytes encoded in the page's own requests; re-join: ${rejoinWire} bytes`);
+    console.log(
+      `first visit: ${firstWire} bytes on the wire (all requests + streams + service worker), ${firstPage} bytes encoded in the page's own requests; re-join: ${rejoinWire} bytes`,
+    );
 
     expect(firstPage).toBeGreaterThan(0);
     expect(firstPage).toBeLessThanOrEqual(150 * 1024);

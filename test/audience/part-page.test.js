@@ -26,15 +26,26 @@ export const PART_TEST_SCORE = {
   id: 'part-page-test',
   title: 'Part page test',
   bars: 14,
-  meter: [{ bar: 1, beats: 4, unit: 4 }, { bar: 6, beats: 3, unit: 4 }, { bar: 10, beats: 5, unit: 8 }],
+  meter: [
+    { bar: 1, beats: 4, unit: 4 },
+    { bar: 6, beats: 3, unit: 4 },
+    { bar: 10, beats: 5, unit: 8 },
+  ],
   tempo: [
     { at: { bar: 1 }, bpm: 150 },
     { at: { bar: 4 }, bpm: 150, to: 240, until: { bar: 8 } },
     { at: { bar: 8 }, bpm: 200 },
     { at: { bar: 11 }, bpm: 300, to: 180, until: { bar: 13 } },
   ],
-  sections: [{ at: { bar: 1 }, mark: 'A', name: 'Opening' }, { at: { bar: 6 }, mark: 'B', name: 'Turning' }, { at: { bar: 10 }, mark: 'C' }],
-  parts: [{ id: 'vln', name: 'Violin', osc: '/vln' }, { id: 'vc', name: 'Cello', osc: '/vc' }],
+  sections: [
+    { at: { bar: 1 }, mark: 'A', name: 'Opening' },
+    { at: { bar: 6 }, mark: 'B', name: 'Turning' },
+    { at: { bar: 10 }, mark: 'C' },
+  ],
+  parts: [
+    { id: 'vln', name: 'Violin', osc: '/vln' },
+    { id: 'vc', name: 'Cello', osc: '/vc' },
+  ],
   cues: [
     { at: { bar: 2 }, osc: { part: 'vln', address: '/cue', args: ['A2', 'pp', 'sul tasto'] } },
     { at: { bar: 3 }, osc: { part: 'vc', address: '/cue', args: ['A3', 'p'] } },
@@ -148,7 +159,8 @@ test('picks a part; cues at their beats; countdown right through meter changes, 
   for (const cue of vln) {
     const d = displays.find((x) => x.index === cue.i);
     expect([cue.i, d.countdown]).toEqual([cue.i, 'Now']);
-    if (cue.part === 'vln') expect(oscCues.find((c) => c.address === cue.address && Math.abs(c.at - beats.get(cue.i).at) < 0.01)).toBeDefined();
+    if (cue.part === 'vln')
+      expect(oscCues.find((c) => c.address === cue.address && Math.abs(c.at - beats.get(cue.i).at) < 0.01)).toBeDefined();
   }
 
   // The click: one per beat that sounded, at that beat's server time, put on the audio clock ahead of it.
@@ -166,7 +178,10 @@ test('picks a part; cues at their beats; countdown right through meter changes, 
     expect(c.countIn).toBe(ahead <= beat.beats ? beat.beats - ahead + 1 : null);
   }
   // Each click's lead on the audio clock is its beat's lead on the synced clock when it was scheduled.
-  const leadErrors = await page.evaluate((list) => list.map((c) => Math.abs((c.when - c.ctxNow) - (c.at - window.__part.toServer(performance.timeOrigin + c.perfNow)) / 1000)), live);
+  const leadErrors = await page.evaluate(
+    (list) => list.map((c) => Math.abs(c.when - c.ctxNow - (c.at - window.__part.toServer(performance.timeOrigin + c.perfNow)) / 1000)),
+    live,
+  );
   expect(Math.max(...leadErrors)).toBeLessThan(0.06); // output latency is inside this, as for the audience's cues (page.test.js)
   // On the audio clock the clicks are as far apart as the beats' server times (ramps, the tempo change): no drift.
   const sorted = live.slice().sort((x, y) => x.index - y.index);
@@ -174,7 +189,8 @@ test('picks a part; cues at their beats; countdown right through meter changes, 
   expect(Math.max(...spacingErrors)).toBeLessThan(2);
   // The clicks the tempo change took back were for beats whose time it moved, or were put back
   // at once from the new segment (the beat it re-anchors on keeps its time).
-  for (const c of clicks.filter((x) => x.cancelled)) expect(Math.abs(c.at - beats.get(c.index).at) > 1 || clicked.get(c.index).key !== c.key).toBe(true);
+  for (const c of clicks.filter((x) => x.cancelled))
+    expect(Math.abs(c.at - beats.get(c.index).at) > 1 || clicked.get(c.index).key !== c.key).toBe(true);
   await page.screenshot({ path: `${ARTIFACTS}part-ended.png` });
   expect(problems).toEqual([]);
 
@@ -184,7 +200,9 @@ test('picks a part; cues at their beats; countdown right through meter changes, 
   const errors = displays.map((d) => d.local + offset - beats.get(d.index).at);
   const abs = errors.map(Math.abs);
   const cueErrors = vln.map((cue) => abs[displays.findIndex((d) => d.index === cue.i)]);
-  console.log(`part page: ${displays.length} beats shown, |error| p50 ${quantile(abs, 0.5).toFixed(2)} ms, p99 ${quantile(abs, 0.99).toFixed(2)} ms, max ${Math.max(...abs).toFixed(2)} ms; cue beats max ${Math.max(...cueErrors).toFixed(2)} ms; ${clicks.length} clicks scheduled (${clicks.filter((c) => c.cancelled).length} taken back by the tempo change)`);
+  console.log(
+    `part page: ${displays.length} beats shown, |error| p50 ${quantile(abs, 0.5).toFixed(2)} ms, p99 ${quantile(abs, 0.99).toFixed(2)} ms, max ${Math.max(...abs).toFixed(2)} ms; cue beats max ${Math.max(...cueErrors).toFixed(2)} ms; ${clicks.length} clicks scheduled (${clicks.filter((c) => c.cancelled).length} taken back by the tempo change)`,
+  );
   expect(Math.max(...cueErrors)).toBeLessThanOrEqual(TOLERANCE_MS);
   expect(quantile(abs, 0.99)).toBeLessThanOrEqual(TOLERANCE_MS);
 }, 120_000);
@@ -197,18 +215,33 @@ test('without the right key nothing of the part page answers: 403 PART_KEY, coun
   };
   const before = await metric();
   const wrong = show.partKey.replace(/^./, (c) => (c === 'a' ? 'b' : 'a'));
-  const tries = ['/part', '/part/', `/part/${wrong}/`, `/part/${wrong}/parts.json`, `/part/${show.partKey.slice(0, -1)}/`, `/part/${show.partKey}x/parts.json`,
-    `/part/${wrong}/ws`, `/part/${wrong}/sse`, `/part/${wrong}/poll`, `/part/${wrong}/time`];
+  const tries = [
+    '/part',
+    '/part/',
+    `/part/${wrong}/`,
+    `/part/${wrong}/parts.json`,
+    `/part/${show.partKey.slice(0, -1)}/`,
+    `/part/${show.partKey}x/parts.json`,
+    `/part/${wrong}/ws`,
+    `/part/${wrong}/sse`,
+    `/part/${wrong}/poll`,
+    `/part/${wrong}/time`,
+  ];
   for (const path of tries) {
     const res = await fetch(`${show.audienceUrl}${path}`, { redirect: 'manual' });
     expect([path, res.status]).toEqual([path, 403]);
     expect((await res.json()).error).toBe('PART_KEY');
   }
-  const post = await fetch(`${show.audienceUrl}/part/${wrong}/report`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'abcdefgh12', part: 'vln' }) });
+  const post = await fetch(`${show.audienceUrl}/part/${wrong}/report`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ id: 'abcdefgh12', part: 'vln' }),
+  });
   expect(post.status).toBe(403);
   expect(await metric()).toBe(before + tries.length + 1);
   // The key is not in anything the audience gets.
-  for (const path of ['/', '/poll', '/healthz']) expect(await (await fetch(`${show.audienceUrl}${path}`)).text()).not.toContain(show.partKey);
+  for (const path of ['/', '/poll', '/healthz'])
+    expect(await (await fetch(`${show.audienceUrl}${path}`)).text()).not.toContain(show.partKey);
 
   // In the browser: a page opened with a wrong key gets the refusal, not the part page.
   const { page } = await openPage(browser, TABLET);
@@ -218,7 +251,7 @@ test('without the right key nothing of the part page answers: 403 PART_KEY, coun
   await page.close();
 }, 60_000);
 
-test('click set to count-ins only: just the bar before each of the player\'s entries, counted 1…beats', async () => {
+test("click set to count-ins only: just the bar before each of the player's entries, counted 1…beats", async () => {
   const { page, problems } = await openPage(browser, TABLET);
   await page.goto(`${show.audienceUrl}/part/${show.partKey}/#vc`);
   await waitInPage(page, () => window.__part.part() === 'vc' && (window.__part.clock()?.total ?? 0) >= 40, undefined, 20_000);
@@ -237,7 +270,16 @@ test('click set to count-ins only: just the bar before each of the player\'s ent
     show.show.events.off('beat', onBeat);
   }
   const clicks = (await page.evaluate(() => window.__part.clicks())).filter((c) => !c.cancelled);
-  expect(clicks.map((c) => [c.index, c.countIn])).toEqual([[4, 1], [5, 2], [6, 3], [7, 4], [16, 1], [17, 2], [18, 3], [19, 4]]);
+  expect(clicks.map((c) => [c.index, c.countIn])).toEqual([
+    [4, 1],
+    [5, 2],
+    [6, 3],
+    [7, 4],
+    [16, 1],
+    [17, 2],
+    [18, 3],
+    [19, 4],
+  ]);
   for (const c of clicks) expect(Math.abs(c.at - beats.get(c.index).at)).toBeLessThan(0.01);
   expect(problems).toEqual([]);
   await page.close();

@@ -117,7 +117,10 @@ test('a server restart (new epoch) is followed by itself: reconnect, resync, bac
     // The restart did not count against WebSocket: the server was simply away.
     expect((await transportOf(page)).transport).toBe('ws');
     const since = await pageNow(page);
-    await waitInPage(page, ([e, t]) => window.__tutti.displays().filter((d) => d.epoch === e && d.local >= t).length >= 2, [newEpoch, since]);
+    await waitInPage(page, ([e, t]) => window.__tutti.displays().filter((d) => d.epoch === e && d.local >= t).length >= 2, [
+      newEpoch,
+      since,
+    ]);
     await expectInSync(page, second, since);
   } finally {
     await context.close();

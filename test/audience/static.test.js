@@ -176,7 +176,21 @@ describe('helpers', () => {
 
   test('decodeMediaPath accepts plain relative paths only', () => {
     expect(decodeMediaPath('a/b%20c.wav')).toBe('a/b c.wav');
-    for (const bad of ['', '..', 'a/../b', '%2e%2e/x', 'a%2f..%2fb', '/etc', '%2fetc', 'a\\b', 'a%5cb', 'a%00', 'a//b', './a', '%E0%A4%A']) {
+    for (const bad of [
+      '',
+      '..',
+      'a/../b',
+      '%2e%2e/x',
+      'a%2f..%2fb',
+      '/etc',
+      '%2fetc',
+      'a\\b',
+      'a%5cb',
+      'a%00',
+      'a//b',
+      './a',
+      '%E0%A4%A',
+    ]) {
       expect(decodeMediaPath(bad)).toBeNull();
     }
   });

@@ -43,14 +43,25 @@ async function measure(pages, n) {
   await control(show, 'POST', '/api/transport', { action: 'play' });
   await new Promise((r) => setTimeout(r, 1000));
   const since = Date.now() - 100; // displays before this instant belong to earlier windows
-  const startIndex = Math.max(...(await Promise.all(pages.map(({ page }) => page.evaluate(() => window.__tutti.displays().at(-1)?.index ?? 0))))) + 1;
+  const startIndex =
+    Math.max(...(await Promise.all(pages.map(({ page }) => page.evaluate(() => window.__tutti.displays().at(-1)?.index ?? 0))))) + 1;
   // Sleep rather than poll the pages while they are being measured.
   await new Promise((r) => setTimeout(r, (BEATS + 2) * (60_000 / BPM)));
-  await Promise.all(pages.map(({ page }) => waitInPage(page, (last) => window.__tutti.displays().some((d) => d.index >= last), startIndex + BEATS, 10_000)));
+  await Promise.all(
+    pages.map(({ page }) => waitInPage(page, (last) => window.__tutti.displays().some((d) => d.index >= last), startIndex + BEATS, 10_000)),
+  );
 
   const all = await Promise.all(
     pages.map(({ page }) =>
-      page.evaluate((t) => ({ displays: window.__tutti.displays().filter((d) => d.local >= t), clock: window.__tutti.clock(), transport: window.__tutti.connection().transport, timerEarly: window.__tutti.timerEarly() }), since),
+      page.evaluate(
+        (t) => ({
+          displays: window.__tutti.displays().filter((d) => d.local >= t),
+          clock: window.__tutti.clock(),
+          transport: window.__tutti.connection().transport,
+          timerEarly: window.__tutti.timerEarly(),
+        }),
+        since,
+      ),
     ),
   );
   const truths = [];
@@ -78,8 +89,7 @@ async function measure(pages, n) {
   const localSkews = beats.map((b) => b.localSkew);
   const trueSkews = beats.map((b) => b.trueSkew);
   // Every pair of pages, every beat: |difference| of the moments they showed it.
-  const pairs = (key) =>
-    beats.flatMap((b) => b[key].flatMap((x, i) => b[key].slice(i + 1).map((y) => Math.abs(x - y))));
+  const pairs = (key) => beats.flatMap((b) => b[key].flatMap((x, i) => b[key].slice(i + 1).map((y) => Math.abs(x - y))));
   const lateness = beats.flatMap((b) => b.late);
   const report = {
     pages: PAGES,
@@ -126,7 +136,8 @@ test(`${PAGES} pages behind a 0–${MAX_DELAY_MS} ms jitter proxy show every bea
   // Four renderers share this machine's two cores with the server and the proxy (and often other
   // test suites): small screens and no beat-pulse animation keep the CPU for the timing itself.
   const pages = [];
-  for (let i = 0; i < PAGES; i += 1) pages.push(await openPage(browser, { viewport: { width: 360, height: 640 }, deviceScaleFactor: 1, reducedMotion: 'reduce' }));
+  for (let i = 0; i < PAGES; i += 1)
+    pages.push(await openPage(browser, { viewport: { width: 360, height: 640 }, deviceScaleFactor: 1, reducedMotion: 'reduce' }));
   await Promise.all(pages.map(({ page }) => page.goto(`${proxy.url}/`)));
   expect(await Promise.all(pages.map(({ page }) => page.evaluate(() => document.visibilityState)))).toEqual(Array(PAGES).fill('visible'));
 
@@ -137,7 +148,12 @@ test(`${PAGES} pages behind a 0–${MAX_DELAY_MS} ms jitter proxy show every bea
   const settleStart = performance.now();
   const settled = await Promise.all(
     pages.map(({ page }) =>
-      waitInPage(page, () => window.__tutti.connection().live && window.__tutti.clock()?.total >= 128 && window.__tutti.clock().uncertainty <= 5, undefined, 60_000).then(
+      waitInPage(
+        page,
+        () => window.__tutti.connection().live && window.__tutti.clock()?.total >= 128 && window.__tutti.clock().uncertainty <= 5,
+        undefined,
+        60_000,
+      ).then(
         () => true,
         () => false,
       ),
@@ -145,8 +161,18 @@ test(`${PAGES} pages behind a 0–${MAX_DELAY_MS} ms jitter proxy show every bea
   );
   const settleMs = performance.now() - settleStart;
   if (!settled.every(Boolean)) {
-    const states = await Promise.all(pages.map(({ page }) => page.evaluate(() => ({ connection: window.__tutti.connection(), clock: window.__tutti.clock(), log: window.__tutti.log().slice(-10) }))));
-    console.warn(`clock estimates not settled after ${Math.round(settleMs)} ms (load average ${loadavg()[0].toFixed(1)}): ${JSON.stringify(states)}`);
+    const states = await Promise.all(
+      pages.map(({ page }) =>
+        page.evaluate(() => ({
+          connection: window.__tutti.connection(),
+          clock: window.__tutti.clock(),
+          log: window.__tutti.log().slice(-10),
+        })),
+      ),
+    );
+    console.warn(
+      `clock estimates not settled after ${Math.round(settleMs)} ms (load average ${loadavg()[0].toFixed(1)}): ${JSON.stringify(states)}`,
+    );
   }
   // One window is 24 s. This machine is shared (other suites, benchmarks): when a burst of
   // outside load starves the renderers during a window, another is measured (at most three);
@@ -154,7 +180,14 @@ test(`${PAGES} pages behind a 0–${MAX_DELAY_MS} ms jitter proxy show every bea
   const windows = [];
   const passes = (w) => w.report.serverTimePairMs.p99 <= 10 && w.report.rawLocalPairMs.p99 <= 10;
   while (windows.length < 3 && !(windows.length && passes(windows.at(-1)))) windows.push(await measure(pages, windows.length + 1));
-  await writeFile(join(ARTIFACTS, 'sync-report.json'), `${JSON.stringify(windows.map((w) => ({ settleMs, settled, ...w.report })), null, 2)}\n`);
+  await writeFile(
+    join(ARTIFACTS, 'sync-report.json'),
+    `${JSON.stringify(
+      windows.map((w) => ({ settleMs, settled, ...w.report })),
+      null,
+      2,
+    )}\n`,
+  );
   const { report, all, beats } = windows.at(-1);
 
   expect(beats.length).toBe(BEATS); // every page showed every beat
@@ -167,5 +200,7 @@ test(`${PAGES} pages behind a 0–${MAX_DELAY_MS} ms jitter proxy show every bea
   const logs = await Promise.all(pages.map(({ page }) => page.evaluate(() => window.__tutti.log())));
   await Promise.all(pages.map(({ context }) => context.close()));
   // A console error (e.g. a dropped socket) comes with what the page's connection went through.
-  pages.forEach(({ problems }, i) => expect({ page: i, problems, log: problems.length ? logs[i] : [] }).toEqual({ page: i, problems: [], log: [] }));
+  pages.forEach(({ problems }, i) =>
+    expect({ page: i, problems, log: problems.length ? logs[i] : [] }).toEqual({ page: i, problems: [], log: [] }),
+  );
 }, 240_000);

@@ -48,7 +48,14 @@ test('buttons exactly while the prompt is open, a tap counted once per phone ove
   // The WebSocket page changes its mind: still one vote for that phone.
   await ws.page.click('[data-option="c"]');
   await waitFor(() => show.votes.status()?.options[0].count === 1, 5000, 'the changed vote');
-  expect(show.votes.status()).toMatchObject({ total: 2, options: [{ id: 'c', count: 1 }, { id: 'd', count: 1 }, { id: 'stay', count: 0 }] });
+  expect(show.votes.status()).toMatchObject({
+    total: 2,
+    options: [
+      { id: 'c', count: 1 },
+      { id: 'd', count: 1 },
+      { id: 'stay', count: 0 },
+    ],
+  });
   expect(await ws.page.getAttribute('[data-option="c"]', 'aria-pressed')).toBe('true');
   await waitInPage(ws.page, () => document.getElementById('vote-result').textContent.startsWith('Your vote is in'));
   await waitInPage(sse.page, () => window.__tutti.vote().answer?.ok === true);
@@ -59,7 +66,7 @@ test('buttons exactly while the prompt is open, a tap counted once per phone ove
   await waitInPage(sse.page, () => window.__tutti.vote && window.__tutti.vote().phase === 'open');
   expect(await sse.page.evaluate(() => window.__tutti.vote().device)).toBe(before);
   await sse.page.click('[data-option="stay"]');
-  await waitFor(() => show.votes.status()?.options[2].count === 1, 5000, 'the reloaded phone\'s vote');
+  await waitFor(() => show.votes.status()?.options[2].count === 1, 5000, "the reloaded phone's vote");
   expect(show.votes.status()).toMatchObject({ total: 2, options: [{ count: 1 }, { count: 0 }, { count: 1 }] });
 
   // Closed on time, then the result: a tie between c and stay goes to c (written first).
@@ -80,7 +87,11 @@ test('buttons exactly while the prompt is open, a tap counted once per phone ove
   await waitInPage(ws.page, () => window.__tutti.reaction().open, undefined, 20_000);
   expect(await ws.page.textContent('#react-tap')).toBe('Tap');
   for (let i = 0; i < 6; i += 1) await ws.page.click('#react-tap');
-  await waitFor(async () => /tutti_taps_total\{where="venue"\} 6\b/.test(await show.metrics.exposition()), 5000, 'the page\'s 6 taps at the server');
+  await waitFor(
+    async () => /tutti_taps_total\{where="venue"\} 6\b/.test(await show.metrics.exposition()),
+    5000,
+    "the page's 6 taps at the server",
+  );
   expect(await ws.page.evaluate(() => window.__tutti.reaction().sent)).toBe(6);
   expect([...ws.problems, ...sse.problems.filter((p) => !/WebSocket/.test(p))]).toEqual([]);
   await ws.context.close();

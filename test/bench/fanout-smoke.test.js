@@ -21,7 +21,10 @@ const alive = (pid) => {
 };
 
 test('quick run: every viewer gets every update, with finite latency, on WS (ours and naive), SSE and long-poll', async () => {
-  const { code, output } = await runBench(['--quick', '--cases', 'ws:50,sse:50,longpoll:50', '--duration', '3', '--runs', '1', '--out', out], 50_000);
+  const { code, output } = await runBench(
+    ['--quick', '--cases', 'ws:50,sse:50,longpoll:50', '--duration', '3', '--runs', '1', '--out', out],
+    50_000,
+  );
   expect({ code, output: code === 0 ? '' : output }).toEqual({ code: 0, output: '' });
   expect(output).toMatch(/p99 ours \/ baseline/);
 

@@ -13,7 +13,10 @@ const runBench = (args, timeoutMs) => runner.run(args, timeoutMs);
 afterAll(() => runner.cleanup());
 
 test('60 venue and 60 edge viewers vote in a 1 s window: none lost, none doubled, the console saw the tally', async () => {
-  const { code, output } = await runBench(['--local', '60', '--edge', '60', '--window', '1000', '--per-process', '40', '--capacity', '25', '--out', out], 170_000);
+  const { code, output } = await runBench(
+    ['--local', '60', '--edge', '60', '--window', '1000', '--per-process', '40', '--capacity', '25', '--out', out],
+    170_000,
+  );
   expect({ code, output }).toMatchObject({ code: 0 });
   const [venue, edge] = JSON.parse(readFileSync(out, 'utf8'));
   expect(venue.rows[0]).toMatchObject({ side: 'venue', viewers: 60, voted: 60, counted: 60, lost: 0, doubled: 0, ok: 66 });

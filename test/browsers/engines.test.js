@@ -102,7 +102,7 @@ describe.each(ENGINES)('%s', (name) => {
     await page.screenshot(shot('joined'));
   });
 
-  test('sync: bar:beat on screen is the server\'s, each beat at its server time', async () => {
+  test("sync: bar:beat on screen is the server's, each beat at its server time", async () => {
     const figures = await expectInSync(page, show);
     console.log(`${name} sync: ${JSON.stringify(figures)}`);
   });
@@ -116,7 +116,17 @@ describe.each(ENGINES)('%s', (name) => {
     const soundOn = await page.evaluate(() => document.body.classList.contains('sound-on'));
     const bell = async (after) => {
       await control(show, 'POST', '/api/transport', { action: 'seek', bar: 16, beat: 3 });
-      return waitInPage(page, (n) => window.__tutti.audio().slice(n).find((p) => p.when !== undefined || p.skipped || p.error), after, 15_000, 'bell');
+      return waitInPage(
+        page,
+        (n) =>
+          window.__tutti
+            .audio()
+            .slice(n)
+            .find((p) => p.when !== undefined || p.skipped || p.error),
+        after,
+        15_000,
+        'bell',
+      );
     };
     const first = await bell(0);
     // WebKit's output timestamp is off by the context's age: a cue on an older context shows it.
@@ -146,13 +156,25 @@ describe.each(ENGINES)('%s', (name) => {
     await waitInPage(page, () => window.__tutti.vote().phase === 'open', undefined, 15_000, 'prompt open');
     await page.click('[data-option="lights"]');
     await waitInPage(page, () => window.__tutti.vote().answer?.ok === true, undefined, 10_000, 'vote answered');
-    await waitInPage(page, () => document.querySelector('[data-option="lights"]').getAttribute('aria-pressed') === 'true', undefined, 5000, 'choice shown');
+    await waitInPage(
+      page,
+      () => document.querySelector('[data-option="lights"]').getAttribute('aria-pressed') === 'true',
+      undefined,
+      5000,
+      'choice shown',
+    );
     await page.screenshot(shot('vote'));
   });
 
   test('click: the part page schedules its click on the audio clock', async () => {
     await page.goto(`http://127.0.0.1:${new URL(partShow.audienceUrl).port}/part/${partShow.partKey}/#vln`);
-    await waitInPage(page, () => window.__part && window.__part.part() === 'vln' && (window.__part.clock()?.total ?? 0) >= 8, undefined, 20_000, 'part page synced');
+    await waitInPage(
+      page,
+      () => window.__part && window.__part.part() === 'vln' && (window.__part.clock()?.total ?? 0) >= 8,
+      undefined,
+      20_000,
+      'part page synced',
+    );
     await page.click('#click');
     await page.click('#click');
     const mode = await page.evaluate(() => document.getElementById('click').dataset.mode);
@@ -167,7 +189,10 @@ describe.each(ENGINES)('%s', (name) => {
     expect(clicks.length).toBeGreaterThan(2);
     // Each put on the audio clock ahead of its beat, by as much as the beat was ahead on the synced
     // clock (WebKit's trusted output timestamp put them early by the context's age).
-    const leadErrors = await page.evaluate((list) => list.map((c) => Math.abs(c.when - c.ctxNow - (c.at - window.__part.toServer(performance.timeOrigin + c.perfNow)) / 1000)), clicks);
+    const leadErrors = await page.evaluate(
+      (list) => list.map((c) => Math.abs(c.when - c.ctxNow - (c.at - window.__part.toServer(performance.timeOrigin + c.perfNow)) / 1000)),
+      clicks,
+    );
     console.log(`${name} click lead error: worst ${Math.round(Math.max(...leadErrors) * 1000)} ms`);
     // Not late: the click's time was ahead of the context's clock when scheduled (the record reads
     // currentTime again a moment later, and WebKit's moves in steps: 5 ms of slack).
@@ -194,7 +219,14 @@ describe.each(ENGINES)('%s', (name) => {
         await page.evaluate(() => {
           const v = document.getElementById('keep-awake');
           const audio = v.mozHasAudio ?? (v.audioTracks ? v.audioTracks.length > 0 : (v.webkitAudioDecodedByteCount ?? 0) > 0);
-          return { t: v.currentTime, paused: v.paused, duration: String(v.duration), audio, seeking: v.seeking, method: window.__tutti.screenOn().method };
+          return {
+            t: v.currentTime,
+            paused: v.paused,
+            duration: String(v.duration),
+            audio,
+            seeking: v.seeking,
+            method: window.__tutti.screenOn().method,
+          };
         }),
       );
       await new Promise((r) => setTimeout(r, 250));
@@ -202,7 +234,9 @@ describe.each(ENGINES)('%s', (name) => {
     const last = samples.slice(-8);
     const advancingAtEnd = new Set(last.map((s) => s.t.toFixed(3))).size > 2;
     const restarts = samples.filter((s, i) => i > 0 && s.t < samples[i - 1].t).length;
-    console.log(`${name} keep-awake: ${JSON.stringify({ method: samples[0].method, duration: samples[0].duration, audio: samples.at(-1).audio, restarts, advancingAtEnd, paused: samples.at(-1).paused })}`);
+    console.log(
+      `${name} keep-awake: ${JSON.stringify({ method: samples[0].method, duration: samples[0].duration, audio: samples.at(-1).audio, restarts, advancingAtEnd, paused: samples.at(-1).paused })}`,
+    );
     await page.screenshot(shot('keep-awake'));
     expect(samples.at(-1).paused).toBe(false);
     expect(samples[0].method).toBe('video');
@@ -218,11 +252,23 @@ describe.each(ENGINES)('%s', (name) => {
       await waitInPage(page, () => window.__tutti && window.__tutti.connection().transport === 'ws' && window.__tutti.connection().live);
       proxy.block(['/ws']);
       proxy.destroyAll();
-      await waitInPage(page, () => window.__tutti.connection().transport === 'sse' && window.__tutti.connection().live, undefined, 20_000, 'on SSE');
+      await waitInPage(
+        page,
+        () => window.__tutti.connection().transport === 'sse' && window.__tutti.connection().live,
+        undefined,
+        20_000,
+        'on SSE',
+      );
       await expectInSync(page, show);
       proxy.block(['/ws', '/sse']);
       proxy.destroyAll();
-      await waitInPage(page, () => window.__tutti.connection().transport === 'poll' && window.__tutti.connection().live, undefined, 20_000, 'on poll');
+      await waitInPage(
+        page,
+        () => window.__tutti.connection().transport === 'poll' && window.__tutti.connection().live,
+        undefined,
+        20_000,
+        'on poll',
+      );
       await expectInSync(page, show);
       await page.screenshot(shot('fallback-poll'));
     } finally {

@@ -18,8 +18,10 @@ function section(heading) {
   return next === -1 ? readme.slice(start) : readme.slice(start, start + heading.length + 2 + next);
 }
 
-test("the `tutti serve` flags table names exactly SERVE_FLAGS", () => {
-  const rows = section('### `tutti serve` flags').split('\n').filter((l) => l.startsWith('| `--'));
+test('the `tutti serve` flags table names exactly SERVE_FLAGS', () => {
+  const rows = section('### `tutti serve` flags')
+    .split('\n')
+    .filter((l) => l.startsWith('| `--'));
   const documented = new Set(rows.flatMap((row) => [...row.split('|')[1].matchAll(/`--([a-z-]+)/g)].map((m) => m[1])));
   const flags = new Set(SERVE_FLAGS.map((f) => f.name));
   expect([...flags].filter((name) => !documented.has(name))).toEqual([]);
@@ -28,7 +30,9 @@ test("the `tutti serve` flags table names exactly SERVE_FLAGS", () => {
 
 test('every metric and every tutti_bad_input_total source is in the metrics paragraph', () => {
   const paragraph = readme.slice(readme.indexOf('\nMetrics: `tutti_'), readme.indexOf('### OSC address space'));
-  const names = createMetrics().registry.getMetricsAsArray().map((m) => m.name);
+  const names = createMetrics()
+    .registry.getMetricsAsArray()
+    .map((m) => m.name);
   expect(names.length).toBeGreaterThan(15);
   expect(names.filter((name) => !paragraph.includes(`\`${name}`))).toEqual([]);
   const sources = Object.values(BadInput);
@@ -37,7 +41,9 @@ test('every metric and every tutti_bad_input_total source is in the metrics para
 
 test('"Where things are" lists every top-level folder the repository tracks', () => {
   const layout = section('## Where things are');
-  const tracked = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter((path) => path.includes('/'));
+  const tracked = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' })
+    .split('\n')
+    .filter((path) => path.includes('/'));
   const folders = [...new Set(tracked.map((path) => path.slice(0, path.indexOf('/'))))];
   expect(folders.length).toBeGreaterThan(5);
   expect(folders.filter((folder) => !new RegExp(`^${folder.replace('.', '\\.')}/`, 'm').test(layout))).toEqual([]);

@@ -8,7 +8,10 @@ import { parseServeArgs, SERVE_FLAGS } from '../../local-server/src/config.js';
 const read = (name) => readFileSync(fileURLToPath(new URL(`../../docs/systemd/${name}`, import.meta.url)), 'utf8');
 
 test('every TUTTI_* line of tutti.env (examples too) is a known flag with a valid value', () => {
-  const assignments = read('tutti.env').split('\n').map((l) => l.replace(/^#(?=TUTTI_)/, '')).filter((l) => /^TUTTI_[A-Z_]+=/.test(l));
+  const assignments = read('tutti.env')
+    .split('\n')
+    .map((l) => l.replace(/^#(?=TUTTI_)/, ''))
+    .filter((l) => /^TUTTI_[A-Z_]+=/.test(l));
   expect(assignments.length).toBeGreaterThanOrEqual(8);
   const env = Object.fromEntries(assignments.map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
   const known = new Set(SERVE_FLAGS.map((f) => `TUTTI_${f.name.toUpperCase().replace(/-/g, '_')}`));

@@ -34,7 +34,10 @@ afterAll(async () => {
 async function join(address) {
   const viewer = openSocket(`${edge.wsUrl}/ws`, { headers: fromAddress(address) });
   sockets.push(viewer);
-  const ok = await viewer.opened.then(() => true, () => false);
+  const ok = await viewer.opened.then(
+    () => true,
+    () => false,
+  );
   return { viewer, ok };
 }
 
@@ -48,7 +51,9 @@ test('one address opens sockets until the show is full: it gets half a shard, ev
   }
   const others = [];
   for (let i = 0; i < 15; i += 1) others.push((await join(`198.51.100.${100 + i}`)).ok);
-  console.log(`socket hoarding: one address holds ${held} of ${CAPACITY * SHARDS} places (refused with ${[...refusals].join(',')}); ${others.filter(Boolean).length} of 15 other viewers got in`);
+  console.log(
+    `socket hoarding: one address holds ${held} of ${CAPACITY * SHARDS} places (refused with ${[...refusals].join(',')}); ${others.filter(Boolean).length} of 15 other viewers got in`,
+  );
   expect(held).toBeLessThanOrEqual(CAPACITY / 2);
   expect([...refusals]).toEqual([429]);
   expect(others).toEqual(Array(15).fill(true));
@@ -71,13 +76,16 @@ test('one address holds 20 SSE streams: 8 are served, the rest 429; closing one 
   expect((await openStream('/sse', '198.51.100.41')).status).toBe(200);
   // A stream's place is freed when its next write finds the viewer gone (the next update).
   served[0].controller.abort();
-  await waitFor(async () => {
-    seq += 1;
-    await publish(publisher, delta('caps', seq, { bar: seq }));
-    const again = await openStream('/sse', '198.51.100.40');
-    again.controller.abort();
-    return again.status === 200;
-  }, { timeoutMs: 5000, intervalMs: 200, what: 'a place to free up' });
+  await waitFor(
+    async () => {
+      seq += 1;
+      await publish(publisher, delta('caps', seq, { bar: seq }));
+      const again = await openStream('/sse', '198.51.100.40');
+      again.controller.abort();
+      return again.status === 200;
+    },
+    { timeoutMs: 5000, intervalMs: 200, what: 'a place to free up' },
+  );
   // The venue's address is not capped (overflow viewers from the hall share it).
   const venue = await Promise.all(Array.from({ length: 12 }, () => openStream('/sse', VENUE)));
   expect(venue.map((s) => s.status)).toEqual(Array(12).fill(200));
@@ -88,10 +96,13 @@ test('one address holds 20 long polls: 8 wait, the rest 429 at once', async () =
   // per FEED_TTL_MS), and a poll from ahead of it is answered at once with a snapshot: wait until
   // the cache has the head (asked from another address, which holds no stream afterwards).
   const since = (await showStats(edge)).seq;
-  await waitFor(async () => {
-    const items = await (await fetch(`${edge.url}/poll?since=${since - 1}`, { headers: fromAddress('198.51.100.51') })).json();
-    return items.some((item) => item.seq === since);
-  }, { timeoutMs: 5000, intervalMs: 100, what: 'the feed cache to reach the head' });
+  await waitFor(
+    async () => {
+      const items = await (await fetch(`${edge.url}/poll?since=${since - 1}`, { headers: fromAddress('198.51.100.51') })).json();
+      return items.some((item) => item.seq === since);
+    },
+    { timeoutMs: 5000, intervalMs: 100, what: 'the feed cache to reach the head' },
+  );
   const started = Date.now();
   const polls = await Promise.all(Array.from({ length: 20 }, () => openStream(`/poll?since=${since}&wait=3000`, '198.51.100.50')));
   const statuses = polls.map((p) => p.status);

@@ -24,8 +24,12 @@ function closeWith(path, code, headers = {}) {
     let answeredCode = null;
     const timer = setTimeout(() => socket.destroy(), 20_000);
     socket.on('connect', () => {
-      const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n${extra}\r\n`);
+      const extra = Object.entries(headers)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('');
+      socket.write(
+        `GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n${extra}\r\n`,
+      );
     });
     socket.on('data', (data) => {
       buffer = Buffer.concat([buffer, data]);
@@ -62,7 +66,11 @@ function closeWith(path, code, headers = {}) {
 test('a viewer closing with 999, 1015 or 5000 gets 1002 at once; a valid code is echoed', async () => {
   const results = {};
   for (const code of [999, 1015, 5000, 4000]) results[code] = await closeWith('/ws', code);
-  console.log(`close codes (viewer): ${Object.entries(results).map(([c, r]) => `${c} → ${r.answeredCode} after ${r.closedAfterMs} ms`).join('; ')}`);
+  console.log(
+    `close codes (viewer): ${Object.entries(results)
+      .map(([c, r]) => `${c} → ${r.answeredCode} after ${r.closedAfterMs} ms`)
+      .join('; ')}`,
+  );
   for (const code of [999, 1015, 5000]) {
     expect(results[code].answeredCode).toBe(1002);
     expect(results[code].closedAfterMs).toBeLessThan(2000);

@@ -56,7 +56,11 @@ function openLeanViewer(url) {
 }
 
 test(`edge:dev holds ${VIEWERS} viewers opened at once, with room for ${TARGET_VIEWERS}, and all get the update`, async () => {
-  const before = new Map(processTree(child.pid).map((pid) => [pid, openFiles(pid)]).filter(([, f]) => f));
+  const before = new Map(
+    processTree(child.pid)
+      .map((pid) => [pid, openFiles(pid)])
+      .filter(([, f]) => f),
+  );
   const workerdBefore = [...before.values()].filter((f) => f.name === 'workerd').map((f) => f.pid);
   expect(workerdBefore.length).toBeGreaterThan(0);
 
@@ -72,14 +76,24 @@ test(`edge:dev holds ${VIEWERS} viewers opened at once, with room for ${TARGET_V
     const now = openFiles(pid);
     if (!now) continue;
     const perViewer = Math.max(0, (now.fds - first.fds) / VIEWERS);
-    costs.push({ pid, name: now.name, fds: now.fds, perViewer: Number(perViewer.toFixed(2)), projected: Math.round(now.fds + perViewer * (TARGET_VIEWERS - VIEWERS)), limit: now.limit });
+    costs.push({
+      pid,
+      name: now.name,
+      fds: now.fds,
+      perViewer: Number(perViewer.toFixed(2)),
+      projected: Math.round(now.fds + perViewer * (TARGET_VIEWERS - VIEWERS)),
+      limit: now.limit,
+    });
   }
   const overLimit = costs.filter((c) => c.projected >= c.limit);
   expect({ overLimit, costs }).toEqual({ overLimit: [], costs });
 
   // One publisher, one snapshot and one delta: every viewer must get the delta.
   const epoch = `dev-capacity-${Date.now()}`;
-  const publisher = new WebSocket(`${base.replace(/^http/, 'ws')}/publish`, { headers: { authorization: `Bearer ${token}` }, perMessageDeflate: false });
+  const publisher = new WebSocket(`${base.replace(/^http/, 'ws')}/publish`, {
+    headers: { authorization: `Bearer ${token}` },
+    perMessageDeflate: false,
+  });
   const replies = [];
   publisher.on('message', (data) => replies.push(JSON.parse(String(data))));
   await new Promise((resolve, reject) => {

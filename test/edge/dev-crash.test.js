@@ -29,12 +29,15 @@ async function startDev() {
 /** Wait until exactly one workerd runs below dev.js that is not in `gone`, and it answers /healthz. */
 async function liveWorkerd(dev, gone, what) {
   let pid = null;
-  await waitFor(async () => {
-    const fresh = dev.workerdPids().filter((p) => !gone.has(p));
-    if (fresh.length !== 1) return false;
-    [pid] = fresh;
-    return (await fetch(`${dev.base}/healthz`, { signal: AbortSignal.timeout(5000) }).catch(() => null))?.ok;
-  }, { timeoutMs: 30_000, intervalMs: 100, what: () => `${what}:\n${dev.output.join('\n')}` });
+  await waitFor(
+    async () => {
+      const fresh = dev.workerdPids().filter((p) => !gone.has(p));
+      if (fresh.length !== 1) return false;
+      [pid] = fresh;
+      return (await fetch(`${dev.base}/healthz`, { signal: AbortSignal.timeout(5000) }).catch(() => null))?.ok;
+    },
+    { timeoutMs: 30_000, intervalMs: 100, what: () => `${what}:\n${dev.output.join('\n')}` },
+  );
   return pid;
 }
 
@@ -54,14 +57,24 @@ test('a killed workerd is reported, serves again on the same port, and the publi
   process.kill(pid, 'SIGKILL');
 
   // The terminal names the crash and the restart, with the signal and the port.
-  await waitFor(() => dev.output.some((line) => line.includes(`edge:dev: workerd (pid ${pid}) exited (signal SIGKILL); starting it again on :${port} with the same storage (restart 1 of ${MAX_RESTARTS} within 60 s)`)), { timeoutMs: 10_000, what: () => `the crash line:\n${dev.output.join('\n')}` });
+  await waitFor(
+    () =>
+      dev.output.some((line) =>
+        line.includes(
+          `edge:dev: workerd (pid ${pid}) exited (signal SIGKILL); starting it again on :${port} with the same storage (restart 1 of ${MAX_RESTARTS} within 60 s)`,
+        ),
+      ),
+    { timeoutMs: 10_000, what: () => `the crash line:\n${dev.output.join('\n')}` },
+  );
   // Serving again on the same URL, from a new workerd, within a bound.
   const killedAt = Date.now();
   const again = await liveWorkerd(dev, new Set([pid]), 'a new workerd answering /healthz on the same port');
   expect(again).not.toBe(pid);
   expect(processName(pid)).toBeNull();
   expect(Date.now() - killedAt).toBeLessThan(30_000);
-  await waitFor(() => dev.output.some((line) => line === `edge:dev: workerd is serving again on :${port}`), { what: () => `the serving-again line:\n${dev.output.join('\n')}` });
+  await waitFor(() => dev.output.some((line) => line === `edge:dev: workerd is serving again on :${port}`), {
+    what: () => `the serving-again line:\n${dev.output.join('\n')}`,
+  });
 
   // The show came back from storage: the state, and the publisher's place in the stream.
   const [snap] = await (await fetch(`${dev.base}/poll`)).json();
@@ -98,7 +111,9 @@ test('a workerd that also dies while starting again is started again by edge:dev
   await waitFor(cameBack, { what: () => `the did-not-come-back line:\n${dev.output.join('\n')}` });
   expect(dev.output.find((line) => line.startsWith('edge:dev: workerd did not come back ('))).toMatch(/; trying again in 1 s$/);
   await liveWorkerd(dev, killed, 'edge:dev to start workerd again on the same port');
-  await waitFor(() => dev.output.includes(`edge:dev: workerd is serving again on :${port}`), { what: () => `the serving-again line:\n${dev.output.join('\n')}` });
+  await waitFor(() => dev.output.includes(`edge:dev: workerd is serving again on :${port}`), {
+    what: () => `the serving-again line:\n${dev.output.join('\n')}`,
+  });
   expect(dev.child.exitCode).toBeNull();
 }, 120_000);
 
@@ -111,13 +126,18 @@ test(`a crash loop ends edge:dev with exit code 1 after ${MAX_RESTARTS} restarts
     killed.add(pid);
     process.kill(pid, 'SIGKILL');
   }
-  await waitFor(() => dev.child.exitCode !== null || dev.child.signalCode !== null, { timeoutMs: 20_000, what: () => `edge:dev to exit:\n${dev.output.join('\n')}` });
+  await waitFor(() => dev.child.exitCode !== null || dev.child.signalCode !== null, {
+    timeoutMs: 20_000,
+    what: () => `edge:dev to exit:\n${dev.output.join('\n')}`,
+  });
   const { code } = await dev.exited;
   expect(code).toBe(1);
   const restarts = dev.output.filter((line) => /^edge:dev: workerd \(pid \d+\) exited \(signal SIGKILL\); starting it again/.test(line));
   expect(restarts).toHaveLength(MAX_RESTARTS);
   expect(restarts.at(-1)).toContain(`on :${port} with the same storage (restart ${MAX_RESTARTS} of ${MAX_RESTARTS} within 60 s)`);
-  expect(dev.output).toContain(`edge:dev: workerd (pid ${[...killed].at(-1)}) exited (signal SIGKILL): ${MAX_RESTARTS + 1} crashes within 60 s, giving up (the storage is kept; fix the cause and run it again)`);
+  expect(dev.output).toContain(
+    `edge:dev: workerd (pid ${[...killed].at(-1)}) exited (signal SIGKILL): ${MAX_RESTARTS + 1} crashes within 60 s, giving up (the storage is kept; fix the cause and run it again)`,
+  );
   // Nothing left behind.
   expect(dev.workerdPids()).toEqual([]);
   for (const pid of killed) expect(processName(pid)).toBeNull();

@@ -33,10 +33,17 @@ export async function startDevScript(args) {
   }
   /** @type {Promise<{ code: number | null, signal: string | null }>} */
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  await waitFor(() => (base && token) || child.exitCode !== null, { timeoutMs: 60_000, what: `edge:dev to print its URL and token:\n${output.join('\n')}` });
+  await waitFor(() => (base && token) || child.exitCode !== null, {
+    timeoutMs: 60_000,
+    what: `edge:dev to print its URL and token:\n${output.join('\n')}`,
+  });
   if (!base) throw new Error(`edge:dev exited (code ${child.exitCode}) before it served:\n${output.join('\n')}`);
   // It may print the URL before it serves: wait for an answer.
-  await waitFor(async () => (await fetch(`${base}/healthz`).catch(() => null))?.ok, { timeoutMs: 60_000, intervalMs: 250, what: 'edge:dev to answer /healthz' });
+  await waitFor(async () => (await fetch(`${base}/healthz`).catch(() => null))?.ok, {
+    timeoutMs: 60_000,
+    intervalMs: 250,
+    what: 'edge:dev to answer /healthz',
+  });
   return {
     child,
     output,

@@ -54,12 +54,15 @@ test('a viewer on the edge sees the same state as a viewer on the local server',
 
   // Let the (autoplaying) show run until both have seen several of the same updates.
   let common = [];
-  await waitFor(() => {
-    const a = localStates();
-    const b = remoteStates();
-    common = [...b.keys()].filter((key) => a.has(key));
-    return common.length >= 4;
-  }, { timeoutMs: 20_000, what: 'four updates seen by both viewers' });
+  await waitFor(
+    () => {
+      const a = localStates();
+      const b = remoteStates();
+      common = [...b.keys()].filter((key) => a.has(key));
+      return common.length >= 4;
+    },
+    { timeoutMs: 20_000, what: 'four updates seen by both viewers' },
+  );
   const a = localStates();
   const b = remoteStates();
   for (const key of common) expect([key, withoutVenue(JSON.parse(b.get(key)))]).toEqual([key, JSON.parse(a.get(key))]);
@@ -72,10 +75,13 @@ test('a viewer on the edge sees the same state as a viewer on the local server',
     body: JSON.stringify({ action: 'pause' }),
   });
   expect(res.status).toBe(200);
-  await waitFor(() => {
-    const last = [...remoteStates().values()].at(-1);
-    return last !== undefined && JSON.parse(last).transport === 'paused';
-  }, { what: 'the pause on the edge' });
+  await waitFor(
+    () => {
+      const last = [...remoteStates().values()].at(-1);
+      return last !== undefined && JSON.parse(last).transport === 'paused';
+    },
+    { what: 'the pause on the edge' },
+  );
   const status = server.status();
   await waitFor(async () => (await showStats(edge)).seq === server.status().seq, { what: 'the edge to ack the last seq' });
   expect((await showStats(edge)).epoch).toBe(status.epoch);

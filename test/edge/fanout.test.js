@@ -61,16 +61,19 @@ describe('fan-out', () => {
 
     // A place frees up: the next viewer gets it.
     await viewers.shift().close();
-    await waitFor(async () => {
-      const v = openSocket(`${edge.wsUrl}/ws`);
-      try {
-        await v.opened;
-        viewers.push(v);
-        return true;
-      } catch {
-        return false;
-      }
-    }, { what: 'a free place after a viewer left' });
+    await waitFor(
+      async () => {
+        const v = openSocket(`${edge.wsUrl}/ws`);
+        try {
+          await v.opened;
+          viewers.push(v);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { what: 'a free place after a viewer left' },
+    );
     expect(viewers.at(-1).state.shard).toBe('0');
   });
 });

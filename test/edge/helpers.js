@@ -286,7 +286,11 @@ export const fromAddress = (address) => (address ? { 'cf-connecting-ip': address
  * @returns {Promise<{ status: number, session: string | null }>}
  */
 export async function joinSession(edge, device, { address, base = '' } = {}) {
-  const res = await fetch(`${edge.url}${base}/session`, { method: 'POST', headers: { 'content-type': 'application/json', ...fromAddress(address) }, body: JSON.stringify({ device }) });
+  const res = await fetch(`${edge.url}${base}/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...fromAddress(address) },
+    body: JSON.stringify({ device }),
+  });
   const body = await res.json().catch(() => ({}));
   return { status: res.status, session: body.session ?? null };
 }
@@ -300,7 +304,11 @@ export async function joinSession(edge, device, { address, base = '' } = {}) {
  */
 export async function postVote(edge, vote, { address, base = '', session } = {}) {
   const token = session === undefined ? (await joinSession(edge, vote.device, { address, base })).session : session;
-  return fetch(`${edge.url}${base}/vote`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { 'x-tutti-session': token } : {}), ...fromAddress(address) }, body: JSON.stringify(vote) });
+  return fetch(`${edge.url}${base}/vote`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { 'x-tutti-session': token } : {}), ...fromAddress(address) },
+    body: JSON.stringify(vote),
+  });
 }
 
 /** A port that was free a moment ago (for tests that must restart on the same URL). */
@@ -328,7 +336,8 @@ export function withoutVenue(state) {
  * The state an edge viewer (openSocket) holds, from every snapshot and delta it received.
  * @param {{ frames: any[] }} viewer
  */
-export const stateOf = (viewer) => viewer.frames.filter((f) => f.type === 'snapshot' || f.type === 'delta').reduce((s, e) => applyEnvelope(s, e), null);
+export const stateOf = (viewer) =>
+  viewer.frames.filter((f) => f.type === 'snapshot' || f.type === 'delta').reduce((s, e) => applyEnvelope(s, e), null);
 
 /**
  * Send a vote on an edge viewer's socket and wait for the shard's answer (README.md, "Audience voices").
@@ -341,6 +350,9 @@ export async function edgeVote(viewer, key, option, device) {
   const before = viewer.frames.length;
   viewer.send({ type: 'vote', key, option, device });
   let answer;
-  await waitFor(() => (answer = viewer.frames.slice(before).find((f) => f.type === 'voted' && f.key === key)), { timeoutMs: 10_000, what: `the edge's answer to ${device}` });
+  await waitFor(() => (answer = viewer.frames.slice(before).find((f) => f.type === 'voted' && f.key === key)), {
+    timeoutMs: 10_000,
+    what: `the edge's answer to ${device}`,
+  });
   return answer;
 }

@@ -51,7 +51,11 @@ test('one lean delta per window, stored; the oldest dropped beyond the replay li
     const out = lean.follow(show.next(), show.state());
     if (out !== null) sent.push(JSON.parse(out));
   }
-  expect(sent.map((e) => [e.type, e.seq])).toEqual([['delta', 1], ['delta', 2], ['delta', 3]]);
+  expect(sent.map((e) => [e.type, e.seq])).toEqual([
+    ['delta', 1],
+    ['delta', 2],
+    ['delta', 3],
+  ]);
   // REPLAY_LIMIT 2: deltas 2 and 3 kept, in memory and in storage.
   expect([...storage.map.keys()].filter((k) => k.startsWith('l:'))).toEqual(['l:0000000000000002', 'l:0000000000000003']);
   expect(lean.feed(leanEpoch, 1)).toMatchObject({ seq: 3, full: false, deltas: [{ seq: 2 }, { seq: 3 }] });
@@ -73,7 +77,7 @@ test('one lean delta per window, stored; the oldest dropped beyond the replay li
   expect([...storage.map.keys()].filter((k) => k.startsWith('l:'))).toEqual([]);
 });
 
-test('a catch-up snapshot of the same epoch continues the lean stream; a new epoch starts it at the snapshot\'s seq', () => {
+test("a catch-up snapshot of the same epoch continues the lean stream; a new epoch starts it at the snapshot's seq", () => {
   const lean = createLeanFeed({ storage: /** @type {any} */ (mapStorage()), replayLimit: 8 });
   const show = venue('same');
   lean.follow(show.snapshot(), show.state());
@@ -83,7 +87,11 @@ test('a catch-up snapshot of the same epoch continues the lean stream; a new epo
   expect(JSON.parse(lean.follow(show.next(), show.state()))).toMatchObject({ type: 'delta', seq: 1 });
   // The root's own "lost" snapshot: a new epoch at the full snapshot's seq.
   const lost = { type: 'snapshot', epoch: 'lost-x', seq: show.beat() + 1, t: Date.now() };
-  expect(JSON.parse(lean.follow(lost, { ...show.state(), venue: { status: 'lost', since: 1 } }))).toMatchObject({ type: 'snapshot', epoch: `lost-x${EDGE_LEAN_SUFFIX}`, seq: show.beat() + 1 });
+  expect(JSON.parse(lean.follow(lost, { ...show.state(), venue: { status: 'lost', since: 1 } }))).toMatchObject({
+    type: 'snapshot',
+    epoch: `lost-x${EDGE_LEAN_SUFFIX}`,
+    seq: show.beat() + 1,
+  });
 });
 
 test('the Worker keeps one SSE/poll cache per show and stream, and the lean one asks the root for the lean feed', async () => {
@@ -94,8 +102,16 @@ test('the Worker keeps one SSE/poll cache per show and stream, and the lean one 
   expect(caches.forShow('a', 'lean')).toBe(lean);
   expect(caches.forShow(null, 'lean')).not.toBe(lean);
   const asked = [];
-  const root = { feed: async (...args) => (asked.push(args), { epoch: 'e~lean-edge', seq: 0, rev: 1, snapshot: '{}', deltas: [], full: true, venue: { status: 'live', since: 1 }, clockOffset: 0 }) };
+  const root = {
+    feed: async (...args) => (
+      asked.push(args),
+      { epoch: 'e~lean-edge', seq: 0, rev: 1, snapshot: '{}', deltas: [], full: true, venue: { status: 'live', since: 1 }, clockOffset: 0 }
+    ),
+  };
   await lean.current(root);
   await full.current(root);
-  expect(asked).toEqual([[null, null, 'lean'], [null, null, 'full']]);
+  expect(asked).toEqual([
+    [null, null, 'lean'],
+    [null, null, 'full'],
+  ]);
 });

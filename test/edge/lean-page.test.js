@@ -77,7 +77,10 @@ test('the page at the edge asks for stream=lean (WebSocket and SSE) and gets one
   // The window moves: one lean delta.
   while (beat < WINDOW_BEATS) await advance();
   for (const { page } of [onWs, onSse]) await waitInPage(page, () => window.__tutti.seq() === 1);
-  expect(onWs.envelopes.map((e) => [e.type, e.seq])).toEqual([['snapshot', 0], ['delta', 1]]);
+  expect(onWs.envelopes.map((e) => [e.type, e.seq])).toEqual([
+    ['snapshot', 0],
+    ['delta', 1],
+  ]);
   expect(await onWs.page.evaluate(() => window.__tutti.lean().position)).toBeUndefined();
 
   await publisher.close();

@@ -15,7 +15,10 @@ const loadedAt = Date.now();
 export function playingAt(index, { bpm = 120, t0 = loadedAt } = {}) {
   const beatMs = 60_000 / bpm;
   const window = index - (index % WINDOW_BEATS);
-  const chunk = (start) => ({ until: start + WINDOW_BEATS, items: [{ i: start + 10, at: t0 + (start + 10) * beatMs, view: { text: `cue ${start + 10}` } }] });
+  const chunk = (start) => ({
+    until: start + WINDOW_BEATS,
+    items: [{ i: start + 10, at: t0 + (start + 10) * beatMs, view: { text: `cue ${start + 10}` } }],
+  });
   return {
     score: { id: 'lean', title: 'Lean at the edge', bars: 400 },
     transport: 'playing',

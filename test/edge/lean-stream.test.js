@@ -98,7 +98,11 @@ describe('a playing show', () => {
     const fullDeltas = full.frames.filter((f) => f.type === 'delta');
     const leanDeltas = lean.frames.filter((f) => f.type === 'delta');
     expect(fullDeltas).toHaveLength(beat);
-    expect(leanDeltas.map((f) => [f.epoch, f.seq])).toEqual([[leanEpoch, 1], [leanEpoch, 2], [leanEpoch, 3]]);
+    expect(leanDeltas.map((f) => [f.epoch, f.seq])).toEqual([
+      [leanEpoch, 1],
+      [leanEpoch, 2],
+      [leanEpoch, 3],
+    ]);
     expect(lean.frames).toHaveLength(4);
     // The window move carries the new ahead and the window's first view; the tempo change the segment.
     expect(leanDeltas[0].data).toMatchObject({ ahead: expect.any(Object), view: { text: 'window 30' } });
@@ -127,11 +131,16 @@ describe('a playing show', () => {
     expect(snap).toMatchObject({ type: 'snapshot', epoch: leanEpoch, seq: 3 });
     expect(snap.data.position).toBeUndefined();
     // A gap: the viewer held lean seq 1.
-    expect((await getJson(`/poll?stream=lean&since=1&epoch=${leanEpoch}`)).map((e) => [e.type, e.seq])).toEqual([['delta', 2], ['delta', 3]]);
+    expect((await getJson(`/poll?stream=lean&since=1&epoch=${leanEpoch}`)).map((e) => [e.type, e.seq])).toEqual([
+      ['delta', 2],
+      ['delta', 3],
+    ]);
     // The full stream's epoch is foreign to the lean stream: the snapshot. So is the venue's lean
     // epoch (its lean seqs are numbered there, not here).
     expect((await getJson(`/poll?stream=lean&since=1&epoch=${epoch}`)).map((e) => [e.type, e.epoch])).toEqual([['snapshot', leanEpoch]]);
-    expect((await getJson(`/poll?stream=lean&since=1&epoch=${epoch}${LEAN_EPOCH_SUFFIX}`)).map((e) => [e.type, e.epoch])).toEqual([['snapshot', leanEpoch]]);
+    expect((await getJson(`/poll?stream=lean&since=1&epoch=${epoch}${LEAN_EPOCH_SUFFIX}`)).map((e) => [e.type, e.epoch])).toEqual([
+      ['snapshot', leanEpoch],
+    ]);
     expect(await getJson(`/poll?stream=lean&since=3&epoch=${leanEpoch}`)).toEqual([]);
 
     // Beats alone do not end a long poll; the next window does, with exactly one delta.
@@ -153,15 +162,22 @@ describe('a playing show', () => {
     await beats(WINDOW_BEATS);
     const { events, contentType } = await reading;
     expect(contentType).toMatch(/text\/event-stream/);
-    expect(events.map((e) => [e.id, e.data.type, e.data.epoch])).toEqual([['3', 'delta', leanEpoch], ['4', 'delta', leanEpoch], ['5', 'delta', leanEpoch]]);
+    expect(events.map((e) => [e.id, e.data.type, e.data.epoch])).toEqual([
+      ['3', 'delta', leanEpoch],
+      ['4', 'delta', leanEpoch],
+      ['5', 'delta', leanEpoch],
+    ]);
   }, 60_000);
 
-  test('a new epoch starts the lean stream again at the snapshot\'s seq; a workerd restart keeps its numbers', async () => {
+  test("a new epoch starts the lean stream again at the snapshot's seq; a workerd restart keeps its numbers", async () => {
     const next = 'lean-b';
     venue = createStateStream({ epoch: next, state: playingAt(beat, { bpm }), now: Date.now });
     reference = deriveLeanState(null, venue.state());
     await publish(publisher, venue.snapshot().json);
-    expect(await lean.next((f) => f.type === 'snapshot' && f.epoch !== leanEpoch)).toMatchObject({ epoch: `${next}${EDGE_LEAN_SUFFIX}`, seq: 0 });
+    expect(await lean.next((f) => f.type === 'snapshot' && f.epoch !== leanEpoch)).toMatchObject({
+      epoch: `${next}${EDGE_LEAN_SUFFIX}`,
+      seq: 0,
+    });
     await beats(WINDOW_BEATS - (beat % WINDOW_BEATS));
     await lean.next((f) => f.epoch === `${next}${EDGE_LEAN_SUFFIX}` && f.seq === 1);
 
@@ -171,10 +187,14 @@ describe('a playing show', () => {
     await edge.restart();
     // The root reads its lean stream back: the same epoch and seq, and its deltas for catch-up.
     const nextLean = `${next}${EDGE_LEAN_SUFFIX}`;
-    expect((await getJson(`/poll?stream=lean&since=0&epoch=${nextLean}`)).map((e) => [e.type, e.epoch, e.seq])).toEqual([['delta', nextLean, 1]]);
+    expect((await getJson(`/poll?stream=lean&since=0&epoch=${nextLean}`)).map((e) => [e.type, e.epoch, e.seq])).toEqual([
+      ['delta', nextLean, 1],
+    ]);
     ({ publisher } = await openPublisher(edge));
     await beats(WINDOW_BEATS);
-    await waitFor(async () => (await getJson(`/poll?stream=lean&since=1&epoch=${nextLean}`)).length > 0, { what: 'the next lean delta after the restart' });
+    await waitFor(async () => (await getJson(`/poll?stream=lean&since=1&epoch=${nextLean}`)).length > 0, {
+      what: 'the next lean delta after the restart',
+    });
     expect((await getJson(`/poll?stream=lean&since=1&epoch=${nextLean}`)).map((e) => [e.type, e.seq])).toEqual([['delta', 2]]);
     expect(held(await getJson('/poll?stream=lean'))).toEqual({ ...reference, venue: expect.any(Object) });
   }, 90_000);

@@ -24,7 +24,10 @@ function objectFiles(className) {
 /** The HTTP status a WebSocket upgrade got (101 when it opened). */
 async function wsStatus(url) {
   const socket = openSocket(url);
-  const opened = await socket.opened.then(() => true, () => false);
+  const opened = await socket.opened.then(
+    () => true,
+    () => false,
+  );
   socket.ws.terminate();
   return { status: opened ? 101 : socket.state.status };
 }
@@ -39,7 +42,11 @@ test('/s/<made-up>/… for 40 names with SHOWS unset: 404 each, and no object is
       fetch(`${base}/sse`, { signal: AbortSignal.timeout(2000) }).catch(() => ({ status: 'timeout' })),
       fetch(`${base}/poll`),
       fetch(`${base}/healthz`),
-      fetch(`${base}/vote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"key":"a~1","option":"x","device":"dev-000000000000000001"}' }),
+      fetch(`${base}/vote`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"key":"a~1","option":"x","device":"dev-000000000000000001"}',
+      }),
     ]);
     for (const res of answers) {
       statuses.push(res.status);
@@ -48,7 +55,9 @@ test('/s/<made-up>/… for 40 names with SHOWS unset: 404 each, and no object is
   }
   const roots = objectFiles('Show').length;
   const shards = objectFiles('Shard').length;
-  console.log(`made-up show names: ${NAMES} names → ${roots} root objects, ${shards} shard objects; statuses ${[...new Set(statuses)].join(',')}`);
+  console.log(
+    `made-up show names: ${NAMES} names → ${roots} root objects, ${shards} shard objects; statuses ${[...new Set(statuses)].join(',')}`,
+  );
   expect(new Set(statuses)).toEqual(new Set([404]));
   expect(roots).toBe(0);
   expect(shards).toBe(0);
@@ -56,15 +65,21 @@ test('/s/<made-up>/… for 40 names with SHOWS unset: 404 each, and no object is
 
 test('/healthz?deep=1 (a root request) needs the publish token; plain /healthz does not', async () => {
   expect((await fetch(`${suite.edge.url}/healthz?deep=1`)).status).toBe(401);
-  expect((await fetch(`${suite.edge.url}/healthz?deep=1`, { headers: { authorization: 'Bearer wrong-token-wrong-token' } })).status).toBe(401);
+  expect((await fetch(`${suite.edge.url}/healthz?deep=1`, { headers: { authorization: 'Bearer wrong-token-wrong-token' } })).status).toBe(
+    401,
+  );
   const plain = await fetch(`${suite.edge.url}/healthz`);
   expect([plain.status, (await plain.json()).ok]).toEqual([200, true]);
   expect((await showStats(suite.edge)).epoch).toBeDefined();
 });
 
-test('100 GETs of one media file: served from the Worker\'s cache, not a root request each', async () => {
+test("100 GETs of one media file: served from the Worker's cache, not a root request each", async () => {
   const bytes = randomBytes(50_000);
-  const put = await fetch(`${suite.edge.url}/publish/media/media/flood.png`, { method: 'PUT', headers: { authorization: `Bearer ${suite.edge.token}` }, body: bytes });
+  const put = await fetch(`${suite.edge.url}/publish/media/media/flood.png`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${suite.edge.token}` },
+    body: bytes,
+  });
   expect(put.status).toBe(201);
   const before = (await showStats(suite.edge)).mediaRequests ?? 0;
   for (let i = 0; i < 100; i += 1) {
@@ -79,6 +94,14 @@ test('100 GETs of one media file: served from the Worker\'s cache, not a root re
   expect(reached).toBeLessThanOrEqual(2);
   // A replaced file is not served stale from this location's cache.
   const next = randomBytes(1000);
-  expect((await fetch(`${suite.edge.url}/publish/media/media/flood.png`, { method: 'PUT', headers: { authorization: `Bearer ${suite.edge.token}` }, body: next })).status).toBe(200);
+  expect(
+    (
+      await fetch(`${suite.edge.url}/publish/media/media/flood.png`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${suite.edge.token}` },
+        body: next,
+      })
+    ).status,
+  ).toBe(200);
   expect(Buffer.from(await (await fetch(`${suite.edge.url}/media/media/flood.png`)).arrayBuffer()).equals(next)).toBe(true);
 }, 60_000);

@@ -37,10 +37,13 @@ async function bothCopies(src) {
   };
 }
 
-test('the score\'s image and audio files on the edge are byte for byte the venue\'s', async () => {
+test("the score's image and audio files on the edge are byte for byte the venue's", async () => {
   const kinds = new Set(assets().map((a) => a.kind));
   expect(kinds).toEqual(new Set(['audio', 'image']));
-  await waitFor(() => mediaStatus()?.uploaded === assets().length, { timeoutMs: 20_000, what: `the edge to hold ${assets().length} files` });
+  await waitFor(() => mediaStatus()?.uploaded === assets().length, {
+    timeoutMs: 20_000,
+    what: `the edge to hold ${assets().length} files`,
+  });
   expect(mediaStatus()).toMatchObject({ uploaded: 3, total: 3, state: 'idle', lastError: null });
   expect(mediaStatus().bytes).toBe(assets().reduce((sum, a) => sum + a.bytes, 0));
 
@@ -82,7 +85,10 @@ test('a score loaded while the edge is down gets its media there once the edge i
   await waitFor(() => server.status().seq > seq, { what: 'the show to keep playing' });
 
   await edge.resume();
-  await waitFor(() => mediaStatus()?.uploaded === 1 && mediaStatus()?.total === 1, { timeoutMs: 30_000, what: 'the demo score\'s media on the edge' });
+  await waitFor(() => mediaStatus()?.uploaded === 1 && mediaStatus()?.total === 1, {
+    timeoutMs: 30_000,
+    what: "the demo score's media on the edge",
+  });
   const [bell] = assets();
   const { local, remote } = await bothCopies(bell.src);
   expect(remote.status).toBe(200);

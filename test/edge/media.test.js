@@ -45,7 +45,10 @@ test('uploads and the list need the publish token', async () => {
   }
   const listed = await fetch(`${edge.url}/publish/media`);
   expect(listed.status).toBe(401);
-  const removed = await fetch(`${edge.url}/publish/media/media/secret.png`, { method: 'DELETE', headers: { authorization: 'Bearer nope' } });
+  const removed = await fetch(`${edge.url}/publish/media/media/secret.png`, {
+    method: 'DELETE',
+    headers: { authorization: 'Bearer nope' },
+  });
   expect(removed.status).toBe(401);
   expect((await fetch(`${edge.url}/media/media/secret.png`)).status).toBe(404);
 });
@@ -102,7 +105,10 @@ test('an uploaded file comes back byte for byte, with its type, ETag, 304 and ra
   const image = await fetch(`${edge.url}/media/media/lines.svg`);
   expect(image.headers.get('content-type')).toBe('image/svg+xml');
   expect(Buffer.from(await image.arrayBuffer()).equals(svg)).toBe(true);
-  const del = await fetch(`${edge.url}/publish/media/${encodePath(src)}`, { method: 'DELETE', headers: { authorization: `Bearer ${edge.token}` } });
+  const del = await fetch(`${edge.url}/publish/media/${encodePath(src)}`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${edge.token}` },
+  });
   expect(await del.json()).toMatchObject({ deleted: true });
   const gone = await fetch(`${edge.url}/media/${encodePath(src)}`);
   expect(gone.status).toBe(404);
@@ -111,7 +117,11 @@ test('an uploaded file comes back byte for byte, with its type, ETag, 304 and ra
 
 test('bad paths, oversize files and a full show get 4xx JSON, and the worker keeps serving', async () => {
   for (const bad of ['..%2Fsecret', 'a/..%2F..%2Fb', '%2Fetc%2Fpasswd', 'a//b', 'a%5Cb', 'a%00b', 'x'.repeat(600), '%E0%A4%A']) {
-    const res = await fetch(`${edge.url}/publish/media/${bad}`, { method: 'PUT', headers: { authorization: `Bearer ${edge.token}` }, body: 'x' });
+    const res = await fetch(`${edge.url}/publish/media/${bad}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${edge.token}` },
+      body: 'x',
+    });
     expect([bad, res.status]).toEqual([bad, 400]);
     expect((await res.json()).error).toBe('BAD_MEDIA_PATH');
   }
@@ -128,7 +138,10 @@ test('bad paths, oversize files and a full show get 4xx JSON, and the worker kee
     },
   });
   const streamed = await fetch(`${edge.url}/publish/media/media/streamed.wav`, {
-    method: 'PUT', headers: { authorization: `Bearer ${edge.token}` }, body: stream, duplex: 'half',
+    method: 'PUT',
+    headers: { authorization: `Bearer ${edge.token}` },
+    body: stream,
+    duplex: 'half',
   });
   expect(streamed.status).toBe(413);
   expect((await streamed.json()).error).toBe('MEDIA_TOO_BIG');

@@ -40,9 +40,17 @@ function startOversize(path, limitBytes, { declared = false, headers = {} } = {}
     socket.on('error', () => {}); // a reset once the edge stops reading: the answer came first or not at all
     socket.on('close', finish);
     socket.on('connect', () => {
-      socket.write([`POST ${path} HTTP/1.1`, `Host: ${hostname}:${port}`, 'Content-Type: application/json',
-        declared ? `Content-Length: ${BODY}` : 'Transfer-Encoding: chunked',
-        ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), '', ''].join('\r\n'));
+      socket.write(
+        [
+          `POST ${path} HTTP/1.1`,
+          `Host: ${hostname}:${port}`,
+          'Content-Type: application/json',
+          declared ? `Content-Length: ${BODY}` : 'Transfer-Encoding: chunked',
+          ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+          '',
+          '',
+        ].join('\r\n'),
+      );
       if (declared) return;
       const part = 4 * limitBytes;
       socket.write(Buffer.concat([Buffer.from(`${part.toString(16)}\r\n`), Buffer.alloc(part, 0x20), Buffer.from('\r\n')]));
@@ -55,9 +63,15 @@ const ROUTES = [
   { path: '/publish', limit: 256 * 1024, headers: () => ({ authorization: `Bearer ${suite.edge.token}` }) },
 ];
 
-test.each(ROUTES)('POST $path with a 32 MiB body: 413 before it is read, declared or chunked (reads ≤ $limit bytes)', async ({ path, limit, headers }) => {
-  const declared = await startOversize(path, limit, { declared: true, headers: headers() });
-  const chunked = await startOversize(path, limit, { headers: headers() });
-  console.log(`oversize ${path}: declared 32 MiB, headers sent → ${declared.status ?? 'no answer'} after ${declared.ms} ms; chunked, ${4 * limit} bytes sent → ${chunked.status ?? 'no answer'} after ${chunked.ms} ms`);
-  expect([declared.status, chunked.status]).toEqual([413, 413]);
-}, 60_000);
+test.each(ROUTES)(
+  'POST $path with a 32 MiB body: 413 before it is read, declared or chunked (reads ≤ $limit bytes)',
+  async ({ path, limit, headers }) => {
+    const declared = await startOversize(path, limit, { declared: true, headers: headers() });
+    const chunked = await startOversize(path, limit, { headers: headers() });
+    console.log(
+      `oversize ${path}: declared 32 MiB, headers sent → ${declared.status ?? 'no answer'} after ${declared.ms} ms; chunked, ${4 * limit} bytes sent → ${chunked.status ?? 'no answer'} after ${chunked.ms} ms`,
+    );
+    expect([declared.status, chunked.status]).toEqual([413, 413]);
+  },
+  60_000,
+);

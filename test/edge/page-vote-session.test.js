@@ -29,7 +29,19 @@ afterAll(async () => {
 
 test('an SSE page joins and its POST vote is counted by the edge', async () => {
   const now = Date.now();
-  const vote = { id: 'path', key: 'path~page1', q: 'Which way?', options: [{ id: 'left', label: 'Left' }, { id: 'right', label: 'Right' }], opens: now - 1000, closes: now + 120_000, counts: [0, 0], total: 0 };
+  const vote = {
+    id: 'path',
+    key: 'path~page1',
+    q: 'Which way?',
+    options: [
+      { id: 'left', label: 'Left' },
+      { id: 'right', label: 'Right' },
+    ],
+    opens: now - 1000,
+    closes: now + 120_000,
+    counts: [0, 0],
+    total: 0,
+  };
   await publish(publisher, snapshot('page-vote', 1, { score: { title: 'Votes', bars: 8 }, transport: 'stopped', tempo: 96, vote }));
   const opened = await openPage(browser);
   const requests = [];
@@ -40,7 +52,7 @@ test('an SSE page joins and its POST vote is counted by the edge', async () => {
   expect(await opened.page.evaluate(() => window.__tutti.connection().transport)).toBe('sse');
   await opened.page.click('[data-option="right"]');
   await waitInPage(opened.page, () => window.__tutti.vote().answer?.ok === true);
-  await waitFor(async () => (await showStats(edge)).votes.total === 1, { timeoutMs: 10_000, what: 'the edge to count the page\'s vote' });
+  await waitFor(async () => (await showStats(edge)).votes.total === 1, { timeoutMs: 10_000, what: "the edge to count the page's vote" });
   expect(requests.filter((r) => r === 'POST /session')).toHaveLength(1);
   expect(requests.filter((r) => r === 'POST /vote')).toHaveLength(2);
   // A changed mind: one more POST vote, with the session it holds; still one voice.

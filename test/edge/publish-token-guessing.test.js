@@ -17,7 +17,11 @@ const FAILURES_AT_MOST = 20;
 const suite = edgeForSuite();
 
 const post = (token, address, body = snapshot('guess', 0, { bar: 1 })) =>
-  fetch(`${suite.edge.url}/publish`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...fromAddress(address) }, body: JSON.stringify(body) });
+  fetch(`${suite.edge.url}/publish`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...fromAddress(address) },
+    body: JSON.stringify(body),
+  });
 
 test('200 wrong publish tokens from one address: 10 (20 across a window edge) compared, the rest 429 — the right one then too; another address publishes', async () => {
   const GUESSES = 200;
@@ -29,7 +33,9 @@ test('200 wrong publish tokens from one address: 10 (20 across a window edge) co
     await res.body?.cancel();
   }
   const seconds = (Date.now() - started) / 1000;
-  console.log(`publish token guessing: ${GUESSES} guesses in ${seconds.toFixed(1)} s: ${JSON.stringify(counts)} (compared: ${counts[401] ?? 0})`);
+  console.log(
+    `publish token guessing: ${GUESSES} guesses in ${seconds.toFixed(1)} s: ${JSON.stringify(counts)} (compared: ${counts[401] ?? 0})`,
+  );
   expect(counts[401]).toBeLessThanOrEqual(FAILURES_AT_MOST);
   expect(counts[429]).toBeGreaterThanOrEqual(GUESSES - FAILURES_AT_MOST);
   const throttled = await post(suite.edge.token, GUESSER);
@@ -43,7 +49,11 @@ test('200 wrong publish tokens from one address: 10 (20 across a window edge) co
 test('a PUBLISH_TOKEN under 16 characters publishes nothing, and says why', async () => {
   const weak = await startEdge({ direct: true, vars: { PUBLISH_TOKEN: 'short-token' } });
   try {
-    const res = await fetch(`${weak.url}/publish`, { method: 'POST', headers: { authorization: 'Bearer short-token', 'content-type': 'application/json' }, body: JSON.stringify(snapshot('weak', 0, {})) });
+    const res = await fetch(`${weak.url}/publish`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer short-token', 'content-type': 'application/json' },
+      body: JSON.stringify(snapshot('weak', 0, {})),
+    });
     const body = await res.json();
     expect([res.status, body.error]).toEqual([503, 'WEAK_PUBLISH_TOKEN']);
     expect(body.message).toMatch(/PUBLISH_TOKEN is 11 characters; a publish token must be at least 16/);

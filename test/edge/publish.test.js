@@ -145,7 +145,13 @@ describe('publisher frames', () => {
   test('malformed frames get BAD_FRAME, oversize ones TOO_BIG, and both are counted', async () => {
     await publish(publisher, snapshot('bad', 1, { ok: true }));
     const before = (await showStats(edge)).frames;
-    const cases = ['not json', '[]', JSON.stringify({ v: 2, type: 'delta', epoch: 'bad', seq: 2, t: 1, data: {} }), JSON.stringify({ v: 1, type: 'snapshot', epoch: 'bad', seq: 2, t: 1, data: [1] }), JSON.stringify({ v: 1, type: 'delta', epoch: 'bad', seq: -1, t: 1, data: {} })];
+    const cases = [
+      'not json',
+      '[]',
+      JSON.stringify({ v: 2, type: 'delta', epoch: 'bad', seq: 2, t: 1, data: {} }),
+      JSON.stringify({ v: 1, type: 'snapshot', epoch: 'bad', seq: 2, t: 1, data: [1] }),
+      JSON.stringify({ v: 1, type: 'delta', epoch: 'bad', seq: -1, t: 1, data: {} }),
+    ];
     for (const text of cases) {
       const reply = await publish(publisher, text);
       expect(reply).toMatchObject({ type: 'error', code: 'BAD_FRAME' });

@@ -66,15 +66,20 @@ test('12 sockets tapping 20/s among 60 quiet viewers do not pin the reaction lev
   // the taps already read are reported with the next pushes
   for (let i = 0; i < 3; i += 1) await push();
   let taps = 0;
-  await waitFor(async () => {
-    const now = (await showStats(edge)).votes.taps - before;
-    const settled = now === taps;
-    taps = now;
-    return settled && taps > 0;
-  }, { timeoutMs: 10_000, intervalMs: 300, what: 'the taps to be reported' });
+  await waitFor(
+    async () => {
+      const now = (await showStats(edge)).votes.taps - before;
+      const settled = now === taps;
+      taps = now;
+      return settled && taps > 0;
+    },
+    { timeoutMs: 10_000, intervalMs: 300, what: 'the taps to be reported' },
+  );
   const rate = taps / seconds;
   const level = Math.min(1, rate / (TAPS_PER_VIEWER_AT_FULL * (QUIET + TAPPERS)));
-  console.log(`reaction pinning: ${taps} taps counted in ${seconds.toFixed(1)} s (${rate.toFixed(0)}/s) from ${TAPPERS} of ${QUIET + TAPPERS} viewers: level ${level.toFixed(2)}`);
+  console.log(
+    `reaction pinning: ${taps} taps counted in ${seconds.toFixed(1)} s (${rate.toFixed(0)}/s) from ${TAPPERS} of ${QUIET + TAPPERS} viewers: level ${level.toFixed(2)}`,
+  );
   expect(level).toBeLessThan(0.5);
   expect(taps).toBeGreaterThan(0);
 }, 90_000);

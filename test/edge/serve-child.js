@@ -15,13 +15,40 @@ const TUTTI = `${ROOT}local-server/bin/tutti.js`;
 export async function startServeChild(edge, { args = [] } = {}) {
   const [port, controlPort] = [await freePort(), await freePort()];
   const token = `venue-control-${port}`; // the CLI wants at least 16 characters
-  const child = spawn(process.execPath, [TUTTI, 'serve', '--host', '127.0.0.1', '--port', String(port), '--control-port', String(controlPort), '--token', token, '--autoplay', '--no-resume', '--no-log-file', '--edge', edge.url, '--edge-token', edge.token, ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      TUTTI,
+      'serve',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--control-port',
+      String(controlPort),
+      '--token',
+      token,
+      '--autoplay',
+      '--no-resume',
+      '--no-log-file',
+      '--edge',
+      edge.url,
+      '--edge-token',
+      edge.token,
+      ...args,
+    ],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
-  child.stdout.on('data', (d) => { output += d; });
-  child.stderr.on('data', (d) => { output += d; });
+  child.stdout.on('data', (d) => {
+    output += d;
+  });
+  child.stderr.on('data', (d) => {
+    output += d;
+  });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const control = `http://127.0.0.1:${controlPort}`;
   /**
@@ -33,7 +60,10 @@ export async function startServeChild(edge, { args = [] } = {}) {
     const text = await res.text();
     return { status: res.status, body: res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
   };
-  await waitFor(async () => (await fetch(`${control}/api/status`, { headers: { authorization: `Bearer ${token}` } }).catch(() => null))?.ok === true, { timeoutMs: 20_000, what: 'tutti serve to start' });
+  await waitFor(
+    async () => (await fetch(`${control}/api/status`, { headers: { authorization: `Bearer ${token}` } }).catch(() => null))?.ok === true,
+    { timeoutMs: 20_000, what: 'tutti serve to start' },
+  );
   return {
     child,
     pid: child.pid,

@@ -7,7 +7,8 @@ import { createFeedCaches, MAX_SHOWS } from '../../edge-worker/src/feed-caches.j
 import { isShowName } from '#core/protocol/show-name.js';
 
 test('paths without /s/ are the default show, unchanged', () => {
-  for (const path of ['/', '/ws', '/publish/media/a.png', '/sse', '/show', '/sx/a']) expect(parseShowPath(path)).toEqual({ kind: 'default', rest: path });
+  for (const path of ['/', '/ws', '/publish/media/a.png', '/sse', '/show', '/sx/a'])
+    expect(parseShowPath(path)).toEqual({ kind: 'default', rest: path });
 });
 
 test('/s/<show>/… names a show; the rest is the path inside it', () => {

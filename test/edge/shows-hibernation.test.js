@@ -3,7 +3,7 @@
 // still know its show — the root from storage, the shard from its sockets' tags — and never
 // fall back to the default show's objects.
 
-import { delta, openPublisher, openSocket, publish, snapshot, startEdge , showStats } from './helpers.js';
+import { delta, openPublisher, openSocket, publish, snapshot, startEdge, showStats } from './helpers.js';
 
 // workerd evicts a hibernatable object after about 10 s without events.
 const QUIET_MS = 20_000;
@@ -23,7 +23,7 @@ async function viewerOf(prefix) {
   return viewer;
 }
 
-test('after hibernating, show a\'s objects still push a\'s updates and answer resync with a\'s snapshot', async () => {
+test("after hibernating, show a's objects still push a's updates and answer resync with a's snapshot", async () => {
   const { publisher: a } = await openPublisher({ wsUrl: `${edge.wsUrl}/s/a`, token: edge.token });
   const { publisher: main } = await openPublisher(edge);
   await publish(a, snapshot('sleepy-a', 1, { title: 'Show A', bar: 1 }));

@@ -85,7 +85,12 @@ test('a page under /s/<show>/ shows that show and only its updates (WebSocket an
   // Every request of a show's page stays in its folder (the live routes and the assets).
   const outside = (requests, folder) => requests.filter((u) => !u.startsWith('data:') && !new URL(u).pathname.startsWith(folder));
   expect(outside(pageA.requests, '/s/a/')).toEqual([]);
-  expect(outside(pageB.requests.filter((u) => u !== `${edge.url}/s/b`), '/s/b/')).toEqual([]);
+  expect(
+    outside(
+      pageB.requests.filter((u) => u !== `${edge.url}/s/b`),
+      '/s/b/',
+    ),
+  ).toEqual([]);
   expect(pageA.requests.some((u) => /^ws:\/\/[^/]+\/s\/a\/ws/.test(u))).toBe(true);
   expect(pageB.requests.some((u) => /\/s\/b\/sse/.test(u))).toBe(true);
   for (const p of [pageA, pageB, pageMain]) {

@@ -50,7 +50,7 @@ async function epochAt(prefix) {
   return (await res.json())[0]?.epoch;
 }
 
-test('WebSocket publish: a show\'s own token reaches that show only; PUBLISH_TOKEN only shows without one', async () => {
+test("WebSocket publish: a show's own token reaches that show only; PUBLISH_TOKEN only shows without one", async () => {
   const cases = [
     ['/s/gala', GALA, 'ack'],
     ['/s/gala', edge.token, 401], // the house token cannot take over a show with its own token
@@ -66,9 +66,12 @@ test('WebSocket publish: a show\'s own token reaches that show only; PUBLISH_TOK
     const epoch = `ws-${prefix.replace(/\W/g, '') || 'main'}-${token.slice(0, 4)}`;
     const result = await tryWebSocket(prefix, token, epoch);
     seen.push([prefix, token === edge.token ? 'PUBLISH_TOKEN' : token === GALA ? 'GALA' : 'LATE', result.status]);
-    if (expected === 'ack') await waitFor(async () => (await epochAt(prefix)) === epoch, { what: `${prefix || 'the default show'} to take ${epoch}` });
+    if (expected === 'ack')
+      await waitFor(async () => (await epochAt(prefix)) === epoch, { what: `${prefix || 'the default show'} to take ${epoch}` });
   }
-  expect(seen).toEqual(cases.map(([prefix, token, expected]) => [prefix, token === edge.token ? 'PUBLISH_TOKEN' : token === GALA ? 'GALA' : 'LATE', expected]));
+  expect(seen).toEqual(
+    cases.map(([prefix, token, expected]) => [prefix, token === edge.token ? 'PUBLISH_TOKEN' : token === GALA ? 'GALA' : 'LATE', expected]),
+  );
   // None of the refused publishers changed a show: each still holds what its own publisher sent.
   expect(await epochAt('/s/gala')).toMatch(/^ws-sgala-/);
   expect(await epochAt('/s/open')).toBe(`ws-sopen-${edge.token.slice(0, 4)}`);
@@ -76,11 +79,12 @@ test('WebSocket publish: a show\'s own token reaches that show only; PUBLISH_TOK
 });
 
 test('POST publish follows the same rule, and the 401 names the expected secret without any token', async () => {
-  const post = (prefix, token, epoch) => fetch(`${edge.url}${prefix}/publish`, {
-    method: 'POST',
-    headers: { ...bearer(token), 'content-type': 'application/json' },
-    body: JSON.stringify(snapshot(epoch, 0, { title: epoch })),
-  });
+  const post = (prefix, token, epoch) =>
+    fetch(`${edge.url}${prefix}/publish`, {
+      method: 'POST',
+      headers: { ...bearer(token), 'content-type': 'application/json' },
+      body: JSON.stringify(snapshot(epoch, 0, { title: epoch })),
+    });
   expect((await post('/s/gala', GALA, 'post-gala')).status).toBe(200);
   expect((await post('/s/open', edge.token, 'post-open')).status).toBe(200);
   expect((await post('', edge.token, 'post-main')).status).toBe(200);
@@ -109,7 +113,8 @@ test('POST publish follows the same rule, and the 401 names the expected secret 
 });
 
 test('media publish follows the same rule (upload, list, delete)', async () => {
-  const put = (prefix, token, body) => fetch(`${edge.url}${prefix}/publish/media/media/poster.png`, { method: 'PUT', headers: bearer(token), body });
+  const put = (prefix, token, body) =>
+    fetch(`${edge.url}${prefix}/publish/media/media/poster.png`, { method: 'PUT', headers: bearer(token), body });
   expect((await put('/s/gala', GALA, 'gala poster')).status).toBe(201);
   expect((await put('/s/open', edge.token, 'open poster')).status).toBe(201);
   expect((await put('', edge.token, 'main poster')).status).toBe(201);
@@ -130,7 +135,11 @@ test('media publish follows the same rule (upload, list, delete)', async () => {
   expect(JSON.stringify(await ownList.json())).toContain('poster.png');
 
   // Nothing was overwritten: each show serves what its own publisher uploaded.
-  for (const [prefix, text] of [['/s/gala', 'gala poster'], ['/s/open', 'open poster'], ['', 'main poster']]) {
+  for (const [prefix, text] of [
+    ['/s/gala', 'gala poster'],
+    ['/s/open', 'open poster'],
+    ['', 'main poster'],
+  ]) {
     const res = await fetch(`${edge.url}${prefix}/media/media/poster.png`);
     expect([prefix, res.status, await res.text()]).toEqual([prefix, 200, text]);
   }
@@ -140,17 +149,26 @@ test('media publish follows the same rule (upload, list, delete)', async () => {
 test('a venue server (`--edge <edge>/s/late-night --edge-token <its token>`) publishes; with PUBLISH_TOKEN it is refused and says so', async () => {
   const house = await startShow({ scorePath: DEMO, edgeUrl: `${edge.url}/s/late-night`, edgeToken: edge.token });
   venues.push(house);
-  await waitFor(() => /UNAUTHORIZED/.test(house.status().edge.lastError ?? ''), { timeoutMs: 20_000, what: 'the house token to be refused at late-night' });
+  await waitFor(() => /UNAUTHORIZED/.test(house.status().edge.lastError ?? ''), {
+    timeoutMs: 20_000,
+    what: 'the house token to be refused at late-night',
+  });
   expect(house.status().edge.connected).toBe(false);
   await house.close();
 
   const guest = await startShow({ scorePath: DEMO, edgeUrl: `${edge.url}/s/late-night`, edgeToken: LATE });
   venues.push(guest);
   await waitFor(() => guest.status().edge.connected === true, { timeoutMs: 20_000, what: 'the guest venue on late-night' });
-  await waitFor(async () => (await epochAt('/s/late-night')) === guest.status().epoch, { timeoutMs: 20_000, what: 'late-night to show the guest venue\'s state' });
+  await waitFor(async () => (await epochAt('/s/late-night')) === guest.status().epoch, {
+    timeoutMs: 20_000,
+    what: "late-night to show the guest venue's state",
+  });
   // Its media went up with the same token (the uploads are /publish/media… routes).
-  await waitFor(async () => {
-    const list = await fetch(`${edge.url}/s/late-night/publish/media`, { headers: bearer(LATE) });
-    return list.status === 200 && (await list.json()).files?.length > 0;
-  }, { timeoutMs: 20_000, what: 'the guest venue\'s media on late-night' });
+  await waitFor(
+    async () => {
+      const list = await fetch(`${edge.url}/s/late-night/publish/media`, { headers: bearer(LATE) });
+      return list.status === 200 && (await list.json()).files?.length > 0;
+    },
+    { timeoutMs: 20_000, what: "the guest venue's media on late-night" },
+  );
 }, 60_000);

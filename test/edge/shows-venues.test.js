@@ -5,7 +5,7 @@
 
 import { fileURLToPath } from 'node:url';
 import { startShow } from '../support/show.js';
-import { openSocket, readSse, startEdge, waitFor , showStats } from './helpers.js';
+import { openSocket, readSse, startEdge, waitFor, showStats } from './helpers.js';
 
 const TIDAL = fileURLToPath(new URL('../../scores/tidal-lines.score.json', import.meta.url));
 const DEMO = fileURLToPath(new URL('../../scores/demo.score.json', import.meta.url));
@@ -31,7 +31,7 @@ afterAll(async () => {
 
 const epochOf = (name) => venues[name].status().epoch;
 
-test('each show\'s WebSocket viewers get only their own venue\'s stream, while both play', async () => {
+test("each show's WebSocket viewers get only their own venue's stream, while both play", async () => {
   expect(epochOf('a')).not.toBe(epochOf('b'));
   const viewers = {};
   for (const name of ['a', 'b']) {
@@ -54,7 +54,7 @@ test('each show\'s WebSocket viewers get only their own venue\'s stream, while b
   }
 });
 
-test('SSE and polling under each show read that show\'s venue', async () => {
+test("SSE and polling under each show read that show's venue", async () => {
   for (const name of ['a', 'b']) {
     const poll = await fetch(`${edge.url}/s/${name}/poll`);
     expect(poll.status).toBe(200);
@@ -65,24 +65,32 @@ test('SSE and polling under each show read that show\'s venue', async () => {
   }
 });
 
-test('each venue\'s media is uploaded to its own show and served only there', async () => {
+test("each venue's media is uploaded to its own show and served only there", async () => {
   for (const name of ['a', 'b']) {
     const assets = venues[name].show.engine.score().assets;
-    await waitFor(() => venues[name].status().edge.media?.uploaded === assets.length, { timeoutMs: 20_000, what: `venue ${name}'s media on the edge` });
+    await waitFor(() => venues[name].status().edge.media?.uploaded === assets.length, {
+      timeoutMs: 20_000,
+      what: `venue ${name}'s media on the edge`,
+    });
   }
   const onlyA = venues.a.show.engine.score().assets.map((a) => a.src);
   const onlyB = new Set(venues.b.show.engine.score().assets.map((a) => a.src));
   for (const src of onlyA.filter((s) => !onlyB.has(s))) {
     const path = src.split('/').map(encodeURIComponent).join('/');
-    const [mine, other, fallback] = await Promise.all([`/s/a/media/${path}`, `/s/b/media/${path}`, `/media/${path}`].map((p) => fetch(`${edge.url}${p}`)));
+    const [mine, other, fallback] = await Promise.all(
+      [`/s/a/media/${path}`, `/s/b/media/${path}`, `/media/${path}`].map((p) => fetch(`${edge.url}${p}`)),
+    );
     expect([src, mine.status, other.status, fallback.status]).toEqual([src, 200, 404, 404]);
     await Promise.all([mine, other, fallback].map((r) => r.arrayBuffer()));
   }
 });
 
-test('each venue\'s probe reads its own show\'s /healthz; the default show was never published', async () => {
+test("each venue's probe reads its own show's /healthz; the default show was never published", async () => {
   for (const name of ['a', 'b']) {
-    await waitFor(() => venues[name].status().edge.venue?.status === 'live', { timeoutMs: 15_000, what: `venue ${name}'s probe to see its show live` });
+    await waitFor(() => venues[name].status().edge.venue?.status === 'live', {
+      timeoutMs: 15_000,
+      what: `venue ${name}'s probe to see its show live`,
+    });
   }
   // Had a probe read the default show's /healthz it would have seen "none": nobody published there.
   const main = { show: await showStats(edge) };
@@ -92,7 +100,7 @@ test('each venue\'s probe reads its own show\'s /healthz; the default show was n
   expect(a.show).toMatchObject({ epoch: epochOf('a'), publishers: 1 });
 });
 
-test('the console\'s edge URL field names the show too, and refuses a bad show name', async () => {
+test("the console's edge URL field names the show too, and refuses a bad show name", async () => {
   const setEdge = (url) =>
     fetch(`${venues.b.controlUrl}/api/edge`, {
       method: 'POST',
@@ -101,7 +109,10 @@ test('the console\'s edge URL field names the show too, and refuses a bad show n
     });
   const bad = await setEdge(`${edge.url}/s/Not_A_Show`);
   expect(bad.status).toBe(400);
-  expect(await bad.json()).toMatchObject({ error: 'BAD_EDGE_URL', message: expect.stringMatching(/the edge URL names the show "Not_A_Show"/) });
+  expect(await bad.json()).toMatchObject({
+    error: 'BAD_EDGE_URL',
+    message: expect.stringMatching(/the edge URL names the show "Not_A_Show"/),
+  });
   expect(venues.b.status().edge).toMatchObject({ connected: true }); // the refused URL changed nothing
 
   const moved = await setEdge(`${edge.url}/s/c`);

@@ -33,7 +33,9 @@ beforeAll(async () => {
     ({ publisher: publishers[name] } = await openPublisher(at(prefix)));
     sockets.push(publishers[name]);
   }
-  await Promise.all(Object.keys(PREFIX).map((name) => publish(publishers[name], snapshot(`epoch-${name}`, 0, { title: `Show ${name}`, bar: 0 }))));
+  await Promise.all(
+    Object.keys(PREFIX).map((name) => publish(publishers[name], snapshot(`epoch-${name}`, 0, { title: `Show ${name}`, bar: 0 }))),
+  );
 }, 90_000);
 
 afterAll(async () => {
@@ -50,7 +52,9 @@ test('three shows publishing at once: each WebSocket viewer sees only its own sh
   }
   // Interleaved deltas: every show moves on its own.
   for (let seq = 1; seq <= 5; seq += 1) {
-    await Promise.all(Object.keys(PREFIX).map((name) => publish(publishers[name], delta(`epoch-${name}`, seq, { bar: seq, [`only_${name}`]: seq }))));
+    await Promise.all(
+      Object.keys(PREFIX).map((name) => publish(publishers[name], delta(`epoch-${name}`, seq, { bar: seq, [`only_${name}`]: seq }))),
+    );
   }
   for (const name of Object.keys(PREFIX)) {
     await viewers[name].next((f) => f.type === 'delta' && f.seq === 5);
@@ -69,13 +73,16 @@ test('SSE and polling under /s/<show>/ read that show only (per-show feed cache)
     expect(poll.body).toMatchObject([{ type: 'snapshot', epoch: `epoch-${name}`, seq: 5 }]);
     expect(withoutVenue(poll.body[0].data)).toEqual({ title: `Show ${name}`, bar: 5, [`only_${name}`]: 5 });
     const since = await getJson(`${prefix}/poll?since=3&epoch=epoch-${name}`);
-    expect(since.body.map((f) => [f.epoch, f.seq])).toEqual([[`epoch-${name}`, 4], [`epoch-${name}`, 5]]);
+    expect(since.body.map((f) => [f.epoch, f.seq])).toEqual([
+      [`epoch-${name}`, 4],
+      [`epoch-${name}`, 5],
+    ]);
     const { events } = await readSse(`${edge.url}${prefix}/sse`, { count: 1, timeoutMs: 5000 });
     expect(events[0]?.data).toMatchObject({ type: 'snapshot', epoch: `epoch-${name}`, seq: 5 });
   }
 });
 
-test('/healthz and /time exist per show; the deep view is the show\'s own root', async () => {
+test("/healthz and /time exist per show; the deep view is the show's own root", async () => {
   const a = await getJson('/s/a/healthz?deep=1');
   const b = await getJson('/s/b/healthz?deep=1');
   const main = await getJson('/healthz?deep=1');
@@ -102,7 +109,9 @@ test('a publisher of show a cannot change show b, not even with a forged x-tutti
   });
   expect(defaultForged.status).toBe(200);
   await waitFor(async () => (await getJson('/s/a/poll')).body[0]?.epoch === 'forged', { what: 'show a to take the new snapshot' });
-  await waitFor(async () => (await getJson('/poll')).body[0]?.epoch === 'forged-main', { what: 'the default show to take the new snapshot' });
+  await waitFor(async () => (await getJson('/poll')).body[0]?.epoch === 'forged-main', {
+    what: 'the default show to take the new snapshot',
+  });
   const b = await getJson('/s/b/poll');
   expect(b.body).toMatchObject([{ epoch: 'epoch-b', seq: 5 }]);
   expect((await getJson('/s/b/healthz?deep=1')).body.show.epoch).toBe('epoch-b');
@@ -116,7 +125,11 @@ test('a publisher of show a cannot change show b, not even with a forged x-tutti
 
 test('media uploaded for show a is served under /s/a/media only', async () => {
   const bytes = Buffer.from('not really a png, but bytes of show a');
-  const put = await fetch(`${edge.url}/s/a/publish/media/media/poster.png`, { method: 'PUT', headers: { authorization: `Bearer ${edge.token}` }, body: bytes });
+  const put = await fetch(`${edge.url}/s/a/publish/media/media/poster.png`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${edge.token}` },
+    body: bytes,
+  });
   expect(put.status).toBe(201);
   const mine = await fetch(`${edge.url}/s/a/media/media/poster.png`);
   expect(mine.status).toBe(200);
@@ -147,7 +160,15 @@ test('shard capacity is per show: a full show does not take room from another', 
 });
 
 test('votes are counted by the show whose prompt is open, over POST /vote and the WebSocket', async () => {
-  const prompt = { key: 'q1~a1', question: 'Which way?', options: [{ id: 'left', label: 'Left' }, { id: 'right', label: 'Right' }], closes: Date.now() + 60_000 };
+  const prompt = {
+    key: 'q1~a1',
+    question: 'Which way?',
+    options: [
+      { id: 'left', label: 'Left' },
+      { id: 'right', label: 'Right' },
+    ],
+    closes: Date.now() + 60_000,
+  };
   const { publisher: va } = await openPublisher(at('/s/va'));
   const { publisher: vb } = await openPublisher(at('/s/vb'));
   sockets.push(va, vb);
@@ -169,7 +190,18 @@ test('votes are counted by the show whose prompt is open, over POST /vote and th
 });
 
 test('bad show names are refused with 400 BAD_SHOW and the error body; the default show is untouched', async () => {
-  const bad = ['/s/', '/s', '/s//ws', '/s/Upper/ws', '/s/a_b/poll', '/s/-dash/poll', `/s/${'x'.repeat(41)}/poll`, '/s/a%2Fb/poll', '/s/..%2F/healthz', '/s/%C3%A9/'];
+  const bad = [
+    '/s/',
+    '/s',
+    '/s//ws',
+    '/s/Upper/ws',
+    '/s/a_b/poll',
+    '/s/-dash/poll',
+    `/s/${'x'.repeat(41)}/poll`,
+    '/s/a%2Fb/poll',
+    '/s/..%2F/healthz',
+    '/s/%C3%A9/',
+  ];
   for (const path of bad) {
     const res = await fetch(`${edge.url}${path}`, { redirect: 'manual' });
     expect([path, res.status]).toEqual([path, 400]);

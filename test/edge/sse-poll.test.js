@@ -38,7 +38,16 @@ describe('/poll', () => {
 
   test('without since: the snapshot', async () => {
     const body = await getJson('/poll');
-    expect(body).toEqual([{ v: 1, type: 'snapshot', epoch: 'sp', seq: 10, t: expect.any(Number), data: { title: 'Poll me', beat: 10, venue: { status: 'live', since: expect.any(Number) } } }]);
+    expect(body).toEqual([
+      {
+        v: 1,
+        type: 'snapshot',
+        epoch: 'sp',
+        seq: 10,
+        t: expect.any(Number),
+        data: { title: 'Poll me', beat: 10, venue: { status: 'live', since: expect.any(Number) } },
+      },
+    ]);
   });
 
   test('with since inside the replay window: exactly the deltas after it', async () => {
@@ -53,7 +62,16 @@ describe('/poll', () => {
 
   test('with since older than the window (8 deltas kept) or ahead of the head: the snapshot', async () => {
     expect((await getJson('/poll?since=1')).map((e) => [e.type, e.seq])).toEqual([['snapshot', 10]]);
-    expect((await getJson('/poll?since=2')).map((e) => [e.type, e.seq])).toEqual([['delta', 3], ['delta', 4], ['delta', 5], ['delta', 6], ['delta', 7], ['delta', 8], ['delta', 9], ['delta', 10]]);
+    expect((await getJson('/poll?since=2')).map((e) => [e.type, e.seq])).toEqual([
+      ['delta', 3],
+      ['delta', 4],
+      ['delta', 5],
+      ['delta', 6],
+      ['delta', 7],
+      ['delta', 8],
+      ['delta', 9],
+      ['delta', 10],
+    ]);
     expect((await getJson('/poll?since=99')).map((e) => e.type)).toEqual(['snapshot']);
   });
 

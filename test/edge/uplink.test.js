@@ -158,13 +158,20 @@ test('when someone else changed the edge, the resync brings it back to the strea
   step(stream, uplink, { beat: 1 });
   await waitFor(() => uplink.status().ackedSeq === 1, { what: 'ack of seq 1' });
   // A stray POST moves the edge to another epoch behind the uplink's back.
-  const res = await fetch(`${edge.url}/publish`, { method: 'POST', headers: { authorization: `Bearer ${edge.token}` }, body: JSON.stringify(snapshot('intruder', 50, { x: 1 })) });
+  const res = await fetch(`${edge.url}/publish`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${edge.token}` },
+    body: JSON.stringify(snapshot('intruder', 50, { x: 1 })),
+  });
   expect(res.status).toBe(200);
   step(stream, uplink, { beat: 2 });
-  await waitFor(async () => {
-    const stats = await showStats(edge);
-    return stats.epoch === stream.epoch() && stats.seq === 2;
-  }, { what: 'the edge back on the stream' });
+  await waitFor(
+    async () => {
+      const stats = await showStats(edge);
+      return stats.epoch === stream.epoch() && stats.seq === 2;
+    },
+    { what: 'the edge back on the stream' },
+  );
   expect(logs.some((l) => l.includes('edge asked for a snapshot'))).toBe(true);
   const viewer = await openViewer(edge);
   expect(withoutVenue((await viewer.next()).data)).toEqual(stream.state());
@@ -187,7 +194,10 @@ test('a publisher that takes over stops the uplink (no fight back) until resume(
   expect(logs.some((l) => l.startsWith('warn') && /REPLACED/.test(l))).toBe(true);
 
   expect(uplink.resume()).toBe(true);
-  await waitFor(() => uplink.status().connected && uplink.status().ackedEpoch === stream.epoch(), { timeoutMs: 15_000, what: 'the uplink to reconnect' });
+  await waitFor(() => uplink.status().connected && uplink.status().ackedEpoch === stream.epoch(), {
+    timeoutMs: 15_000,
+    what: 'the uplink to reconnect',
+  });
   expect(await publisher.closed).toBe(PublisherClose.REPLACED);
   expect(uplink.resume()).toBe(false); // not replaced any more
   step(stream, uplink, { beat: 9 });

@@ -35,14 +35,16 @@ function playing(bar) {
   };
 }
 
-const notice = (page) => page.evaluate(() => {
-  const el = document.getElementById('venue-notice');
-  return el && !el.hidden ? el.textContent : null;
-});
-const visible = (page, id) => page.evaluate((name) => {
-  const el = document.getElementById(name);
-  return Boolean(el && !el.hidden && getComputedStyle(el).display !== 'none');
-}, id);
+const notice = (page) =>
+  page.evaluate(() => {
+    const el = document.getElementById('venue-notice');
+    return el && !el.hidden ? el.textContent : null;
+  });
+const visible = (page, id) =>
+  page.evaluate((name) => {
+    const el = document.getElementById(name);
+    return Boolean(el && !el.hidden && getComputedStyle(el).display !== 'none');
+  }, id);
 
 test('not started → playing → venue offline (beat display stopped) → playing again, by itself', async () => {
   const { page, problems } = await openPage(browser);

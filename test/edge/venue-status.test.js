@@ -22,7 +22,13 @@ function sseRecorder(url) {
       // aborted
     }
   })();
-  return { events, stop: () => { controller.abort(); return done; } };
+  return {
+    events,
+    stop: () => {
+      controller.abort();
+      return done;
+    },
+  };
 }
 
 /** A polling viewer (GET /poll?since=…, as the audience app's fallback) that records envelopes. */
@@ -44,7 +50,13 @@ function pollRecorder(url) {
       }
     }
   })();
-  return { events, stop: () => { running = false; return done; } };
+  return {
+    events,
+    stop: () => {
+      running = false;
+      return done;
+    },
+  };
 }
 
 const venueIn = (env) => env?.data?.venue?.status ?? null;
@@ -76,9 +88,14 @@ describe('a fresh edge', () => {
     expect(after).toMatchObject([{ type: 'snapshot', epoch: 'first', data: { venue: { status: 'live' } } }]);
     expect(await (await fetch(`${edge.url}/healthz`)).json()).toMatchObject({ venue: 'live', venueSince: expect.any(Number) });
     // The venue field is the edge's: a publisher cannot fake it.
-    expect(await publish(publisher, snapshot('first', 1, { title: 'First', venue: { status: 'none', since: 1 } }))).toMatchObject({ type: 'ack', seq: 1 });
+    expect(await publish(publisher, snapshot('first', 1, { title: 'First', venue: { status: 'none', since: 1 } }))).toMatchObject({
+      type: 'ack',
+      seq: 1,
+    });
     expect(await viewer.next()).toMatchObject({ seq: 1, data: { venue: { status: 'live' } } });
-    expect(await publish(publisher, { v: 1, type: 'delta', epoch: 'first', seq: 2, t: Date.now(), data: { venue: { status: 'lost' } } })).toMatchObject({ type: 'error', code: 'BAD_FRAME' });
+    expect(
+      await publish(publisher, { v: 1, type: 'delta', epoch: 'first', seq: 2, t: Date.now(), data: { venue: { status: 'lost' } } }),
+    ).toMatchObject({ type: 'error', code: 'BAD_FRAME' });
     await publisher.close();
     await viewer.close();
   });
@@ -101,18 +118,37 @@ describe('a venue server killed mid-show (SIGKILL)', () => {
     const ws = await openViewer(edge);
     const sse = sseRecorder(edge.url);
     const poll = pollRecorder(edge.url);
-    await waitFor(() => [ws.frames.map((data) => ({ data })), sse.events, poll.events].every((list) => lastVenue(list) === 'live'), { what: 'all viewers live', timeoutMs: 15_000 });
+    await waitFor(() => [ws.frames.map((data) => ({ data })), sse.events, poll.events].every((list) => lastVenue(list) === 'live'), {
+      what: 'all viewers live',
+      timeoutMs: 15_000,
+    });
     expect((await showStats(edge)).venue.status).toBe('live');
     // The venue's console and metrics say what remote viewers see (the edge's /healthz).
-    await waitFor(async () => (await venue.status()).edge.venue?.status === 'live', { what: 'the venue to read the edge\'s venue status', timeoutMs: 12_000 });
-    await waitFor(async () => /^tutti_edge_venue\{status="live"\} 1$/m.test((await venue.api('/metrics')).body), { what: 'tutti_edge_venue{status="live"} 1', timeoutMs: 5000 });
+    await waitFor(async () => (await venue.status()).edge.venue?.status === 'live', {
+      what: "the venue to read the edge's venue status",
+      timeoutMs: 12_000,
+    });
+    await waitFor(async () => /^tutti_edge_venue\{status="live"\} 1$/m.test((await venue.api('/metrics')).body), {
+      what: 'tutti_edge_venue{status="live"} 1',
+      timeoutMs: 5000,
+    });
 
     const killedAt = Date.now();
     await venue.kill('SIGKILL');
     const wsTimes = [];
     ws.ws.on('message', (d) => wsTimes.push({ at: Date.now(), data: JSON.parse(String(d)) }));
-    await waitFor(() => firstAt(wsTimes, 'lost', killedAt) !== null && firstAt(sse.events, 'lost', killedAt) !== null && firstAt(poll.events, 'lost', killedAt) !== null, { what: 'every transport to say lost', timeoutMs: 20_000 });
-    const took = { ws: firstAt(wsTimes, 'lost', killedAt) - killedAt, sse: firstAt(sse.events, 'lost', killedAt) - killedAt, poll: firstAt(poll.events, 'lost', killedAt) - killedAt };
+    await waitFor(
+      () =>
+        firstAt(wsTimes, 'lost', killedAt) !== null &&
+        firstAt(sse.events, 'lost', killedAt) !== null &&
+        firstAt(poll.events, 'lost', killedAt) !== null,
+      { what: 'every transport to say lost', timeoutMs: 20_000 },
+    );
+    const took = {
+      ws: firstAt(wsTimes, 'lost', killedAt) - killedAt,
+      sse: firstAt(sse.events, 'lost', killedAt) - killedAt,
+      poll: firstAt(poll.events, 'lost', killedAt) - killedAt,
+    };
     console.log(`SIGKILL → "venue lost": WS ${took.ws} ms, SSE ${took.sse} ms, poll ${took.poll} ms`);
     for (const ms of Object.values(took)) expect(ms).toBeLessThan(10_000);
     const health = await (await fetch(`${edge.url}/healthz`)).json();
@@ -124,9 +160,18 @@ describe('a venue server killed mid-show (SIGKILL)', () => {
     // The venue comes back (a restart): every viewer sees it live again, nobody reloads.
     const backAt = Date.now();
     venue = await startServeChild(edge);
-    await waitFor(() => firstAt(wsTimes, 'live', backAt) !== null && firstAt(sse.events, 'live', backAt) !== null && firstAt(poll.events, 'live', backAt) !== null, { what: 'every transport live again', timeoutMs: 20_000 });
+    await waitFor(
+      () =>
+        firstAt(wsTimes, 'live', backAt) !== null &&
+        firstAt(sse.events, 'live', backAt) !== null &&
+        firstAt(poll.events, 'live', backAt) !== null,
+      { what: 'every transport live again', timeoutMs: 20_000 },
+    );
     expect((await (await fetch(`${edge.url}/healthz`)).json()).venue).toBe('live');
-    await waitFor(async () => (await venue.status()).edge.venue?.status === 'live', { what: 'the new venue to read "live"', timeoutMs: 12_000 });
+    await waitFor(async () => (await venue.status()).edge.venue?.status === 'live', {
+      what: 'the new venue to read "live"',
+      timeoutMs: 12_000,
+    });
     await ws.close();
     await sse.stop();
     await poll.stop();
@@ -148,7 +193,10 @@ describe('a publisher that hangs, a restart, an old show', () => {
     const viewer = await openViewer(edge);
     expect(await viewer.next()).toMatchObject({ data: { venue: { status: 'live' } } });
     const started = Date.now();
-    expect(await viewer.next((f) => f.data?.venue?.status === 'lost', 10_000)).toMatchObject({ type: 'snapshot', data: { title: 'Hanging' } });
+    expect(await viewer.next((f) => f.data?.venue?.status === 'lost', 10_000)).toMatchObject({
+      type: 'snapshot',
+      data: { title: 'Hanging' },
+    });
     expect(Date.now() - started).toBeLessThan(2000 + 3000);
     expect(await publisher.closed).toBe(PublisherClose.SILENT);
     expect((await showStats(edge)).frames.venueLost).toBeGreaterThanOrEqual(1);

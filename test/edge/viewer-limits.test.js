@@ -70,7 +70,9 @@ test('4 viewers flooding 1,000 frames/s each are closed with 1008; a bystander o
   const codes = await Promise.all(hostile.map((v) => Promise.race([v.closed, new Promise((r) => setTimeout(() => r('open'), 10_000))])));
   const worst = Math.max(...underFlood);
   const sorted = [...underFlood].sort((a, b) => a - b);
-  console.log(`bystander delay: quiet max ${Math.max(...quiet)} ms; during a flood by ${HOSTILE} viewers (${sent} frames sent) p50 ${sorted[Math.floor(sorted.length / 2)]} ms, p90 ${sorted[Math.floor(sorted.length * 0.9)]} ms, max ${worst} ms; hostile closes ${codes.join(',')}`);
+  console.log(
+    `bystander delay: quiet max ${Math.max(...quiet)} ms; during a flood by ${HOSTILE} viewers (${sent} frames sent) p50 ${sorted[Math.floor(sorted.length / 2)]} ms, p90 ${sorted[Math.floor(sorted.length * 0.9)]} ms, max ${worst} ms; hostile closes ${codes.join(',')}`,
+  );
   expect(codes).toEqual(Array(HOSTILE).fill(1008));
   // Each flooder got at most its resync burst answered, not a snapshot per frame.
   for (const v of hostile) expect(v.frames.filter((f) => f.type === 'snapshot').length).toBeLessThanOrEqual(1 + 5);
@@ -82,7 +84,10 @@ test('4 viewers flooding 1,000 frames/s each are closed with 1008; a bystander o
   expect(sorted[Math.floor(sorted.length * 0.9)]).toBeLessThan(1500);
   expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(250);
 
-  await waitFor(async () => (await showStats(edge)).viewerFramesRefused.flood >= HOSTILE, { what: 'the shard to report the floods', timeoutMs: 10_000 });
+  await waitFor(async () => (await showStats(edge)).viewerFramesRefused.flood >= HOSTILE, {
+    what: 'the shard to report the floods',
+    timeoutMs: 10_000,
+  });
   await bystander.close();
 });
 
@@ -113,7 +118,10 @@ test('the resync budget lives in the socket, not in memory: a hibernated shard s
   // A freshly woken shard answers a resync after fetching the show from the root, so a ping sent
   // behind it can overtake it: wait for the answer, then use the pong to flush anything more.
   const expected = 1 + burst + 2;
-  await waitFor(() => viewer.frames.filter((f) => f.type === 'snapshot').length >= expected, { timeoutMs: 10_000, what: 'the resyncs answered after hibernation' });
+  await waitFor(() => viewer.frames.filter((f) => f.type === 'snapshot').length >= expected, {
+    timeoutMs: 10_000,
+    what: 'the resyncs answered after hibernation',
+  });
   viewer.send({ type: 'ping', id: 7, c: 1 });
   await viewer.next((f) => f.type === 'pong' && f.id === 7);
   await new Promise((r) => setTimeout(r, 500));

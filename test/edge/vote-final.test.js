@@ -30,7 +30,13 @@ async function venueBehindSlowLink({ voteEdgeWaitMs, port = 0 } = {}) {
   // random() = 1: every chunk waits exactly the set delay (in order), none at first.
   const proxy = await startJitterProxy({ targetPort: Number(new URL(edge.url).port), random: () => 1 });
   started.push(() => proxy.close());
-  const server = await startShow({ scorePath: writeVoteScore({ beats: 8 }), autoplay: false, edgeUrl: proxy.url, edgeToken: edge.token, voteEdgeWaitMs });
+  const server = await startShow({
+    scorePath: writeVoteScore({ beats: 8 }),
+    autoplay: false,
+    edgeUrl: proxy.url,
+    edgeToken: edge.token,
+    voteEdgeWaitMs,
+  });
   started.push(() => server.close());
   await waitFor(() => server.status().edge.connected === true, { timeoutMs: 15_000, what: 'the venue to connect to the edge' });
   return { edge, proxy, server };
@@ -48,8 +54,7 @@ async function edgeViewers(edge, n) {
   return viewers;
 }
 
-
-test('a slow venue link: the result waits for the edge\'s sealed final count and counts every edge vote; a vote after the seal is refused', async () => {
+test("a slow venue link: the result waits for the edge's sealed final count and counts every edge vote; a vote after the seal is refused", async () => {
   const { edge, proxy, server } = await venueBehindSlowLink();
   const remote = await edgeViewers(edge, 6);
   expect(new Set(remote.map((v) => v.state.shard)).size).toBeGreaterThanOrEqual(2);
@@ -65,7 +70,7 @@ test('a slow venue link: the result waits for the edge\'s sealed final count and
   const answers = await Promise.all(remote.slice(0, 5).map((v, i) => edgeVote(v, key, i < 4 ? 'd' : 'c', deviceId(200 + i))));
   expect(answers.map((a) => a.ok)).toEqual(Array(5).fill(true));
   local.ws.send(JSON.stringify({ type: 'vote', key, option: 'c', device: deviceId(1) }));
-  await waitUntil(() => local.others.find((m) => m.type === 'voted'), 5000, 'the venue\'s answer');
+  await waitUntil(() => local.others.find((m) => m.type === 'voted'), 5000, "the venue's answer");
 
   const result = await waitUntil(() => server.show.stream.state().vote?.closed && server.show.stream.state().vote, 30_000, 'the result');
   expect(result).toMatchObject({ key, counts: [2, 4, 0], total: 6, winner: 'd' });
@@ -80,7 +85,7 @@ test('a slow venue link: the result waits for the edge\'s sealed final count and
   expect((await showStats(edge)).votes.seal.last.total).toBe(5);
 }, 120_000);
 
-test('the edge\'s count is later than the venue\'s wait: the result comes without it, says so, and the late final count is kept', async () => {
+test("the edge's count is later than the venue's wait: the result comes without it, says so, and the late final count is kept", async () => {
   // The final count leaves the edge 3 s after the close and arrives 5 s later: after the 1.5 s
   // wait, before the result is dropped 10 s after it.
   const { edge, proxy, server } = await venueBehindSlowLink({ voteEdgeWaitMs: 1500 });
@@ -97,7 +102,7 @@ test('the edge\'s count is later than the venue\'s wait: the result comes withou
   expect(result).toMatchObject({ key, counts: [0, 0, 0], total: 0, winner: 'c' });
   expect(server.votes.status().edge).toBe('timeout');
   expect(await server.metrics.exposition()).toMatch(/tutti_vote_results_total\{edge="timeout"\} 1/);
-  await waitFor(() => server.votes.status()?.edgeLate, { timeoutMs: 20_000, what: 'the edge\'s late final count' });
+  await waitFor(() => server.votes.status()?.edgeLate, { timeoutMs: 20_000, what: "the edge's late final count" });
   expect(server.votes.status().edgeLate).toMatchObject({ counts: [0, 2, 0], total: 2 });
 }, 120_000);
 
@@ -111,7 +116,10 @@ test('the venue link drops while the edge seals: the final count comes again whe
   // The venue's link is down from before the seal (3 s after the close) until well after it.
   proxy.block(['/publish']);
   proxy.destroyAll();
-  await waitFor(async () => (await showStats(edge)).votes.seal?.last?.key === key, { timeoutMs: 15_000, what: 'the edge to seal the prompt' });
+  await waitFor(async () => (await showStats(edge)).votes.seal?.last?.key === key, {
+    timeoutMs: 15_000,
+    what: 'the edge to seal the prompt',
+  });
   expect(server.status().edge.connected).toBe(false);
   expect(Date.now()).toBeLessThan(closes + 15_000);
   proxy.block([]);

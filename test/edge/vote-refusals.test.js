@@ -17,7 +17,11 @@ const MALFORMED = [
   { kind: 'vote_type', status: 415, init: { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' } },
   { kind: 'vote_size', status: 413, init: { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ key: 'k'.repeat(2000) }) } },
   { kind: 'vote_body', status: 400, init: { method: 'POST', headers: JSON_TYPE, body: '{"key":' } },
-  { kind: 'vote_body', status: 400, init: { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ key: 'a~1', option: 'x', device: 'short' }) } },
+  {
+    kind: 'vote_body',
+    status: 400,
+    init: { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ key: 'a~1', option: 'x', device: 'short' }) },
+  },
 ];
 const ZERO = { vote_method: 0, vote_type: 0, vote_size: 0, vote_body: 0 };
 
@@ -70,7 +74,10 @@ describe('SHOWS="*"', () => {
     const closed = await postVote(edge, { key: 'a~1', option: 'x', device: deviceId(1) });
     expect(closed.status).toBe(409);
     const expected = { vote_method: 2 * N, vote_type: N, vote_size: N, vote_body: 2 * N };
-    await waitFor(async () => diff((await showStats(edge)).viewerRequestsRefused, before.viewerRequestsRefused).vote_body >= 2 * N, { timeoutMs: 5000, what: 'the report' });
+    await waitFor(async () => diff((await showStats(edge)).viewerRequestsRefused, before.viewerRequestsRefused).vote_body >= 2 * N, {
+      timeoutMs: 5000,
+      what: 'the report',
+    });
     // Nothing more arrives later: every refusal was counted once.
     await sleep(1500);
     const after = await showStats(edge);
@@ -97,7 +104,10 @@ describe('SHOWS="*"', () => {
     const elapsedMs = Date.now() - started;
     expect(statuses).toEqual(Array(TOTAL).fill(true));
     const sum = (counts) => Object.values(counts).reduce((a, b) => a + b, 0);
-    await waitFor(async () => sum(diff((await showStats(edge)).viewerRequestsRefused, before.viewerRequestsRefused)) >= TOTAL, { timeoutMs: 5000, what: 'all 500 in the root\'s stats' });
+    await waitFor(async () => sum(diff((await showStats(edge)).viewerRequestsRefused, before.viewerRequestsRefused)) >= TOTAL, {
+      timeoutMs: 5000,
+      what: "all 500 in the root's stats",
+    });
     await sleep(1500);
     const after = await showStats(edge);
     expect(sum(diff(after.viewerRequestsRefused, before.viewerRequestsRefused))).toBe(TOTAL);
@@ -124,7 +134,10 @@ describe('SHOWS set', () => {
     const unlisted = await fetch(`${edge.url}/s/other/vote`, { method: 'POST', headers: JSON_TYPE, body: '{' });
     expect(unlisted.status).toBe(404);
     expect(await unlisted.json()).toMatchObject({ error: 'NO_SUCH_SHOW' });
-    await waitFor(async () => (await deepStats(edge, '/s/gala')).viewerRequestsRefused.vote_body === 2, { timeoutMs: 5000, what: 'the report at gala\'s root' });
+    await waitFor(async () => (await deepStats(edge, '/s/gala')).viewerRequestsRefused.vote_body === 2, {
+      timeoutMs: 5000,
+      what: "the report at gala's root",
+    });
     await sleep(1200);
     expect((await deepStats(edge, '/s/gala')).viewerRequestsRefused).toEqual({ vote_method: 2, vote_type: 1, vote_size: 1, vote_body: 2 });
     expect((await deepStats(edge)).viewerRequestsRefused).toEqual(ZERO);

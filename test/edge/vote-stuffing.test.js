@@ -5,13 +5,33 @@
 // the hall shares, is not starved. Real local workerd, addresses played with CF-Connecting-IP.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { deviceId } from '../support/vote-score.js';
-import { edgeVote, fromAddress, joinSession, openPublisher, openSocket, postVote, publish, showStats, snapshot, startEdge, waitFor } from './helpers.js';
+import {
+  edgeVote,
+  fromAddress,
+  joinSession,
+  openPublisher,
+  openSocket,
+  postVote,
+  publish,
+  showStats,
+  snapshot,
+  startEdge,
+  waitFor,
+} from './helpers.js';
 
 const ATTACKER = '198.51.100.7';
 const VENUE = '203.0.113.9';
 /** JOIN_LIMITER in wrangler.jsonc: 30 a minute; a run may straddle two windows. */
 const JOINS_AT_MOST = 60;
-const prompt = { key: 'q1~a1', question: 'Which way?', options: [{ id: 'left', label: 'Left' }, { id: 'right', label: 'Right' }], closes: Date.now() + 10 * 60_000 };
+const prompt = {
+  key: 'q1~a1',
+  question: 'Which way?',
+  options: [
+    { id: 'left', label: 'Left' },
+    { id: 'right', label: 'Right' },
+  ],
+  closes: Date.now() + 10 * 60_000,
+};
 
 let edge;
 const sockets = [];
@@ -45,10 +65,18 @@ test('POST /vote with 300 invented device ids from one address: at most one join
   expect(accepted).toBeLessThanOrEqual(JOINS_AT_MOST);
   expect(total).toBeLessThanOrEqual(JOINS_AT_MOST);
   // No session, or another device's session: refused before anything is counted.
-  const bare = await postVote(edge, { key: prompt.key, option: 'left', device: deviceId(5000) }, { address: '198.51.100.8', session: null });
+  const bare = await postVote(
+    edge,
+    { key: prompt.key, option: 'left', device: deviceId(5000) },
+    { address: '198.51.100.8', session: null },
+  );
   expect([bare.status, (await bare.json()).error]).toEqual([403, 'SESSION']);
   const other = await joinSession(edge, deviceId(5001), { address: '198.51.100.8' });
-  const borrowed = await postVote(edge, { key: prompt.key, option: 'left', device: deviceId(5002) }, { address: '198.51.100.8', session: other.session });
+  const borrowed = await postVote(
+    edge,
+    { key: prompt.key, option: 'left', device: deviceId(5002) },
+    { address: '198.51.100.8', session: other.session },
+  );
   expect(borrowed.status).toBe(403);
 }, 90_000);
 
@@ -76,7 +104,7 @@ test('100 WebSockets from one address, one invented device each: at most a socke
   expect(total).toBeLessThanOrEqual(16);
 }, 90_000);
 
-test('the venue\'s address is not starved: 40 overflow sockets and 40 POST voters from it all count', async () => {
+test("the venue's address is not starved: 40 overflow sockets and 40 POST voters from it all count", async () => {
   const before = await counted();
   const viewers = [];
   for (let i = 0; i < 40; i += 1) {
@@ -88,7 +116,8 @@ test('the venue\'s address is not starved: 40 overflow sockets and 40 POST voter
   const onSockets = await Promise.all(viewers.map((v, i) => edgeVote(v, prompt.key, 'left', deviceId(3000 + i))));
   expect(onSockets.filter((a) => a.ok)).toHaveLength(40);
   const statuses = [];
-  for (let i = 0; i < 40; i += 1) statuses.push((await postVote(edge, { key: prompt.key, option: 'right', device: deviceId(4000 + i) }, { address: VENUE })).status);
+  for (let i = 0; i < 40; i += 1)
+    statuses.push((await postVote(edge, { key: prompt.key, option: 'right', device: deviceId(4000 + i) }, { address: VENUE })).status);
   expect(statuses).toEqual(Array(40).fill(200));
   await waitFor(async () => (await counted()) - before === 80, { timeoutMs: 10_000, what: 'all 80 venue votes counted' });
 }, 90_000);

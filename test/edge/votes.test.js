@@ -16,7 +16,12 @@ const sockets = [];
 beforeAll(async () => {
   edge = await startEdge({ vars: { SHARD_CAPACITY: 3, SHARD_COUNT: 4 } });
   // 24 bars: the reaction window (bar 13 to the end) stays open long enough for a loaded machine
-  server = await startShow({ scorePath: writeVoteScore({ beats: 24, bars: 24, reactions: [{ at: { bar: 13 }, until: { bar: 24 }, full: 40 }] }), autoplay: false, edgeUrl: edge.url, edgeToken: edge.token });
+  server = await startShow({
+    scorePath: writeVoteScore({ beats: 24, bars: 24, reactions: [{ at: { bar: 13 }, until: { bar: 24 }, full: 40 }] }),
+    autoplay: false,
+    edgeUrl: edge.url,
+    edgeToken: edge.token,
+  });
   await waitFor(() => server.status().edge.connected === true, { timeoutMs: 15_000, what: 'the venue to connect to the edge' });
 }, 60_000);
 
@@ -33,7 +38,6 @@ async function edgeViewer() {
   await viewer.opened;
   return viewer;
 }
-
 
 async function venueVote(client, key, option, device) {
   const before = client.others.length;
@@ -58,7 +62,9 @@ test('venue + edge shards: exact totals, a second tab on another shard and a rec
   expect(server.votes.status().key).toBe(key);
 
   // Edge: devices 100–105 d, 106 c, 107 stay.
-  const answers = await Promise.all(remote.slice(0, 8).map((v, i) => edgeVote(v, key, i < 6 ? 'd' : i === 6 ? 'c' : 'stay', deviceId(100 + i))));
+  const answers = await Promise.all(
+    remote.slice(0, 8).map((v, i) => edgeVote(v, key, i < 6 ? 'd' : i === 6 ? 'c' : 'stay', deviceId(100 + i))),
+  );
   expect(answers.map((a) => a.ok)).toEqual(Array(8).fill(true));
   // device 100's second tab, on another shard, changes its mind: d → c
   expect(remote[8].state.shard).not.toBe(remote[0].state.shard);
@@ -72,7 +78,8 @@ test('venue + edge shards: exact totals, a second tab on another shard and a rec
   const posted = await postVote(edge, { key, option: 'c', device: deviceId(108) });
   expect(posted.status).toBe(200);
   // Venue: 0 d, 1 c, 2 c.
-  for (const [i, option] of ['d', 'c', 'c'].entries()) expect(await venueVote(local[i], key, option, deviceId(i))).toMatchObject({ ok: true });
+  for (const [i, option] of ['d', 'c', 'c'].entries())
+    expect(await venueVote(local[i], key, option, deviceId(i))).toMatchObject({ ok: true });
 
   // edge: c 100, 106, 108 = 3; d 101–105 = 5; stay 107 = 1. venue: c 2, d 1.
   await waitFor(async () => (await showStats(edge)).votes.total === 9, { timeoutMs: 10_000, what: 'the edge to count 9' });
@@ -80,7 +87,11 @@ test('venue + edge shards: exact totals, a second tab on another shard and a rec
   await waitFor(() => server.votes.status()?.total === 12, { timeoutMs: 5000, what: 'the venue to add the edge' });
   const final = await waitUntil(() => server.show.stream.state().vote?.closed && server.show.stream.state().vote, 15_000, 'the close');
   expect(final).toMatchObject({ key, counts: [5, 6, 1], total: 12, winner: 'd' });
-  expect(server.votes.status().options.map((o) => [o.venue, o.edge])).toEqual([[2, 3], [1, 5], [0, 1]]);
+  expect(server.votes.status().options.map((o) => [o.venue, o.edge])).toEqual([
+    [2, 3],
+    [1, 5],
+    [0, 1],
+  ]);
   // Remote viewers see the same result.
   await waitFor(() => stateOf(remote[0])?.vote?.closed, { timeoutMs: 5000, what: 'the result on the edge' });
   expect(stateOf(remote[0]).vote).toMatchObject({ counts: [5, 6, 1], total: 12, winner: 'd' });
@@ -101,10 +112,15 @@ test('venue + edge shards: exact totals, a second tab on another shard and a rec
   remote[3].send({ type: 'vote', key, option: 'c', device: deviceId(999) });
   expect(await remote[3].closed).toBe(1008);
   expect(remote[3].state.closeReason).toBe('one device id per connection');
-  expect((await fetch(`${edge.url}/vote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"key":' })).status).toBe(400);
+  expect(
+    (await fetch(`${edge.url}/vote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"key":' })).status,
+  ).toBe(400);
   expect((await fetch(`${edge.url}/vote`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' })).status).toBe(415);
   // The refusals are counted by the shards and reported to the root with their next push.
-  await waitFor(async () => (await showStats(edge)).viewerFramesRefused.vote >= 2, { timeoutMs: 10_000, what: 'the refusals in the root\'s stats' });
+  await waitFor(async () => (await showStats(edge)).viewerFramesRefused.vote >= 2, {
+    timeoutMs: 10_000,
+    what: "the refusals in the root's stats",
+  });
 
   // The branch took the show to section D (bar 13), where the reaction window opens: remote taps
   // reach the venue's meter through the shards, the root and the uplink.
@@ -115,7 +131,14 @@ test('venue + edge shards: exact totals, a second tab on another shard and a rec
     for (const v of tappers) v.send({ type: 'tap', n: 2 });
     await new Promise((r) => setTimeout(r, 250));
   }
-  const edgeTaps = async () => Number((await server.metrics.exposition()).split('\n').find((l) => l.startsWith('tutti_taps_total{where="edge"}'))?.split(' ').pop() ?? 0);
+  const edgeTaps = async () =>
+    Number(
+      (await server.metrics.exposition())
+        .split('\n')
+        .find((l) => l.startsWith('tutti_taps_total{where="edge"}'))
+        ?.split(' ')
+        .pop() ?? 0,
+    );
   await waitFor(async () => (await edgeTaps()) === 24, { timeoutMs: 10_000, what: 'the 24 edge taps at the venue' });
   expect((await showStats(edge)).votes.taps).toBe(24);
 }, 90_000);

@@ -74,7 +74,13 @@ test('bad input: one clear message and exit 1', async () => {
 
   // A small archive that would unpack to 40 MB: refused before anything is inflated.
   const bomb = path.join(dir, 'bomb.mxl');
-  await writeFile(bomb, zipSync({ 'META-INF/container.xml': strToU8('<container><rootfiles><rootfile full-path="score.xml"/></rootfiles></container>'), 'score.xml': new Uint8Array(40 * 1024 * 1024).fill(0x20) }));
+  await writeFile(
+    bomb,
+    zipSync({
+      'META-INF/container.xml': strToU8('<container><rootfiles><rootfile full-path="score.xml"/></rootfiles></container>'),
+      'score.xml': new Uint8Array(40 * 1024 * 1024).fill(0x20),
+    }),
+  );
   expectOneClearError(await cli(bomb), /bomb\.mxl: score\.xml unpacks to 40 MB, more than the 32 MB Tutti reads/);
 
   const notZip = path.join(dir, 'broken.mxl');
@@ -90,9 +96,15 @@ test('bad input: one clear message and exit 1', async () => {
   await writeFile(huge, Buffer.alloc(50 * 1024 * 1024, 0x20));
   expectOneClearError(await cli(huge), /huge\.musicxml is 50\.0 MB; Tutti imports notation files up to 32 MB/);
 
-  const measures = Array.from({ length: 10_000 }, (_, i) => `<measure number="${i + 1}"><note><rest/><duration>4</duration></note></measure>`).join('');
+  const measures = Array.from(
+    { length: 10_000 },
+    (_, i) => `<measure number="${i + 1}"><note><rest/><duration>4</duration></note></measure>`,
+  ).join('');
   const long = path.join(dir, 'long.musicxml');
-  await writeFile(long, `<?xml version="1.0"?><score-partwise><part-list><score-part id="P1"><part-name>A</part-name></score-part></part-list><part id="P1">${measures}</part></score-partwise>`);
+  await writeFile(
+    long,
+    `<?xml version="1.0"?><score-partwise><part-list><score-part id="P1"><part-name>A</part-name></score-part></part-list><part id="P1">${measures}</part></score-partwise>`,
+  );
   expectOneClearError(await cli(long), /long\.musicxml has 10,000 measures; Tutti imports up to 5,000/);
 
   const other = path.join(dir, 'song.txt');
@@ -103,7 +115,10 @@ test('bad input: one clear message and exit 1', async () => {
 
   const volta = path.join(dir, 'v.musicxml');
   await copyFile(path.join(corpus, 'musicxml', 'test_repeat_volta_simple.musicxml'), volta);
-  expectOneClearError(await cli(volta, '--out', path.join(dir, 'no-such-folder', 'v.score.json')), /cannot write .*no such folder; choose another place with --out/);
+  expectOneClearError(
+    await cli(volta, '--out', path.join(dir, 'no-such-folder', 'v.score.json')),
+    /cannot write .*no such folder; choose another place with --out/,
+  );
 }, 60_000);
 
 test('repeats played out past the bar limit: a clear message', async () => {
@@ -114,23 +129,33 @@ test('repeats played out past the bar limit: a clear message', async () => {
     return `<measure number="${i + 1}">${start}<note><pitch><step>C</step><octave>4</octave></pitch><duration>4</duration></note>${end}</measure>`;
   }).join('');
   const file = path.join(dir, 'loop.musicxml');
-  await writeFile(file, `<?xml version="1.0"?><score-partwise><part-list><score-part id="P1"><part-name>A</part-name></score-part></part-list><part id="P1"><measure number="0"><attributes><divisions>1</divisions><time><beats>4</beats><beat-type>4</beat-type></time></attributes></measure>${measures}</part></score-partwise>`);
+  await writeFile(
+    file,
+    `<?xml version="1.0"?><score-partwise><part-list><score-part id="P1"><part-name>A</part-name></score-part></part-list><part id="P1"><measure number="0"><attributes><divisions>1</divisions><time><beats>4</beats><beat-type>4</beat-type></time></attributes></measure>${measures}</part></score-partwise>`,
+  );
   expectOneClearError(await cli(file), /more than 10,000 bars/);
 }, 60_000);
 
 test('--merge keeps cues at the same printed bars on the new time map and reports the ones whose bar is gone', async () => {
   // The first edition: a plain 3-bar score with cues (made 3/4 below).
   const existing = path.join(dir, 'piece.score.json');
-  await writeFile(existing, JSON.stringify({
-    format: 'tutti-score/1', id: 'piece', title: 'My piece', bars: 3,
-    meter: [{ bar: 1, beats: 2, unit: 4 }], tempo: [{ at: { bar: 1 }, bpm: 90 }],
-    parts: [{ id: 'pno', name: 'Piano', osc: '/pno' }],
-    cues: [
-      { at: { bar: 1, beat: 2 }, label: 'opening', view: { text: 'one' } },
-      { at: { bar: 3 }, label: 'second ending', osc: { part: 'pno', address: '/go' } },
-      { at: { bar: 2 }, label: 'gone', view: { text: 'two' } },
-    ],
-  }));
+  await writeFile(
+    existing,
+    JSON.stringify({
+      format: 'tutti-score/1',
+      id: 'piece',
+      title: 'My piece',
+      bars: 3,
+      meter: [{ bar: 1, beats: 2, unit: 4 }],
+      tempo: [{ at: { bar: 1 }, bpm: 90 }],
+      parts: [{ id: 'pno', name: 'Piano', osc: '/pno' }],
+      cues: [
+        { at: { bar: 1, beat: 2 }, label: 'opening', view: { text: 'one' } },
+        { at: { bar: 3 }, label: 'second ending', osc: { part: 'pno', address: '/go' } },
+        { at: { bar: 2 }, label: 'gone', view: { text: 'two' } },
+      ],
+    }),
+  );
   // The revised edition has a first ending (m2) and a second ending (m3): printed bar 2 sounds
   // once, at performance bar 2; printed 3 at performance bar 4; printed 1 first at bar 1.
   const input = path.join(dir, 'volta.musicxml');
@@ -147,7 +172,10 @@ test('--merge keeps cues at the same printed bars on the new time map and report
   expect(result.out).toMatch(/cue "gone" at bar 2, beat 3: printed bar 2 has no beat 3 any more \(2 beats\)/);
   const merged = JSON.parse(await readFile(out, 'utf8'));
   expect(merged).toMatchObject({ id: 'piece', title: 'My piece', bars: 4, meter: [{ bar: 1, beats: 2, unit: 4 }] });
-  expect(merged.cues.map((c) => [c.label, c.at])).toEqual([['opening', { bar: 1, beat: 2 }], ['second ending', { bar: 4, beat: 1 }]]);
+  expect(merged.cues.map((c) => [c.label, c.at])).toEqual([
+    ['opening', { bar: 1, beat: 2 }],
+    ['second ending', { bar: 4, beat: 1 }],
+  ]);
   expect(merged.parts.map((p) => p.id)).toEqual(['pno', 'piano']);
   const check = await runCli(['validate', out], { out: () => {}, err: () => {} });
   expect(check).toBe(0);

@@ -9,7 +9,8 @@ const TOKEN = 'import-worker-token';
 
 /** A 4-part MusicXML file of `count` 4/4 measures of quarter notes (about 2 KB a measure). */
 function bigScore(count) {
-  const measure = (i) => `<measure number="${i + 1}"><attributes><divisions>4</divisions>${i === 0 ? '<time><beats>4</beats><beat-type>4</beat-type></time>' : ''}</attributes>${'<note><pitch><step>C</step><octave>4</octave></pitch><duration>4</duration><type>quarter</type></note>'.repeat(4)}</measure>`;
+  const measure = (i) =>
+    `<measure number="${i + 1}"><attributes><divisions>4</divisions>${i === 0 ? '<time><beats>4</beats><beat-type>4</beat-type></time>' : ''}</attributes>${'<note><pitch><step>C</step><octave>4</octave></pitch><duration>4</duration><type>quarter</type></note>'.repeat(4)}</measure>`;
   const measures = Array.from({ length: count }, (_, i) => measure(i)).join('');
   const ids = [1, 2, 3, 4];
   return `<?xml version="1.0"?><score-partwise><part-list>${ids.map((p) => `<score-part id="P${p}"><part-name>Part ${p}</part-name></score-part>`).join('')}</part-list>${ids.map((p) => `<part id="P${p}">${measures}</part>`).join('')}</score-partwise>`;
@@ -23,9 +24,15 @@ test('the show server keeps answering while the console imports a large file', a
     await writeFile(file, bigScore(1500));
     const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
     const started = Date.now();
-    const importing = fetch(`${server.controlUrl}/api/score/import`, { method: 'POST', headers, body: JSON.stringify({ path: file }) }).then((r) => r.json());
+    const importing = fetch(`${server.controlUrl}/api/score/import`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ path: file }),
+    }).then((r) => r.json());
     let done = false;
-    importing.finally(() => { done = true; });
+    importing.finally(() => {
+      done = true;
+    });
     // Ask for the status every 50 ms while the import runs; each answer's wait is measured.
     const waits = [];
     while (!done && Date.now() - started < 60_000) {

@@ -26,7 +26,11 @@ test('every corpus file imports with `tutti import`, validates as written and pl
   const token = 'import-corpus-token';
   const server = await startShowServer({ host: '127.0.0.1', port: 0, controlPort: 0, token });
   const api = async (route, body) => {
-    const res = await fetch(`${server.controlUrl}${route}`, { method: body ? 'POST' : 'GET', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`${server.controlUrl}${route}`, {
+      method: body ? 'POST' : 'GET',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     return { status: res.status, body: await res.json() };
   };
   try {
@@ -54,20 +58,30 @@ test('1st/2nd endings played out: test_repeat_volta_simple (2/4; m1, m2 = ending
   const score = await imported('test_repeat_volta_simple.musicxml');
   expect(score.bars).toBe(4); // 1, 2, 1, 3
   expect(score.meter).toEqual([{ bar: 1, beats: 2, unit: 4 }]);
-  expect(score.printedBars).toEqual([{ bar: 1, number: 1 }, { bar: 3, number: 1, pass: 2 }, { bar: 4, number: 3 }]);
+  expect(score.printedBars).toEqual([
+    { bar: 1, number: 1 },
+    { bar: 3, number: 1, pass: 2 },
+    { bar: 4, number: 3 },
+  ]);
   expect(validateScore(score).ok).toBe(true);
 });
 
 test('a forward repeat on a left barline: test_repeat_left_barline_simple plays its one measure twice', async () => {
   const score = await imported('test_repeat_left_barline_simple.musicxml');
   expect(score.bars).toBe(2);
-  expect(score.printedBars).toEqual([{ bar: 1, number: 1 }, { bar: 2, number: 1, pass: 2 }]);
+  expect(score.printedBars).toEqual([
+    { bar: 1, number: 1 },
+    { bar: 2, number: 1, pass: 2 },
+  ]);
 });
 
 test('tempo changes: test_tempo_change (2/4, quarter = 120 in m1, quarter = 60 in m2)', async () => {
   const score = await imported('test_tempo_change.musicxml');
   expect(score.bars).toBe(2);
-  expect(score.tempo).toEqual([{ at: { bar: 1, beat: 1 }, bpm: 120 }, { at: { bar: 2, beat: 1 }, bpm: 60 }]);
+  expect(score.tempo).toEqual([
+    { at: { bar: 1, beat: 1 }, bpm: 120 },
+    { at: { bar: 2, beat: 1 }, bpm: 60 },
+  ]);
   expect(score.printedBars).toBeUndefined(); // printed numbers are the running count
 });
 
@@ -75,17 +89,35 @@ test('a pickup is a first bar of its real length, with its own tempo mark (quart
   const score = await imported('test_metronome_mark_with_pickup_measure.musicxml');
   // m0 implicit: a half-note rest in 4/4 → a 2/4 bar; then m1–m3 in 4/4.
   expect(score.bars).toBe(4);
-  expect(score.meter).toEqual([{ bar: 1, beats: 2, unit: 4 }, { bar: 2, beats: 4, unit: 4 }]);
-  expect(score.tempo).toEqual([{ at: { bar: 1, beat: 1 }, bpm: 60 }, { at: { bar: 2, beat: 1 }, bpm: 110 }, { at: { bar: 3, beat: 1 }, bpm: 120 }]);
+  expect(score.meter).toEqual([
+    { bar: 1, beats: 2, unit: 4 },
+    { bar: 2, beats: 4, unit: 4 },
+  ]);
+  expect(score.tempo).toEqual([
+    { at: { bar: 1, beat: 1 }, bpm: 60 },
+    { at: { bar: 2, beat: 1 }, bpm: 110 },
+    { at: { bar: 3, beat: 1 }, bpm: 120 },
+  ]);
   expect(score.printedBars).toEqual([{ bar: 1, number: 0 }]);
 });
 
 test('an eighth-note pickup in 4/4 (Mozart K. 387): quarter = 100 is 200 eighths a minute in the pickup bar', async () => {
   const score = await imported('Mozart_String_Quartet_in_G_K._387_1st_Mvmnt_excerpt.musicxml');
   expect(score.bars).toBe(13);
-  expect(score.meter).toEqual([{ bar: 1, beats: 1, unit: 8 }, { bar: 2, beats: 4, unit: 4 }]);
-  expect(score.tempo).toEqual([{ at: { bar: 1, beat: 1 }, bpm: 200 }, { at: { bar: 2, beat: 1 }, bpm: 100 }]);
-  expect(score.parts.map((p) => [p.id, p.osc])).toEqual([['violin', '/violin'], ['violin-2', '/violin-2'], ['viola', '/viola'], ['violoncello', '/violoncello']]);
+  expect(score.meter).toEqual([
+    { bar: 1, beats: 1, unit: 8 },
+    { bar: 2, beats: 4, unit: 4 },
+  ]);
+  expect(score.tempo).toEqual([
+    { at: { bar: 1, beat: 1 }, bpm: 200 },
+    { at: { bar: 2, beat: 1 }, bpm: 100 },
+  ]);
+  expect(score.parts.map((p) => [p.id, p.osc])).toEqual([
+    ['violin', '/violin'],
+    ['violin-2', '/violin-2'],
+    ['viola', '/viola'],
+    ['violoncello', '/violoncello'],
+  ]);
   expect(score).toMatchObject({ title: 'Mozart String Quartet in G Major K. 387 1st Mvmnt.', composer: 'Mozart' });
 });
 
@@ -95,7 +127,14 @@ test('metronome marks with other beat units in a compressed .mxl (OSMD_function_
   expect(score.meter).toEqual([{ bar: 1, beats: 4, unit: 4 }]);
   // Read by hand from the archive's Untitled.xml: "= 80" for quarter, dotted quarter, half,
   // dotted half, eighth, dotted eighth — in quarter notes 80, 120, 160, 240, 40, 60.
-  expect(score.tempo.map((t) => [t.at.bar, t.bpm])).toEqual([[1, 80], [2, 120], [3, 160], [4, 240], [5, 40], [6, 60]]);
+  expect(score.tempo.map((t) => [t.at.bar, t.bpm])).toEqual([
+    [1, 80],
+    [2, 120],
+    [3, 160],
+    [4, 240],
+    [5, 40],
+    [6, 60],
+  ]);
 });
 
 test('6/8 with repeats and endings (Saltarello.mxl): dotted quarter = 120 is 360 eighths a minute', async () => {
@@ -107,7 +146,11 @@ test('6/8 with repeats and endings (Saltarello.mxl): dotted quarter = 120 is 360
   // with a 1st ending over m19–20 and :|, 2nd ending m21, m22. Played: 1–8, 1–6, 9, 10, 11–20,
   // 11–18, 21, 22 = 8 + 6 + 2 + 10 + 8 + 2 = 36 bars.
   expect(score.printedBars).toEqual([
-    { bar: 1, number: 1 }, { bar: 9, number: 1, pass: 2 }, { bar: 15, number: 9 }, { bar: 27, number: 11, pass: 2 }, { bar: 35, number: 21 },
+    { bar: 1, number: 1 },
+    { bar: 9, number: 1, pass: 2 },
+    { bar: 15, number: 9 },
+    { bar: 27, number: 11, pass: 2 },
+    { bar: 35, number: 21 },
   ]);
 });
 
@@ -130,12 +173,17 @@ test('MIDI: every tempo event, the time signature, named tracks as parts (Beetho
   expect(score.title).toBe('Symphony no.7, 2nd movement');
   expect(score.composer).toBe('Ludwig van Beethoven');
   expect(score.meter).toEqual([{ bar: 1, beats: 2, unit: 4 }]);
-  expect(score.tempo.map((t) => [t.at.bar, t.at.beat, t.bpm])).toEqual([[1, 1, 72], [3, 1, 72], [276, 1, 62], [277, 1, 54]]);
+  expect(score.tempo.map((t) => [t.at.bar, t.at.beat, t.bpm])).toEqual([
+    [1, 1, 72],
+    [3, 1, 72],
+    [276, 1, 62],
+    [277, 1, 54],
+  ]);
   expect(score.parts).toHaveLength(12);
   expect(score.parts[0]).toEqual({ id: '2-flutes', name: '2 Flutes', osc: '/2-flutes' });
 });
 
-test('MIDI with 699 tempo events: the imported tempo map keeps the file\'s total duration', async () => {
+test("MIDI with 699 tempo events: the imported tempo map keeps the file's total duration", async () => {
   const { createTimeline } = await import('#core/score/timeline.js');
   const midiFile = (await import('midi-file')).default;
   const { readFile } = await import('node:fs/promises');
@@ -179,5 +227,15 @@ test('every imported corpus score, printedBars included, also passes scores/scor
   }
   expect(withPrinted).toBeGreaterThanOrEqual(5);
   // And the schema refuses what the validator refuses.
-  expect(check({ format: 'tutti-score/1', id: 'x', title: 'X', bars: 2, meter: [{ bar: 1, beats: 4, unit: 4 }], tempo: [{ at: { bar: 1 }, bpm: 90 }], printedBars: [{ bar: 1, number: -1 }] })).toBe(false);
+  expect(
+    check({
+      format: 'tutti-score/1',
+      id: 'x',
+      title: 'X',
+      bars: 2,
+      meter: [{ bar: 1, beats: 4, unit: 4 }],
+      tempo: [{ at: { bar: 1 }, bpm: 90 }],
+      printedBars: [{ bar: 1, number: -1 }],
+    }),
+  ).toBe(false);
 });

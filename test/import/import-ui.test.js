@@ -38,16 +38,26 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-const api = (route, body) => fetch(`${server.controlUrl}${route}`, {
-  method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
-});
+const api = (route, body) =>
+  fetch(`${server.controlUrl}${route}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 test('the import API: a preview writes nothing, save writes once, never over a file without force, bad files are 400', async () => {
   const input = path.join(dir, 'api-volta.musicxml');
   await copyFile(path.join(corpus, 'musicxml', 'test_repeat_volta_simple.musicxml'), input);
   const preview = await (await api('/api/score/import', { path: input })).json();
   expect(preview).toMatchObject({ ok: true, kind: 'MusicXML', out: path.join(dir, 'api-volta.score.json'), exists: false, saved: false });
-  expect(preview.score).toMatchObject({ bars: 4, printedBars: [{ bar: 1, number: 1 }, { bar: 3, number: 1, pass: 2 }, { bar: 4, number: 3 }] });
+  expect(preview.score).toMatchObject({
+    bars: 4,
+    printedBars: [
+      { bar: 1, number: 1 },
+      { bar: 3, number: 1, pass: 2 },
+      { bar: 4, number: 3 },
+    ],
+  });
   expect(preview.warnings).toEqual([{ measure: '1', message: expect.stringMatching(/no tempo/) }]);
   await expect(readFile(preview.out)).rejects.toThrow(/ENOENT/);
   expect((await api('/api/score/import', { path: input, save: true })).status).toBe(200);
@@ -63,7 +73,12 @@ test('the import API: a preview writes nothing, save writes once, never over a f
 test('console: open a .musicxml, see summary and warnings, save and load; printed bars shown and jumped to; part page too', async () => {
   const input = path.join(dir, 'volta.musicxml');
   await copyFile(path.join(corpus, 'musicxml', 'test_repeat_volta_simple.musicxml'), input);
-  const { page, problems } = await openPage(browser, { viewport: { width: 1400, height: 1000 }, isMobile: false, hasTouch: false, deviceScaleFactor: 1 });
+  const { page, problems } = await openPage(browser, {
+    viewport: { width: 1400, height: 1000 },
+    isMobile: false,
+    hasTouch: false,
+    deviceScaleFactor: 1,
+  });
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await page.goto(`${server.controlUrl}/?token=${TOKEN}`);
   await page.waitForFunction(() => document.getElementById('conn-badge')?.textContent === 'Live');
@@ -93,12 +108,16 @@ test('console: open a .musicxml, see summary and warnings, save and load; printe
   // The part page shows the printed bar beside bar:beat.
   const part = await openPage(browser, { viewport: { width: 800, height: 1100 } });
   await part.page.goto(`${server.audienceUrl}/part/${server.partKey}/#*`);
-  await part.page.waitForFunction(() => document.getElementById('printed-bar')?.textContent === 'printed bar 1 (2nd time)', undefined, { timeout: 15_000 });
+  await part.page.waitForFunction(() => document.getElementById('printed-bar')?.textContent === 'printed bar 1 (2nd time)', undefined, {
+    timeout: 15_000,
+  });
   expect(await part.page.isVisible('#printed-bar')).toBe(true);
   await part.page.screenshot({ path: path.join(SHOTS, '03-part-page.png') });
   // Bar 4 is printed bar 3, which sounds once: no pass shown.
   await api('/api/transport', { action: 'seek', bar: 4 });
-  await part.page.waitForFunction(() => document.getElementById('printed-bar')?.textContent === 'printed bar 3', undefined, { timeout: 15_000 });
+  await part.page.waitForFunction(() => document.getElementById('printed-bar')?.textContent === 'printed bar 3', undefined, {
+    timeout: 15_000,
+  });
   await page.waitForFunction(() => document.querySelector('[data-testid=pos-printed]')?.textContent === 'printed 3');
   expect(part.problems).toEqual([]);
   expect(problems).toEqual([]);

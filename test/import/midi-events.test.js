@@ -16,11 +16,13 @@ const note = (on) => ({ type: on ? 'noteOn' : 'noteOff', channel: 0, noteNumber:
 /** Events with absolute ticks → a track with delta times. */
 function track(events) {
   let last = 0;
-  return events.sort((a, b) => a.tick - b.tick).map(({ tick, ...e }) => {
-    const out = { deltaTime: tick - last, ...e };
-    last = tick;
-    return out;
-  });
+  return events
+    .sort((a, b) => a.tick - b.tick)
+    .map(({ tick, ...e }) => {
+      const out = { deltaTime: tick - last, ...e };
+      last = tick;
+      return out;
+    });
 }
 
 let dir;
@@ -37,41 +39,74 @@ async function write(name, tracks, format = 0) {
 
 test('format 0: markers become sections, a 3/4 change is metered, tempo events placed on their beats', async () => {
   const bar44 = 4 * PPQ;
-  const file = await write('markers.mid', [track([
-    { tick: 0, type: 'trackName', meta: true, text: 'Marker test' },
-    { tick: 0, ...sig(4, 4) }, { tick: 0, ...tempo(100) }, { tick: 0, ...marker('Intro') },
-    { tick: 2 * bar44, ...sig(3, 4) }, { tick: 2 * bar44, ...marker('A') }, { tick: 2 * bar44, ...tempo(150) },
-    { tick: 2 * bar44 + PPQ, ...tempo(75) }, // bar 3, beat 2
-    { tick: 2 * bar44 + 3 * 3 * PPQ, ...marker('Coda') }, // bar 6
-    { tick: 0, ...note(true) }, { tick: 2 * bar44 + 4 * 3 * PPQ, ...note(false) }, // to the end of bar 6
-    { tick: 2 * bar44 + 4 * 3 * PPQ, type: 'endOfTrack', meta: true },
-  ])]);
+  const file = await write('markers.mid', [
+    track([
+      { tick: 0, type: 'trackName', meta: true, text: 'Marker test' },
+      { tick: 0, ...sig(4, 4) },
+      { tick: 0, ...tempo(100) },
+      { tick: 0, ...marker('Intro') },
+      { tick: 2 * bar44, ...sig(3, 4) },
+      { tick: 2 * bar44, ...marker('A') },
+      { tick: 2 * bar44, ...tempo(150) },
+      { tick: 2 * bar44 + PPQ, ...tempo(75) }, // bar 3, beat 2
+      { tick: 2 * bar44 + 3 * 3 * PPQ, ...marker('Coda') }, // bar 6
+      { tick: 0, ...note(true) },
+      { tick: 2 * bar44 + 4 * 3 * PPQ, ...note(false) }, // to the end of bar 6
+      { tick: 2 * bar44 + 4 * 3 * PPQ, type: 'endOfTrack', meta: true },
+    ]),
+  ]);
   const { score, warnings } = await importNotationFile(file);
   expect(score.title).toBe('Marker test');
   expect(score.bars).toBe(6);
-  expect(score.meter).toEqual([{ bar: 1, beats: 4, unit: 4 }, { bar: 3, beats: 3, unit: 4 }]);
-  expect(score.tempo).toEqual([
-    { at: { bar: 1, beat: 1 }, bpm: 100 }, { at: { bar: 3, beat: 1 }, bpm: 150 }, { at: { bar: 3, beat: 2 }, bpm: 75 },
+  expect(score.meter).toEqual([
+    { bar: 1, beats: 4, unit: 4 },
+    { bar: 3, beats: 3, unit: 4 },
   ]);
-  expect(score.sections).toEqual([{ at: { bar: 1, beat: 1 }, mark: 'Intro' }, { at: { bar: 3, beat: 1 }, mark: 'A' }, { at: { bar: 6, beat: 1 }, mark: 'Coda' }]);
+  expect(score.tempo).toEqual([
+    { at: { bar: 1, beat: 1 }, bpm: 100 },
+    { at: { bar: 3, beat: 1 }, bpm: 150 },
+    { at: { bar: 3, beat: 2 }, bpm: 75 },
+  ]);
+  expect(score.sections).toEqual([
+    { at: { bar: 1, beat: 1 }, mark: 'Intro' },
+    { at: { bar: 3, beat: 1 }, mark: 'A' },
+    { at: { bar: 6, beat: 1 }, mark: 'Coda' },
+  ]);
   expect(score.parts).toEqual([{ id: 'channel-1', name: 'Channel 1', osc: '/channel-1' }]);
   expect(warnings).toEqual([]);
 });
 
 test('two tempo events inside one beat: that beat lasts what its two halves last; a mid-bar time signature is a warning', async () => {
-  const file = await write('inside.mid', [
-    track([
-      { tick: 0, ...sig(4, 4) }, { tick: 0, ...tempo(120) },
-      { tick: PPQ + PPQ / 2, ...tempo(60) }, // half-way through beat 2: 0.25 s + 0.5 s = 0.75 s → 80 bpm
-      { tick: 2 * PPQ, ...tempo(90) },
-      { tick: 6 * PPQ, ...sig(2, 4) }, // half-way through bar 2
-      { tick: 10 * PPQ, type: 'endOfTrack', meta: true },
-    ]),
-    track([{ tick: 0, type: 'trackName', meta: true, text: 'Flute' }, { tick: 0, ...note(true) }, { tick: 10 * PPQ, ...note(false) }, { tick: 10 * PPQ, type: 'endOfTrack', meta: true }]),
-  ], 1);
+  const file = await write(
+    'inside.mid',
+    [
+      track([
+        { tick: 0, ...sig(4, 4) },
+        { tick: 0, ...tempo(120) },
+        { tick: PPQ + PPQ / 2, ...tempo(60) }, // half-way through beat 2: 0.25 s + 0.5 s = 0.75 s → 80 bpm
+        { tick: 2 * PPQ, ...tempo(90) },
+        { tick: 6 * PPQ, ...sig(2, 4) }, // half-way through bar 2
+        { tick: 10 * PPQ, type: 'endOfTrack', meta: true },
+      ]),
+      track([
+        { tick: 0, type: 'trackName', meta: true, text: 'Flute' },
+        { tick: 0, ...note(true) },
+        { tick: 10 * PPQ, ...note(false) },
+        { tick: 10 * PPQ, type: 'endOfTrack', meta: true },
+      ]),
+    ],
+    1,
+  );
   const { score, warnings } = await importNotationFile(file);
-  expect(score.tempo).toEqual([{ at: { bar: 1, beat: 1 }, bpm: 120 }, { at: { bar: 1, beat: 2 }, bpm: 80 }, { at: { bar: 1, beat: 3 }, bpm: 90 }]);
-  expect(score.meter).toEqual([{ bar: 1, beats: 4, unit: 4 }, { bar: 2, beats: 2, unit: 4 }]);
+  expect(score.tempo).toEqual([
+    { at: { bar: 1, beat: 1 }, bpm: 120 },
+    { at: { bar: 1, beat: 2 }, bpm: 80 },
+    { at: { bar: 1, beat: 3 }, bpm: 90 },
+  ]);
+  expect(score.meter).toEqual([
+    { bar: 1, beats: 4, unit: 4 },
+    { bar: 2, beats: 2, unit: 4 },
+  ]);
   expect(score.bars).toBe(4); // 4/4, the cut 2/4, then 2/4 twice
   expect(warnings).toEqual([{ measure: '2', message: 'is cut short by a time signature change inside it' }]);
   expect(score.parts.map((p) => p.name)).toEqual(['Flute']);

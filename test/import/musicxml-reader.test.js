@@ -4,57 +4,94 @@
 import { importNotationBytes } from '../../local-server/src/import/import-file.js';
 
 const direction = (inner, sound = '') => `<direction><direction-type>${inner}</direction-type>${sound}</direction>`;
-const metronome = (unit, perMinute, dots = 0) => direction(`<metronome><beat-unit>${unit}</beat-unit>${'<beat-unit-dot/>'.repeat(dots)}<per-minute>${perMinute}</per-minute></metronome>`);
+const metronome = (unit, perMinute, dots = 0) =>
+  direction(`<metronome><beat-unit>${unit}</beat-unit>${'<beat-unit-dot/>'.repeat(dots)}<per-minute>${perMinute}</per-minute></metronome>`);
 const note = (duration) => `<note><pitch><step>C</step><octave>4</octave></pitch><duration>${duration}</duration></note>`;
 
 /** A one-part score; each measure is [number, inner XML, extra attributes]. */
 function score(measures, { time = '<time><beats>4</beats><beat-type>4</beat-type></time>', divisions = 1 } = {}) {
-  const body = measures.map(([n, inner], i) => `<measure number="${n}">${i === 0 ? `<attributes><divisions>${divisions}</divisions>${time}</attributes>` : ''}${inner}</measure>`).join('');
+  const body = measures
+    .map(
+      ([n, inner], i) =>
+        `<measure number="${n}">${i === 0 ? `<attributes><divisions>${divisions}</divisions>${time}</attributes>` : ''}${inner}</measure>`,
+    )
+    .join('');
   return `<?xml version="1.0" encoding="UTF-8"?><score-partwise version="4.0"><work><work-title>Test</work-title></work><identification><creator type="composer">A. Composer</creator></identification><part-list><score-part id="P1"><part-name>Flûte à bec</part-name></score-part></part-list><part id="P1">${body}</part></score-partwise>`;
 }
 const read = (xml, name = 'test.musicxml') => importNotationBytes(new TextEncoder().encode(xml), name);
 
 test('D.S. al Coda and Fine marked with <sound> are played out', () => {
-  const { score: s, warnings } = read(score([
-    ['1', metronome('quarter', 100) + note(4)],
-    ['2', direction('<segno/>', '<sound segno="s1"/>') + note(4)],
-    ['3', note(4) + direction('<words>To Coda</words>', '<sound tocoda="c1"/>')],
-    ['4', note(4) + direction('<words>D.S. al Coda</words>', '<sound dalsegno="s1"/>')],
-    ['5', direction('<coda/>', '<sound coda="c1"/>') + note(4)],
-  ]));
+  const { score: s, warnings } = read(
+    score([
+      ['1', metronome('quarter', 100) + note(4)],
+      ['2', direction('<segno/>', '<sound segno="s1"/>') + note(4)],
+      ['3', note(4) + direction('<words>To Coda</words>', '<sound tocoda="c1"/>')],
+      ['4', note(4) + direction('<words>D.S. al Coda</words>', '<sound dalsegno="s1"/>')],
+      ['5', direction('<coda/>', '<sound coda="c1"/>') + note(4)],
+    ]),
+  );
   // 1 2 3 4 | 2 3 → coda 5
   expect(s.bars).toBe(7);
-  expect(s.printedBars).toEqual([{ bar: 1, number: 1 }, { bar: 5, number: 2, pass: 2 }, { bar: 7, number: 5 }]);
-  expect(s).toMatchObject({ title: 'Test', composer: 'A. Composer', parts: [{ id: 'flute-a-bec', name: 'Flûte à bec', osc: '/flute-a-bec' }] });
+  expect(s.printedBars).toEqual([
+    { bar: 1, number: 1 },
+    { bar: 5, number: 2, pass: 2 },
+    { bar: 7, number: 5 },
+  ]);
+  expect(s).toMatchObject({
+    title: 'Test',
+    composer: 'A. Composer',
+    parts: [{ id: 'flute-a-bec', name: 'Flûte à bec', osc: '/flute-a-bec' }],
+  });
   expect(warnings).toEqual([]);
 });
 
 test('D.C. al Fine with <sound dacapo> and <sound fine>; a D.C. written only as words is a warning naming its measure', () => {
-  const played = read(score([
-    ['1', metronome('quarter', 100) + note(4)],
-    ['2', note(4) + direction('<words>Fine</words>', '<sound fine="yes"/>')],
-    ['3', note(4) + direction('<words>D.C. al Fine</words>', '<sound dacapo="yes"/>')],
-  ]));
+  const played = read(
+    score([
+      ['1', metronome('quarter', 100) + note(4)],
+      ['2', note(4) + direction('<words>Fine</words>', '<sound fine="yes"/>')],
+      ['3', note(4) + direction('<words>D.C. al Fine</words>', '<sound dacapo="yes"/>')],
+    ]),
+  );
   expect(played.score.bars).toBe(5); // 1 2 3 1 2
-  const sections = read(score([
-    ['1', direction('<rehearsal>A</rehearsal>') + metronome('quarter', 100) + note(4)],
-    ['2', direction('<rehearsal>B</rehearsal>') + note(4) + direction('<words>Fine</words>', '<sound fine="yes"/>')],
-    ['3', note(4) + direction('<words>D.C. al Fine</words>', '<sound dacapo="yes"/>')],
-  ]));
+  const sections = read(
+    score([
+      ['1', direction('<rehearsal>A</rehearsal>') + metronome('quarter', 100) + note(4)],
+      ['2', direction('<rehearsal>B</rehearsal>') + note(4) + direction('<words>Fine</words>', '<sound fine="yes"/>')],
+      ['3', note(4) + direction('<words>D.C. al Fine</words>', '<sound dacapo="yes"/>')],
+    ]),
+  );
   // After the D.C. the music is in A again, then B: both are sections again.
-  expect(sections.score.sections.map((s) => [s.mark, s.at.bar])).toEqual([['A', 1], ['B', 2], ['A', 4], ['B', 5]]);
-  const wordsOnly = read(score([['1', metronome('quarter', 100) + note(4)], ['2', note(4) + direction('<words>D.C. al Fine</words>')]]));
+  expect(sections.score.sections.map((s) => [s.mark, s.at.bar])).toEqual([
+    ['A', 1],
+    ['B', 2],
+    ['A', 4],
+    ['B', 5],
+  ]);
+  const wordsOnly = read(
+    score([
+      ['1', metronome('quarter', 100) + note(4)],
+      ['2', note(4) + direction('<words>D.C. al Fine</words>')],
+    ]),
+  );
   expect(wordsOnly.score.bars).toBe(2);
-  expect(wordsOnly.warnings).toEqual([{ measure: '2', message: expect.stringMatching(/^says "D\.C\. al Fine" without a playback jump .*not played out/) }]);
+  expect(wordsOnly.warnings).toEqual([
+    { measure: '2', message: expect.stringMatching(/^says "D\.C\. al Fine" without a playback jump .*not played out/) },
+  ]);
 });
 
 test('accel. between two metronome marks is a gradual change; dotted quarter in 6/8 is counted in eighths', () => {
-  const { score: s } = read(score([
-    ['1', metronome('quarter', 60, 1) + note(6)],
-    ['2', note(3) + direction('<words>accel.</words>') + note(3)],
-    ['3', note(6)],
-    ['4', metronome('quarter', 90, 1) + note(6)],
-  ], { time: '<time><beats>6</beats><beat-type>8</beat-type></time>', divisions: 2 }));
+  const { score: s } = read(
+    score(
+      [
+        ['1', metronome('quarter', 60, 1) + note(6)],
+        ['2', note(3) + direction('<words>accel.</words>') + note(3)],
+        ['3', note(6)],
+        ['4', metronome('quarter', 90, 1) + note(6)],
+      ],
+      { time: '<time><beats>6</beats><beat-type>8</beat-type></time>', divisions: 2 },
+    ),
+  );
   expect(s.meter).toEqual([{ bar: 1, beats: 6, unit: 8 }]);
   expect(s.tempo).toEqual([
     { at: { bar: 1, beat: 1 }, bpm: 180 },
@@ -64,7 +101,10 @@ test('accel. between two metronome marks is a gradual change; dotted quarter in 
 });
 
 test('a composite time signature 3+2/8 is five eighths; a UTF-16 file reads the same', () => {
-  const xml = score([['1', metronome('eighth', 200) + note(5)]], { time: '<time><beats>3+2</beats><beat-type>8</beat-type></time>', divisions: 2 });
+  const xml = score([['1', metronome('eighth', 200) + note(5)]], {
+    time: '<time><beats>3+2</beats><beat-type>8</beat-type></time>',
+    divisions: 2,
+  });
   const { score: s } = read(xml);
   expect(s.meter).toEqual([{ bar: 1, beats: 5, unit: 8 }]);
   expect(s.tempo).toEqual([{ at: { bar: 1, beat: 1 }, bpm: 200 }]);
@@ -73,12 +113,19 @@ test('a composite time signature 3+2/8 is five eighths; a UTF-16 file reads the 
 });
 
 test('a fast 6/8 (dotted quarter = 140, 420 eighths a minute) is counted in two dotted-quarter beats', () => {
-  const { score: s, warnings } = read(score([
-    ['1', metronome('quarter', 140, 1) + note(6)],
-    ['2', note(3) + direction('<rehearsal>B</rehearsal>') + note(3)],
-  ], { time: '<time><beats>6</beats><beat-type>8</beat-type></time>', divisions: 2 }));
+  const { score: s, warnings } = read(
+    score(
+      [
+        ['1', metronome('quarter', 140, 1) + note(6)],
+        ['2', note(3) + direction('<rehearsal>B</rehearsal>') + note(3)],
+      ],
+      { time: '<time><beats>6</beats><beat-type>8</beat-type></time>', divisions: 2 },
+    ),
+  );
   expect(s.meter).toEqual([{ bar: 1, beats: 2, unit: 4 }]);
   expect(s.tempo).toEqual([{ at: { bar: 1, beat: 1 }, bpm: 140 }]);
   expect(s.sections).toEqual([{ at: { bar: 2, beat: 2 }, mark: 'B' }]); // the 4th eighth is the 2nd dotted beat
-  expect(warnings).toEqual([{ measure: '1', message: expect.stringMatching(/^is in 6\/8 at 420 beats a minute.*counted in dotted beats, as 2\/4/) }]);
+  expect(warnings).toEqual([
+    { measure: '1', message: expect.stringMatching(/^is in 6\/8 at 420 beats a minute.*counted in dotted beats, as 2\/4/) },
+  ]);
 });

@@ -21,16 +21,22 @@ test('D.C. al Fine: back to the start, repeats not taken again, stop at Fine', (
 
 test('D.S. al Coda: back to the segno, "To Coda" jumps to the coda on the way through', () => {
   const measures = [
-    measure('1'), measure('2', { segno: 'segno' }), measure('3', { tocoda: 'coda' }), measure('4', { dalsegno: 'segno' }),
-    measure('5', { coda: 'coda' }), measure('6'),
+    measure('1'),
+    measure('2', { segno: 'segno' }),
+    measure('3', { tocoda: 'coda' }),
+    measure('4', { dalsegno: 'segno' }),
+    measure('5', { coda: 'coda' }),
+    measure('6'),
   ];
   expect(play(measures).text).toBe("1 2 3 4 2'2 3'2 5 6");
 });
 
 test('three endings over a repeat played three times; a D.S. without a segno is reported, not followed', () => {
   const measures = [
-    measure('1', { forwardRepeat: true }), measure('2', { endingStart: [1, 2], endingStop: true, backwardRepeat: 3 }),
-    measure('3', { endingStart: [3], endingStop: true }), measure('4', { dalsegno: 'nowhere' }),
+    measure('1', { forwardRepeat: true }),
+    measure('2', { endingStart: [1, 2], endingStop: true, backwardRepeat: 3 }),
+    measure('3', { endingStart: [3], endingStop: true }),
+    measure('4', { dalsegno: 'nowhere' }),
   ];
   const { text, warnings } = play(measures);
   expect(text).toBe("1 2 1'2 2'2 1'3 3 4");
@@ -45,12 +51,15 @@ test('an ending no pass reaches is reported as never played', () => {
 test('accel. between two marks becomes a gradual change reaching the next mark', () => {
   const warnings = [];
   const four = { beats: 4, unit: 4 };
-  const map = buildTimeMap([
-    measure('1', { time: four, tempos: [{ at: 0, qpm: 80 }] }),
-    measure('2', { ramps: [{ at: 2, text: 'accel.' }] }),
-    measure('3'),
-    measure('4', { tempos: [{ at: 0, qpm: 120 }] }),
-  ], { maxBars: 100, warn: (m, msg) => warnings.push(`${m}: ${msg}`) });
+  const map = buildTimeMap(
+    [
+      measure('1', { time: four, tempos: [{ at: 0, qpm: 80 }] }),
+      measure('2', { ramps: [{ at: 2, text: 'accel.' }] }),
+      measure('3'),
+      measure('4', { tempos: [{ at: 0, qpm: 120 }] }),
+    ],
+    { maxBars: 100, warn: (m, msg) => warnings.push(`${m}: ${msg}`) },
+  );
   expect(map.tempo).toEqual([
     { at: { bar: 1, beat: 1 }, bpm: 80 },
     { at: { bar: 2, beat: 3 }, bpm: 80, to: 120, until: { bar: 4, beat: 1 } },
@@ -60,31 +69,79 @@ test('accel. between two marks becomes a gradual change reaching the next mark',
 });
 
 test('a tempo given in quarter notes is converted to the beats of a new meter unit', () => {
-  const map = buildTimeMap([
-    measure('1', { time: { beats: 4, unit: 4 }, tempos: [{ at: 0, qpm: 90 }] }),
-    measure('2', { time: { beats: 6, unit: 8 } }),
-    measure('3', { time: { beats: 3, unit: 2 } }),
-  ], { maxBars: 100, warn: () => {} });
-  expect(map.meter).toEqual([{ bar: 1, beats: 4, unit: 4 }, { bar: 2, beats: 6, unit: 8 }, { bar: 3, beats: 3, unit: 2 }]);
-  expect(map.tempo).toEqual([{ at: { bar: 1, beat: 1 }, bpm: 90 }, { at: { bar: 2, beat: 1 }, bpm: 180 }, { at: { bar: 3, beat: 1 }, bpm: 45 }]);
+  const map = buildTimeMap(
+    [
+      measure('1', { time: { beats: 4, unit: 4 }, tempos: [{ at: 0, qpm: 90 }] }),
+      measure('2', { time: { beats: 6, unit: 8 } }),
+      measure('3', { time: { beats: 3, unit: 2 } }),
+    ],
+    { maxBars: 100, warn: () => {} },
+  );
+  expect(map.meter).toEqual([
+    { bar: 1, beats: 4, unit: 4 },
+    { bar: 2, beats: 6, unit: 8 },
+    { bar: 3, beats: 3, unit: 2 },
+  ]);
+  expect(map.tempo).toEqual([
+    { at: { bar: 1, beat: 1 }, bpm: 90 },
+    { at: { bar: 2, beat: 1 }, bpm: 180 },
+    { at: { bar: 3, beat: 1 }, bpm: 45 },
+  ]);
 });
 
-const base = () => ({ format: 'tutti-score/1', id: 'p', title: 'P', bars: 6, meter: [{ bar: 1, beats: 4, unit: 4 }], tempo: [{ at: { bar: 1 }, bpm: 100 }] });
+const base = () => ({
+  format: 'tutti-score/1',
+  id: 'p',
+  title: 'P',
+  bars: 6,
+  meter: [{ bar: 1, beats: 4, unit: 4 }],
+  tempo: [{ at: { bar: 1 }, bpm: 100 }],
+});
 
 test('printedBars is validated: first at bar 1, in order, within the piece, whole numbers', () => {
   // |: 1 2 :| 3 4  played as 1 2 1 2 3 4
-  const ok = validateScore({ ...base(), printedBars: [{ bar: 1, number: 1 }, { bar: 3, number: 1, pass: 2 }, { bar: 5, number: 3 }] });
+  const ok = validateScore({
+    ...base(),
+    printedBars: [
+      { bar: 1, number: 1 },
+      { bar: 3, number: 1, pass: 2 },
+      { bar: 5, number: 3 },
+    ],
+  });
   expect(ok.ok).toBe(true);
-  expect(ok.score.printedBars).toEqual([{ bar: 1, number: 1 }, { bar: 3, number: 1, pass: 2 }, { bar: 5, number: 3 }]);
-  const bad = validateScore({ ...base(), printedBars: [{ bar: 2, number: 1 }, { bar: 2, number: -1, pass: 0 }, { bar: 9, number: 1.5, x: 1 }] });
-  expect(bad.problems.map((p) => p.path)).toEqual(expect.arrayContaining([
-    'printedBars[0].bar', 'printedBars[1].bar', 'printedBars[1].number', 'printedBars[1].pass', 'printedBars[2].bar', 'printedBars[2].number', 'printedBars[2]',
-  ]));
+  expect(ok.score.printedBars).toEqual([
+    { bar: 1, number: 1 },
+    { bar: 3, number: 1, pass: 2 },
+    { bar: 5, number: 3 },
+  ]);
+  const bad = validateScore({
+    ...base(),
+    printedBars: [
+      { bar: 2, number: 1 },
+      { bar: 2, number: -1, pass: 0 },
+      { bar: 9, number: 1.5, x: 1 },
+    ],
+  });
+  expect(bad.problems.map((p) => p.path)).toEqual(
+    expect.arrayContaining([
+      'printedBars[0].bar',
+      'printedBars[1].bar',
+      'printedBars[1].number',
+      'printedBars[1].pass',
+      'printedBars[2].bar',
+      'printedBars[2].number',
+      'printedBars[2]',
+    ]),
+  );
   expect(validateScore({ ...base(), printedBars: { bar: 1 } }).ok).toBe(false);
 });
 
 test('printed bar helpers: the label beside the running count, and jumping by "17, pass 2"', () => {
-  const runs = [{ bar: 1, number: 1 }, { bar: 3, number: 1, pass: 2 }, { bar: 5, number: 3 }];
+  const runs = [
+    { bar: 1, number: 1 },
+    { bar: 3, number: 1, pass: 2 },
+    { bar: 5, number: 3 },
+  ];
   expect(printedBarAt(runs, 3, 6)).toEqual({ number: 1, pass: 2, repeated: true });
   expect(printedBarAt(runs, 1, 6)).toEqual({ number: 1, pass: 1, repeated: true });
   expect(printedBarAt(runs, 6, 6)).toEqual({ number: 4, pass: 1, repeated: false });

@@ -13,9 +13,14 @@ import { wallClock } from '../support/osc-receivers.js';
 
 /** Fail with what to install when a tool is missing (the suite never skips silently). */
 export function requireTools() {
-  const missing = [['pd', 'puredata-core'], ['oscdump', 'liblo-tools']].filter(([bin]) => spawnSync('sh', ['-c', `command -v ${bin}`]).status !== 0);
+  const missing = [
+    ['pd', 'puredata-core'],
+    ['oscdump', 'liblo-tools'],
+  ].filter(([bin]) => spawnSync('sh', ['-c', `command -v ${bin}`]).status !== 0);
   if (missing.length) {
-    throw new Error(`npm run test:interop needs ${missing.map(([bin, pkg]) => `${bin} (Debian package ${pkg})`).join(' and ')}: apt-get install -y --no-install-recommends puredata-core liblo-tools`);
+    throw new Error(
+      `npm run test:interop needs ${missing.map(([bin, pkg]) => `${bin} (Debian package ${pkg})`).join(' and ')}: apt-get install -y --no-install-recommends puredata-core liblo-tools`,
+    );
   }
 }
 
@@ -52,14 +57,17 @@ async function startTool({ name, command, args, stream, port, parse }) {
   });
   const other = stream === 'stdout' ? child.stderr : child.stdout;
   other.setEncoding('utf8');
-  other.on('data', (chunk) => { output = (output + chunk).slice(-2000); });
+  other.on('data', (chunk) => {
+    output = (output + chunk).slice(-2000);
+  });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   // Probe until it answers: a tool that cannot start fails here with its own words.
   const probe = dgram.createSocket('udp4');
   try {
     const deadline = Date.now() + 15_000;
     while (!received.some((r) => r.address === '/tutti/probe')) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${name} did not start listening on udp ${port}: ${output.trim() || '(no output)'}`);
+      if (child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`${name} did not start listening on udp ${port}: ${output.trim() || '(no output)'}`);
       probe.send(encode(new Message('/tutti/probe', 1)), port, '127.0.0.1');
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -85,19 +93,25 @@ async function startTool({ name, command, args, stream, port, parse }) {
  */
 export function startPd(port) {
   const dir = mkdtempSync(join(tmpdir(), 'tutti-pd-'));
-  writeFileSync(join(dir, 'osc-print.pd'), [
-    '#N canvas 0 0 450 300 12;',
-    `#X obj 10 10 netreceive -u -b ${port};`,
-    '#X obj 10 40 oscparse;',
-    '#X obj 10 70 list trim;',
-    '#X obj 10 100 print OSC;',
-    '#X connect 0 0 1 0;',
-    '#X connect 1 0 2 0;',
-    '#X connect 2 0 3 0;',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'osc-print.pd'),
+    [
+      '#N canvas 0 0 450 300 12;',
+      `#X obj 10 10 netreceive -u -b ${port};`,
+      '#X obj 10 40 oscparse;',
+      '#X obj 10 70 list trim;',
+      '#X obj 10 100 print OSC;',
+      '#X connect 0 0 1 0;',
+      '#X connect 1 0 2 0;',
+      '#X connect 2 0 3 0;',
+      '',
+    ].join('\n'),
+  );
   return startTool({
-    name: 'Pd vanilla', command: 'pd', port, stream: 'stderr',
+    name: 'Pd vanilla',
+    command: 'pd',
+    port,
+    stream: 'stderr',
     args: ['-nogui', '-nosound', '-nomidi', '-noprefs', '-stderr', '-sleepgrain', '1', '-open', join(dir, 'osc-print.pd')],
     parse(line) {
       const m = /^OSC: (\S+) (\S+)((?: \S+)*)$/.exec(line.trim());
@@ -109,7 +123,11 @@ export function startPd(port) {
 /** liblo's oscdump, line-buffered (`eeaf9ebe.da81ba7e /tutti/beat iif 1 2 240.000000`); it holds a bundle until its timetag. */
 export function startOscdump(port) {
   return startTool({
-    name: 'liblo oscdump', command: 'oscdump', port, stream: 'stdout', args: ['-L', String(port)],
+    name: 'liblo oscdump',
+    command: 'oscdump',
+    port,
+    stream: 'stdout',
+    args: ['-L', String(port)],
     parse(line) {
       const m = /^(?:[0-9a-f]{8}\.[0-9a-f]{8} )?(\/\S+) \S+((?: \S+)*)$/.exec(line.trim());
       return m ? { address: m[1], args: m[2].trim().split(' ').filter(Boolean).map(Number) } : null;

@@ -27,17 +27,42 @@ const measured = [];
 
 beforeAll(() => requireTools());
 afterAll(() => {
-  const rows = measured.map((m) => `  ${m.case.padEnd(14)} ${m.tool.padEnd(14)} median ${m.median.toFixed(1).padStart(7)} ms   worst ${m.worst.toFixed(1).padStart(7)} ms   (${m.beats} beats)`);
+  const rows = measured.map(
+    (m) =>
+      `  ${m.case.padEnd(14)} ${m.tool.padEnd(14)} median ${m.median.toFixed(1).padStart(7)} ms   worst ${m.worst.toFixed(1).padStart(7)} ms   (${m.beats} beats)`,
+  );
   if (rows.length) process.stdout.write(`\nOSC beat timing against position.at (negative: early)\n${rows.join('\n')}\n`);
 });
 
 /** `tutti serve` as a musician's show runs it; resolves with its URLs once it listens. */
 async function serve(oscFlags) {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TUTTI_')));
-  const child = spawn(process.execPath, [BIN, 'serve', '--host', '127.0.0.1', '--port', '0', '--control-port', '0', '--token', TOKEN, '--no-resume', '--no-log-file', ...oscFlags], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      'serve',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--control-port',
+      '0',
+      '--token',
+      TOKEN,
+      '--no-resume',
+      '--no-log-file',
+      ...oscFlags,
+    ],
+    { env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
-  child.stdout.setEncoding('utf8').on('data', (c) => { out += c; });
-  child.stderr.setEncoding('utf8').on('data', (c) => { out += c; });
+  child.stdout.setEncoding('utf8').on('data', (c) => {
+    out += c;
+  });
+  child.stderr.setEncoding('utf8').on('data', (c) => {
+    out += c;
+  });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   await waitFor(() => /Control API.*?(http:\S+)\/api\/status/.test(out) || child.exitCode !== null, 20_000, 'tutti serve to listen');
   if (child.exitCode !== null) throw new Error(`tutti serve exited: ${out}`);
@@ -52,7 +77,12 @@ async function serve(oscFlags) {
   };
 }
 
-const control = (server, path, body) => fetch(`${server.controlUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+const control = (server, path, body) =>
+  fetch(`${server.controlUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  }).then((r) => r.json());
 
 /** Play to Pd and oscdump with the given per-target options; return each tool's beat errors. */
 async function measure(name, options = '') {

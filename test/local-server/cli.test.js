@@ -26,7 +26,9 @@ function run(args, { env = {}, untilOutput, timeoutMs = 15000 } = {}) {
       stdout += d;
       if (untilOutput && untilOutput.test(stdout)) resolve({ child, stdout, stderr, running: true });
     });
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr, running: false });
@@ -103,7 +105,9 @@ test('serve with a broken score exits 1 and lists its problems', async () => {
 });
 
 test('serve prints both URLs and the token, serves, and stops cleanly on SIGTERM', async () => {
-  const r = await run(['serve', '--host', '127.0.0.1', '--port', '0', '--control-port', '0', '--autoplay'], { untilOutput: /Control token:\s+\S+/ });
+  const r = await run(['serve', '--host', '127.0.0.1', '--port', '0', '--control-port', '0', '--autoplay'], {
+    untilOutput: /Control token:\s+\S+/,
+  });
   expect(r.running).toBe(true);
   const audience = /Audience on this machine:\s+(http:\/\/\S+?)\/?\s/.exec(r.stdout)[1];
   const control = /Control API \(127\.0\.0\.1 only\):\s+(http:\/\/\S+?)\/api\/status/.exec(r.stdout)[1];

@@ -11,11 +11,12 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const api = (path, body, auth = `Bearer ${token}`) => fetch(`${server.controlUrl}${path}`, {
-  method: body === undefined ? 'GET' : 'POST',
-  headers: { ...(auth ? { authorization: auth } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-  body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-});
+const api = (path, body, auth = `Bearer ${token}`) =>
+  fetch(`${server.controlUrl}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { ...(auth ? { authorization: auth } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
 test('no token or a wrong one → 401 on every route', async () => {
   for (const path of ['/api/status', '/metrics', '/api/transport']) {
@@ -108,8 +109,16 @@ test('/metrics is Prometheus text with the documented names', async () => {
   const res = await api('/metrics');
   expect(res.headers.get('content-type')).toMatch(/text\/plain/);
   const text = await res.text();
-  for (const name of ['tutti_clients', 'tutti_messages_sent_total', 'tutti_bytes_sent_total', 'tutti_fanout_duration_seconds_bucket',
-    'tutti_frames_dropped_total', 'tutti_resyncs_total', 'tutti_bad_input_total', 'tutti_state_seq']) {
+  for (const name of [
+    'tutti_clients',
+    'tutti_messages_sent_total',
+    'tutti_bytes_sent_total',
+    'tutti_fanout_duration_seconds_bucket',
+    'tutti_frames_dropped_total',
+    'tutti_resyncs_total',
+    'tutti_bad_input_total',
+    'tutti_state_seq',
+  ]) {
     expect(text).toContain(name);
   }
   expect(text).toMatch(/tutti_bad_input_total\{source="auth"\} [1-9]/);
@@ -117,7 +126,8 @@ test('/metrics is Prometheus text with the documented names', async () => {
 });
 
 test('a JSON body is read whatever its Content-Type (curl -d, fetch with a string); the scheme name is case-insensitive', async () => {
-  const post = (path, body, headers) => fetch(`${server.controlUrl}${path}`, { method: 'POST', headers: { authorization: `bearer ${token}`, ...headers }, body });
+  const post = (path, body, headers) =>
+    fetch(`${server.controlUrl}${path}`, { method: 'POST', headers: { authorization: `bearer ${token}`, ...headers }, body });
   // fetch with a string body sends text/plain; curl -d sends application/x-www-form-urlencoded.
   let res = await post('/api/tempo', JSON.stringify({ bpm: 97 }));
   expect(res.status).toBe(200);

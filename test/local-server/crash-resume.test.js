@@ -13,11 +13,14 @@ const stateFile = path.join(processes.stateHome, 'tutti', 'show-state.json');
 
 afterAll(() => processes.cleanUp());
 
-const api = async (control, p, body) => (await fetch(`${control}${p}`, {
-  method: body ? 'POST' : 'GET',
-  headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-  body: body ? JSON.stringify(body) : undefined,
-})).json();
+const api = async (control, p, body) =>
+  (
+    await fetch(`${control}${p}`, {
+      method: body ? 'POST' : 'GET',
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    })
+  ).json();
 
 async function stop(child, signal) {
   const exited = new Promise((r) => child.once('exit', (code) => r(code)));
@@ -30,7 +33,11 @@ test('the position survives SIGKILL by default; a clean stop clears it', async (
   expect(show.output()).toContain(stateFile);
   await api(show.control, '/api/transport', { action: 'seek', bar: 7 });
   await api(show.control, '/api/tempo', { bpm: 120 });
-  await waitFor(() => existsSync(stateFile) && JSON.parse(readFileSync(stateFile, 'utf8')).point.tempoFactor !== 1, 5000, 'position and tempo saved');
+  await waitFor(
+    () => existsSync(stateFile) && JSON.parse(readFileSync(stateFile, 'utf8')).point.tempoFactor !== 1,
+    5000,
+    'position and tempo saved',
+  );
   const saved = JSON.parse(readFileSync(stateFile, 'utf8'));
   expect(path.isAbsolute(saved.scorePath)).toBe(true);
 
@@ -52,7 +59,10 @@ test('the position survives SIGKILL by default; a clean stop clears it', async (
   // The log file sits in the same state folder: JSON lines, the resume among them.
   const logFile = path.join(processes.stateHome, 'tutti', 'tutti.log');
   expect(show.output()).toContain(logFile);
-  const logged = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const logged = readFileSync(logFile, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   expect(logged.some((e) => /resumed the show after an unclean stop/.test(e.msg))).toBe(true);
   expect(readFileSync(logFile, 'utf8')).not.toContain(token);
 }, 60_000);

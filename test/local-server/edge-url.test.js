@@ -19,7 +19,11 @@ test('anything else is refused with a sentence, and no URL', () => {
 });
 
 test('a show on a shared edge is named in the path: everything the venue sends goes under it', () => {
-  for (const typed of ['https://edge.example.com/s/spring-gala', 'https://edge.example.com/s/spring-gala/', 'wss://edge.example.com/s/spring-gala/publish']) {
+  for (const typed of [
+    'https://edge.example.com/s/spring-gala',
+    'https://edge.example.com/s/spring-gala/',
+    'wss://edge.example.com/s/spring-gala/publish',
+  ]) {
     expect(edgePublishUrl(typed).url).toBe('wss://edge.example.com/s/spring-gala/publish');
     expect(edgeHttpBase(typed)).toBe('https://edge.example.com/s/spring-gala');
     expect(healthzUrl(typed)).toBe('https://edge.example.com/s/spring-gala/healthz');
@@ -27,7 +31,14 @@ test('a show on a shared edge is named in the path: everything the venue sends g
   }
   expect(parseEdgeUrl('https://edge.example.com').address?.show).toBeNull();
   // Names the edge refuses (edge-worker/src/show-path.js) are refused here first, with a sentence.
-  for (const typed of ['https://e.example/s/Spring', 'https://e.example/s/', 'https://e.example/s/a_b', `https://e.example/s/${'x'.repeat(41)}`, 'https://e.example/s/-a', 'https://e.example/s/%C3%A9']) {
+  for (const typed of [
+    'https://e.example/s/Spring',
+    'https://e.example/s/',
+    'https://e.example/s/a_b',
+    `https://e.example/s/${'x'.repeat(41)}`,
+    'https://e.example/s/-a',
+    'https://e.example/s/%C3%A9',
+  ]) {
     const { url, reason } = edgePublishUrl(typed);
     expect([typed, url]).toEqual([typed, null]);
     expect(reason).toMatch(/show/);
@@ -52,5 +63,7 @@ test('tutti serve reads --edge by the same rule as the console (wss:// and /publ
   }
   const refused = parseServeArgs(['--edge', 'ftp://x', '--edge-token', 'x'.repeat(32)], {}).errors.join('\n');
   expect(refused).toMatch(/--edge must start with https:\/\/, http:\/\/, wss:\/\/ or ws:\/\//);
-  expect(parseServeArgs([], { TUTTI_EDGE: 'ftp://x', TUTTI_EDGE_TOKEN: 'x'.repeat(32) }).errors.join('\n')).toMatch(/^TUTTI_EDGE must start/m);
+  expect(parseServeArgs([], { TUTTI_EDGE: 'ftp://x', TUTTI_EDGE_TOKEN: 'x'.repeat(32) }).errors.join('\n')).toMatch(
+    /^TUTTI_EDGE must start/m,
+  );
 });

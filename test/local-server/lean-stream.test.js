@@ -47,7 +47,11 @@ test('WebSocket lean: compressed, own epoch and seq space, no per-beat position,
   // Operator actions move the lean stream; beats alone (within a 15 s chunk) do not.
   server.show.engine.seek(5);
   server.show.engine.setTempo(120);
-  await waitFor(() => lean.tracker.seq >= server.show.leanStream.seq() && server.show.leanStream.seq() > leanSeqBefore, 5000, 'lean deltas');
+  await waitFor(
+    () => lean.tracker.seq >= server.show.leanStream.seq() && server.show.leanStream.seq() > leanSeqBefore,
+    5000,
+    'lean deltas',
+  );
   expect(lean.tracker.gaps).toBe(0);
   expect(lean.tracker.epoch).toBe(`${server.show.stream.epoch()}${LEAN_EPOCH_SUFFIX}`);
   expect(jsonEqual(lean.tracker.state, server.show.leanStream.state())).toBe(true);
@@ -146,7 +150,9 @@ function firstFrame(bytes) {
   const len = len7 === 126 ? bytes.readUInt16BE(2) : len7 === 127 ? Number(bytes.readBigUInt64BE(2)) : len7;
   const payload = bytes.subarray(header, header + len);
   const compressed = (bytes[0] & 0x40) !== 0;
-  const text = compressed ? inflateRawSync(Buffer.concat([payload, Buffer.from([0, 0, 0xff, 0xff])]), { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString() : payload.toString();
+  const text = compressed
+    ? inflateRawSync(Buffer.concat([payload, Buffer.from([0, 0, 0xff, 0xff])]), { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString()
+    : payload.toString();
   return { compressed, wireBytes: len, text };
 }
 

@@ -17,7 +17,11 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const lines = async (file) => (await readFile(file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+const lines = async (file) =>
+  (await readFile(file, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 test('a forced audience-side 500 is in the log file with its stack; the token never is', async () => {
   const file = path.join(dir, 'tutti.log');

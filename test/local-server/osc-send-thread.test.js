@@ -42,7 +42,11 @@ test('a worker thread sends each packet at its time, drops a cancelled one, repo
 test('when no worker can start, the main thread sends instead, jobs posted meanwhile included, and says so', async () => {
   const reports = [];
   const warnings = [];
-  const thread = startSendThread((r) => reports.push(r), { warn: (m) => warnings.push(m) }, new URL('./no-such-worker.js', import.meta.url));
+  const thread = startSendThread(
+    (r) => reports.push(r),
+    { warn: (m) => warnings.push(m) },
+    new URL('./no-such-worker.js', import.meta.url),
+  );
   await exercise(thread, reports);
   expect(thread.mode()).toBe('main thread');
   expect(warnings.join('\n')).toMatch(/OSC: no send thread .*sending from the main thread/);

@@ -30,7 +30,13 @@ let cueErrors = [];
  */
 async function playTo(wired) {
   const server = await startShowServer({
-    host: '127.0.0.1', port: 0, controlPort: 0, token: 'osc-timing-token', log: createLog(), stateFile: null, now: wallClock,
+    host: '127.0.0.1',
+    port: 0,
+    controlPort: 0,
+    token: 'osc-timing-token',
+    log: createLog(),
+    stateFile: null,
+    now: wallClock,
     oscTargets: wired.map(({ receiver, mode, offsetMs }) => ({ host: '127.0.0.1', port: receiver.port, mode, offsetMs })),
   });
   const viewer = await openWs(server.audienceUrl);
@@ -47,8 +53,11 @@ async function playTo(wired) {
       await waitFor(() => beatErrors(receiver.received, soundsAt).length >= BEATS, 15_000, `${BEATS} beats at port ${receiver.port}`);
     }
     // The demo score's first cue (/demo/section "A" 1) sounds with bar 1 beat 1.
-    for (const { receiver } of wired) await waitFor(() => receiver.received.some((r) => r.address === '/demo/section'), 5000, 'the first cue');
-    cueErrors = wired.map(({ receiver }) => receiver.received.find((r) => r.address === '/demo/section').at - /** @type {number} */ (soundsAt.get('1:1')));
+    for (const { receiver } of wired)
+      await waitFor(() => receiver.received.some((r) => r.address === '/demo/section'), 5000, 'the first cue');
+    cueErrors = wired.map(
+      ({ receiver }) => receiver.received.find((r) => r.address === '/demo/section').at - /** @type {number} */ (soundsAt.get('1:1')),
+    );
     return wired.map(({ receiver }) => beatErrors(receiver.received, soundsAt));
   } finally {
     viewer.ws.close();
@@ -81,7 +90,10 @@ test('mode=ahead is for timetag schedulers: on time there, one lookahead early i
   const arrival = await arrivalReceiver();
   const timetag = await timetagReceiver();
   try {
-    const [onArrival, byTimetag] = await playTo([{ receiver: arrival, mode: 'ahead' }, { receiver: timetag, mode: 'ahead' }]);
+    const [onArrival, byTimetag] = await playTo([
+      { receiver: arrival, mode: 'ahead' },
+      { receiver: timetag, mode: 'ahead' },
+    ]);
     expect(Math.abs(medianOf(byTimetag))).toBeLessThan(MEDIAN_MS);
     expect(worst(byTimetag)).toBeLessThan(WORST_MS);
     // The failure the default avoids: ~300 ms early (the engine's lookahead).
@@ -115,7 +127,13 @@ test('a per-target offset moves its beats earlier or later, in both modes, and o
 test('a main event loop busy at the moment a beat sounds (a fan-out to thousands of viewers) does not make the beat late', async () => {
   const receiver = await threadReceiver();
   const server = await startShowServer({
-    host: '127.0.0.1', port: 0, controlPort: 0, token: 'osc-timing-token', log: createLog(), stateFile: null, now: wallClock,
+    host: '127.0.0.1',
+    port: 0,
+    controlPort: 0,
+    token: 'osc-timing-token',
+    log: createLog(),
+    stateFile: null,
+    now: wallClock,
     oscTargets: [{ host: '127.0.0.1', port: receiver.port }],
   });
   /** @type {Map<string, number>} */
@@ -125,11 +143,16 @@ test('a main event loop busy at the moment a beat sounds (a fan-out to thousands
   // From 10 ms before each beat to 30 ms after it, this thread computes instead of serving its loop.
   server.show.events.on('beat', (beat) => {
     soundsAt.set(`${beat.bar}:${beat.beat}`, beat.at);
-    const blocker = setTimeout(() => {
-      blockers.delete(blocker);
-      const until = wallClock() + 40;
-      while (wallClock() < until) { /* busy */ }
-    }, Math.max(0, beat.at - 10 - wallClock()));
+    const blocker = setTimeout(
+      () => {
+        blockers.delete(blocker);
+        const until = wallClock() + 40;
+        while (wallClock() < until) {
+          /* busy */
+        }
+      },
+      Math.max(0, beat.at - 10 - wallClock()),
+    );
     blockers.add(blocker);
   });
   try {

@@ -41,9 +41,13 @@ test('--osc takes per-target options after HOST:PORT; old command lines and TUTT
     { host: '::1', port: 57120, mode: 'ahead', offsetMs: -20 },
   ]);
   expect(parsed(['--osc=a:1,offset=+12.5,b:2']).options.oscTargets).toEqual([
-    { host: 'a', port: 1, offsetMs: 12.5 }, { host: 'b', port: 2 },
+    { host: 'a', port: 1, offsetMs: 12.5 },
+    { host: 'b', port: 2 },
   ]);
-  expect(parsed([], { TUTTI_OSC: 'a:1,b:2,mode=ahead' }).options.oscTargets).toEqual([{ host: 'a', port: 1 }, { host: 'b', port: 2, mode: 'ahead' }]);
+  expect(parsed([], { TUTTI_OSC: 'a:1,b:2,mode=ahead' }).options.oscTargets).toEqual([
+    { host: 'a', port: 1 },
+    { host: 'b', port: 2, mode: 'ahead' },
+  ]);
   expect(parsed(['--osc', 'a:1', '--osc-plain']).options).toMatchObject({ oscPlain: true, oscTargets: [{ host: 'a', port: 1 }] });
   for (const [arg, message] of [
     ['a:1,mode=late', /--osc must be HOST:PORT\[,mode=plain\|ahead\]\[,offset=MS\] .*: a:1: mode must be plain or ahead, not "late"/],
@@ -65,8 +69,16 @@ test('mode=ahead targets get beats as bundles timetagged with the beat time, ahe
   const dead = await deadPort();
   const score = fileURLToPath(new URL('../../scores/tidal-lines.score.json', import.meta.url));
   const server = await startShowServer({
-    scorePath: score, host: '127.0.0.1', port: 0, controlPort: 0, token: 't',
-    oscTargets: [{ host: '127.0.0.1', port: dead }, { host: '127.0.0.1', port: a.port, mode: 'ahead' }, { host: '127.0.0.1', port: b.port, mode: 'ahead' }],
+    scorePath: score,
+    host: '127.0.0.1',
+    port: 0,
+    controlPort: 0,
+    token: 't',
+    oscTargets: [
+      { host: '127.0.0.1', port: dead },
+      { host: '127.0.0.1', port: a.port, mode: 'ahead' },
+      { host: '127.0.0.1', port: b.port, mode: 'ahead' },
+    ],
   });
   try {
     const firstCue = server.show.engine.score().cues.find((c) => c.osc);
@@ -120,7 +132,10 @@ test('OSC-in controls the transport; garbage and unknown addresses are counted a
     const count = Number(/source="osc"\} (\d+)/.exec(text)?.[1] ?? 0);
     expect(count).toBeGreaterThanOrEqual(5);
     // Each accepted action is in the log (the console's Log panel), marked as OSC-in.
-    const logged = server.log.recent().map((e) => e.msg).filter((m) => m.endsWith('(OSC-in)'));
+    const logged = server.log
+      .recent()
+      .map((e) => e.msg)
+      .filter((m) => m.endsWith('(OSC-in)'));
     expect(logged[0]).toMatch(/^transport: play → playing at bar 1 /);
     expect(logged[1]).toMatch(/^transport: seek to bar 5 beat 2 → playing at bar \d+ beat \d+ \(OSC-in\)$/);
     expect(logged[2]).toBe('tempo: 133 bpm → 133 bpm now (OSC-in)');
@@ -136,7 +151,12 @@ test('--osc-plain (old command lines): every target plain, even one that asks fo
   const a = await listen();
   const score = fileURLToPath(new URL('../../scores/tidal-lines.score.json', import.meta.url));
   const server = await startShowServer({
-    scorePath: score, host: '127.0.0.1', port: 0, controlPort: 0, token: 't', oscPlain: true,
+    scorePath: score,
+    host: '127.0.0.1',
+    port: 0,
+    controlPort: 0,
+    token: 't',
+    oscPlain: true,
     oscTargets: [{ host: '127.0.0.1', port: a.port, mode: 'ahead' }],
   });
   /** @type {Map<string, number>} "bar:beat" → the server-clock time it sounds */

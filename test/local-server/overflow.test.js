@@ -19,7 +19,9 @@ function handshake(baseUrl) {
 }
 
 const overflowCount = async (server) => {
-  const text = await (await fetch(`${server.controlUrl}/metrics`, { headers: { authorization: `Bearer ${server.token ?? 'test-token'}` } })).text();
+  const text = await (
+    await fetch(`${server.controlUrl}/metrics`, { headers: { authorization: `Bearer ${server.token ?? 'test-token'}` } })
+  ).text();
   return [...text.matchAll(/^tutti_overflow_total\{transport="(\w+)"\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[2]), 0);
 };
 

@@ -14,5 +14,15 @@ test('10 URL-safe characters, the same for the same token, different for another
 test('matches only the exact key', () => {
   const { key, matches } = createPartKey('a-control-token-of-16+');
   expect(matches(key)).toBe(true);
-  for (const other of [key.slice(0, -1), `${key}x`, key.toUpperCase() === key ? key.toLowerCase() : key.toUpperCase(), '', null, undefined, 42, [key]]) expect(matches(other)).toBe(false);
+  for (const other of [
+    key.slice(0, -1),
+    `${key}x`,
+    key.toUpperCase() === key ? key.toLowerCase() : key.toUpperCase(),
+    '',
+    null,
+    undefined,
+    42,
+    [key],
+  ])
+    expect(matches(other)).toBe(false);
 });

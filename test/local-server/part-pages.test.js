@@ -6,9 +6,24 @@ const good = { id: 'abcdefgh12', part: 'vln', rtt: 1.5, bound: 0.4, transport: '
 
 test('a well-formed report is accepted; anything else is refused with a reason', () => {
   expect(parsePartReport(good)).toEqual({ ok: true, report: good });
-  expect(parsePartReport({ id: 'abcdefgh12', part: '*' })).toEqual({ ok: true, report: { id: 'abcdefgh12', part: '*', rtt: null, bound: null, transport: null, click: false } });
-  for (const bad of [null, [], 'x', { ...good, extra: 1 }, { ...good, id: 'short' }, { ...good, part: '../x' }, { ...good, rtt: -1 }, { ...good, bound: 1e9 },
-    { ...good, rtt: '3' }, { ...good, transport: 'udp' }, { ...good, click: 'yes' }, { ...good, __proto__: { id: 1 }, id: undefined }]) {
+  expect(parsePartReport({ id: 'abcdefgh12', part: '*' })).toEqual({
+    ok: true,
+    report: { id: 'abcdefgh12', part: '*', rtt: null, bound: null, transport: null, click: false },
+  });
+  for (const bad of [
+    null,
+    [],
+    'x',
+    { ...good, extra: 1 },
+    { ...good, id: 'short' },
+    { ...good, part: '../x' },
+    { ...good, rtt: -1 },
+    { ...good, bound: 1e9 },
+    { ...good, rtt: '3' },
+    { ...good, transport: 'udp' },
+    { ...good, click: 'yes' },
+    { ...good, __proto__: { id: 1 }, id: undefined },
+  ]) {
     const r = parsePartReport(bad);
     expect(r.ok).toBe(false);
     expect(typeof (/** @type {any} */ (r).reason)).toBe('string');

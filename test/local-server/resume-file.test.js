@@ -27,7 +27,14 @@ async function start(options) {
   const log = createLog();
   const server = await startShow({ autoplay: false, log, ...options });
   servers.push(server);
-  return { server, warnings: () => log.recent().filter((e) => e.level === 'warn').map((e) => e.msg) };
+  return {
+    server,
+    warnings: () =>
+      log
+        .recent()
+        .filter((e) => e.level === 'warn')
+        .map((e) => e.msg),
+  };
 }
 
 test('the score path is stored absolute, even when given relative', async () => {
@@ -83,7 +90,11 @@ test.each([
 
 /** A resume point as a running engine saves it, with one field replaced. */
 function savedPoint(patch) {
-  return { scorePath: demo, savedAt: Date.now(), point: { scoreId: 'demo', transport: 'paused', index: 12, shown: 11, anchor: null, tempoFactor: 1, ...patch } };
+  return {
+    scorePath: demo,
+    savedAt: Date.now(),
+    point: { scoreId: 'demo', transport: 'paused', index: 12, shown: 11, anchor: null, tempoFactor: 1, ...patch },
+  };
 }
 
 test('a sound point resumes (the baseline for the range checks below)', async () => {
@@ -96,15 +107,27 @@ test('a sound point resumes (the baseline for the range checks below)', async ()
 });
 
 test.each([
-  ['tempoFactor 1e-300 (a 1 ms timer loop)', { transport: 'playing', index: null, shown: null, anchor: { index: 4, time: Date.now() - 1000 }, tempoFactor: 1e-300 }, /tempoFactor 1e-300 is outside the tempo range/],
+  [
+    'tempoFactor 1e-300 (a 1 ms timer loop)',
+    { transport: 'playing', index: null, shown: null, anchor: { index: 4, time: Date.now() - 1000 }, tempoFactor: 1e-300 },
+    /tempoFactor 1e-300 is outside the tempo range/,
+  ],
   ['tempoFactor 50', { tempoFactor: 50 }, /tempoFactor 50 is outside/],
   ['tempoFactor as a string', { tempoFactor: '1' }, /tempoFactor "1" is outside/],
   ['an index past the end', { index: 10_000_000 }, /index 10000000 is not a beat of this score/],
   ['a negative shown beat', { shown: -3 }, /shown -3 is not a beat/],
   ['a fractional index', { index: 2.5 }, /index 2.5 is not a beat/],
   ['an unknown transport', { transport: 'rewinding' }, /transport "rewinding" is not/],
-  ['an anchor far in the future', { transport: 'playing', index: null, shown: null, anchor: { index: 4, time: Date.now() + 86_400_000 } }, /anchor.time .* is not a time up to now/],
-  ['an anchor beat past the end', { transport: 'playing', index: null, shown: null, anchor: { index: 99_999, time: Date.now() } }, /anchor.index 99999 is not a beat/],
+  [
+    'an anchor far in the future',
+    { transport: 'playing', index: null, shown: null, anchor: { index: 4, time: Date.now() + 86_400_000 } },
+    /anchor.time .* is not a time up to now/,
+  ],
+  [
+    'an anchor beat past the end',
+    { transport: 'playing', index: null, shown: null, anchor: { index: 99_999, time: Date.now() } },
+    /anchor.index 99999 is not a beat/,
+  ],
   ['another score', { scoreId: 'tidal-lines' }, /saved for another score/],
 ])('%s: not resumed, a warning, the show starts at the top', async (_what, patch, reason) => {
   const file = path.join(dir, 'show.json');

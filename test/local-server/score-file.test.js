@@ -10,8 +10,13 @@ let dir;
 
 function score(extra = {}) {
   return {
-    format: 'tutti-score/1', id: 'file-test', title: 'File test', bars: 8,
-    meter: [{ bar: 1, beats: 4, unit: 4 }], tempo: [{ at: { bar: 1 }, bpm: 90 }], ...extra,
+    format: 'tutti-score/1',
+    id: 'file-test',
+    title: 'File test',
+    bars: 8,
+    meter: [{ bar: 1, beats: 4, unit: 4 }],
+    tempo: [{ at: { bar: 1 }, bpm: 90 }],
+    ...extra,
   };
 }
 
@@ -57,7 +62,9 @@ describe('loadScoreFile', () => {
   });
 
   test('a folder instead of a file, and no path at all', async () => {
-    expect((await loadScoreFile(dir)).problems).toEqual([{ path: '(file)', message: `${dir} is a folder; give the path of a .score.json file` }]);
+    expect((await loadScoreFile(dir)).problems).toEqual([
+      { path: '(file)', message: `${dir} is a folder; give the path of a .score.json file` },
+    ]);
     expect((await loadScoreFile('')).problems).toEqual([{ path: '(file)', message: 'no score file given' }]);
     expect((await loadScoreFile(/** @type {any} */ (undefined))).ok).toBe(false);
   });
@@ -65,7 +72,9 @@ describe('loadScoreFile', () => {
   test('bad JSON: line and column of the mistake', async () => {
     const result = await loadScoreFile(join(scoresDir, 'broken', 'bad-syntax.score.json'));
     expect(result.ok).toBe(false);
-    expect(result.problems).toEqual([{ path: '(file)', message: "invalid JSON at line 5, column 3: Expected ',' or '}' after property value" }]);
+    expect(result.problems).toEqual([
+      { path: '(file)', message: "invalid JSON at line 5, column 3: Expected ',' or '}' after property value" },
+    ]);
   });
 
   test.each([
@@ -102,23 +111,28 @@ describe('loadScoreFile', () => {
     const path = join(scoresDir, 'broken', 'missing-asset-file.score.json');
     const result = await loadScoreFile(path);
     expect(result.ok).toBe(false);
-    expect(result.problems).toEqual([{
-      path: 'assets[0].src',
-      message: `file media/nowhere/gone.wav not found next to the score (looked for ${join(scoresDir, 'broken', 'media', 'nowhere', 'gone.wav')})`,
-    }]);
+    expect(result.problems).toEqual([
+      {
+        path: 'assets[0].src',
+        message: `file media/nowhere/gone.wav not found next to the score (looked for ${join(scoresDir, 'broken', 'media', 'nowhere', 'gone.wav')})`,
+      },
+    ]);
   });
 
   test('asset checks: a folder, a wrong size, and unsafe paths that are never looked up', async () => {
-    const path = await write('assets.score.json', score({
-      assets: [
-        { id: 'ok', kind: 'audio', src: 'media/bell.wav', bytes: 100 },
-        { id: 'dir', kind: 'audio', src: 'media/folder.wav' },
-        { id: 'size', kind: 'audio', src: 'media/bell.wav', bytes: 99 },
-        { id: 'up', kind: 'audio', src: '../bell.wav' },
-        { id: 'gone', kind: 'audio', src: 'media/gone.wav' },
-      ],
-      cues: [{ at: { bar: 9 }, audio: { asset: 'ok' } }],
-    }));
+    const path = await write(
+      'assets.score.json',
+      score({
+        assets: [
+          { id: 'ok', kind: 'audio', src: 'media/bell.wav', bytes: 100 },
+          { id: 'dir', kind: 'audio', src: 'media/folder.wav' },
+          { id: 'size', kind: 'audio', src: 'media/bell.wav', bytes: 99 },
+          { id: 'up', kind: 'audio', src: '../bell.wav' },
+          { id: 'gone', kind: 'audio', src: 'media/gone.wav' },
+        ],
+        cues: [{ at: { bar: 9 }, audio: { asset: 'ok' } }],
+      }),
+    );
     const result = await loadScoreFile(path);
     expect(result.ok).toBe(false);
     expect(result.problems.map((p) => `${p.path}: ${p.message}`)).toEqual([
@@ -133,7 +147,9 @@ describe('loadScoreFile', () => {
   test('an oversized file is refused before reading', async () => {
     const path = await write('huge.score.json', Buffer.alloc(16 * 1024 * 1024 + 1, 32).toString());
     const result = await loadScoreFile(path);
-    expect(result.problems).toEqual([{ path: '(file)', message: `${path} is 16.0 MB; a score file may be at most 16 MB (media go in separate files)` }]);
+    expect(result.problems).toEqual([
+      { path: '(file)', message: `${path} is 16.0 MB; a score file may be at most 16 MB (media go in separate files)` },
+    ]);
   });
 });
 

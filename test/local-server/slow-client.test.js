@@ -14,7 +14,13 @@ async function pump(server, from, count) {
 }
 
 test('a client that stops reading is coalesced to one snapshot when it drains; others get everything', async () => {
-  const server = await startShowServer({ host: '127.0.0.1', port: 0, controlPort: 0, token: 't', hubOptions: { maxBufferedBytes: 128 * 1024 } });
+  const server = await startShowServer({
+    host: '127.0.0.1',
+    port: 0,
+    controlPort: 0,
+    token: 't',
+    hubOptions: { maxBufferedBytes: 128 * 1024 },
+  });
   try {
     const healthy = await openWs(server.audienceUrl, { maxPayload: 1 << 20 });
     const slow = await openWs(server.audienceUrl, { maxPayload: 1 << 20 });
@@ -45,7 +51,13 @@ test('a client that stops reading is coalesced to one snapshot when it drains; o
 });
 
 test('a client stuck longer than the timeout is closed; the rest are unaffected', async () => {
-  const server = await startShowServer({ host: '127.0.0.1', port: 0, controlPort: 0, token: 't', hubOptions: { maxBufferedBytes: 64 * 1024, staleTimeoutMs: 200 } });
+  const server = await startShowServer({
+    host: '127.0.0.1',
+    port: 0,
+    controlPort: 0,
+    token: 't',
+    hubOptions: { maxBufferedBytes: 64 * 1024, staleTimeoutMs: 200 },
+  });
   try {
     const healthy = await openWs(server.audienceUrl, { maxPayload: 1 << 20 });
     const stuck = await openWs(server.audienceUrl, { maxPayload: 1 << 20 });

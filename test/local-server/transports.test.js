@@ -73,7 +73,13 @@ describe('WebSocket', () => {
     ['not JSON', 1008, (ws) => ws.send('hello')],
     ['unknown type', 1008, (ws) => ws.send('{"type":"publish","data":{}}')],
     ['frame over 4 KiB', 1009, (ws) => ws.send(JSON.stringify({ type: 'ping', id: 1, c: 1, pad: 'x'.repeat(5000) }))],
-    ['flood of pings', 1008, (ws) => { for (let i = 0; i < 500; i += 1) ws.send(JSON.stringify({ type: 'ping', id: i, c: i })); }],
+    [
+      'flood of pings',
+      1008,
+      (ws) => {
+        for (let i = 0; i < 500; i += 1) ws.send(JSON.stringify({ type: 'ping', id: i, c: i }));
+      },
+    ],
   ])('%s closes that viewer only (code %s) and is counted', async (_name, code, misbehave) => {
     const bystander = await openWs(server.audienceUrl);
     const { ws, closed } = await openWs(server.audienceUrl);
@@ -169,17 +175,25 @@ describe('time, health and listener separation', () => {
       const res = await fetch(`${server.audienceUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(404);
     }
-    const post = await fetch(`${server.audienceUrl}/api/transport`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"action":"stop"}' });
+    const post = await fetch(`${server.audienceUrl}/api/transport`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{"action":"stop"}',
+    });
     expect(post.status).toBe(404);
   });
 
   test('the control listener is bound to 127.0.0.1 only', async () => {
     const port = Number(new URL(server.controlUrl).port);
     expect(new URL(server.controlUrl).hostname).toBe('127.0.0.1');
-    const reachable = (host) => new Promise((resolve) => {
-      const s = net.connect({ host, port }, () => { s.destroy(); resolve(true); });
-      s.on('error', () => resolve(false));
-    });
+    const reachable = (host) =>
+      new Promise((resolve) => {
+        const s = net.connect({ host, port }, () => {
+          s.destroy();
+          resolve(true);
+        });
+        s.on('error', () => resolve(false));
+      });
     expect(await reachable('127.0.0.1')).toBe(true);
     expect(await reachable('::1')).toBe(false);
   });

@@ -43,7 +43,9 @@ afterEach(async () => {
 /** Block the event loop (this process's, so the server's too) until `clock()` reaches `until`. */
 function spinUntil(clock, until) {
   const bound = performance.now() + MAX_SPIN_MS;
-  while (clock() < until && performance.now() < bound) { /* stalled, like a loaded server */ }
+  while (clock() < until && performance.now() < bound) {
+    /* stalled, like a loaded server */
+  }
 }
 
 /** Device i's vote: 40 phones give c 14, d 13, stay 13. */
@@ -55,15 +57,17 @@ const voteOf = (key, i) => ({ key, option: ['c', 'd', 'stay'][i % 3], device: de
  * @returns {Promise<{ startedAt: number, sentAt: number, phaseAtSend: string | undefined, resumedAt: number }>} server-clock times
  */
 function stallAcrossClose(show, serverNow, open, send) {
-  return new Promise((resolve) => setImmediate(() => {
-    const startedAt = serverNow();
-    spinUntil(serverNow, open.closes - SEND_BEFORE_CLOSE_MS);
-    const sentAt = serverNow();
-    const phaseAtSend = show.votes.status()?.phase;
-    send();
-    spinUntil(serverNow, open.closes + CLOSE_DRAIN_MS + STALL_PAST_DEADLINE_MS);
-    resolve({ startedAt, sentAt, phaseAtSend, resumedAt: serverNow() });
-  }));
+  return new Promise((resolve) =>
+    setImmediate(() => {
+      const startedAt = serverNow();
+      spinUntil(serverNow, open.closes - SEND_BEFORE_CLOSE_MS);
+      const sentAt = serverNow();
+      const phaseAtSend = show.votes.status()?.phase;
+      send();
+      spinUntil(serverNow, open.closes + CLOSE_DRAIN_MS + STALL_PAST_DEADLINE_MS);
+      resolve({ startedAt, sentAt, phaseAtSend, resumedAt: serverNow() });
+    }),
+  );
 }
 
 async function metric(show, line) {
@@ -97,17 +101,23 @@ test('after an event-loop stall across the close, every vote that reached the se
   expect(stall.sentAt).toBeLessThan(deadline);
   expect(stall.resumedAt).toBeGreaterThanOrEqual(deadline + STALL_PAST_DEADLINE_MS);
 
-  const replies = await Promise.all(viewers.map((client) => waitFor(() => client.others.find((m) => m.type === 'voted'), 5000, 'the answer to a vote')));
+  const replies = await Promise.all(
+    viewers.map((client) => waitFor(() => client.others.find((m) => m.type === 'voted'), 5000, 'the answer to a vote')),
+  );
   const refused = replies.filter((r) => !r.ok);
   const final = await waitFor(() => viewers[0].tracker.state?.vote?.closed && viewers[0].tracker.state.vote, 5000, 'the result');
   // What the room sees: the published result holds all 40 (c: 14, d: 13, stay: 13), and no phone was told `closed`.
-  expect({ refused: refused.length, total: final.total, counts: final.counts }).toEqual({ refused: 0, total: VIEWERS, counts: [14, 13, 13] });
+  expect({ refused: refused.length, total: final.total, counts: final.counts }).toEqual({
+    refused: 0,
+    total: VIEWERS,
+    counts: [14, 13, 13],
+  });
   expect(final).toMatchObject({ key: open.key, winner: 'c' });
   expect(await metric(show, 'tutti_votes_total{outcome="counted"}')).toBe(VIEWERS);
   expect(await metric(show, 'tutti_votes_total{outcome="closed"}')).toBe(0);
 }, 30_000);
 
-test('POST /vote after the same stall: polling phones\' votes waiting on keep-alive connections and on new ones are counted', async () => {
+test("POST /vote after the same stall: polling phones' votes waiting on keep-alive connections and on new ones are counted", async () => {
   const show = await startShow({ scorePath: writeVoteScore({ reactions: [] }), autoplay: false });
   cleanup.push(() => show.close());
   const serverNow = createServerClock();
@@ -119,7 +129,12 @@ test('POST /vote after the same stall: polling phones\' votes waiting on keep-al
   const bodies = Array.from({ length: VIEWERS }, (_, i) => JSON.stringify(voteOf(open.key, i)));
   // The server clock is the wall clock advanced monotonically: the worker's Date.now() agrees with it.
   const phones = new Worker(new URL('../support/vote-poster-thread.js', import.meta.url), {
-    workerData: { port: show.audiencePort, at: open.closes - SEND_BEFORE_CLOSE_MS, keepAlive: bodies.slice(0, VIEWERS / 2), fresh: bodies.slice(VIEWERS / 2) },
+    workerData: {
+      port: show.audiencePort,
+      at: open.closes - SEND_BEFORE_CLOSE_MS,
+      keepAlive: bodies.slice(0, VIEWERS / 2),
+      fresh: bodies.slice(VIEWERS / 2),
+    },
   });
   cleanup.push(() => phones.terminate());
   const messages = [];
@@ -138,7 +153,11 @@ test('POST /vote after the same stall: polling phones\' votes waiting on keep-al
 
   const answers = await fromPhones('answers', 'the answers to the votes');
   const final = await waitFor(() => watcher.tracker.state?.vote?.closed && watcher.tracker.state.vote, 5000, 'the result');
-  expect({ refused: answers.filter((status) => status !== '200').length, total: final.total, counts: final.counts }).toEqual({ refused: 0, total: VIEWERS, counts: [14, 13, 13] });
+  expect({ refused: answers.filter((status) => status !== '200').length, total: final.total, counts: final.counts }).toEqual({
+    refused: 0,
+    total: VIEWERS,
+    counts: [14, 13, 13],
+  });
   expect(await metric(show, 'tutti_votes_total{outcome="counted"}')).toBe(VIEWERS);
   expect(await metric(show, 'tutti_votes_total{outcome="closed"}')).toBe(0);
 }, 30_000);

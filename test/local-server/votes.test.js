@@ -37,7 +37,11 @@ async function vote(client, key, option, device) {
 }
 
 const postVote = (show, body, type = 'application/json') =>
-  fetch(`${show.audienceUrl}/vote`, { method: 'POST', headers: { 'content-type': type }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  fetch(`${show.audienceUrl}/vote`, {
+    method: 'POST',
+    headers: { 'content-type': type },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
 async function metric(show, line) {
   const text = await show.metrics.exposition();
@@ -45,7 +49,7 @@ async function metric(show, line) {
   return found ? Number(found.split(' ').pop()) : 0;
 }
 
-test('every phone counts once; the tally and the result reach the state, OSC and /metrics; the winner\'s branch jumps at the next bar line', async () => {
+test("every phone counts once; the tally and the result reach the state, OSC and /metrics; the winner's branch jumps at the next bar line", async () => {
   const osc = await listenOsc();
   cleanup.push(() => osc.server.close());
   const show = await startShow({ scorePath: writeVoteScore(), autoplay: false, oscTargets: [{ host: '127.0.0.1', port: osc.port }] });
@@ -55,7 +59,17 @@ test('every phone counts once; the tally and the result reach the state, OSC and
   show.show.engine.play();
   const watcher = viewers[0];
   const open = await waitFor(() => watcher.tracker.state?.vote, 5000, 'the prompt to open');
-  expect(open).toMatchObject({ id: 'path', q: 'Which way?', counts: [0, 0, 0], total: 0, options: [{ id: 'c', label: 'To C' }, { id: 'd', label: 'To D' }, { id: 'stay', label: 'Stay' }] });
+  expect(open).toMatchObject({
+    id: 'path',
+    q: 'Which way?',
+    counts: [0, 0, 0],
+    total: 0,
+    options: [
+      { id: 'c', label: 'To C' },
+      { id: 'd', label: 'To D' },
+      { id: 'stay', label: 'Stay' },
+    ],
+  });
   expect(open.closes - open.opens).toBe(2000); // 8 beats at 240 bpm
   const { key } = open;
 
@@ -155,7 +169,8 @@ test('reactions: taps from every socket become a smoothed 0–1 level in the sta
   // 4 s window from bar 2; level 1 = 12.5 taps/s
   const show = await startShow({
     scorePath: writeVoteScore({ prompt: false, reactions: [{ at: { bar: 2 }, until: { bar: 6 }, label: 'Applaud', full: 12.5 }] }),
-    autoplay: false, oscTargets: [{ host: '127.0.0.1', port: osc.port }],
+    autoplay: false,
+    oscTargets: [{ host: '127.0.0.1', port: osc.port }],
   });
   cleanup.push(() => show.close());
   const clients = [];
@@ -186,7 +201,9 @@ test('reactions: taps from every socket become a smoothed 0–1 level in the sta
   // malformed taps are refused like any bad frame
   clients[2].ws.send(JSON.stringify({ type: 'tap', n: 11 }));
   expect(await clients[2].closed).toEqual({ code: 1008, reason: 'tap needs n, a whole number from 1 to 10' });
-  expect((await fetch(`${show.audienceUrl}/tap`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":0}' })).status).toBe(400);
+  expect(
+    (await fetch(`${show.audienceUrl}/tap`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":0}' })).status,
+  ).toBe(400);
 }, 30_000);
 
 test('a winner whose section the show has already reached by the close does not start it again', async () => {

@@ -79,7 +79,13 @@ function comparable(answer, { shape }) {
 
 const firstType = (body) => (Array.isArray(body) ? (body[0]?.type ?? 'empty') : typeof body);
 /** A lean answer: its first envelope's type, that it is of a lean epoch, and the state's keys (the edge adds `venue`). */
-const leanShape = (body) => [firstType(body), /~lean/.test(body?.[0]?.epoch ?? ''), Object.keys(body?.[0]?.data ?? {}).filter((k) => k !== 'venue').sort()];
+const leanShape = (body) => [
+  firstType(body),
+  /~lean/.test(body?.[0]?.epoch ?? ''),
+  Object.keys(body?.[0]?.data ?? {})
+    .filter((k) => k !== 'venue')
+    .sort(),
+];
 
 /**
  * Where a server's lean stream stands (each numbers its own: README.md, `?stream=lean`).
@@ -93,18 +99,34 @@ async function leanHead(base) {
 /** Every audience endpoint, with good and bad input. `shape` reduces a 200 body to what must agree. */
 const CASES = [
   { name: 'poll, joining', path: '/poll', shape: firstType },
-  { name: 'poll, resuming at the head', path: () => `/poll?since=${server.show.stream.seq()}&epoch=${server.show.stream.epoch()}&wait=0`, shape: (b) => Array.isArray(b) },
+  {
+    name: 'poll, resuming at the head',
+    path: () => `/poll?since=${server.show.stream.seq()}&epoch=${server.show.stream.epoch()}&wait=0`,
+    shape: (b) => Array.isArray(b),
+  },
   { name: 'poll, a foreign epoch gets the snapshot', path: '/poll?since=3&epoch=not-this-one', shape: firstType },
   // (A since behind the window depends on how much each one holds, so it is not compared.)
-  { name: 'poll, since ahead of the head', path: () => `/poll?since=${server.show.stream.seq() + 1000}&epoch=${server.show.stream.epoch()}`, shape: firstType },
+  {
+    name: 'poll, since ahead of the head',
+    path: () => `/poll?since=${server.show.stream.seq() + 1000}&epoch=${server.show.stream.epoch()}`,
+    shape: firstType,
+  },
   { name: 'poll, since not a number', path: '/poll?since=abc' },
   { name: 'poll, negative since', path: '/poll?since=-1' },
   { name: 'poll, since with a fraction', path: '/poll?since=1.5' },
   { name: 'poll, wait not a number', path: '/poll?since=1&wait=soon' },
   { name: 'poll, unknown stream', path: '/poll?stream=fast' },
   { name: 'poll lean, joining', path: '/poll?stream=lean', shape: leanShape },
-  { name: 'poll lean, resuming at its own head', path: async (base) => `/poll?stream=lean&${await leanHead(base)}&wait=0`, shape: (b) => Array.isArray(b) },
-  { name: 'poll lean, the full stream\'s epoch is foreign', path: () => `/poll?stream=lean&since=1&epoch=${server.show.stream.epoch()}`, shape: leanShape },
+  {
+    name: 'poll lean, resuming at its own head',
+    path: async (base) => `/poll?stream=lean&${await leanHead(base)}&wait=0`,
+    shape: (b) => Array.isArray(b),
+  },
+  {
+    name: "poll lean, the full stream's epoch is foreign",
+    path: () => `/poll?stream=lean&since=1&epoch=${server.show.stream.epoch()}`,
+    shape: leanShape,
+  },
   { name: 'poll lean, since not a number', path: '/poll?stream=lean&since=x' },
   { name: 'sse lean, joining', path: '/sse?stream=lean' },
   { name: 'ws lean, upgrade', path: '/ws?stream=lean', ws: true },
@@ -120,7 +142,10 @@ const CASES = [
   { name: 'ws without an upgrade', path: '/ws' },
   { name: 'ws, upgrade', path: '/ws', ws: true },
   { name: 'ws, upgrade with an unknown stream', path: '/ws?stream=fast', ws: true },
-  { name: 'media, a listed file', path: () => `/media/${server.show.engine.score().assets[0].src.split('/').map(encodeURIComponent).join('/')}` },
+  {
+    name: 'media, a listed file',
+    path: () => `/media/${server.show.engine.score().assets[0].src.split('/').map(encodeURIComponent).join('/')}`,
+  },
   { name: 'media, not in the score', path: '/media/nothing-here.wav' },
   { name: 'media, climbing out', path: '/media/..%2F..%2Fpackage.json' },
   { name: 'media, a backslash', path: '/media/a%5Cb.wav' },

@@ -13,10 +13,13 @@ export async function startVenueAndEdge({ scorePath }) {
   const edge = await startEdge();
   const server = await startShow({ scorePath, edgeUrl: edge.url, edgeToken: edge.token });
   await waitFor(() => server.status().edge.connected === true, { timeoutMs: 20_000, what: 'the venue to connect to the edge' });
-  await waitFor(async () => {
-    const res = await fetch(`${edge.url}/poll`);
-    const [first] = await res.json();
-    return first?.epoch === server.show.stream.epoch();
-  }, { timeoutMs: 20_000, what: 'the edge to hold the venue\'s stream' });
+  await waitFor(
+    async () => {
+      const res = await fetch(`${edge.url}/poll`);
+      const [first] = await res.json();
+      return first?.epoch === server.show.stream.epoch();
+    },
+    { timeoutMs: 20_000, what: "the edge to hold the venue's stream" },
+  );
   return { edge, server };
 }

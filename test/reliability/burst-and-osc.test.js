@@ -25,7 +25,9 @@ test('2,000 viewers joining within 2 s: no errors, every one gets the state; joi
         if (env.type === 'snapshot') joins.push(performance.now() - t0);
         else errors += 1;
       });
-      ws.on('error', () => { errors += 1; });
+      ws.on('error', () => {
+        errors += 1;
+      });
       // Arrivals on a schedule: 100 every 75 ms (~1.5 s in all), however long creating them takes.
       if (i % 100 === 99) await new Promise((r) => setTimeout(r, Math.max(0, started + ((i + 1) / 100) * 75 - performance.now())));
     }
@@ -33,7 +35,12 @@ test('2,000 viewers joining within 2 s: no errors, every one gets the state; joi
     await waitFor(() => joins.length + errors >= 2000, 20000, 'every viewer to get its first state');
     const sorted = [...joins].sort((a, b) => a - b);
     const pct = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-    const report = { viewers: 2000, arrivalSpreadMs: Math.round(spread), errors, joinToFirstStateMs: { p50: pct(0.5), p99: pct(0.99), max: sorted.at(-1) } };
+    const report = {
+      viewers: 2000,
+      arrivalSpreadMs: Math.round(spread),
+      errors,
+      joinToFirstStateMs: { p50: pct(0.5), p99: pct(0.99), max: sorted.at(-1) },
+    };
     await mkdir(artifacts, { recursive: true });
     await writeFile(`${artifacts}burst.json`, JSON.stringify(report, null, 2));
     process.stdout.write(`burst: ${JSON.stringify(report)}\n`);
@@ -48,14 +55,22 @@ test('2,000 viewers joining within 2 s: no errors, every one gets the state; joi
 }, 60_000);
 
 test('an OSC target that vanishes and returns is found again without re-registering', async () => {
-  const listen = (port) => new Promise((resolve) => {
-    const received = [];
-    const s = new Server(port, '127.0.0.1', () => resolve({ s, received, port: s.port }));
-    s.on('message', (m) => received.push(m[0])); // beats are plain messages by default (README.md, OSC)
-  });
+  const listen = (port) =>
+    new Promise((resolve) => {
+      const received = [];
+      const s = new Server(port, '127.0.0.1', () => resolve({ s, received, port: s.port }));
+      s.on('message', (m) => received.push(m[0])); // beats are plain messages by default (README.md, OSC)
+    });
   let device = await listen(0);
   const port = device.port;
-  const server = await startShowServer({ host: '127.0.0.1', port: 0, controlPort: 0, token: 't', autoplay: true, oscTargets: [{ host: '127.0.0.1', port }] });
+  const server = await startShowServer({
+    host: '127.0.0.1',
+    port: 0,
+    controlPort: 0,
+    token: 't',
+    autoplay: true,
+    oscTargets: [{ host: '127.0.0.1', port }],
+  });
   try {
     server.show.engine.setTempo(240);
     await waitFor(() => device.received.filter((a) => a === '/tutti/beat').length >= 2, 5000, 'beats before the drop');

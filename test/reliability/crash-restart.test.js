@@ -22,10 +22,18 @@ async function freePort() {
 }
 
 function startServe(args) {
-  const child = spawn(process.execPath, [`${root}local-server/bin/tutti.js`, 'serve', ...args], { cwd: root, env: { ...process.env, XDG_STATE_HOME: dir }, stdio: ['ignore', 'pipe', 'pipe'] }); // the log file too stays in the temp dir
+  const child = spawn(process.execPath, [`${root}local-server/bin/tutti.js`, 'serve', ...args], {
+    cwd: root,
+    env: { ...process.env, XDG_STATE_HOME: dir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }); // the log file too stays in the temp dir
   let out = '';
-  child.stdout.on('data', (d) => { out += d; });
-  child.stderr.on('data', (d) => { out += d; });
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
+  child.stderr.on('data', (d) => {
+    out += d;
+  });
   child.output = () => out;
   return child;
 }
@@ -49,13 +57,27 @@ test('SIGKILL mid-show: viewers resync within 3 s of the restart and the show re
   const controlPort = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const control = `http://127.0.0.1:${controlPort}`;
-  const args = ['--host', '127.0.0.1', '--port', String(port), '--control-port', String(controlPort), '--token', token,
-    '--autoplay', '--state-file', path.join(dir, 'show.json')];
-  const api = async (p, body) => (await fetch(`${control}${p}`, {
-    method: body ? 'POST' : 'GET',
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  })).json();
+  const args = [
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--control-port',
+    String(controlPort),
+    '--token',
+    token,
+    '--autoplay',
+    '--state-file',
+    path.join(dir, 'show.json'),
+  ];
+  const api = async (p, body) =>
+    (
+      await fetch(`${control}${p}`, {
+        method: body ? 'POST' : 'GET',
+        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      })
+    ).json();
 
   child = startServe(args);
   await waitFor(async () => (await fetch(`${base}/healthz`).catch(() => null))?.ok, 10000, 'first server');
@@ -81,16 +103,24 @@ test('SIGKILL mid-show: viewers resync within 3 s of the restart and the show re
   expect(after.position.bar).toBeGreaterThanOrEqual(before.position.bar);
 
   const syncedAt = {};
-  await waitFor(() => {
-    for (const v of viewers) if (!syncedAt[v.kind] && v.tracker.epoch === after.epoch) syncedAt[v.kind] = Date.now();
-    return Object.keys(syncedAt).length === viewers.length;
-  }, 3000, 'every viewer in the new epoch');
+  await waitFor(
+    () => {
+      for (const v of viewers) if (!syncedAt[v.kind] && v.tracker.epoch === after.epoch) syncedAt[v.kind] = Date.now();
+      return Object.keys(syncedAt).length === viewers.length;
+    },
+    3000,
+    'every viewer in the new epoch',
+  );
   for (const kind of Object.keys(syncedAt)) expect(syncedAt[kind] - restartedAt).toBeLessThanOrEqual(3000);
 
   // Freeze the show and compare every viewer's state with the server's, byte for byte.
   await api('/api/transport', { action: 'pause' });
   const final = await api('/api/status');
-  await waitFor(() => viewers.every((v) => v.tracker.seq === final.seq && v.tracker.epoch === final.epoch), 3000, 'viewers at the final seq');
+  await waitFor(
+    () => viewers.every((v) => v.tracker.seq === final.seq && v.tracker.epoch === final.epoch),
+    3000,
+    'viewers at the final seq',
+  );
   const [snapshot] = await (await fetch(`${base}/poll`)).json();
   expect(snapshot.seq).toBe(final.seq);
   for (const v of viewers) expect(canonicalJson(v.tracker.state)).toBe(canonicalJson(snapshot.data));

@@ -22,7 +22,13 @@ test('a 30 s edge outage: remote viewers converge within 2 s of the return, noth
   edge = await startEdge();
   proxy = await startJitterProxy({ targetPort: Number(new URL(edge.url).port) });
   server = await startShowServer({
-    host: '127.0.0.1', port: 0, controlPort: 0, token: 't', autoplay: true, edgeUrl: proxy.url, edgeToken: edge.token,
+    host: '127.0.0.1',
+    port: 0,
+    controlPort: 0,
+    token: 't',
+    autoplay: true,
+    edgeUrl: proxy.url,
+    edgeToken: edge.token,
   });
   server.show.engine.setTempo(240); // four updates a second: plenty missed during the outage
   await waitFor(() => server.status().edge.connected === true, { timeoutMs: 15_000, what: 'uplink connected' });
@@ -63,9 +69,15 @@ test('a 30 s edge outage: remote viewers converge within 2 s of the return, noth
   proxy.block([]);
   const returnedAt = Date.now();
   const target = server.show.stream.seq();
-  await waitFor(() => follow().seq >= target && epoch === server.show.stream.epoch() && state.venue?.status === 'live', { timeoutMs: 2_000, intervalMs: 20, what: 'remote viewer to converge' });
+  await waitFor(() => follow().seq >= target && epoch === server.show.stream.epoch() && state.venue?.status === 'live', {
+    timeoutMs: 2_000,
+    intervalMs: 20,
+    what: 'remote viewer to converge',
+  });
   const convergedMs = Date.now() - returnedAt;
-  process.stdout.write(`edge outage: remote viewer converged ${convergedMs} ms after the link returned (${target - seqAtDrop} updates missed)\n`);
+  process.stdout.write(
+    `edge outage: remote viewer converged ${convergedMs} ms after the link returned (${target - seqAtDrop} updates missed)\n`,
+  );
 
   // Freeze and compare byte for byte with the venue server.
   server.show.engine.pause();

@@ -5,8 +5,12 @@ import fc from 'fast-check';
 import { delta, openPublisher, openViewer, publish, showStats, snapshot, startEdge } from '../edge/helpers.js';
 
 let edge;
-beforeAll(async () => { edge = await startEdge(); });
-afterAll(async () => { await edge?.stop(); });
+beforeAll(async () => {
+  edge = await startEdge();
+});
+afterAll(async () => {
+  await edge?.stop();
+});
 
 test('2,000 fuzzed publisher frames: every one answered, none applied, the viewer unaffected', async () => {
   const { publisher } = await openPublisher(edge);
@@ -14,18 +18,31 @@ test('2,000 fuzzed publisher frames: every one answered, none applied, the viewe
   const viewer = await openViewer(edge);
   await viewer.next((f) => f.type === 'snapshot' && f.seq === 10);
 
-  const frames = fc.sample(fc.oneof(
-    fc.string({ maxLength: 300 }),
-    fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
-    // Well-formed envelopes that must not chain: replays, gaps, the past, foreign epochs.
-    fc.record({ seq: fc.oneof(fc.integer({ min: 0, max: 10 }), fc.integer({ min: 12, max: 1e6 })), bar: fc.integer() })
-      .map(({ seq, bar }) => JSON.stringify(delta('show', seq, { bar }))),
-    fc.record({ epoch: fc.string({ minLength: 1, maxLength: 10 }).filter((e) => e !== 'show'), seq: fc.nat(1e6) })
-      .map(({ epoch, seq }) => JSON.stringify(delta(epoch, seq, { bar: -1 }))),
-    fc.integer({ min: 0, max: 9 }).map((seq) => JSON.stringify(snapshot('show', seq, { bar: -2 }))),
-    fc.record({ v: fc.anything(), type: fc.constantFrom('snapshot', 'delta', 'ping', ''), epoch: fc.anything(), seq: fc.anything(), t: fc.anything(), data: fc.anything() })
-      .map((v) => JSON.stringify(v) ?? 'null'),
-  ), { numRuns: 2000, seed: 21 });
+  const frames = fc.sample(
+    fc.oneof(
+      fc.string({ maxLength: 300 }),
+      fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
+      // Well-formed envelopes that must not chain: replays, gaps, the past, foreign epochs.
+      fc
+        .record({ seq: fc.oneof(fc.integer({ min: 0, max: 10 }), fc.integer({ min: 12, max: 1e6 })), bar: fc.integer() })
+        .map(({ seq, bar }) => JSON.stringify(delta('show', seq, { bar }))),
+      fc
+        .record({ epoch: fc.string({ minLength: 1, maxLength: 10 }).filter((e) => e !== 'show'), seq: fc.nat(1e6) })
+        .map(({ epoch, seq }) => JSON.stringify(delta(epoch, seq, { bar: -1 }))),
+      fc.integer({ min: 0, max: 9 }).map((seq) => JSON.stringify(snapshot('show', seq, { bar: -2 }))),
+      fc
+        .record({
+          v: fc.anything(),
+          type: fc.constantFrom('snapshot', 'delta', 'ping', ''),
+          epoch: fc.anything(),
+          seq: fc.anything(),
+          t: fc.anything(),
+          data: fc.anything(),
+        })
+        .map((v) => JSON.stringify(v) ?? 'null'),
+    ),
+    { numRuns: 2000, seed: 21 },
+  );
 
   const replies = new Map();
   for (const frame of frames) {
@@ -39,9 +56,16 @@ test('2,000 fuzzed publisher frames: every one answered, none applied, the viewe
   expect(await showStats(edge)).toMatchObject({ epoch: 'show', seq: 10 });
 
   // Forged publishers never get in, whatever token they try.
-  const tokens = fc.sample(fc.string({ maxLength: 40 }).filter((t) => t !== edge.token && /^[\x21-\x7e]*$/.test(t)), { numRuns: 200, seed: 4 });
+  const tokens = fc.sample(
+    fc.string({ maxLength: 40 }).filter((t) => t !== edge.token && /^[\x21-\x7e]*$/.test(t)),
+    { numRuns: 200, seed: 4 },
+  );
   for (const token of tokens) {
-    const res = await fetch(`${edge.url}/publish`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify(snapshot('evil', 99, {})) });
+    const res = await fetch(`${edge.url}/publish`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: JSON.stringify(snapshot('evil', 99, {})),
+    });
     expect(res.status).toBe(401);
   }
 
@@ -49,7 +73,9 @@ test('2,000 fuzzed publisher frames: every one answered, none applied, the viewe
   expect(await publish(publisher, delta('show', 11, { bar: 11 }))).toMatchObject({ type: 'ack', seq: 11 });
   const next = await viewer.next((f) => f.type === 'delta');
   expect(next).toMatchObject({ epoch: 'show', seq: 11, data: { bar: 11 } });
-  expect(viewer.frames.filter((f) => f.type === 'snapshot' || f.type === 'delta').every((f) => f.epoch === 'show' && f.seq >= 10)).toBe(true);
+  expect(viewer.frames.filter((f) => f.type === 'snapshot' || f.type === 'delta').every((f) => f.epoch === 'show' && f.seq >= 10)).toBe(
+    true,
+  );
   await viewer.close();
   await publisher.close();
 }, 120_000);

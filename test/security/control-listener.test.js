@@ -49,7 +49,13 @@ const badInput = async (source) => {
 
 test('dns-rebinding: a foreign Host is refused with 421 before anything else, even with the right token', async () => {
   const before = await badInput('control_host');
-  for (const host of [`evil.example:${port}`, 'evil.example', `127.0.0.1:${port + 1}`, `localhost.evil.example:${port}`, `127.0.0.2:${port}`]) {
+  for (const host of [
+    `evil.example:${port}`,
+    'evil.example',
+    `127.0.0.1:${port + 1}`,
+    `localhost.evil.example:${port}`,
+    `127.0.0.2:${port}`,
+  ]) {
     for (const path of ['/api/status', '/', '/console/main.js']) {
       const res = await raw(path, { host, ...auth });
       expect([host, path, res.status, res.body.error]).toEqual([host, path, 421, 'MISDIRECTED_HOST']);
@@ -65,7 +71,7 @@ test('dns-rebinding: a foreign Host is refused with 421 before anything else, ev
   expect((await raw('/', { host: `127.0.0.1:${port}` })).status).toBe(200);
 });
 
-test('cross-site: a foreign Origin or Sec-Fetch-Site gets 403; the console\'s own origin is fine', async () => {
+test("cross-site: a foreign Origin or Sec-Fetch-Site gets 403; the console's own origin is fine", async () => {
   const host = `127.0.0.1:${port}`;
   const before = await badInput('control_origin');
   const refused = [
@@ -87,9 +93,16 @@ test('cross-site: a foreign Origin or Sec-Fetch-Site gets 403; the console\'s ow
 });
 
 test('short-token: tutti serve refuses a --token shorter than 16 characters, with a clear message and a non-zero exit', async () => {
-  for (const [argv, env] of [[['--token', '1234'], {}], [[], { TUTTI_TOKEN: 'fifteen-chars-x' }]]) {
+  for (const [argv, env] of [
+    [['--token', '1234'], {}],
+    [[], { TUTTI_TOKEN: 'fifteen-chars-x' }],
+  ]) {
     const err = [];
-    const result = await runCli(['serve', '--host', '127.0.0.1', '--port', '0', '--control-port', '0', ...argv], { out: () => {}, err: (s) => err.push(s), env });
+    const result = await runCli(['serve', '--host', '127.0.0.1', '--port', '0', '--control-port', '0', ...argv], {
+      out: () => {},
+      err: (s) => err.push(s),
+      env,
+    });
     if (typeof result === 'object') await result.server.close();
     expect(typeof result === 'object' ? 'the server started' : result).toBe(2);
     expect(err.join('\n')).toMatch(/--token is (4|15) characters; a control token must be at least 16/);
@@ -111,7 +124,9 @@ test('token-guessing: after a burst, failed tokens are throttled to a few per se
     }
   }
   const seconds = (Date.now() - started) / 1000;
-  console.log(`token guessing: ${statuses[401]} answered 401 and ${statuses[429]} refused 429 in ${seconds.toFixed(2)} s (${(statuses[401] / seconds).toFixed(1)} answers/s)`);
+  console.log(
+    `token guessing: ${statuses[401]} answered 401 and ${statuses[429]} refused 429 in ${seconds.toFixed(2)} s (${(statuses[401] / seconds).toFixed(1)} answers/s)`,
+  );
   expect(Object.keys(statuses).sort()).toEqual(['401', '429']);
   expect(statuses[401]).toBeLessThanOrEqual(AUTH_FAILURE_LIMIT.burst + Math.ceil(AUTH_FAILURE_LIMIT.ratePerSecond * seconds) + 1);
   expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);

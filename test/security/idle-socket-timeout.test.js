@@ -27,7 +27,10 @@ test('a socket that sends no request (or half of one) is closed within a few sec
 test('a WebSocket viewer that sends nothing after its handshake stays connected', async () => {
   const { default: WebSocket } = await import('ws');
   const ws = new WebSocket(`ws://127.0.0.1:${server.audiencePort}/ws`, { localAddress: '127.0.0.2' });
-  await new Promise((r, j) => { ws.once('open', r); ws.once('error', j); });
+  await new Promise((r, j) => {
+    ws.once('open', r);
+    ws.once('error', j);
+  });
   await new Promise((r) => setTimeout(r, 6000));
   expect(ws.readyState).toBe(WebSocket.OPEN);
   ws.close();

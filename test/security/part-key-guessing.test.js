@@ -19,14 +19,19 @@ const metric = async (source) => {
 test('300 guessed keys from one address: all refused, counted, throttled to the request limit; the real key still works from another address', async () => {
   server = await startShow({ autoplay: false });
   const agent = new http.Agent({ keepAlive: true, localAddress: '127.0.0.2', maxSockets: 1 });
-  const guess = () => new Promise((resolve) => {
-    const key = randomBytes(8).toString('base64url').slice(0, 10);
-    http.get({ host: '127.0.0.1', port: server.audiencePort, path: `/part/${key}/parts.json`, agent }, (res) => {
-      let body = '';
-      res.on('data', (d) => { body += d; });
-      res.on('end', () => resolve({ status: res.statusCode, body }));
-    }).on('error', (err) => resolve({ status: 0, body: err.message }));
-  });
+  const guess = () =>
+    new Promise((resolve) => {
+      const key = randomBytes(8).toString('base64url').slice(0, 10);
+      http
+        .get({ host: '127.0.0.1', port: server.audiencePort, path: `/part/${key}/parts.json`, agent }, (res) => {
+          let body = '';
+          res.on('data', (d) => {
+            body += d;
+          });
+          res.on('end', () => resolve({ status: res.statusCode, body }));
+        })
+        .on('error', (err) => resolve({ status: 0, body: err.message }));
+    });
   const results = [];
   const started = performance.now();
   for (let i = 0; i < 300; i += 1) results.push(await guess());
@@ -35,7 +40,9 @@ test('300 guessed keys from one address: all refused, counted, throttled to the 
   const refused = results.filter((r) => r.status === 403);
   const throttled = results.filter((r) => r.status === 429);
   const bound = 60 + Math.ceil(20 * seconds);
-  console.log(`part key guessing: 300 guesses in ${seconds.toFixed(2)} s → ${refused.length} × 403 PART_KEY (bound ${bound}), ${throttled.length} × 429`);
+  console.log(
+    `part key guessing: 300 guesses in ${seconds.toFixed(2)} s → ${refused.length} × 403 PART_KEY (bound ${bound}), ${throttled.length} × 429`,
+  );
   expect(refused.length + throttled.length).toBe(300); // not one guess reached the cue table
   expect(refused.every((r) => JSON.parse(r.body).error === 'PART_KEY')).toBe(true);
   expect(bound).toBeLessThan(300);
@@ -44,10 +51,13 @@ test('300 guessed keys from one address: all refused, counted, throttled to the 
   expect(await metric('rate')).toBe(throttled.length);
   // A musician's tablet on another address is served at once.
   const tablet = await new Promise((resolve) => {
-    http.get({ host: '127.0.0.1', port: server.audiencePort, path: `/part/${server.partKey}/parts.json`, localAddress: '127.0.0.3' }, (res) => {
-      res.resume();
-      resolve(res.statusCode);
-    });
+    http.get(
+      { host: '127.0.0.1', port: server.audiencePort, path: `/part/${server.partKey}/parts.json`, localAddress: '127.0.0.3' },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      },
+    );
   });
   expect(tablet).toBe(200);
 }, 30_000);

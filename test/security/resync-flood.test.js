@@ -18,7 +18,10 @@ const counted = async () => (await server.metrics.badInput.get()).values.find((v
 test('resync sent 50/s for 5 s: a handful of snapshots, the rest counted and unanswered', async () => {
   server = await startShow({ scorePath: BIG_SCORE });
   const ws = new WebSocket(`ws://127.0.0.1:${server.audiencePort}/ws`, { localAddress: '127.0.0.2', perMessageDeflate: false });
-  await new Promise((r, j) => { ws.once('open', r); ws.once('error', j); });
+  await new Promise((r, j) => {
+    ws.once('open', r);
+    ws.once('error', j);
+  });
   let snapshots = 0;
   let snapshotBytes = 0;
   let deltas = 0;
@@ -39,7 +42,9 @@ test('resync sent 50/s for 5 s: a handful of snapshots, the rest counted and una
   }
   await new Promise((r) => setTimeout(r, 300));
   const answered = snapshots - joinSnapshots;
-  console.log(`resync flood: ${sent} resyncs in ${(sent * 20) / 1000} s → ${answered} snapshots (${snapshotBytes - joinBytes} bytes), ${await counted()} counted, ${deltas} deltas still received`);
+  console.log(
+    `resync flood: ${sent} resyncs in ${(sent * 20) / 1000} s → ${answered} snapshots (${snapshotBytes - joinBytes} bytes), ${await counted()} counted, ${deltas} deltas still received`,
+  );
   expect(answered).toBeGreaterThanOrEqual(3);
   expect(answered).toBeLessThanOrEqual(4);
   expect(await counted()).toBe(sent - answered);

@@ -30,8 +30,12 @@ let foreignHits = [];
 /** A score with an SVG image asset and a tile grid; `tileColour` is written as given. */
 function scoreJson(tileColour) {
   return {
-    format: 'tutti-score/1', id: 'svg', title: 'SVG', bars: 8,
-    meter: [{ bar: 1, beats: 4, unit: 4 }], tempo: [{ at: { bar: 1 }, bpm: 120 }],
+    format: 'tutti-score/1',
+    id: 'svg',
+    title: 'SVG',
+    bars: 8,
+    meter: [{ bar: 1, beats: 4, unit: 4 }],
+    tempo: [{ at: { bar: 1 }, bpm: 120 }],
     assets: [{ id: 'pic', kind: 'image', src: 'media/evil.svg' }],
     view: { text: 'hello', image: 'pic', data: { tiles: { a: { c: '#123456', s: 1 }, b: { c: tileColour, s: 2 } } } },
   };
@@ -117,7 +121,10 @@ test('tile-colour-url: tutti validate refuses a tile colour that is not a colour
   expect(code).toBe(1);
   expect(lines.join('\n')).toMatch(/view\.data\.tiles\.b\.c: expected a tile colour written #rgb or #rrggbb/);
   // A cue's tile patch is checked the same way; null (remove) stays fine.
-  const cues = { ...scoreJson('#fff'), cues: [{ at: { bar: 2 }, view: { data: { tiles: { a: { c: null }, b: { c: 'red; background-image: url(x)' } } } } }] };
+  const cues = {
+    ...scoreJson('#fff'),
+    cues: [{ at: { bar: 2 }, view: { data: { tiles: { a: { c: null }, b: { c: 'red; background-image: url(x)' } } } } }],
+  };
   const result = validateScore(cues);
   expect(result.problems).toEqual([{ path: 'cues[0].view.data.tiles.b.c', message: expect.stringMatching(/expected a tile colour/) }]);
   // Editors checking against scores/score.schema.json flag it too.
@@ -166,7 +173,12 @@ test('script-in-media: the same page served by the edge (real workerd) carries t
     expect(html).toContain('<meta http-equiv="Content-Security-Policy"');
     const { context, page, problems } = await openPage(browser);
     await page.goto(`${edge.url}/`);
-    await waitInPage(page, () => window.__tutti.connection().live && document.querySelectorAll('#tiles span').length === 2, undefined, 30_000);
+    await waitInPage(
+      page,
+      () => window.__tutti.connection().live && document.querySelectorAll('#tiles span').length === 2,
+      undefined,
+      30_000,
+    );
     expect(problems).toEqual([]);
     await page.goto(`${edge.url}/media/media/evil.svg`);
     await page.waitForTimeout(300);

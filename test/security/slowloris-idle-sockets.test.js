@@ -26,8 +26,15 @@ test('500 idle sockets from one address: another address still gets /healthz in 
   let reopened = 0;
   const attack = (async () => {
     while (performance.now() < until && reopened < 2000) {
-      const closed = sockets.map((s, i) => (s.destroyed ? i : -1)).filter((i) => i !== -1).slice(0, 25);
-      await Promise.all(closed.map(async (i) => { sockets[i] = await idleSocket(server.port, ATTACKER); }));
+      const closed = sockets
+        .map((s, i) => (s.destroyed ? i : -1))
+        .filter((i) => i !== -1)
+        .slice(0, 25);
+      await Promise.all(
+        closed.map(async (i) => {
+          sockets[i] = await idleSocket(server.port, ATTACKER);
+        }),
+      );
       reopened += closed.length;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -44,7 +51,9 @@ test('500 idle sockets from one address: another address still gets /healthz in 
   // p90, not the single worst: this jest process also runs the attacker's reconnect loop, and on
   // a shared 2-core machine one probe in twenty can wait behind it on the client side.
   const p90 = sorted[Math.floor(sorted.length * 0.9) - 1];
-  console.log(`slowloris: ${held} of ${IDLE_SOCKETS} attacker sockets held, ${reopened} reopened; /healthz from ${VIEWER}: ${probes.length} probes, p90 ${p90.toFixed(1)} ms, worst ${worst.toFixed(1)} ms, failures ${probes.filter((p) => p.status !== 200).length} (${probes.find((p) => p.error)?.error ?? 'none'})`);
+  console.log(
+    `slowloris: ${held} of ${IDLE_SOCKETS} attacker sockets held, ${reopened} reopened; /healthz from ${VIEWER}: ${probes.length} probes, p90 ${p90.toFixed(1)} ms, worst ${worst.toFixed(1)} ms, failures ${probes.filter((p) => p.status !== 200).length} (${probes.find((p) => p.error)?.error ?? 'none'})`,
+  );
   expect(probes.filter((p) => p.status !== 200)).toEqual([]);
   expect(p90).toBeLessThan(100);
   expect(held).toBeLessThanOrEqual(16);

@@ -38,7 +38,8 @@ function sseFrom(port, from, headers = {}) {
   });
 }
 
-const rejected = async (server) => (await server.metrics.connectionsRejected.get()).values.find((v) => v.labels.reason === 'per_address')?.value ?? 0;
+const rejected = async (server) =>
+  (await server.metrics.connectionsRejected.get()).values.find((v) => v.labels.reason === 'per_address')?.value ?? 0;
 
 test('one address: WebSocket + SSE + keep-alive sockets are capped at --max-per-address; another address is served', async () => {
   const server = await startShow({ maxPerAddress: 6 });
@@ -49,7 +50,12 @@ test('one address: WebSocket + SSE + keep-alive sockets are capped at --max-per-
   for (let i = 0; i < 2; i += 1) results.push(await sseFrom(port, '127.0.0.2'));
   // A keep-alive HTTP socket counts too.
   const agent = new http.Agent({ keepAlive: true, localAddress: '127.0.0.2', maxSockets: 1 });
-  const keepAlive = await new Promise((resolve) => http.get({ host: '127.0.0.1', port, path: '/healthz', agent }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode)); }));
+  const keepAlive = await new Promise((resolve) =>
+    http.get({ host: '127.0.0.1', port, path: '/healthz', agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode));
+    }),
+  );
   expect([...results, keepAlive]).toEqual(['open', 'open', 'open', 200, 200, 200]);
   const beyond = [await wsFrom(port, '127.0.0.2'), await sseFrom(port, '127.0.0.2'), (await getFrom(port, '/healthz', '127.0.0.2')).status];
   expect(beyond.every((r) => r !== 'open' && r !== 200)).toBe(true);

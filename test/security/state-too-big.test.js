@@ -27,10 +27,17 @@ afterAll(() => rm(work, { recursive: true, force: true }));
 /** 48 bars; a view cue on each of the first `grow` bars adds `chunk` characters of view data (each cue alone is small). */
 function growingScore({ grow, chunk }) {
   return {
-    format: 'tutti-score/1', id: 'growing', title: 'Growing', bars: 48,
-    meter: [{ bar: 1, beats: 4, unit: 4 }], tempo: [{ at: { bar: 1 }, bpm: 240 }],
+    format: 'tutti-score/1',
+    id: 'growing',
+    title: 'Growing',
+    bars: 48,
+    meter: [{ bar: 1, beats: 4, unit: 4 }],
+    tempo: [{ at: { bar: 1 }, bpm: 240 }],
     view: { text: 'start' },
-    cues: Array.from({ length: grow }, (_, i) => ({ at: { bar: i + 1, beat: 2 }, view: { text: `bar ${i + 1}`, data: { notes: { [`n${i + 1}`]: 'é'.repeat(chunk / 2) } } } })),
+    cues: Array.from({ length: grow }, (_, i) => ({
+      at: { bar: i + 1, beat: 2 },
+      view: { text: `bar ${i + 1}`, data: { notes: { [`n${i + 1}`]: 'é'.repeat(chunk / 2) } } },
+    })),
   };
 }
 
@@ -69,7 +76,10 @@ test('edge-frame-too-big: tutti validate replays the score and names the first b
 
 /** The normalized score without the size rule (for the oracle, which must be able to play any size). */
 function validateScoreUnchecked(score) {
-  const small = validateScore({ ...score, cues: score.cues.map((c) => ({ ...c, view: { ...c.view, data: { notes: { [Object.keys(c.view.data.notes)[0]]: 'x' } } } })) });
+  const small = validateScore({
+    ...score,
+    cues: score.cues.map((c) => ({ ...c, view: { ...c.view, data: { notes: { [Object.keys(c.view.data.notes)[0]]: 'x' } } } })),
+  });
   const normalized = structuredClone(small.score);
   normalized.cues.forEach((cue, i) => {
     cue.view.data = score.cues[i].view.data;
@@ -93,9 +103,17 @@ test('edge-frame-too-big: 100,000 cues are checked in one linear pass', () => {
   const tiles = {};
   for (let n = 0; n < 360; n += 1) tiles[`t${n}`] = { c: '#123456', s: 0 };
   const scoreWith = (count) => ({
-    format: 'tutti-score/1', id: 'big', title: 'Big', bars: 10_000,
-    meter: [{ bar: 1, beats: 4, unit: 4 }], tempo: [{ at: { bar: 1 }, bpm: 120 }], view: { data: { tiles } },
-    cues: Array.from({ length: count }, (_, i) => ({ at: { bar: 1 + Math.floor(i / 10), beat: 1 + (i % 4) }, view: { data: { tiles: { [`t${i % 360}`]: { c: '#abcdef', s: i } } } } })),
+    format: 'tutti-score/1',
+    id: 'big',
+    title: 'Big',
+    bars: 10_000,
+    meter: [{ bar: 1, beats: 4, unit: 4 }],
+    tempo: [{ at: { bar: 1 }, bpm: 120 }],
+    view: { data: { tiles } },
+    cues: Array.from({ length: count }, (_, i) => ({
+      at: { bar: 1 + Math.floor(i / 10), beat: 1 + (i % 4) },
+      view: { data: { tiles: { [`t${i % 360}`]: { c: '#abcdef', s: i } } } },
+    })),
   });
   /** The snapshot-size replay's time for a validated score of `count` cues (the fastest of 2). */
   const replayMs = (count) => {
@@ -113,7 +131,9 @@ test('edge-frame-too-big: 100,000 cues are checked in one linear pass', () => {
   // the cues may cost about ten times as long; a pass per cue over all cues would cost ~100 times.
   const small = replayMs(10_000);
   const large = replayMs(100_000);
-  console.log(`snapshot-size replay: 10,000 cues ${small.toFixed(0)} ms, 100,000 cues ${large.toFixed(0)} ms (×${(large / small).toFixed(1)})`);
+  console.log(
+    `snapshot-size replay: 10,000 cues ${small.toFixed(0)} ms, 100,000 cues ${large.toFixed(0)} ms (×${(large / small).toFixed(1)})`,
+  );
   expect(large / small).toBeLessThan(30);
 });
 
@@ -128,7 +148,15 @@ test('edge-frame-too-big: a score just under the limit plays on real workerd wit
     const gone = Object.fromEntries(Object.keys(keys('k', i * PER_CUE, PER_CUE)).map((k) => [k, null]));
     cues.push({ at: { bar: 21 + i }, view: { data: { k: gone, m: keys('m', i * PER_CUE, PER_CUE) } } });
   }
-  const score = { format: 'tutti-score/1', id: 'swap', title: 'Swap', bars: 40, meter: [{ bar: 1, beats: 4, unit: 4 }], tempo: [{ at: { bar: 1 }, bpm: 120 }], cues };
+  const score = {
+    format: 'tutti-score/1',
+    id: 'swap',
+    title: 'Swap',
+    bars: 40,
+    meter: [{ bar: 1, beats: 4, unit: 4 }],
+    tempo: [{ at: { bar: 1 }, bpm: 120 }],
+    cues,
+  };
   const checked = validateScore(score);
   expect(checked.problems).toEqual([]);
   const file = join(work, 'swap.score.json');
@@ -136,11 +164,20 @@ test('edge-frame-too-big: a score just under the limit plays on real workerd wit
 
   const edge = await startEdge({ port: await freePort() });
   const server = await startShow({ scorePath: file, autoplay: false, edgeUrl: edge.url, edgeToken: edge.token });
-  const control = (body) => fetch(`${server.controlUrl}/api/transport`, { method: 'POST', headers: { authorization: 'Bearer test-token', 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
-  const caughtUp = () => waitFor(async () => {
-    const stats = await showStats(edge);
-    return stats.epoch === server.show.stream.epoch() && stats.seq === server.show.stream.seq();
-  }, { timeoutMs: 20_000, what: 'the edge to reach the venue\'s seq' });
+  const control = (body) =>
+    fetch(`${server.controlUrl}/api/transport`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer test-token', 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then((r) => r.json());
+  const caughtUp = () =>
+    waitFor(
+      async () => {
+        const stats = await showStats(edge);
+        return stats.epoch === server.show.stream.epoch() && stats.seq === server.show.stream.seq();
+      },
+      { timeoutMs: 20_000, what: "the edge to reach the venue's seq" },
+    );
   try {
     await caughtUp();
     await control({ action: 'seek', bar: 20 });

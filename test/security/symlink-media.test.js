@@ -11,7 +11,7 @@ import { runCli } from '../../local-server/src/cli.js';
 import { startShow } from '../support/show.js';
 import { freePort, startEdge, waitFor } from '../edge/helpers.js';
 
-const SECRET = 'root:x:0:0:the laptop owner\'s secret file\n';
+const SECRET = "root:x:0:0:the laptop owner's secret file\n";
 const WAV = Buffer.alloc(2000, 3);
 
 let work;
@@ -21,12 +21,19 @@ let secretFile;
 /** A score listing media/leak.wav (and media/alias.wav when asked), in its own folder. */
 async function writeScore(folder, srcs) {
   const file = join(folder, 'leak.score.json');
-  await writeFile(file, JSON.stringify({
-    format: 'tutti-score/1', id: 'leak', title: 'Leak', bars: 4,
-    meter: [{ bar: 1, beats: 4, unit: 4 }], tempo: [{ at: { bar: 1 }, bpm: 120 }],
-    assets: srcs.map((src, i) => ({ id: `a${i}`, kind: 'audio', src })),
-    cues: srcs.map((_, i) => ({ at: { bar: 1 + i }, audio: { asset: `a${i}` } })),
-  }));
+  await writeFile(
+    file,
+    JSON.stringify({
+      format: 'tutti-score/1',
+      id: 'leak',
+      title: 'Leak',
+      bars: 4,
+      meter: [{ bar: 1, beats: 4, unit: 4 }],
+      tempo: [{ at: { bar: 1 }, bpm: 120 }],
+      assets: srcs.map((src, i) => ({ id: `a${i}`, kind: 'audio', src })),
+      cues: srcs.map((_, i) => ({ at: { bar: 1 + i }, audio: { asset: `a${i}` } })),
+    }),
+  );
   return file;
 }
 
@@ -112,7 +119,9 @@ test('symlink-escape: the venue /media route does not follow a link planted afte
     expect(body).not.toContain('secret');
     const metrics = await (await fetch(`${server.controlUrl}/metrics`, { headers: { authorization: 'Bearer test-token' } })).text();
     expect(metrics).toMatch(/tutti_bad_input_total\{source="media_link"\} 1/);
-    expect(server.log.recent().some((e) => e.level === 'warn' && /media\/leak\.wav links outside the score's folder/.test(e.msg))).toBe(true);
+    expect(server.log.recent().some((e) => e.level === 'warn' && /media\/leak\.wav links outside the score's folder/.test(e.msg))).toBe(
+      true,
+    );
   } finally {
     await server.close();
     await restoreFile();
@@ -126,7 +135,10 @@ test('symlink-escape: the edge upload does not copy a linked file to the public 
   try {
     await plantLink();
     await server.edge.enable(edge.url, edge.token);
-    await waitFor(() => server.log.recent().some((e) => /edge media: cannot read media\/leak\.wav/.test(e.msg)), { timeoutMs: 20_000, what: 'the media pass to refuse the link' });
+    await waitFor(() => server.log.recent().some((e) => /edge media: cannot read media\/leak\.wav/.test(e.msg)), {
+      timeoutMs: 20_000,
+      what: 'the media pass to refuse the link',
+    });
     await server.edge.mediaIdle();
     const res = await fetch(`${edge.url}/media/media/leak.wav`);
     const body = await res.text();

@@ -16,12 +16,26 @@ export function manyCuesScore({ cues = 100_000, bars = 10_000, tiles = 360, seed
   for (let n = 0; n < cues; n += 1) {
     const beat = Math.floor((n * bars * 4) / cues);
     const changed = {};
-    for (let k = 0; k < 4; k += 1) changed[id(Math.floor(random() * tiles))] = { c: `#${Math.floor(random() * 0xffffff).toString(16).padStart(6, '0')}`, s: k };
+    for (let k = 0; k < 4; k += 1)
+      changed[id(Math.floor(random() * tiles))] = {
+        c: `#${Math.floor(random() * 0xffffff)
+          .toString(16)
+          .padStart(6, '0')}`,
+        s: k,
+      };
     list.push({ at: { bar: Math.floor(beat / 4) + 1, beat: (beat % 4) + 1 }, view: { data: { tiles: changed, round: n } } });
   }
   return {
-    format: 'tutti-score/1', id: 'many-cues', title: 'Many cues', bars,
-    meter: [{ bar: 1, beats: 4, unit: 4 }], tempo: [{ at: { bar: 1, beat: 1 }, bpm: 120 }],
-    sections: [], parts: [], assets: [], view: { text: 'grid', data: { tiles: grid } }, cues: list,
+    format: 'tutti-score/1',
+    id: 'many-cues',
+    title: 'Many cues',
+    bars,
+    meter: [{ bar: 1, beats: 4, unit: 4 }],
+    tempo: [{ at: { bar: 1, beat: 1 }, bpm: 120 }],
+    sections: [],
+    parts: [],
+    assets: [],
+    view: { text: 'grid', data: { tiles: grid } },
+    cues: list,
   };
 }

@@ -35,7 +35,8 @@ export function timetagReceiver() {
   const received = [];
   const timers = new Set();
   const socket = dgram.createSocket('udp4');
-  const deliver = (message, bundled) => received.push({ address: message.address, args: message.args.map((a) => a.value), at: wallClock(), bundled });
+  const deliver = (message, bundled) =>
+    received.push({ address: message.address, args: message.args.map((a) => a.value), at: wallClock(), bundled });
   socket.on('message', (bytes) => {
     let packet;
     try {
@@ -50,21 +51,30 @@ export function timetagReceiver() {
     const wait = due - wallClock();
     if (!(wait > 0)) return fire();
     // Wake early, then spin the last ms: the receiver's own timing must not blur the measurement.
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      while (wallClock() < due) { /* last fraction of a ms */ }
-      fire();
-    }, Math.max(0, wait - 2));
+    const timer = setTimeout(
+      () => {
+        timers.delete(timer);
+        while (wallClock() < due) {
+          /* last fraction of a ms */
+        }
+        fire();
+      },
+      Math.max(0, wait - 2),
+    );
     timers.add(timer);
   });
-  return new Promise((resolve) => socket.bind(0, '127.0.0.1', () => resolve({
-    port: socket.address().port,
-    received,
-    close: () => {
-      for (const t of timers) clearTimeout(t);
-      socket.close();
-    },
-  })));
+  return new Promise((resolve) =>
+    socket.bind(0, '127.0.0.1', () =>
+      resolve({
+        port: socket.address().port,
+        received,
+        close: () => {
+          for (const t of timers) clearTimeout(t);
+          socket.close();
+        },
+      }),
+    ),
+  );
 }
 
 /**
@@ -93,14 +103,17 @@ export function medianOf(values) {
  */
 export async function threadReceiver() {
   const { Worker } = await import('node:worker_threads');
-  const worker = new Worker(`
+  const worker = new Worker(
+    `
     const { parentPort } = require('node:worker_threads');
     const socket = require('node:dgram').createSocket('udp4');
     const got = [];
     socket.on('message', (bytes) => got.push([performance.timeOrigin + performance.now(), bytes]));
     socket.bind(0, '127.0.0.1', () => parentPort.postMessage({ port: socket.address().port }));
     parentPort.on('message', () => parentPort.postMessage({ got }));
-  `, { eval: true });
+  `,
+    { eval: true },
+  );
   const { port } = await new Promise((resolve) => worker.once('message', resolve));
   return {
     port,

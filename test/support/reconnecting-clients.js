@@ -12,7 +12,10 @@ const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 export function canonicalJson(value) {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }
@@ -57,7 +60,10 @@ export function wsViewer(baseUrl) {
       }
     }
   })();
-  client.stop = () => { client.stopped = true; client.ws?.terminate(); };
+  client.stop = () => {
+    client.stopped = true;
+    client.ws?.terminate();
+  };
   return client;
 }
 
@@ -90,7 +96,10 @@ export function sseViewer(baseUrl) {
       }
     }
   })();
-  client.stop = () => { client.stopped = true; controller?.abort(); };
+  client.stop = () => {
+    client.stopped = true;
+    controller?.abort();
+  };
   return client;
 }
 
@@ -116,6 +125,8 @@ export function pollViewer(baseUrl) {
       }
     }
   })();
-  client.stop = () => { client.stopped = true; };
+  client.stop = () => {
+    client.stopped = true;
+  };
   return client;
 }

@@ -19,9 +19,27 @@ export function serveProcesses({ token, prefix }) {
   /** Start `tutti serve`; resolves once it printed its start-up lines (the last says stopped or playing). */
   function serve(extra = []) {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [`${root}local-server/bin/tutti.js`, 'serve', '--host', '127.0.0.1', '--port', '0', '--control-port', '0', '--token', token, ...extra], {
-        cwd: root, env: { ...process.env, XDG_STATE_HOME: stateHome }, stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        [
+          `${root}local-server/bin/tutti.js`,
+          'serve',
+          '--host',
+          '127.0.0.1',
+          '--port',
+          '0',
+          '--control-port',
+          '0',
+          '--token',
+          token,
+          ...extra,
+        ],
+        {
+          cwd: root,
+          env: { ...process.env, XDG_STATE_HOME: stateHome },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       running.add(child);
       let out = '';
       const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 15000);

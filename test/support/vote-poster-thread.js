@@ -8,22 +8,26 @@ import net from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
 
 const { port, at, keepAlive, fresh } = workerData;
-const post = (body) => `POST /vote HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+const post = (body) =>
+  `POST /vote HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 
 /** A client socket and the statuses of the responses it received, in order. */
 function connection() {
   const socket = net.connect(port, '127.0.0.1');
   let received = '';
   const statuses = () => [...received.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]);
-  socket.on('data', (d) => { received += d.toString(); });
+  socket.on('data', (d) => {
+    received += d.toString();
+  });
   socket.on('error', () => {});
   return { socket, statuses };
 }
 
-const waitFor = (check) => new Promise((resolve) => {
-  const poll = () => (check() ? resolve() : setTimeout(poll, 1));
-  poll();
-});
+const waitFor = (check) =>
+  new Promise((resolve) => {
+    const poll = () => (check() ? resolve() : setTimeout(poll, 1));
+    poll();
+  });
 
 const kept = keepAlive.map(() => connection());
 for (const c of kept) c.socket.write('GET /time HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');

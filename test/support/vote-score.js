@@ -11,7 +11,14 @@ import { join } from 'node:path';
  * @param {{ bpm?: number, beats?: number, bars?: number, at?: { bar: number, beat?: number }, reactions?: object[], prompt?: boolean }} [options]
  * @returns {string} the score's path
  */
-export function writeVoteScore({ bpm = 240, beats = 8, bars = 16, at = { bar: 2 }, reactions = [{ at: { bar: 13 }, until: { bar: 16, beat: 4 }, full: 40 }], prompt = true } = {}) {
+export function writeVoteScore({
+  bpm = 240,
+  beats = 8,
+  bars = 16,
+  at = { bar: 2 },
+  reactions = [{ at: { bar: 13 }, until: { bar: 16, beat: 4 }, full: 40 }],
+  prompt = true,
+} = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'tutti-votes-'));
   const score = {
     format: 'tutti-score/1',
@@ -28,16 +35,21 @@ export function writeVoteScore({ bpm = 240, beats = 8, bars = 16, at = { bar: 2 
     ],
     view: { text: 'Votes' },
     reactions,
-    prompts: !prompt ? [] : [
-      {
-        id: 'path', at, beats, question: 'Which way?',
-        options: [
-          { id: 'c', label: 'To C', section: 'C' },
-          { id: 'd', label: 'To D', section: 'D' },
-          { id: 'stay', label: 'Stay' },
+    prompts: !prompt
+      ? []
+      : [
+          {
+            id: 'path',
+            at,
+            beats,
+            question: 'Which way?',
+            options: [
+              { id: 'c', label: 'To C', section: 'C' },
+              { id: 'd', label: 'To D', section: 'D' },
+              { id: 'stay', label: 'Stay' },
+            ],
+          },
         ],
-      },
-    ],
   };
   const file = join(dir, 'votes.score.json');
   writeFileSync(file, JSON.stringify(score, null, 2));

@@ -11,7 +11,9 @@ const lock = JSON.parse(readFileSync(new URL('package-lock.json', root), 'utf8')
 const nameOf = (path) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
 
 test('every locked package with an install script is allowed or denied in allowScripts', () => {
-  const withScripts = Object.entries(lock.packages).filter(([path, p]) => path && p.hasInstallScript).map(([path]) => nameOf(path));
+  const withScripts = Object.entries(lock.packages)
+    .filter(([path, p]) => path && p.hasInstallScript)
+    .map(([path]) => nameOf(path));
   expect(withScripts.length).toBeGreaterThan(0);
   const policy = pkg.allowScripts ?? {};
   const declared = (name) => Object.keys(policy).some((key) => key === name || key.startsWith(`${name}@`));
@@ -21,7 +23,14 @@ test('every locked package with an install script is allowed or denied in allowS
 });
 
 test('the runtime, esbuild and workerd binaries install; the browser download and native builds do not run', () => {
-  expect(pkg.allowScripts).toMatchObject({ node: true, esbuild: true, workerd: true, '@playwright/browser-chromium': false, 'unix-dgram': false, '@parcel/watcher': false });
+  expect(pkg.allowScripts).toMatchObject({
+    node: true,
+    esbuild: true,
+    workerd: true,
+    '@playwright/browser-chromium': false,
+    'unix-dgram': false,
+    '@parcel/watcher': false,
+  });
   // npm's own mechanism replaces the old stand-in package for Artillery's browser download.
   expect(pkg.overrides?.['@playwright/browser-chromium']).toBeUndefined();
 });

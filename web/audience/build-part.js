@@ -23,7 +23,19 @@ export async function buildPartApp({ quiet = false, outDir = PART_OUT_DIR } = {}
   // A tablet on a music stand must not go dark mid-piece: the same keep-awake video as the audience page.
   const { js, css, video, html, jsPath, cssPath, videoPath } = await buildPage(SRC, 'part');
   const version = hashOf(Buffer.concat([html, js, css]));
-  const files = await writeBuiltApp(outDir, [[jsPath, js], [cssPath, css], [videoPath, video], ['index.html', html]], version);
-  if (!quiet) console.log(`part page → ${outDir}: ${jsPath} ${(js.length / 1024).toFixed(1)} KB (br ${(files[jsPath].br / 1024).toFixed(1)} KB), ${cssPath}`);
+  const files = await writeBuiltApp(
+    outDir,
+    [
+      [jsPath, js],
+      [cssPath, css],
+      [videoPath, video],
+      ['index.html', html],
+    ],
+    version,
+  );
+  if (!quiet)
+    console.log(
+      `part page → ${outDir}: ${jsPath} ${(js.length / 1024).toFixed(1)} KB (br ${(files[jsPath].br / 1024).toFixed(1)} KB), ${cssPath}`,
+    );
   return { outDir, files };
 }

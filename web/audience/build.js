@@ -111,7 +111,11 @@ export async function buildPage(srcDir, name) {
   const video = buildKeepAwakeWebm();
   const videoPath = `assets/keep-awake-${hashOf(video)}.webm`;
   const template = await readFile(join(srcDir, 'index.html'), 'utf8');
-  const html = Buffer.from(minifyHtml(template.replace('%CSP%', AUDIENCE_PAGE_CSP).replace('%CSS%', cssPath).replace('%JS%', jsPath).replace('%KEEP_AWAKE%', videoPath)));
+  const html = Buffer.from(
+    minifyHtml(
+      template.replace('%CSP%', AUDIENCE_PAGE_CSP).replace('%CSS%', cssPath).replace('%JS%', jsPath).replace('%KEEP_AWAKE%', videoPath),
+    ),
+  );
   return { js, css, video, html, jsPath, cssPath, videoPath };
 }
 

@@ -44,7 +44,13 @@ function vintSize(n) {
 
 /** An element: its ID bytes (already marker-coded), size, payload. */
 function element(id, payload) {
-  const idBytes = Buffer.from(id.toString(16).padStart(2, '0').replace(/^(.)((..)*)$/, '0$1$2'), 'hex');
+  const idBytes = Buffer.from(
+    id
+      .toString(16)
+      .padStart(2, '0')
+      .replace(/^(.)((..)*)$/, '0$1$2'),
+    'hex',
+  );
   return Buffer.concat([idBytes, vintSize(payload.length), payload]);
 }
 

@@ -28,8 +28,12 @@ export function createAudiencePanel() {
     const probeTag = $('probe-state');
     // Green only once there is something to show: an open probe with no samples measured nothing yet.
     const measuring = probe.state === 'open' && stats.latency.samples > 0;
-    const probeText = probe.state !== 'open' ? `probe ${probe.state}${probe.error ? `: ${probe.error}` : ''}`
-      : measuring ? `probe: ${stats.latency.samples} samples / ${stats.latency.windowMs / 1000} s` : 'probe: no samples yet (updates arrive while the show plays)';
+    const probeText =
+      probe.state !== 'open'
+        ? `probe ${probe.state}${probe.error ? `: ${probe.error}` : ''}`
+        : measuring
+          ? `probe: ${stats.latency.samples} samples / ${stats.latency.windowMs / 1000} s`
+          : 'probe: no samples yet (updates arrive while the show plays)';
     setText(probeTag, probeText);
     probeTag.className = `tag ${measuring ? 'tag-ok' : probe.error ? 'tag-warn' : ''}`;
     setText($('latency-about'), `p50/p99: ${stats.latency.label} — ${stats.latency.about}.`);
@@ -51,7 +55,12 @@ export function createAudiencePanel() {
     const qr = /** @type {HTMLImageElement} */ ($('qr'));
     const src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(audience.qrSvg)}`;
     if (qr.src !== src) qr.src = src;
-    setText($('audience-local'), audience.lanAddress ? `Phones on the venue Wi-Fi scan the code. On this machine: ${audience.localUrl}` : `On this machine: ${audience.localUrl}`);
+    setText(
+      $('audience-local'),
+      audience.lanAddress
+        ? `Phones on the venue Wi-Fi scan the code. On this machine: ${audience.localUrl}`
+        : `On this machine: ${audience.localUrl}`,
+    );
     const warning = $('audience-warning');
     warning.hidden = !audience.warning;
     setText(warning, audience.warning ?? '');

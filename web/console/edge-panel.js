@@ -35,16 +35,39 @@ export function createEdgePanel({ api }) {
     $('edge-replaced').hidden = !replaced;
     if (replaced) {
       const at = edge.replacedAt ? new Date(edge.replacedAt).toLocaleTimeString() : 'just now';
-      setText($('edge-replaced-text'), `Stopped publishing at ${at}: another venue server connected to this edge with the same token. Remote viewers now follow that one. Stop it first, then publish from here again.`);
+      setText(
+        $('edge-replaced-text'),
+        `Stopped publishing at ${at}: another venue server connected to this edge with the same token. Remote viewers now follow that one. Stop it first, then publish from here again.`,
+      );
     }
     if (edge.enabled && document.activeElement !== url && edge.publicUrl) url.value = edge.publicUrl;
     /** @type {HTMLButtonElement} */ ($('edge-off')).disabled = !edge.enabled;
     const rows = [
-      ['Link', edge.enabled ? (replaced ? 'replaced by another venue server — not retrying' : edge.connected ? 'connected' : 'not connected — retrying') : 'off'],
-      ['Lag', edge.enabled ? (edge.lag === null || edge.lag === undefined ? '—' : `${edge.lag} update${edge.lag === 1 ? '' : 's'} behind`) : '—'],
-      ['Remote viewers', edge.enabled && edge.remoteViewers !== null && edge.remoteViewers !== undefined ? String(edge.remoteViewers) : '—'],
+      [
+        'Link',
+        edge.enabled
+          ? replaced
+            ? 'replaced by another venue server — not retrying'
+            : edge.connected
+              ? 'connected'
+              : 'not connected — retrying'
+          : 'off',
+      ],
+      [
+        'Lag',
+        edge.enabled ? (edge.lag === null || edge.lag === undefined ? '—' : `${edge.lag} update${edge.lag === 1 ? '' : 's'} behind`) : '—',
+      ],
+      [
+        'Remote viewers',
+        edge.enabled && edge.remoteViewers !== null && edge.remoteViewers !== undefined ? String(edge.remoteViewers) : '—',
+      ],
       ['Reconnects', edge.enabled ? String(edge.reconnects ?? 0) : '—'],
-      ['Overflow', edge.maxClients ? `beyond ${edge.maxClients} local viewers, new ones go ${edge.enabled ? 'to the edge' : 'away (503) until the edge is on'}` : 'no local cap (--max-clients not set)'],
+      [
+        'Overflow',
+        edge.maxClients
+          ? `beyond ${edge.maxClients} local viewers, new ones go ${edge.enabled ? 'to the edge' : 'away (503) until the edge is on'}`
+          : 'no local cap (--max-clients not set)',
+      ],
     ];
     if (edge.enabled && edge.venue) rows.push(['Remote viewers see', venueText(edge.venue)]);
     if (edge.enabled && edge.media) rows.push(['Media', edgeMediaText(edge)]);

@@ -36,7 +36,9 @@ export function drawLatencyChart(el, history) {
     const gy = PAD.top + plotH - f * plotH;
     parts.push(svg('line', { class: 'grid-line', x1: PAD.left, x2: PAD.left + plotW, y1: gy, y2: gy }));
     parts.push(svg('text', { class: 'axis-label', x: PAD.left - 6, y: gy + 3, 'text-anchor': 'end', text: `${+(yMax * f).toFixed(1)}` }));
-    parts.push(svg('text', { class: 'axis-label', x: PAD.left + plotW + 6, y: gy + 3, 'text-anchor': 'start', text: `${Math.round(vMax * f)}` }));
+    parts.push(
+      svg('text', { class: 'axis-label', x: PAD.left + plotW + 6, y: gy + 3, 'text-anchor': 'start', text: `${Math.round(vMax * f)}` }),
+    );
   }
   parts.push(svg('text', { class: 'axis-label', x: PAD.left, y: height - 4, text: '−2 min' }));
   parts.push(svg('text', { class: 'axis-label', x: PAD.left + plotW, y: height - 4, 'text-anchor': 'end', text: 'now' }));
@@ -62,7 +64,15 @@ export function drawLatencyChart(el, history) {
   if (p99) parts.push(svg('path', { class: 'line line-p99', d: p99 }));
   if (p50) parts.push(svg('path', { class: 'line line-p50', d: p50 }));
   if (!p50 && !p99) {
-    parts.push(svg('text', { class: 'empty-note', x: PAD.left + plotW / 2, y: PAD.top + plotH / 2, 'text-anchor': 'middle', text: 'No pushes yet: latency appears while the show plays.' }));
+    parts.push(
+      svg('text', {
+        class: 'empty-note',
+        x: PAD.left + plotW / 2,
+        y: PAD.top + plotH / 2,
+        'text-anchor': 'middle',
+        text: 'No pushes yet: latency appears while the show plays.',
+      }),
+    );
   }
   fill(/** @type {any} */ (el), ...parts);
 }

@@ -9,7 +9,14 @@ export function createLogPanel() {
   const warnOnly = /** @type {HTMLInputElement} */ ($('log-warn-only'));
   warnOnly.addEventListener('change', () => list.classList.toggle('warn-only', warnOnly.checked));
 
-  const row = (e) => h('li', { class: e.level }, h('time', { text: clockTime(e.t) }), h('span', { class: 'lvl', text: e.level }), h('span', { class: 'msg', text: e.msg }));
+  const row = (e) =>
+    h(
+      'li',
+      { class: e.level },
+      h('time', { text: clockTime(e.t) }),
+      h('span', { class: 'lvl', text: e.level }),
+      h('span', { class: 'msg', text: e.msg }),
+    );
 
   function scrollIfAtBottom(wasAtBottom) {
     if (wasAtBottom) list.scrollTop = list.scrollHeight;

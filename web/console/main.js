@@ -39,7 +39,8 @@ function askForToken(error) {
   });
 }
 
-const TOKEN_REFUSED = 'The server refused this token (it changes every time the server starts). Open the address it printed, or paste the new token.';
+const TOKEN_REFUSED =
+  'The server refused this token (it changes every time the server starts). Open the address it printed, or paste the new token.';
 
 /** One banner line at a time; the most important message wins. */
 function createBanner() {
@@ -48,7 +49,10 @@ function createBanner() {
     show(text, kind = 'warn', actions = []) {
       el.className = `banner ${kind}`;
       setText($('banner-text'), text);
-      fill($('banner-actions'), ...actions.map(([label, fn]) => h('button', { type: 'button', class: 'btn btn-small', text: label, onclick: fn })));
+      fill(
+        $('banner-actions'),
+        ...actions.map(([label, fn]) => h('button', { type: 'button', class: 'btn btn-small', text: label, onclick: fn })),
+      );
       el.hidden = false;
     },
     hide() {
@@ -100,11 +104,27 @@ function start() {
   function applySnapshot(snap) {
     clock.observe(snap.s ?? snap.now);
     const modeBadge = $('mode-badge');
-    setText(modeBadge, bridge ? 'Desktop app' : modeNames[snap.mode] ?? snap.mode);
+    setText(modeBadge, bridge ? 'Desktop app' : (modeNames[snap.mode] ?? snap.mode));
     modeBadge.title = snap.settingsPath ? `Settings: ${snap.settingsPath}` : 'Settings are not saved in this mode';
     if (startedAt !== null && snap.startedAt !== startedAt) {
-      const back = lastPosition && lastPosition.bar > 1 ? [[`Back to bar ${lastPosition.bar}`, () => api.post('/api/transport', { action: 'seek', bar: lastPosition.bar, beat: 1 }).then(transport.setStatus).then(banner.hide, () => {})]] : [];
-      banner.show(`The show server restarted at ${clockTime(snap.startedAt)}. Viewers reconnect by themselves; the transport is stopped.`, 'warn', [...back, ['Dismiss', banner.hide]]);
+      const back =
+        lastPosition && lastPosition.bar > 1
+          ? [
+              [
+                `Back to bar ${lastPosition.bar}`,
+                () =>
+                  api
+                    .post('/api/transport', { action: 'seek', bar: lastPosition.bar, beat: 1 })
+                    .then(transport.setStatus)
+                    .then(banner.hide, () => {}),
+              ],
+            ]
+          : [];
+      banner.show(
+        `The show server restarted at ${clockTime(snap.startedAt)}. Viewers reconnect by themselves; the transport is stopped.`,
+        'warn',
+        [...back, ['Dismiss', banner.hide]],
+      );
     }
     startedAt = snap.startedAt;
     transport.setScore(snap.score);
@@ -162,7 +182,10 @@ function start() {
     } else if (state === 'lost') {
       lostSince ??= Date.now();
       setConnection('bad', 'Reconnecting…');
-      banner.show(`Lost contact with the show server at ${clockTime(lostSince)} — ${detail}. The show keeps running on the server if it is alive.`, 'bad');
+      banner.show(
+        `Lost contact with the show server at ${clockTime(lostSince)} — ${detail}. The show keeps running on the server if it is alive.`,
+        'bad',
+      );
     } else if (state === 'unauthorized') {
       setConnection('bad', 'Token refused');
       forgetToken();
@@ -174,7 +197,11 @@ function start() {
 
   if (bridge) {
     bridge.onServerStatus((s) => {
-      if (s.state === 'restarting') banner.show(`The show server stopped (${s.reason}). Restarting it in ${Math.round(s.retryInMs / 100) / 10} s (attempt ${s.attempt}).`, 'bad');
+      if (s.state === 'restarting')
+        banner.show(
+          `The show server stopped (${s.reason}). Restarting it in ${Math.round(s.retryInMs / 100) / 10} s (attempt ${s.attempt}).`,
+          'bad',
+        );
       else if (s.state === 'running' && s.restarted) banner.show('The show server is running again.', 'ok', [['Dismiss', banner.hide]]);
       else if (s.state === 'running' && s.notices?.length) banner.show(s.notices.join(' '), 'warn', [['Dismiss', banner.hide]]);
     });

@@ -7,7 +7,8 @@ import { $, h, fill, setText, clockTime } from './dom.js';
 
 const MODE_TITLES = {
   plain: 'Plain messages sent when each beat sounds: on time in every receiver (Pd, Max, node-osc, liblo, SuperCollider)',
-  ahead: 'Bundles timetagged with the beat’s time, sent ~300 ms early: only for receivers that schedule by timetag (liblo, SuperCollider); Pd and Max would play them early',
+  ahead:
+    'Bundles timetagged with the beat’s time, sent ~300 ms early: only for receivers that schedule by timetag (liblo, SuperCollider); Pd and Max would play them early',
 };
 
 /** @param {{ api: any }} deps */
@@ -37,26 +38,58 @@ export function createOscPanel({ api }) {
   }
 
   function makeRow(t) {
-    const modeSelect = /** @type {HTMLSelectElement} */ (h('select', { class: 'field-inline', 'aria-label': `Mode of ${nameOf(t)}`, dataset: { testid: 'osc-target-mode' }, onchange: () => change(t, { mode: modeSelect.value }) },
-      h('option', { value: 'plain', text: 'plain' }), h('option', { value: 'ahead', text: 'ahead' })));
-    const offset = /** @type {HTMLInputElement} */ (h('input', {
-      type: 'number', class: 'field-inline field-offset', min: '-250', max: '250', step: '1', 'aria-label': `Offset of ${nameOf(t)} in ms`,
-      title: 'Latency offset in ms: negative sends earlier (a 20 ms audio buffer: -20), positive later', dataset: { testid: 'osc-target-offset' },
-      onchange: () => {
-        const value = Number(offset.value);
-        if (offset.value.trim() === '' || !Number.isFinite(value)) return render(current);
-        change(t, { offsetMs: value });
-      },
-    }));
+    const modeSelect = /** @type {HTMLSelectElement} */ (
+      h(
+        'select',
+        {
+          class: 'field-inline',
+          'aria-label': `Mode of ${nameOf(t)}`,
+          dataset: { testid: 'osc-target-mode' },
+          onchange: () => change(t, { mode: modeSelect.value }),
+        },
+        h('option', { value: 'plain', text: 'plain' }),
+        h('option', { value: 'ahead', text: 'ahead' }),
+      )
+    );
+    const offset = /** @type {HTMLInputElement} */ (
+      h('input', {
+        type: 'number',
+        class: 'field-inline field-offset',
+        min: '-250',
+        max: '250',
+        step: '1',
+        'aria-label': `Offset of ${nameOf(t)} in ms`,
+        title: 'Latency offset in ms: negative sends earlier (a 20 ms audio buffer: -20), positive later',
+        dataset: { testid: 'osc-target-offset' },
+        onchange: () => {
+          const value = Number(offset.value);
+          if (offset.value.trim() === '' || !Number.isFinite(value)) return render(current);
+          change(t, { offsetMs: value });
+        },
+      })
+    );
     const sub = h('span', { class: 'row-sub' });
-    const li = h('li', { class: 'row', dataset: { target: keyOf(t) } },
+    const li = h(
+      'li',
+      { class: 'row', dataset: { target: keyOf(t) } },
       h('span', { class: 'row-title', text: nameOf(t) }),
-      h('span', { class: 'row-actions' },
+      h(
+        'span',
+        { class: 'row-actions' },
         modeSelect,
         h('label', { class: 'field-inline-label' }, offset, ' ms'),
-        h('button', { type: 'button', class: 'btn btn-small', text: 'Test', title: 'Send /tutti/ping to this target (a receiver that echoes it shows the round trip)', dataset: { testid: 'osc-test' }, onclick: () => test(t) }),
-        h('button', { type: 'button', class: 'btn btn-small btn-ghost', text: 'Remove', onclick: () => remove(t) })),
-      sub);
+        h('button', {
+          type: 'button',
+          class: 'btn btn-small',
+          text: 'Test',
+          title: 'Send /tutti/ping to this target (a receiver that echoes it shows the round trip)',
+          dataset: { testid: 'osc-test' },
+          onclick: () => test(t),
+        }),
+        h('button', { type: 'button', class: 'btn btn-small btn-ghost', text: 'Remove', onclick: () => remove(t) }),
+      ),
+      sub,
+    );
     return { li, mode: modeSelect, offset, sub };
   }
 
@@ -67,11 +100,22 @@ export function createOscPanel({ api }) {
     if (document.activeElement !== row.offset) row.offset.value = String(t.offsetMs ?? 0);
     const ping = t.lastPing;
     const rtt = t.rtt ? `round trip ${t.rtt.ms.toFixed(1)} ms (${clockTime(t.rtt.at)})` : null;
-    fill(row.sub,
+    fill(
+      row.sub,
       `${t.sent} sent · ${t.errors} errors`,
       t.lastError ? h('span', { class: 'bad', text: ` · last error: ${t.lastError}` }) : null,
-      ping ? h('span', { class: ping.ok ? 'ok' : 'bad', text: ` · ping ${ping.ok ? 'sent' : 'failed'} ${clockTime(ping.at)}${ping.error ? ` (${ping.error})` : ''}` }) : null,
-      rtt ? h('span', { class: 'ok', dataset: { testid: 'osc-rtt' }, text: ` · ${rtt}` }) : ping?.ok ? h('span', { text: ' · no echo' }) : null);
+      ping
+        ? h('span', {
+            class: ping.ok ? 'ok' : 'bad',
+            text: ` · ping ${ping.ok ? 'sent' : 'failed'} ${clockTime(ping.at)}${ping.error ? ` (${ping.error})` : ''}`,
+          })
+        : null,
+      rtt
+        ? h('span', { class: 'ok', dataset: { testid: 'osc-rtt' }, text: ` · ${rtt}` })
+        : ping?.ok
+          ? h('span', { text: ' · no echo' })
+          : null,
+    );
   }
 
   function render(osc) {
@@ -79,10 +123,18 @@ export function createOscPanel({ api }) {
     current = osc;
     const tag = $('osc-in');
     setText(tag, osc.in ? `OSC in: udp ${osc.in}` : 'OSC in: off');
-    tag.title = osc.in ? `Remote control: /tutti/play, /pause, /stop, /seek bar beat, /tempo bpm on UDP port ${osc.in}` : 'Start with --osc-in PORT (or oscInPort in settings) to accept remote control';
+    tag.title = osc.in
+      ? `Remote control: /tutti/play, /pause, /stop, /seek bar beat, /tempo bpm on UDP port ${osc.in}`
+      : 'Start with --osc-in PORT (or oscInPort in settings) to accept remote control';
     if (osc.targets.length === 0) {
       rows.clear();
-      fill(list, h('li', { class: 'empty', text: 'No targets yet. Add each musician’s machine (host and UDP port): it receives /tutti/beat, /tutti/transport and the score’s cues, each when it sounds.' }));
+      fill(
+        list,
+        h('li', {
+          class: 'empty',
+          text: 'No targets yet. Add each musician’s machine (host and UDP port): it receives /tutti/beat, /tutti/transport and the score’s cues, each when it sounds.',
+        }),
+      );
       return;
     }
     const keys = osc.targets.map(keyOf);
@@ -100,7 +152,14 @@ export function createOscPanel({ api }) {
   async function test(target) {
     try {
       const result = await api.post('/api/osc/ping', { host: target.host, port: target.port });
-      render({ ...current, targets: current.targets.map((t) => (keyOf(t) === keyOf(target) ? { ...t, lastPing: result, rtt: result.rttMs !== null ? { ms: result.rttMs, at: result.at } : t.rtt } : t)) });
+      render({
+        ...current,
+        targets: current.targets.map((t) =>
+          keyOf(t) === keyOf(target)
+            ? { ...t, lastPing: result, rtt: result.rttMs !== null ? { ms: result.rttMs, at: result.at } : t.rtt }
+            : t,
+        ),
+      });
       report(null);
     } catch (err) {
       report(err);

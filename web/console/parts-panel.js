@@ -32,7 +32,10 @@ export function createPartsPanel({ api }) {
     if (qr.src !== src) qr.src = src;
     const warning = $('parts-warning');
     warning.hidden = data.onLan;
-    setText(warning, data.onLan ? '' : 'Only this machine can open it: the audience listener is not on the venue network (start with --host 0.0.0.0).');
+    setText(
+      warning,
+      data.onLan ? '' : 'Only this machine can open it: the audience listener is not on the venue network (start with --host 0.0.0.0).',
+    );
 
     const live = data.pages.filter((p) => !p.gone);
     const covered = new Set(live.map((p) => p.part));
@@ -43,18 +46,29 @@ export function createPartsPanel({ api }) {
 
     const rows = data.pages.map((p) => {
       const s = sync(p);
-      return h('li', { class: `part-row ${p.gone ? 'gone' : s.level}`, dataset: { part: p.part } },
+      return h(
+        'li',
+        { class: `part-row ${p.gone ? 'gone' : s.level}`, dataset: { part: p.part } },
         h('span', { class: 'part-dot', 'aria-hidden': 'true' }),
         h('span', { class: 'part-name', text: p.partName ?? `${p.part} (not in this score)` }),
         h('span', { class: 'part-sync', text: p.gone ? 'gone' : s.text }),
         h('span', { class: 'part-click', text: p.click ? 'click on' : '' }),
-        h('span', { class: 'part-seen', text: `${p.address} · ${ago(p.ago)}` }));
+        h('span', { class: 'part-seen', text: `${p.address} · ${ago(p.ago)}` }),
+      );
     });
-    const missing = data.parts.filter((p) => !covered.has(p.id)).map((p) => h('li', { class: 'part-row missing', dataset: { part: p.id } },
-      h('span', { class: 'part-dot', 'aria-hidden': 'true' }),
-      h('span', { class: 'part-name', text: p.name }),
-      h('span', { class: 'part-sync', text: 'no tablet yet' })));
-    if (rows.length + missing.length === 0) fill($('parts-list'), h('li', { class: 'empty', text: 'No part page open. This score has no parts: musicians pick "All parts".' }));
+    const missing = data.parts
+      .filter((p) => !covered.has(p.id))
+      .map((p) =>
+        h(
+          'li',
+          { class: 'part-row missing', dataset: { part: p.id } },
+          h('span', { class: 'part-dot', 'aria-hidden': 'true' }),
+          h('span', { class: 'part-name', text: p.name }),
+          h('span', { class: 'part-sync', text: 'no tablet yet' }),
+        ),
+      );
+    if (rows.length + missing.length === 0)
+      fill($('parts-list'), h('li', { class: 'empty', text: 'No part page open. This score has no parts: musicians pick "All parts".' }));
     else fill($('parts-list'), ...rows, ...missing);
   }
 

@@ -15,7 +15,10 @@ export function createRecordsPanel({ api }) {
   async function openReport(record) {
     setText(error, '');
     try {
-      const res = await fetch(`/api/records/${encodeURIComponent(record.id)}/report`, { headers: { authorization: `Bearer ${api.token}`, 'x-tutti-client': 'console' }, cache: 'no-store' });
+      const res = await fetch(`/api/records/${encodeURIComponent(record.id)}/report`, {
+        headers: { authorization: `Bearer ${api.token}`, 'x-tutti-client': 'console' },
+        cache: 'no-store',
+      });
       if (!res.ok) throw new Error((await res.json().catch(() => null))?.message ?? `HTTP ${res.status}`);
       const url = URL.createObjectURL(await res.blob());
       const a = h('a', { href: url, download: `tutti-report-${record.id}.html` });
@@ -38,9 +41,20 @@ export function createRecordsPanel({ api }) {
       fill(list, h('li', { class: 'hint', text: 'No performance recorded yet.' }));
       return;
     }
-    fill(list, ...data.records.map((r) => h('li', { class: 'row', 'data-record': r.id },
-      h('span', { class: 'grow', text: `${new Date(r.startedAt).toLocaleDateString()} ${clockTime(r.startedAt)} · ${r.score?.title ?? '?'} · ${duration(r.durationMs)}${r.endedAt ? '' : ' · no clean stop'}${r.resumes ? ` · resumed ${r.resumes}×` : ''}` }),
-      h('button', { type: 'button', class: 'btn btn-small', text: 'Report', onclick: () => openReport(r) }))));
+    fill(
+      list,
+      ...data.records.map((r) =>
+        h(
+          'li',
+          { class: 'row', 'data-record': r.id },
+          h('span', {
+            class: 'grow',
+            text: `${new Date(r.startedAt).toLocaleDateString()} ${clockTime(r.startedAt)} · ${r.score?.title ?? '?'} · ${duration(r.durationMs)}${r.endedAt ? '' : ' · no clean stop'}${r.resumes ? ` · resumed ${r.resumes}×` : ''}`,
+          }),
+          h('button', { type: 'button', class: 'btn btn-small', text: 'Report', onclick: () => openReport(r) }),
+        ),
+      ),
+    );
   }
 
   async function refresh() {

@@ -38,7 +38,10 @@ export function createScorePanel({ api, bridge, isPlaying, jump }) {
     const rows = [
       ['Title', h('span', { class: 'score-title', text: score.title })],
       ['Composer', score.composer ?? '—'],
-      ['Length', `${score.bars} bars${score.printedBars ? ' (repeats played out; printed bar numbers kept)' : ''} · ${duration(score.durationMs)} at the written tempo`],
+      [
+        'Length',
+        `${score.bars} bars${score.printedBars ? ' (repeats played out; printed bar numbers kept)' : ''} · ${duration(score.durationMs)} at the written tempo`,
+      ],
       ['Tempo', `${score.tempo} bpm`],
       ['Meter', meter],
       ['Sections', score.sections.length ? score.sections.map((s) => s.mark).join(' · ') : 'none'],
@@ -48,11 +51,25 @@ export function createScorePanel({ api, bridge, isPlaying, jump }) {
     fill(els.meta, ...rows.flatMap(([k, v]) => [h('dt', { text: k }), h('dd', {}, v)]));
     if (score.sections.length === 0) fill(els.sectionList, h('li', { class: 'empty', text: 'This score has no sections.' }));
     else {
-      fill(els.sectionList, ...score.sections.map((s) => h('li', {},
-        h('b', { text: s.mark }),
-        h('span', { text: s.name ?? '' }),
-        h('small', { text: `bar ${s.bar}${s.beat > 1 ? `.${s.beat}` : ''} · ${duration(s.atMs)}` }),
-        h('button', { type: 'button', class: 'btn btn-small btn-ghost', text: 'Jump', title: `Jump to ${s.mark}`, onclick: () => jump(s.bar, s.beat) }))));
+      fill(
+        els.sectionList,
+        ...score.sections.map((s) =>
+          h(
+            'li',
+            {},
+            h('b', { text: s.mark }),
+            h('span', { text: s.name ?? '' }),
+            h('small', { text: `bar ${s.bar}${s.beat > 1 ? `.${s.beat}` : ''} · ${duration(s.atMs)}` }),
+            h('button', {
+              type: 'button',
+              class: 'btn btn-small btn-ghost',
+              text: 'Jump',
+              title: `Jump to ${s.mark}`,
+              onclick: () => jump(s.bar, s.beat),
+            }),
+          ),
+        ),
+      );
     }
     if (!els.path.value && score.path) els.path.value = score.path;
   }
@@ -62,14 +79,28 @@ export function createScorePanel({ api, bridge, isPlaying, jump }) {
       fill(els.recent, h('li', { class: 'empty', text: 'Scores you load appear here.' }));
       return;
     }
-    fill(els.recent, ...list.map((path) => h('li', {}, h('button', {
-      type: 'button',
-      title: `Check and load ${path}`,
-      onclick: () => {
-        els.path.value = path;
-        load(path);
-      },
-    }, h('span', { text: basename(path) }), h('small', { text: path })))));
+    fill(
+      els.recent,
+      ...list.map((path) =>
+        h(
+          'li',
+          {},
+          h(
+            'button',
+            {
+              type: 'button',
+              title: `Check and load ${path}`,
+              onclick: () => {
+                els.path.value = path;
+                load(path);
+              },
+            },
+            h('span', { text: basename(path) }),
+            h('small', { text: path }),
+          ),
+        ),
+      ),
+    );
   }
 
   /** @param {{ ok: boolean, problems: Array<{ path: string, message: string }>, score?: any, file?: string } | null} result */
@@ -82,15 +113,24 @@ export function createScorePanel({ api, bridge, isPlaying, jump }) {
     if (result.ok) {
       els.problems.className = 'problems ok';
       const s = result.score;
-      fill(els.problems, h('h4', { text: verb === 'loaded' ? `✓ Loaded “${s.title}”` : `✓ “${s.title}” is ready to load` }),
-        h('div', { class: 'hint', text: `${s.bars} bars · ${duration(s.durationMs)} · ${s.sections.length} sections · ${s.cues} cues` }));
+      fill(
+        els.problems,
+        h('h4', { text: verb === 'loaded' ? `✓ Loaded “${s.title}”` : `✓ “${s.title}” is ready to load` }),
+        h('div', { class: 'hint', text: `${s.bars} bars · ${duration(s.durationMs)} · ${s.sections.length} sections · ${s.cues} cues` }),
+      );
       return;
     }
     els.problems.className = 'problems';
     const n = result.problems.length;
-    fill(els.problems,
+    fill(
+      els.problems,
       h('h4', { text: `✗ ${n} problem${n === 1 ? '' : 's'} in ${basename(result.file ?? els.path.value)} — nothing was loaded` }),
-      h('ol', {}, ...result.problems.map((p) => h('li', {}, h('span', { class: 'problem-path', text: p.path }), h('span', { text: p.message })))));
+      h(
+        'ol',
+        {},
+        ...result.problems.map((p) => h('li', {}, h('span', { class: 'problem-path', text: p.path }), h('span', { text: p.message }))),
+      ),
+    );
   }
 
   function setBusy(on) {
@@ -149,11 +189,22 @@ export function createScorePanel({ api, bridge, isPlaying, jump }) {
       setBusy(false);
       return load(els.path.value);
     };
-    fill(els.problems,
+    fill(
+      els.problems,
       h('h4', { text: `Imported ${basename(found.file)} (${found.kind}): ${found.score?.bars ?? '?'} bars — not saved yet` }),
       h('pre', { class: 'import-summary', 'data-testid': 'import-summary', text: found.lines.join('\n') }),
-      h('div', { class: 'field-row' },
-        h('button', { type: 'button', class: 'btn btn-primary', 'data-testid': 'import-save', text: found.exists ? `Replace ${basename(found.out)} and load` : `Save ${basename(found.out)} and load`, onclick: save(found.exists) })));
+      h(
+        'div',
+        { class: 'field-row' },
+        h('button', {
+          type: 'button',
+          class: 'btn btn-primary',
+          'data-testid': 'import-save',
+          text: found.exists ? `Replace ${basename(found.out)} and load` : `Save ${basename(found.out)} and load`,
+          onclick: save(found.exists),
+        }),
+      ),
+    );
   }
 
   async function check(path = els.path.value.trim()) {

@@ -11,7 +11,13 @@ export function createTransportPanel({ api, clock }) {
   /** @type {any} */
   let score = null;
   /** @type {any} */
-  let status = { transport: 'stopped', position: { bar: 1, beat: 1, beats: 4, index: 0 }, tempo: null, tempoOverride: false, countIn: null };
+  let status = {
+    transport: 'stopped',
+    position: { bar: 1, beat: 1, beats: 4, index: 0 },
+    tempo: null,
+    tempoOverride: false,
+    countIn: null,
+  };
   /** @type {Set<ReturnType<typeof setTimeout>>} */
   const pending = new Set();
   let counting = null;
@@ -82,7 +88,8 @@ export function createTransportPanel({ api, clock }) {
     setText(els.printed, printed ? `printed ${printed}` : '');
     setText(els.beat, pos.beat);
     const beats = pos.beats ?? 4;
-    if (els.dots.childElementCount !== beats) fill(els.dots, ...Array.from({ length: beats }, (_, i) => h('span', { class: i === 0 ? 'beat-dot first' : 'beat-dot' })));
+    if (els.dots.childElementCount !== beats)
+      fill(els.dots, ...Array.from({ length: beats }, (_, i) => h('span', { class: i === 0 ? 'beat-dot first' : 'beat-dot' })));
     [...els.dots.children].forEach((dot, i) => {
       dot.classList.toggle('on', status.transport === 'playing' && i === pos.beat - 1);
       dot.classList.remove('counting');
@@ -95,7 +102,9 @@ export function createTransportPanel({ api, clock }) {
   }
 
   function renderState() {
-    const label = counting ? 'Counting in' : { playing: 'Playing', paused: 'Paused', stopped: 'Stopped' }[status.transport] ?? status.transport;
+    const label = counting
+      ? 'Counting in'
+      : ({ playing: 'Playing', paused: 'Paused', stopped: 'Stopped' }[status.transport] ?? status.transport);
     setText(els.state, label);
     els.state.className = `pill pill-${counting ? 'counting' : status.transport}`;
     const playing = status.transport === 'playing';
@@ -105,7 +114,10 @@ export function createTransportPanel({ api, clock }) {
     if (status.tempo !== null) setText(els.tempo, Number(status.tempo).toFixed(status.tempo % 1 ? 1 : 0));
     els.override.hidden = !status.tempoOverride;
     if (document.activeElement !== els.tempoInput && status.tempo !== null) els.tempoInput.value = String(status.tempo);
-    setText(els.countState, counting ? `${counting.n ?? '…'} of ${counting.of ?? '…'}` : els.countToggle.checked ? 'one bar before play' : 'off');
+    setText(
+      els.countState,
+      counting ? `${counting.n ?? '…'} of ${counting.of ?? '…'}` : els.countToggle.checked ? 'one bar before play' : 'off',
+    );
   }
 
   function clearPending() {
@@ -115,10 +127,13 @@ export function createTransportPanel({ api, clock }) {
 
   /** Something that sounds at server time `at`: run it then. */
   function at(time, fn) {
-    const t = setTimeout(() => {
-      pending.delete(t);
-      fn();
-    }, Math.max(0, clock.until(time)));
+    const t = setTimeout(
+      () => {
+        pending.delete(t);
+        fn();
+      },
+      Math.max(0, clock.until(time)),
+    );
     pending.add(t);
   }
 
@@ -155,7 +170,8 @@ export function createTransportPanel({ api, clock }) {
     }
     at(event.at, () => {
       counting = { n: event.n, of: event.of };
-      if (els.dots.childElementCount !== event.of) fill(els.dots, ...Array.from({ length: event.of }, () => h('span', { class: 'beat-dot' })));
+      if (els.dots.childElementCount !== event.of)
+        fill(els.dots, ...Array.from({ length: event.of }, () => h('span', { class: 'beat-dot' })));
       [...els.dots.children].forEach((dot, i) => dot.classList.toggle('counting', i < event.n));
       renderState();
     });
@@ -166,17 +182,31 @@ export function createTransportPanel({ api, clock }) {
     els.jumpBar.max = String(summary.bars);
     els.jumpPrintedField.hidden = !summary.printedBars;
     els.jumpBar.required = !summary.printedBars;
-    fill(els.sections, ...summary.sections.map((s) => h('button', {
-      type: 'button',
-      class: 'btn btn-small section-btn',
-      title: `Jump to ${s.mark}${s.name ? ` (${s.name})` : ''}, bar ${s.bar}`,
-      onclick: () => seek(s.bar, s.beat),
-    }, h('b', { text: s.mark }), s.name ? h('span', { text: s.name }) : null, h('small', { text: `bar ${s.bar}` }))));
-    fill(els.marks, ...summary.sections.map((s) => {
-      const mark = h('div', { class: 'progress-mark', title: `${s.mark} · bar ${s.bar}` }, h('span', { text: s.mark }));
-      mark.style.setProperty('left', `${(((s.bar - 1) / summary.bars) * 100).toFixed(2)}%`);
-      return mark;
-    }));
+    fill(
+      els.sections,
+      ...summary.sections.map((s) =>
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'btn btn-small section-btn',
+            title: `Jump to ${s.mark}${s.name ? ` (${s.name})` : ''}, bar ${s.bar}`,
+            onclick: () => seek(s.bar, s.beat),
+          },
+          h('b', { text: s.mark }),
+          s.name ? h('span', { text: s.name }) : null,
+          h('small', { text: `bar ${s.bar}` }),
+        ),
+      ),
+    );
+    fill(
+      els.marks,
+      ...summary.sections.map((s) => {
+        const mark = h('div', { class: 'progress-mark', title: `${s.mark} · bar ${s.bar}` }, h('span', { text: s.mark }));
+        mark.style.setProperty('left', `${(((s.bar - 1) / summary.bars) * 100).toFixed(2)}%`);
+        return mark;
+      }),
+    );
     showPosition(shown);
   }
 
@@ -223,7 +253,10 @@ export function createTransportPanel({ api, clock }) {
     const printed = els.jumpPrinted.value.trim();
     if (printed && score?.printedBars) {
       // "17" = the first time printed bar 17 sounds, "17, 2" (or "17/2", "17 2") = the second time.
-      const [number, pass] = printed.split(/[\s,./]+/).filter(Boolean).map(Number);
+      const [number, pass] = printed
+        .split(/[\s,./]+/)
+        .filter(Boolean)
+        .map(Number);
       const bar = barOfPrinted(score.printedBars, number, pass, score.bars);
       if (bar === undefined) return report(new Error(`printed bar ${printed} is not in this score`));
       els.jumpPrinted.value = ''; // the next jump may be by running bar again

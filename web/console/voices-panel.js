@@ -21,20 +21,29 @@ export function createVoicesPanel() {
     } else {
       setText($('vote-question'), `${vote.id}: ${vote.options.map((o) => o.label).join(' / ')}`);
       const max = Math.max(1, ...vote.options.map((o) => o.count));
-      fill($('vote-bars'), ...vote.options.map((o) => {
-        const bar = h('span', { class: 'vote-fill' });
-        // CSSOM, not a style attribute: the console's CSP allows no inline styles.
-        bar.style.width = `${Math.round((o.count / max) * 100)}%`;
-        return h('li', { class: `vote-row${vote.winner === o.id ? ' vote-winner' : ''}`, dataset: { option: o.id } },
-          h('span', { class: 'vote-label', text: o.label }),
-          h('span', { class: 'vote-bar' }, bar),
-          h('span', { class: 'vote-count', text: String(o.count), title: `venue ${o.venue} · edge ${o.edge}` }));
-      }));
+      fill(
+        $('vote-bars'),
+        ...vote.options.map((o) => {
+          const bar = h('span', { class: 'vote-fill' });
+          // CSSOM, not a style attribute: the console's CSP allows no inline styles.
+          bar.style.width = `${Math.round((o.count / max) * 100)}%`;
+          return h(
+            'li',
+            { class: `vote-row${vote.winner === o.id ? ' vote-winner' : ''}`, dataset: { option: o.id } },
+            h('span', { class: 'vote-label', text: o.label }),
+            h('span', { class: 'vote-bar' }, bar),
+            h('span', { class: 'vote-count', text: String(o.count), title: `venue ${o.venue} · edge ${o.edge}` }),
+          );
+        }),
+      );
       const jump = vote.branch ? ` · jumping at bar ${vote.branch.bar}` : '';
       setText($('vote-total'), `${vote.total} vote${vote.total === 1 ? '' : 's'}${vote.winner ? ` · ${vote.winner} wins${jump}` : ''}`);
       // Counting lasts only while the result waits for the edge's final count (README.md, "Audience voices").
       const edgeLate = vote.phase === 'closed' && vote.edge === 'timeout';
-      setText(state, vote.phase === 'counting' ? 'counting · waiting for the edge' : edgeLate ? 'closed · without the edge\'s final count' : vote.phase);
+      setText(
+        state,
+        vote.phase === 'counting' ? 'counting · waiting for the edge' : edgeLate ? "closed · without the edge's final count" : vote.phase,
+      );
       state.className = `tag ${vote.phase === 'open' ? 'tag-ok' : vote.phase === 'closed' && !edgeLate ? 'tag-accent' : 'tag-warn'}`;
     }
     const level = reaction ? reaction.level : 0;

@@ -8,7 +8,16 @@ import { comparisonRows, ms, bytes, transportOf, failedOf, ZSCORE_SOURCE, ZSCORE
 const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 const int = (v) => (Number.isFinite(v) ? Math.round(v).toLocaleString('en') : '—');
 
-const COLORS = { p50: '#2563eb', p95: '#d97706', p99: '#dc2626', max: '#6b7280', messages: '#0d9488', resyncs: '#7c3aed', errors: '#dc2626', users: '#94a3b8' };
+const COLORS = {
+  p50: '#2563eb',
+  p95: '#d97706',
+  p99: '#dc2626',
+  max: '#6b7280',
+  messages: '#0d9488',
+  resyncs: '#7c3aed',
+  errors: '#dc2626',
+  users: '#94a3b8',
+};
 
 const RUN_TITLES = {
   pageload: (run) => `${int(run.users)} phones load the page`,
@@ -26,9 +35,23 @@ export function renderReport({ meta, runs }, { source = '' } = {}) {
   const checks = runs.flatMap((r) => r.checks.map((c) => ({ ...c, run: r.name })));
   const failedChecks = checks.filter((c) => !c.ok);
   const exit = meta?.exitCode;
-  const status = exit === undefined || exit === null ? (checks.length ? (failedChecks.length ? 'failed' : 'passed') : 'unknown') : exit === 0 ? 'passed' : 'failed';
+  const status =
+    exit === undefined || exit === null
+      ? checks.length
+        ? failedChecks.length
+          ? 'failed'
+          : 'passed'
+        : 'unknown'
+      : exit === 0
+        ? 'passed'
+        : 'failed';
   const rows = comparisonRows(runs, meta);
-  const when = meta?.startedAt ? new Date(meta.startedAt).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : '';
+  const when = meta?.startedAt
+    ? new Date(meta.startedAt)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, ' UTC')
+    : '';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -72,7 +95,14 @@ function machineLine(meta) {
 }
 
 function comparison(rows, meta) {
-  const mark = { better: ['lower', 'Tutti lower'], worse: ['higher', 'Tutti higher'], similar: ['similar', 'similar'], info: ['info', 'no ZScore figure'], missing: ['missing', 'not measured'], fewer: ['info', 'far fewer users: no verdict'] };
+  const mark = {
+    better: ['lower', 'Tutti lower'],
+    worse: ['higher', 'Tutti higher'],
+    similar: ['similar', 'similar'],
+    info: ['info', 'no ZScore figure'],
+    missing: ['missing', 'not measured'],
+    fewer: ['info', 'far fewer users: no verdict'],
+  };
   return `<section class="compare">
   <h2>Next to ZScore's published figures</h2>
   <p class="muted">${esc(ZSCORE_SOURCE)}. Criteria there: page ≤ ${ZSCORE.criteria.pageMs / 1000} s, push ≤ ${ZSCORE.criteria.pushMs / 1000} s.${meta?.started?.server ? ' This run: server started by the load-test command on the same machine.' : ''}</p>
@@ -90,7 +120,9 @@ function series(run, metric, stats = ['p50', 'p95', 'p99', 'max']) {
     label: stat,
     color: COLORS[stat],
     dash: stat === 'max',
-    points: run.periods.filter((p) => p.summaries[metric]).map((p) => [Math.round((p.t - run.startedAt) / 1000), p.summaries[metric][stat]]),
+    points: run.periods
+      .filter((p) => p.summaries[metric])
+      .map((p) => [Math.round((p.t - run.startedAt) / 1000), p.summaries[metric][stat]]),
   }));
 }
 
@@ -99,7 +131,10 @@ function counts(run, name, color, label, prefix = false) {
     label,
     color,
     kind: /** @type {const} */ ('column'),
-    points: run.periods.map((p) => [Math.round((p.t - run.startedAt) / 1000), prefix ? sumCounters(p.counters, name) : Number(p.counters[name] ?? 0)]),
+    points: run.periods.map((p) => [
+      Math.round((p.t - run.startedAt) / 1000),
+      prefix ? sumCounters(p.counters, name) : Number(p.counters[name] ?? 0),
+    ]),
   };
 }
 
@@ -123,28 +158,48 @@ function runSection(run, many, meta) {
     tiles.push(tile('p99', ms(push.p99), `p95 ${ms(push.p95)}`, push.p99 > ZSCORE.criteria.pushMs ? 'bad' : ''));
     tiles.push(tile('max', ms(push.max), `mean ${ms(push.mean)}`));
   }
-  if (c['tutti.messages'] !== undefined) tiles.push(tile('Messages', int(c['tutti.messages']), `${bytes(c['tutti.received_bytes'])} received`));
-  if (push || c['tutti.messages'] !== undefined) tiles.push(tile('Resyncs', int(resyncs), resyncs ? 'gaps / new epochs' : 'none', resyncs ? 'warn' : 'good'));
+  if (c['tutti.messages'] !== undefined)
+    tiles.push(tile('Messages', int(c['tutti.messages']), `${bytes(c['tutti.received_bytes'])} received`));
+  if (push || c['tutti.messages'] !== undefined)
+    tiles.push(tile('Resyncs', int(resyncs), resyncs ? 'gaps / new epochs' : 'none', resyncs ? 'warn' : 'good'));
   if (page) {
     tiles.push(tile('Page load p50', ms(page.p50), `${int(Number(c['tutti.page_loads'] ?? 0))} complete`));
     tiles.push(tile('p99', ms(page.p99), `max ${ms(page.max)}`, page.p99 > ZSCORE.criteria.pageMs ? 'bad' : ''));
     if (s['tutti.page_bytes']) tiles.push(tile('Per page', bytes(s['tutti.page_bytes'].mean), 'on the wire'));
   }
   const http = s['plugins.metrics-by-endpoint.response_time.poll'];
-  if (http) tiles.push(tile('Poll response p99', ms(http.p99), `${int(Number(c['plugins.metrics-by-endpoint.poll.codes.200'] ?? 0))} polls answered 200`));
-  tiles.push(tile('Failed users', int(failed), created ? `${((failed / created) * 100).toFixed(failed && failed / created < 0.01 ? 2 : 0)} %` : '', failed ? 'bad' : 'good'));
+  if (http)
+    tiles.push(
+      tile('Poll response p99', ms(http.p99), `${int(Number(c['plugins.metrics-by-endpoint.poll.codes.200'] ?? 0))} polls answered 200`),
+    );
+  tiles.push(
+    tile(
+      'Failed users',
+      int(failed),
+      created ? `${((failed / created) * 100).toFixed(failed && failed / created < 0.01 ? 2 : 0)} %` : '',
+      failed ? 'bad' : 'good',
+    ),
+  );
 
   const charts = [];
   if (push) charts.push(chart({ title: 'Push latency over time', unit: 'ms', series: series(run, 'tutti.push_latency_ms') }));
-  if (c['tutti.messages'] !== undefined) charts.push(chart({ title: 'Messages received per period', series: [counts(run, 'tutti.messages', COLORS.messages, 'messages')] }));
+  if (c['tutti.messages'] !== undefined)
+    charts.push(chart({ title: 'Messages received per period', series: [counts(run, 'tutti.messages', COLORS.messages, 'messages')] }));
   if (page) charts.push(chart({ title: 'Page load time over time', unit: 'ms', series: series(run, 'tutti.page_load_ms') }));
-  if (page) charts.push(chart({ title: 'Complete page loads per period', series: [counts(run, 'tutti.page_loads', COLORS.messages, 'page loads')] }));
+  if (page)
+    charts.push(
+      chart({ title: 'Complete page loads per period', series: [counts(run, 'tutti.page_loads', COLORS.messages, 'page loads')] }),
+    );
   const troubles = [
     ...(c['tutti.messages'] !== undefined ? [counts(run, 'tutti.resyncs', COLORS.resyncs, 'resyncs')] : []),
     counts(run, 'vusers.failed', COLORS.errors, 'failed users'),
   ];
-  if (troubles.some((t) => t.points.some(([, y]) => y > 0))) charts.push(chart({ title: 'Resyncs and failed users per period', series: troubles }));
-  if (http) charts.push(chart({ title: 'Poll response time over time', unit: 'ms', series: series(run, 'plugins.metrics-by-endpoint.response_time.poll') }));
+  if (troubles.some((t) => t.points.some(([, y]) => y > 0)))
+    charts.push(chart({ title: 'Resyncs and failed users per period', series: troubles }));
+  if (http)
+    charts.push(
+      chart({ title: 'Poll response time over time', unit: 'ms', series: series(run, 'plugins.metrics-by-endpoint.response_time.poll') }),
+    );
 
   const heading = `${(RUN_TITLES[run.kind] ?? (() => run.name))(run)}${meta?.via === 'edge' ? ' through the edge worker' : ''}`;
   return `<section class="run">

@@ -8,7 +8,6 @@ import { pathToFileURL, fileURLToPath } from 'node:url';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-
 /**
  * @param {string} htmlFile
  * @param {string} pngFile

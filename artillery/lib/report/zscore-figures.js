@@ -1,7 +1,8 @@
 // ZScore's published load-test figures ("ZScore Web Server Testing", szagorac/szcore docs/testing;
 // README.md, "How fast, how small"), and how a Tutti run's numbers line up against them.
 
-export const ZSCORE_SOURCE = 'ZScore Web Server Testing (szagorac/szcore, docs/testing): Union Rose score, Java/Undertow server, real phones';
+export const ZSCORE_SOURCE =
+  'ZScore Web Server Testing (szagorac/szcore, docs/testing): Union Rose score, Java/Undertow server, real phones';
 
 export const ZSCORE = Object.freeze({
   wsWired: { users: 200, avg: 8, p99: 253, max: 491, setup: '200 wired clients' },
@@ -15,9 +16,21 @@ export const ZSCORE = Object.freeze({
 
 const fmtRange = (v, f) => (Array.isArray(v) ? `${f(v[0])}–${f(v[1])}` : f(v));
 /** A duration for the report: "8.4 ms", "253 ms", "4.6 s"; "—" when there is no figure. */
-export const ms = (v) => (v === null || v === undefined || !Number.isFinite(v) ? '—' : v >= 1000 ? `${(v / 1000).toFixed(v >= 10_000 ? 0 : 1)} s` : `${v >= 100 ? Math.round(v) : Math.round(v * 10) / 10} ms`);
+export const ms = (v) =>
+  v === null || v === undefined || !Number.isFinite(v)
+    ? '—'
+    : v >= 1000
+      ? `${(v / 1000).toFixed(v >= 10_000 ? 0 : 1)} s`
+      : `${v >= 100 ? Math.round(v) : Math.round(v * 10) / 10} ms`;
 /** A size for the report: "130 B", "11.0 KB", "1.90 MB"; "—" when there is no figure. */
-export const bytes = (v) => (v === null || v === undefined || !Number.isFinite(v) ? '—' : v >= 1e6 ? `${(v / 1e6).toFixed(2)} MB` : v >= 1e3 ? `${(v / 1e3).toFixed(1)} KB` : `${Math.round(v)} B`);
+export const bytes = (v) =>
+  v === null || v === undefined || !Number.isFinite(v)
+    ? '—'
+    : v >= 1e6
+      ? `${(v / 1e6).toFixed(2)} MB`
+      : v >= 1e3
+        ? `${(v / 1e3).toFixed(1)} KB`
+        : `${Math.round(v)} B`;
 
 /**
  * @typedef {{ topic: string, zscore: string, zscoreSetup: string, tutti: string, tuttiSetup: string, verdict: 'better' | 'worse' | 'similar' | 'info' | 'missing' | 'fewer' }} ComparisonRow
@@ -109,7 +122,9 @@ export function comparisonRows(runs, meta) {
       });
     }
   }
-  const withBytes = runs.filter((r) => r.summaries['tutti.push_latency_ms'] && r.counters['tutti.messages'] > 0 && r.counters['tutti.received_bytes'] > 0);
+  const withBytes = runs.filter(
+    (r) => r.summaries['tutti.push_latency_ms'] && r.counters['tutti.messages'] > 0 && r.counters['tutti.received_bytes'] > 0,
+  );
   if (withBytes.length) {
     const run = withBytes[0];
     const per = run.counters['tutti.received_bytes'] / run.counters['tutti.messages'];

@@ -21,7 +21,9 @@ export function pageAssetUrls(html, pageUrl) {
     let ref = null;
     const name = tag.toLowerCase();
     if (name === 'link') {
-      const rels = String(attrs.rel ?? '').toLowerCase().split(/\s+/);
+      const rels = String(attrs.rel ?? '')
+        .toLowerCase()
+        .split(/\s+/);
       if (rels.some((r) => LINK_RELS.has(r))) ref = attrs.href;
     } else {
       ref = attrs.src;

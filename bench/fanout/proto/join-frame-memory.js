@@ -22,7 +22,11 @@ const MB = 1024 * 1024;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function trial(mode) {
-  const server = forkWorker(SERVER, { name: `${mode} server`, args: ['--mode', mode, '--score', DEFAULT_SCORE], execArgv: ['--expose-gc'] });
+  const server = forkWorker(SERVER, {
+    name: `${mode} server`,
+    args: ['--mode', mode, '--score', DEFAULT_SCORE],
+    execArgv: ['--expose-gc'],
+  });
   const workers = [];
   try {
     const ready = await server.waitFor('ready', 30_000);
@@ -30,14 +34,35 @@ async function trial(mode) {
     const idle = /** @type {number} */ (readRssBytes(server.pid));
     const shares = splitClients(clients, 5000);
     shares.forEach((_, i) => workers.push(forkWorker(CLIENT, { name: `clients#${i + 1}` })));
-    await Promise.all(workers.map((w, i) => w.request('init', { transport: 'ws', audienceUrl: ready.audienceUrl, wsUrl: ready.wsUrl, count: shares[i], batch: 250, pollIntervalMs: 500, longPollWaitMs: 1000 })));
+    await Promise.all(
+      workers.map((w, i) =>
+        w.request('init', {
+          transport: 'ws',
+          audienceUrl: ready.audienceUrl,
+          wsUrl: ready.wsUrl,
+          count: shares[i],
+          batch: 250,
+          pollIntervalMs: 500,
+          longPollWaitMs: 1000,
+        }),
+      ),
+    );
     const ramps = await Promise.all(workers.map((w) => w.request('connect', { deadlineMs: 120_000 }, 240_000)));
     await sleep(3000);
     const memory = await server.request('memory');
     await sleep(500);
     const rss = /** @type {number} */ (readRssBytes(server.pid));
     const open = ramps.reduce((a, r) => a + r.open, 0);
-    return { mode, clients: open, idleMb: idle / MB, rssMb: rss / MB, kbPerViewer: (rss - idle) / 1024 / open, heapUsedMb: memory.heapUsed / MB, arrayBuffersMb: memory.arrayBuffers / MB, snapshotBytes: ready.snapshotBytes };
+    return {
+      mode,
+      clients: open,
+      idleMb: idle / MB,
+      rssMb: rss / MB,
+      kbPerViewer: (rss - idle) / 1024 / open,
+      heapUsedMb: memory.heapUsed / MB,
+      arrayBuffersMb: memory.arrayBuffers / MB,
+      snapshotBytes: ready.snapshotBytes,
+    };
   } finally {
     await Promise.all(workers.map((w) => w.stop(2000)));
     await server.stop(3000);
@@ -48,17 +73,36 @@ const rows = [];
 for (let run = 0; run < Number(values.runs); run++) {
   for (const mode of run % 2 ? ['cached', 'per-join'] : ['per-join', 'cached']) {
     const row = await trial(mode);
-    process.stdout.write(`${mode}: ${row.clients} viewers, RSS ${row.rssMb.toFixed(1)} MB after GC (${row.kbPerViewer.toFixed(1)} KB per viewer above idle)\n`);
+    process.stdout.write(
+      `${mode}: ${row.clients} viewers, RSS ${row.rssMb.toFixed(1)} MB after GC (${row.kbPerViewer.toFixed(1)} KB per viewer above idle)\n`,
+    );
     rows.push(row);
   }
 }
 const summary = ['per-join', 'cached'].map((mode) => {
   const of = rows.filter((r) => r.mode === mode);
   const m = (k) => median(of.map((r) => r[k]));
-  return { mode, clients: m('clients'), idleMb: m('idleMb'), rssMb: m('rssMb'), kbPerViewer: m('kbPerViewer'), heapUsedMb: m('heapUsedMb'), arrayBuffersMb: m('arrayBuffersMb') };
+  return {
+    mode,
+    clients: m('clients'),
+    idleMb: m('idleMb'),
+    rssMb: m('rssMb'),
+    kbPerViewer: m('kbPerViewer'),
+    heapUsedMb: m('heapUsedMb'),
+    arrayBuffersMb: m('arrayBuffersMb'),
+  };
 });
-process.stdout.write(`\nJoin snapshot ${rows[0].snapshotBytes} bytes; medians of ${values.runs} run(s):\n${formatTable([
-  { key: 'mode', label: 'join frame' }, { key: 'clients', label: 'viewers' }, { key: 'idleMb', label: 'idle RSS MB' },
-  { key: 'rssMb', label: 'RSS MB after GC' }, { key: 'kbPerViewer', label: 'KB/viewer' }, { key: 'heapUsedMb', label: 'heap used MB' },
-  { key: 'arrayBuffersMb', label: 'arrayBuffers MB' },
-], summary)}\n`);
+process.stdout.write(
+  `\nJoin snapshot ${rows[0].snapshotBytes} bytes; medians of ${values.runs} run(s):\n${formatTable(
+    [
+      { key: 'mode', label: 'join frame' },
+      { key: 'clients', label: 'viewers' },
+      { key: 'idleMb', label: 'idle RSS MB' },
+      { key: 'rssMb', label: 'RSS MB after GC' },
+      { key: 'kbPerViewer', label: 'KB/viewer' },
+      { key: 'heapUsedMb', label: 'heap used MB' },
+      { key: 'arrayBuffersMb', label: 'arrayBuffers MB' },
+    ],
+    summary,
+  )}\n`,
+);

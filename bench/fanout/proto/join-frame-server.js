@@ -36,13 +36,21 @@ app.get('/ws', { websocket: true }, (socket) => {
 await app.listen({ host: '127.0.0.1', port: 0 });
 
 const gc = /** @type {any} */ (globalThis).gc;
-serveParent({
-  memory() {
-    gc?.();
-    gc?.();
-    return process.memoryUsage();
+serveParent(
+  {
+    memory() {
+      gc?.();
+      gc?.();
+      return process.memoryUsage();
+    },
   },
-}, { onExit: () => app.close() });
+  { onExit: () => app.close() },
+);
 
 const port = /** @type {import('node:net').AddressInfo} */ (app.server.address()).port;
-tellParent('ready', { audienceUrl: `http://127.0.0.1:${port}`, wsUrl: `ws://127.0.0.1:${port}/ws`, pid: process.pid, snapshotBytes: json.length });
+tellParent('ready', {
+  audienceUrl: `http://127.0.0.1:${port}`,
+  wsUrl: `ws://127.0.0.1:${port}/ws`,
+  pid: process.pid,
+  snapshotBytes: json.length,
+});

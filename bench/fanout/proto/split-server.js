@@ -36,19 +36,22 @@ const port = await new Promise((resolve, reject) => {
 });
 
 const workerPath = fileURLToPath(new URL('./split-worker.js', import.meta.url));
-const workers = Array.from({ length: count }, () => fork(workerPath, ['--port', String(port)], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+const workers = Array.from({ length: count }, () =>
+  fork(workerPath, ['--port', String(port)], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+);
 const kill = () => workers.forEach((w) => w.kill('SIGKILL'));
 process.on('exit', kill);
-const next = (w, type) => new Promise((resolve, reject) => {
-  const onMessage = (m) => {
-    if (m?.type === type) {
-      w.off('message', onMessage);
-      resolve(m);
-    }
-  };
-  w.on('message', onMessage);
-  w.once('exit', () => reject(new Error(`fan-out worker ${w.pid} exited`)));
-});
+const next = (w, type) =>
+  new Promise((resolve, reject) => {
+    const onMessage = (m) => {
+      if (m?.type === type) {
+        w.off('message', onMessage);
+        resolve(m);
+      }
+    };
+    w.on('message', onMessage);
+    w.once('exit', () => reject(new Error(`fan-out worker ${w.pid} exited`)));
+  });
 await Promise.all(workers.map((w) => next(w, 'listening')));
 
 const stream = createStateStream({ epoch: randomBytes(6).toString('base64url'), state: {}, now });
@@ -73,30 +76,37 @@ stream.reset(stream.epoch(), engine.state());
 send(0, stream.snapshot().json);
 engine.play();
 
-serveParent({
-  async 'window-start'() {
-    const replies = await Promise.all(workers.map((w) => {
-      const reply = next(w, 'window-start');
-      w.send({ type: 'window-start' });
-      return reply;
-    }));
-    return { seq: stream.seq(), clients: { ws: replies.reduce((a, r) => a + r.clients, 0) } };
+serveParent(
+  {
+    async 'window-start'() {
+      const replies = await Promise.all(
+        workers.map((w) => {
+          const reply = next(w, 'window-start');
+          w.send({ type: 'window-start' });
+          return reply;
+        }),
+      );
+      return { seq: stream.seq(), clients: { ws: replies.reduce((a, r) => a + r.clients, 0) } };
+    },
+    async 'window-end'() {
+      const seq = stream.seq();
+      const replies = await Promise.all(
+        workers.map((w) => {
+          const reply = next(w, 'window-end');
+          w.send({ type: 'window-end' });
+          return reply;
+        }),
+      );
+      // One update is fanned out when the slowest worker is done with it.
+      const n = Math.min(...replies.map((r) => r.durations.length));
+      const durations = Array.from({ length: n }, (_, i) => Math.max(...replies.map((r) => r.durations[i])));
+      return { seq, durations, clients: { ws: replies.reduce((a, r) => a + r.clients, 0), perWorker: replies.map((r) => r.clients) } };
+    },
+    memory: () => process.memoryUsage(),
+    seq: () => ({ seq: stream.seq() }),
   },
-  async 'window-end'() {
-    const seq = stream.seq();
-    const replies = await Promise.all(workers.map((w) => {
-      const reply = next(w, 'window-end');
-      w.send({ type: 'window-end' });
-      return reply;
-    }));
-    // One update is fanned out when the slowest worker is done with it.
-    const n = Math.min(...replies.map((r) => r.durations.length));
-    const durations = Array.from({ length: n }, (_, i) => Math.max(...replies.map((r) => r.durations[i])));
-    return { seq, durations, clients: { ws: replies.reduce((a, r) => a + r.clients, 0), perWorker: replies.map((r) => r.clients) } };
-  },
-  memory: () => process.memoryUsage(),
-  seq: () => ({ seq: stream.seq() }),
-}, { onExit: kill });
+  { onExit: kill },
+);
 
 tellParent('ready', {
   impl: count === 1 ? 'proto-single' : 'proto-split',

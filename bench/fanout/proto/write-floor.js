@@ -41,8 +41,10 @@ try {
   const cpu = process.cpuUsage(cpu0);
   const per = (us) => (us / 40 / sockets.length).toFixed(1);
   const wall = median(times);
-  process.stdout.write(`${sockets.length} sockets: fan-out median ${wall.toFixed(1)} ms = ${((wall * 1000) / sockets.length).toFixed(1)} µs per socket; `
-    + `CPU ${per(cpu.user + cpu.system)} µs per socket (user ${per(cpu.user)}, system ${per(cpu.system)})\n`);
+  process.stdout.write(
+    `${sockets.length} sockets: fan-out median ${wall.toFixed(1)} ms = ${((wall * 1000) / sockets.length).toFixed(1)} µs per socket; ` +
+      `CPU ${per(cpu.user + cpu.system)} µs per socket (user ${per(cpu.user)}, system ${per(cpu.system)})\n`,
+  );
 } finally {
   await reader.stop(2000);
   server.close();

@@ -42,14 +42,16 @@ export function createAudienceAddress({ audiencePort, boundHost }) {
       const bound = boundHost();
       const lan = lanAddress();
       const key = `${lan}:${port}`;
-      if (lan && (reach.key !== key || Date.now() - reach.at > REACH_CACHE_MS)) reach = { key, ok: await answersOn(lan, port), at: Date.now() };
+      if (lan && (reach.key !== key || Date.now() - reach.at > REACH_CACHE_MS))
+        reach = { key, ok: await answersOn(lan, port), at: Date.now() };
       const reachable = Boolean(lan) && reach.ok;
       const localUrl = `http://127.0.0.1:${port}/`;
       const url = reachable ? `http://${lan}:${port}/` : localUrl;
       if (qrCache.url !== url) qrCache = { url, svg: await QRCode.toString(url, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' }) };
       let warning = null;
       if (!lan) warning = 'No network address found: connect this machine to the venue Wi-Fi so phones can reach it.';
-      else if (!reachable) warning = `The audience listener does not answer on ${lan}${bound ? ` (it is bound to ${bound})` : ''}: phones cannot reach it. Start with --host 0.0.0.0.`;
+      else if (!reachable)
+        warning = `The audience listener does not answer on ${lan}${bound ? ` (it is bound to ${bound})` : ''}: phones cannot reach it. Start with --host 0.0.0.0.`;
       return { url, localUrl, lanAddress: reachable ? lan : null, port, qrSvg: qrCache.svg, warning };
     },
   };

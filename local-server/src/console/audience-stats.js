@@ -7,7 +7,8 @@ import { clock } from './latency-probe.js';
 const HISTORY_POINTS = 120; // one per second: two minutes of chart
 const LATENCY_WINDOW_MS = 60_000;
 
-const percentile = (/** @type {number[]} */ sorted, /** @type {number} */ p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : null);
+const percentile = (/** @type {number[]} */ sorted, /** @type {number} */ p) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : null;
 const round1 = (/** @type {number | null} */ x) => (x === null ? null : Math.round(x * 10) / 10);
 
 /**
@@ -24,20 +25,29 @@ export function createAudienceStats({ metrics, probe, viewerCounts }) {
   /** @type {any} */
   let latest = null;
 
-  const total = async (/** @type {any} */ metric) => (await metric.get()).values.reduce((/** @type {number} */ sum, /** @type {any} */ v) => sum + v.value, 0);
+  const total = async (/** @type {any} */ metric) =>
+    (await metric.get()).values.reduce((/** @type {number} */ sum, /** @type {any} */ v) => sum + v.value, 0);
 
   return {
     /** Take one sample (once a second) and return the numbers the console shows. */
     async sample() {
       const t = clock();
-      const [joins, resyncs, dropped, slowClosed] = await Promise.all([metrics.joins, metrics.resyncs, metrics.dropped, metrics.slowClosed].map(total));
+      const [joins, resyncs, dropped, slowClosed] = await Promise.all(
+        [metrics.joins, metrics.resyncs, metrics.dropped, metrics.slowClosed].map(total),
+      );
       // The latency probe is not counted in joins (hub.js), so this is phones only.
       const joinsPerSecond = lastTotals ? Math.max(0, (joins - lastTotals.joins) / ((t - lastTotals.t) / 1000)) : 0;
       lastTotals = { t, joins };
       probe.prune(t - LATENCY_WINDOW_MS);
       const windowed = probe.since(t - LATENCY_WINDOW_MS).sort((a, b) => a - b);
       const lastSecond = probe.since(t - 1000).sort((a, b) => a - b);
-      history.push({ t: Math.round(t), p50: round1(percentile(lastSecond, 0.5)), p99: round1(percentile(lastSecond, 0.99)), viewers: viewerCounts().total, joinsPerSecond: round1(joinsPerSecond) });
+      history.push({
+        t: Math.round(t),
+        p50: round1(percentile(lastSecond, 0.5)),
+        p99: round1(percentile(lastSecond, 0.99)),
+        viewers: viewerCounts().total,
+        joinsPerSecond: round1(joinsPerSecond),
+      });
       if (history.length > HISTORY_POINTS) history.shift();
       latest = {
         joinsPerSecond: round1(joinsPerSecond),

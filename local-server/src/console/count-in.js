@@ -46,16 +46,26 @@ export function createCountIn({ show, osc, serverNow, tell }) {
       const at = first + k * beatMs;
       // Handed over one lookahead early, like a beat: `ahead` targets get it timetagged then,
       // `plain` ones when it sounds.
-      timers.push(setTimeout(() => {
-        unsent.push(osc.timed(at, ['/tutti/countin', k + 1, beats], 'countin'));
-        tell({ n: k + 1, of: beats, at });
-      }, Math.max(0, at - lead - serverNow())));
+      timers.push(
+        setTimeout(
+          () => {
+            unsent.push(osc.timed(at, ['/tutti/countin', k + 1, beats], 'countin'));
+            tell({ n: k + 1, of: beats, at });
+          },
+          Math.max(0, at - lead - serverNow()),
+        ),
+      );
     }
     // engine.play() makes the next beat sound one lookahead after the call.
-    timers.push(setTimeout(() => {
-      running = null;
-      show.engine.play();
-    }, Math.max(0, startsAt - lead - serverNow())));
+    timers.push(
+      setTimeout(
+        () => {
+          running = null;
+          show.engine.play();
+        },
+        Math.max(0, startsAt - lead - serverNow()),
+      ),
+    );
     running = { beats, startsAt, timers, unsent };
   }
 

@@ -43,7 +43,12 @@ export function createLiveFeed({ serverNow }) {
      * @param {Record<string, unknown>} hello
      */
     add(res, hello) {
-      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no', connection: 'keep-alive' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-accel-buffering': 'no',
+        connection: 'keep-alive',
+      });
       res.write(`retry: 2000\nevent: hello\ndata: ${JSON.stringify({ ...hello, s: serverNow() })}\n\n`);
       streams.add(res);
       const drop = () => streams.delete(res);

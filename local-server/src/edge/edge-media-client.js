@@ -66,7 +66,11 @@ export function createEdgeMediaClient({ base, token, signal: closing, fetch: fet
     } catch {
       // not JSON: keep the status
     }
-    if (!res.ok) throw new HttpError(res.status, `${res.status} ${errorCodeOf(body)} ${body?.message ?? body?.error?.message ?? text.slice(0, 200)}`.trim());
+    if (!res.ok)
+      throw new HttpError(
+        res.status,
+        `${res.status} ${errorCodeOf(body)} ${body?.message ?? body?.error?.message ?? text.slice(0, 200)}`.trim(),
+      );
     return body;
   }
 

@@ -30,11 +30,13 @@ export function parseEdgeUrl(raw) {
     return { address: null, reason: `--edge must be a URL such as https://edge.example.com (got "${raw}")` };
   }
   const secure = /** @type {Record<string, boolean>} */ (SECURE)[parsed.protocol];
-  if (secure === undefined) return { address: null, reason: `--edge must start with https://, http://, wss:// or ws:// (got "${parsed.protocol}")` };
+  if (secure === undefined)
+    return { address: null, reason: `--edge must start with https://, http://, wss:// or ws:// (got "${parsed.protocol}")` };
   const path = parsed.pathname.replace(/\/+$/, '').replace(/\/publish$/, '');
   const named = SHOW_IN_PATH.exec(path);
   if (named && named[2]) return { address: null, reason: `--edge must end with the show's folder, /s/<show> (got "${path}")` };
-  if (named && !isShowName(named[1] ?? '')) return { address: null, reason: `--edge names the show "${named[1] ?? ''}" (/s/<show>), but ${SHOW_NAME_RULE}` };
+  if (named && !isShowName(named[1] ?? ''))
+    return { address: null, reason: `--edge names the show "${named[1] ?? ''}" (/s/<show>), but ${SHOW_NAME_RULE}` };
   return { address: { secure, host: parsed.host, path, search: parsed.search, show: named ? named[1] : null }, reason: null };
 }
 

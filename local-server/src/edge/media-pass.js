@@ -100,7 +100,10 @@ export function createMediaPass({ source, client, current, concurrency, signal, 
     const need = local.filter((f) => {
       if (matches(f)) return false;
       if (Number.isFinite(limits.fileBytes) && f.size > /** @type {number} */ (limits.fileBytes)) {
-        refuse(f, `${f.src} is ${kb(f.size)}, over the edge's ${kb(/** @type {number} */ (limits.fileBytes))} per file: remote viewers will not get it`);
+        refuse(
+          f,
+          `${f.src} is ${kb(f.size)}, over the edge's ${kb(/** @type {number} */ (limits.fileBytes))} per file: remote viewers will not get it`,
+        );
         return false;
       }
       return true;

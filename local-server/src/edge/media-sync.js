@@ -58,7 +58,14 @@ export function createMediaSync({ url, token, source, log = {}, concurrency = DE
   const client = createEdgeMediaClient({ base: base ?? '', token, signal: closer.signal, fetch: fetchImpl });
 
   /** @type {MediaSyncStatus} */
-  const current = { uploaded: 0, total: 0, bytes: 0, checked: false, state: base ? 'idle' : 'off', lastError: base ? null : `BAD_URL: ${url}` };
+  const current = {
+    uploaded: 0,
+    total: 0,
+    bytes: 0,
+    checked: false,
+    state: base ? 'idle' : 'off',
+    lastError: base ? null : `BAD_URL: ${url}`,
+  };
   const pass = createMediaPass({ source, client, current, concurrency, signal: closer.signal, info, warn });
   let running = false;
   let again = false;

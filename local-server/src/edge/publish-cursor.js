@@ -56,7 +56,8 @@ export function createPublishCursor({ stream, send }) {
     ack(epoch, seq) {
       ackedEpoch = typeof epoch === 'string' ? epoch : null;
       ackedSeq = Number.isSafeInteger(seq) ? /** @type {number} */ (seq) : null;
-      if (snapshotInFlight && ackedEpoch === sentEpoch && ackedSeq !== null && sentSeq !== null && ackedSeq >= sentSeq) snapshotInFlight = false;
+      if (snapshotInFlight && ackedEpoch === sentEpoch && ackedSeq !== null && sentSeq !== null && ackedSeq >= sentSeq)
+        snapshotInFlight = false;
     },
     /** The edge asked for a snapshot: send one unless one is already on its way. Returns whether it was needed. */
     resync() {

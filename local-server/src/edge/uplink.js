@@ -27,7 +27,7 @@ export const REPLACED_CLOSE_CODE = PublisherClose.REPLACED;
 const REPLACED_WARNING =
   '!!! REPLACED: another venue server connected to this edge with the same publish token. ' +
   'This one has STOPPED publishing so the two do not take the show from each other. ' +
-  'Stop the other one, then resume with the console\'s edge switch or POST /api/edge/resume.';
+  "Stop the other one, then resume with the console's edge switch or POST /api/edge/resume.";
 
 /**
  * @typedef {object} UplinkStatus
@@ -82,7 +82,16 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
     /** @type {UplinkStatus['state']} */
     const state = closed ? 'closed' : replacedAt !== null ? 'replaced' : link.connected ? 'connected' : 'connecting';
     const { connected, remoteViewers, lastError } = link;
-    return { url: target.url ?? String(url), state, replacedAt, connected, ...cursor.status(), remoteViewers, reconnects: connection.reconnects(), lastError };
+    return {
+      url: target.url ?? String(url),
+      state,
+      replacedAt,
+      connected,
+      ...cursor.status(),
+      remoteViewers,
+      reconnects: connection.reconnects(),
+      lastError,
+    };
   }
 
   function notify() {
@@ -138,8 +147,24 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
   }
 
   const cursor = createPublishCursor({ stream, send });
-  const keepalive = createUplinkKeepalive({ current: () => connection.current(), onSilent: () => { link.lastError = 'TIMEOUT: the edge stopped answering pings'; } });
-  const onText = createEdgeReplies({ link, cursor, startAlive: keepalive.startAlive, pump: safePump, notify, where: target.url ?? url, info, warn, onVotes, onTaps });
+  const keepalive = createUplinkKeepalive({
+    current: () => connection.current(),
+    onSilent: () => {
+      link.lastError = 'TIMEOUT: the edge stopped answering pings';
+    },
+  });
+  const onText = createEdgeReplies({
+    link,
+    cursor,
+    startAlive: keepalive.startAlive,
+    pump: safePump,
+    notify,
+    where: target.url ?? url,
+    info,
+    warn,
+    onVotes,
+    onTaps,
+  });
   const connection = createPublisherConnection({ url: target.url ?? '', token, link, onText, onOpen: keepalive.watch, onClosed });
   const checkTimer = setInterval(safePump, CHECK_INTERVAL_MS);
   checkTimer.unref?.();

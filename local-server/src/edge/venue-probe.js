@@ -32,9 +32,19 @@ export function createVenueProbe({ url, everyMs = PROBE_EVERY_MS, fetchImpl = fe
       const res = await fetchImpl(healthz, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
       const body = /** @type {any} */ (await res.json());
       const status = ['live', 'lost', 'none'].includes(body?.venue) ? body.venue : 'unknown';
-      venue = { status, since: Number.isFinite(body?.venueSince) ? body.venueSince : null, checkedAt: Date.now(), error: status === 'unknown' ? 'the edge does not report a venue status (an older edge?)' : null };
+      venue = {
+        status,
+        since: Number.isFinite(body?.venueSince) ? body.venueSince : null,
+        checkedAt: Date.now(),
+        error: status === 'unknown' ? 'the edge does not report a venue status (an older edge?)' : null,
+      };
     } catch (err) {
-      venue = { status: 'unknown', since: null, checkedAt: Date.now(), error: `cannot read ${healthz}: ${err instanceof Error ? err.message : String(err)}` };
+      venue = {
+        status: 'unknown',
+        since: null,
+        checkedAt: Date.now(),
+        error: `cannot read ${healthz}: ${err instanceof Error ? err.message : String(err)}`,
+      };
     } finally {
       running = false;
     }

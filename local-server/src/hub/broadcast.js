@@ -46,7 +46,8 @@ export function createBroadcast({ registry, deliver, answerPolls, metrics, now, 
         metrics.bytes.inc({ transport }, sent[encoding] * /** @type {Buffer} */ (frames[encoding]).length);
       }
     }
-    for (const transport of /** @type {StreamTransport[]} */ (['ws', 'sse'])) if (dropped[transport]) metrics.dropped.inc({ transport }, dropped[transport]);
+    for (const transport of /** @type {StreamTransport[]} */ (['ws', 'sse']))
+      if (dropped[transport]) metrics.dropped.inc({ transport }, dropped[transport]);
     answerPolls(group);
     if (group === 'full') metrics.seq.set(seq);
     metrics.fanout.observe((performance.now() - started) / 1000);

@@ -49,7 +49,14 @@ export function createHub({ stream, leanStream, metrics, now, maxBufferedBytes =
   const registry = createSinkRegistry({ metrics });
   const longPolls = createLongPolls({ now });
   const { deliver, sendOne } = createSinkWriter({ metrics, now, maxBufferedBytes, onDrained: (sink) => catchUp(sink) });
-  const broadcast = createBroadcast({ registry, deliver, answerPolls: (group) => longPolls.answer(group, streams[group]), metrics, now, staleTimeoutMs });
+  const broadcast = createBroadcast({
+    registry,
+    deliver,
+    answerPolls: (group) => longPolls.answer(group, streams[group]),
+    metrics,
+    now,
+    staleTimeoutMs,
+  });
   const stopSweep = startLivenessSweep({ registry, deliver, sweepPolls: () => longPolls.sweep(), now, staleTimeoutMs, sweepMs });
 
   /** @param {Sink} sink the current snapshot of its stream, counted (a join, a resync, a catch-up) */

@@ -22,10 +22,20 @@ export function webSocketSink(ws, group, counted, onClose) {
   const { socket, deflate } = rawSocketOf(ws);
   /** @type {Sink} */
   const sink = {
-    transport: 'ws', group, encoding: deflate ? 'wsz' : 'ws', out: socket, stale: false, staleSince: 0, alive: true, ws, counted,
+    transport: 'ws',
+    group,
+    encoding: deflate ? 'wsz' : 'ws',
+    out: socket,
+    stale: false,
+    staleSince: 0,
+    alive: true,
+    ws,
+    counted,
     close: () => ws.terminate(),
   };
-  ws.on('pong', () => { sink.alive = true; });
+  ws.on('pong', () => {
+    sink.alive = true;
+  });
   ws.once('close', () => onClose(sink));
   return sink;
 }
@@ -40,7 +50,14 @@ export function webSocketSink(ws, group, counted, onClose) {
 export function eventStreamSink(res, group, onClose) {
   /** @type {Sink} */
   const sink = {
-    transport: 'sse', group, encoding: 'sse', out: /** @type {any} */ (res), stale: false, staleSince: 0, alive: true, counted: true,
+    transport: 'sse',
+    group,
+    encoding: 'sse',
+    out: /** @type {any} */ (res),
+    stale: false,
+    staleSince: 0,
+    alive: true,
+    counted: true,
     close: () => res.destroy(),
   };
   res.once('close', () => onClose(sink));

@@ -65,7 +65,9 @@ export async function runImport(args, out, err) {
     return 0;
   }
   if (parsed.error || !parsed.file) {
-    err(`tutti import: ${parsed.error ?? 'give the file to import, e.g. tutti import piece.musicxml'}\nRun "tutti import --help" for the options.`);
+    err(
+      `tutti import: ${parsed.error ?? 'give the file to import, e.g. tutti import piece.musicxml'}\nRun "tutti import --help" for the options.`,
+    );
     return 2;
   }
   // A large file takes seconds to read: say so before the wait.
@@ -75,7 +77,9 @@ export async function runImport(args, out, err) {
     const { target, lines } = await importToFile({ file: parsed.file, out: parsed.out, force: parsed.force, merge: parsed.merge });
     for (const line of lines) out(line);
     const shown = /\s/.test(target) ? JSON.stringify(target) : target;
-    out(`Wrote ${target}. Next: add cues, then check it with npx tutti validate ${shown} and play it with npx tutti serve --score ${shown}`);
+    out(
+      `Wrote ${target}. Next: add cues, then check it with npx tutti validate ${shown} and play it with npx tutti serve --score ${shown}`,
+    );
     return 0;
   } catch (error) {
     if (error instanceof ImportError) {

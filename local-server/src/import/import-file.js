@@ -40,10 +40,15 @@ export async function importNotationFile(file, { limits = IMPORT_LIMITS } = {}) 
   try {
     info = await stat(file);
   } catch (error) {
-    throw new ImportError(`cannot read ${file}: ${/** @type {any} */ (error).code === 'ENOENT' ? 'no such file' : /** @type {any} */ (error).message}`);
+    throw new ImportError(
+      `cannot read ${file}: ${/** @type {any} */ (error).code === 'ENOENT' ? 'no such file' : /** @type {any} */ (error).message}`,
+    );
   }
   if (!info.isFile()) throw new ImportError(`${file} is not a file`);
-  if (info.size > limits.bytes) throw new ImportError(`${what} is ${(info.size / 1024 / 1024).toFixed(1)} MB; Tutti imports notation files up to ${limits.bytes / 1024 / 1024} MB`);
+  if (info.size > limits.bytes)
+    throw new ImportError(
+      `${what} is ${(info.size / 1024 / 1024).toFixed(1)} MB; Tutti imports notation files up to ${limits.bytes / 1024 / 1024} MB`,
+    );
   if (info.size === 0) throw new ImportError(`${what} is empty`);
   const bytes = new Uint8Array(await readFile(file));
   return importNotationBytes(bytes, what, { limits });

@@ -16,7 +16,8 @@ export function describeImport(result, file) {
   const timeline = createTimeline(/** @type {any} */ (validateScore(score).score));
   const seconds = Math.round(timeline.msAt(timeline.totalBeats) / 1000);
   const at = (p) => `bar ${p.bar}${p.beat > 1 ? ` beat ${p.beat}` : ''}`;
-  const list = (items, max = 12) => (items.length > max ? `${items.slice(0, max).join(' · ')} · … (${items.length - max} more)` : items.join(' · '));
+  const list = (items, max = 12) =>
+    items.length > max ? `${items.slice(0, max).join(' · ')} · … (${items.length - max} more)` : items.join(' · ');
   const lines = [
     `Imported ${file} (${kind}): "${score.title}"${score.composer ? ` by ${score.composer}` : ''}`,
     `  Bars:            ${score.bars} played${score.bars !== written ? ` (${written} written; repeats and endings played out)` : ''} · ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')} at the written tempo`,
@@ -25,7 +26,10 @@ export function describeImport(result, file) {
     `  Sections:        ${score.sections?.length ? list(score.sections.map((s) => `${s.mark} (${at(s.at)})`)) : 'none (no rehearsal marks)'}`,
     `  Parts:           ${score.parts?.length ? list(score.parts.map((p) => `${p.name} ${p.osc}`)) : 'none'}`,
   ];
-  if (score.printedBars) lines.push(`  Printed bars:    kept as labels (${score.printedBars.length} run${score.printedBars.length === 1 ? '' : 's'}), shown beside the running count`);
+  if (score.printedBars)
+    lines.push(
+      `  Printed bars:    kept as labels (${score.printedBars.length} run${score.printedBars.length === 1 ? '' : 's'}), shown beside the running count`,
+    );
   if (warnings.length) {
     lines.push(`  ${warnings.length} warning${warnings.length === 1 ? '' : 's'}:`);
     for (const w of warnings) lines.push(`    ! ${/^(bar |\()/.test(w.measure) ? w.measure : `measure ${w.measure}`} ${w.message}`);

@@ -37,7 +37,8 @@ export async function importToFile({ file, out, force = false, merge, dryRun = f
   const lines = describeImport(result, file);
   if (merge) {
     const existing = await loadScoreFile(merge);
-    if (!existing.ok) throw new ImportError(`${merge} is not a valid score, so nothing can be merged into it:\n${formatProblems(existing.problems)}`);
+    if (!existing.ok)
+      throw new ImportError(`${merge} is not a valid score, so nothing can be merged into it:\n${formatProblems(existing.problems)}`);
     const merged = mergeTimeMap(/** @type {any} */ (existing.score), score);
     const checked = validateScore(merged.score);
     if (!checked.ok) throw new ImportError(`merging ${merge} gives a score with problems:\n${formatProblems(checked.problems)}`);
@@ -51,7 +52,9 @@ export async function importToFile({ file, out, force = false, merge, dryRun = f
       await writeFile(target, `${JSON.stringify(score, null, 2)}\n`);
     } catch (error) {
       const code = /** @type {any} */ (error).code;
-      throw new ImportError(`cannot write ${target}: ${code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'not allowed to write there' : code === 'ENOENT' ? 'no such folder' : /** @type {any} */ (error).message}; choose another place with --out`);
+      throw new ImportError(
+        `cannot write ${target}: ${code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'not allowed to write there' : code === 'ENOENT' ? 'no such folder' : /** @type {any} */ (error).message}; choose another place with --out`,
+      );
     }
   }
   return { target, exists, lines, score, result, lost };

@@ -33,7 +33,10 @@ export function importInWorker(request) {
       worker.terminate().catch(() => {});
       fn(value);
     };
-    const timer = setTimeout(() => finish(reject, new ImportError(`reading ${request.file} took more than ${TIME_LIMIT_MS / 1000} s; stopped`)), TIME_LIMIT_MS);
+    const timer = setTimeout(
+      () => finish(reject, new ImportError(`reading ${request.file} took more than ${TIME_LIMIT_MS / 1000} s; stopped`)),
+      TIME_LIMIT_MS,
+    );
     const here = () => {
       if (settled) return;
       settled = true;
@@ -47,7 +50,8 @@ export function importInWorker(request) {
     });
     worker.once('error', (error) => {
       const code = /** @type {any} */ (error).code;
-      if (/ERR_WORKER_OUT_OF_MEMORY/.test(code ?? '') || /heap/i.test(error.message)) finish(reject, new ImportError(`${request.file} needs more than ${HEAP_LIMIT_MB} MB of memory to read; stopped`));
+      if (/ERR_WORKER_OUT_OF_MEMORY/.test(code ?? '') || /heap/i.test(error.message))
+        finish(reject, new ImportError(`${request.file} needs more than ${HEAP_LIMIT_MB} MB of memory to read; stopped`));
       else if (/ERR_WORKER_(INIT_FAILED|PATH|UNSERIALIZABLE_ERROR)|ERR_MODULE_NOT_FOUND|ENOENT/.test(code ?? '')) here();
       else finish(reject, error);
     });
@@ -59,8 +63,21 @@ if (!isMainThread && parentPort) {
   const port = parentPort;
   try {
     const done = await importToFile(workerData);
-    port.postMessage({ ok: true, done: { target: done.target, exists: done.exists, lines: done.lines, score: done.score, result: { kind: done.result.kind, warnings: done.result.warnings } } });
+    port.postMessage({
+      ok: true,
+      done: {
+        target: done.target,
+        exists: done.exists,
+        lines: done.lines,
+        score: done.score,
+        result: { kind: done.result.kind, warnings: done.result.warnings },
+      },
+    });
   } catch (error) {
-    port.postMessage({ ok: false, importError: error instanceof ImportError, message: error instanceof Error ? error.message : String(error) });
+    port.postMessage({
+      ok: false,
+      importError: error instanceof ImportError,
+      message: error instanceof Error ? error.message : String(error),
+    });
   }
 }

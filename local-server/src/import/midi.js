@@ -20,12 +20,17 @@ export function readMidi(bytes, { maxMeasures, warn, what = 'the file' }) {
   try {
     midi = parseMidi(bytes);
   } catch (error) {
-    throw new ImportError(`${what} is not a readable MIDI file (${error instanceof Error ? error.message : String(error)}); it may be cut short or damaged`);
+    throw new ImportError(
+      `${what} is not a readable MIDI file (${error instanceof Error ? error.message : String(error)}); it may be cut short or damaged`,
+    );
   }
   const cut = truncation(bytes, midi);
   if (cut) throw new ImportError(`${what} is not a readable MIDI file (${cut}); it may be cut short or damaged`);
   const ppq = midi.header.ticksPerBeat;
-  if (!ppq) throw new ImportError(`${what} counts time in SMPTE frames, not in beats; export it from your sequencer with a tempo map (ticks per quarter note)`);
+  if (!ppq)
+    throw new ImportError(
+      `${what} counts time in SMPTE frames, not in beats; export it from your sequencer with a tempo map (ticks per quarter note)`,
+    );
   if (midi.header.format === 2) throw new ImportError(`${what} is a format 2 MIDI file (independent patterns); export it as format 1`);
 
   const events = conductorEvents(midi.tracks);
@@ -44,7 +49,8 @@ function truncation(bytes, midi) {
     if (offset + 8 + length > bytes.length) return `a chunk declares ${length} bytes but only ${bytes.length - offset - 8} follow`;
     offset += 8 + length;
   }
-  if (midi.tracks.length < midi.header.numTracks) return `the header promises ${midi.header.numTracks} tracks, the file holds ${midi.tracks.length}`;
+  if (midi.tracks.length < midi.header.numTracks)
+    return `the header promises ${midi.header.numTracks} tracks, the file holds ${midi.tracks.length}`;
   const open = midi.tracks.findIndex((t) => t.at(-1)?.type !== 'endOfTrack');
   if (open >= 0) return `track ${open + 1} has no end-of-track event`;
   return undefined;
@@ -70,7 +76,8 @@ function conductorEvents(tracks) {
       else if (e.type === 'marker') markers.push({ tick, text: String(e.text ?? '').trim() });
       else if (e.type === 'noteOn') notes = true;
       else if (t === 0 && !notes && e.type === 'trackName' && !title) title = String(e.text).trim() || undefined;
-      else if (t === 0 && !notes && e.type === 'text' && !composer && /^[\p{L}][\p{L}.' -]{2,60}$/u.test(String(e.text).trim())) composer = String(e.text).trim();
+      else if (t === 0 && !notes && e.type === 'text' && !composer && /^[\p{L}][\p{L}.' -]{2,60}$/u.test(String(e.text).trim()))
+        composer = String(e.text).trim();
     }
   });
   const byTick = (a, b) => a.tick - b.tick;
@@ -94,21 +101,30 @@ function cutMeasures({ signatures, tempos, markers, end }, ppq, maxMeasures, war
     }
     const length = (stop - start) / ppq;
     const inBar = (list) => list.filter((e) => e.tick >= start && e.tick < stop).map((e) => ({ ...e, at: (e.tick - start) / ppq }));
-    const time = Math.abs(length - (sig.beats * 4) / sig.unit) < 1e-9 ? sig : fitMeter(length, sig.unit) ?? sig;
+    const time = Math.abs(length - (sig.beats * 4) / sig.unit) < 1e-9 ? sig : (fitMeter(length, sig.unit) ?? sig);
     measures.push({
-      label, number: measures.length + 1, length, time,
+      label,
+      number: measures.length + 1,
+      length,
+      time,
       tempos: inBar(tempos).map((e) => ({ at: e.at, qpm: e.qpm })),
       ramps: [],
-      rehearsals: inBar(markers).filter((e) => e.text).map((e) => ({ at: e.at, text: e.text })),
+      rehearsals: inBar(markers)
+        .filter((e) => e.text)
+        .map((e) => ({ at: e.at, text: e.text })),
     });
-    if (measures.length > maxMeasures) throw new ImportError(`${what} is longer than ${maxMeasures.toLocaleString('en')} bars; Tutti imports up to ${maxMeasures.toLocaleString('en')}`);
+    if (measures.length > maxMeasures)
+      throw new ImportError(
+        `${what} is longer than ${maxMeasures.toLocaleString('en')} bars; Tutti imports up to ${maxMeasures.toLocaleString('en')}`,
+      );
     start = stop;
   }
   return measures;
 }
 
 function toMeter(event, bar, warn) {
-  if (event.numerator >= 1 && event.numerator <= 32 && METER_UNITS.includes(event.denominator)) return { beats: event.numerator, unit: event.denominator };
+  if (event.numerator >= 1 && event.numerator <= 32 && METER_UNITS.includes(event.denominator))
+    return { beats: event.numerator, unit: event.denominator };
   warn(String(bar), `has the time signature ${event.numerator}/${event.denominator}, which a score cannot hold; the one before continues`);
   return undefined;
 }

@@ -7,9 +7,23 @@ import { numeratorBeats, METER_UNITS } from '#core/import/meter-fit.js';
 import { all, attr, childrenOf, first, tagOf, textOf } from './xml-tree.js';
 
 /** Quarter notes in each MusicXML note type. */
-const NOTE_QUARTERS = { maxima: 32, long: 16, breve: 8, whole: 4, half: 2, quarter: 1, eighth: 0.5, '16th': 0.25, '32nd': 0.125, '64th': 0.0625, '128th': 0.03125 };
-const RAMP_WORDS = /\b(accel(?:\.|erando)?|string(?:\.|endo)|rit(?:\.|ard\.?|ardando)?|riten(?:\.|uto)?|rall(?:\.|entando)?|allarg(?:\.|ando)?|slentando|calando)(?=\W|$)/i;
-const TEMPO_WORDS = /\b(a tempo|tempo i|tempo primo|meno mosso|più mosso|piu mosso|poco meno|poco più|poco piu|adagio|andante|andantino|allegro|allegretto|largo|larghetto|lento|moderato|presto|prestissimo|vivace|grave)\b/i;
+const NOTE_QUARTERS = {
+  maxima: 32,
+  long: 16,
+  breve: 8,
+  whole: 4,
+  half: 2,
+  quarter: 1,
+  eighth: 0.5,
+  '16th': 0.25,
+  '32nd': 0.125,
+  '64th': 0.0625,
+  '128th': 0.03125,
+};
+const RAMP_WORDS =
+  /\b(accel(?:\.|erando)?|string(?:\.|endo)|rit(?:\.|ard\.?|ardando)?|riten(?:\.|uto)?|rall(?:\.|entando)?|allarg(?:\.|ando)?|slentando|calando)(?=\W|$)/i;
+const TEMPO_WORDS =
+  /\b(a tempo|tempo i|tempo primo|meno mosso|più mosso|piu mosso|poco meno|poco più|poco piu|adagio|andante|andantino|allegro|allegretto|largo|larghetto|lento|moderato|presto|prestissimo|vivace|grave)\b/i;
 const JUMP_WORDS = /(\bd\.\s?[cs]\.|\bda capo\b|\bdal segno\b|\bto coda\b|\bal coda\b|^fine$)/i;
 
 /**
@@ -76,7 +90,10 @@ function readTime(time, warn) {
   if (beatsNodes.length !== 1 || typeNodes.length !== 1) {
     // A composite signature such as 3/8+2/4: counted in its smallest unit.
     const unit = Math.max(...typeNodes.map((n) => Number(textOf(n))));
-    const total = beatsNodes.reduce((sum, n, i) => sum + (numeratorBeats(textOf(n)) * unit) / Number(textOf(typeNodes[i] ?? typeNodes[0])), 0);
+    const total = beatsNodes.reduce(
+      (sum, n, i) => sum + (numeratorBeats(textOf(n)) * unit) / Number(textOf(typeNodes[i] ?? typeNodes[0])),
+      0,
+    );
     if (METER_UNITS.includes(unit) && Number.isInteger(total) && total >= 1 && total <= 32) return { beats: total, unit };
     warn('has a time signature Tutti cannot count; its notes decide the bar length');
     return undefined;
@@ -84,7 +101,9 @@ function readTime(time, warn) {
   const beats = numeratorBeats(textOf(beatsNodes[0]));
   const unit = Number(textOf(typeNodes[0]));
   if (!(beats >= 1 && beats <= 32) || !METER_UNITS.includes(unit)) {
-    warn(`has the time signature ${textOf(beatsNodes[0])}/${textOf(typeNodes[0])}, which a score cannot hold (1–32 beats of 1, 2, 4, 8, 16 or 32); its notes decide the bar length`);
+    warn(
+      `has the time signature ${textOf(beatsNodes[0])}/${textOf(typeNodes[0])}, which a score cannot hold (1–32 beats of 1, 2, 4, 8, 16 or 32); its notes decide the bar length`,
+    );
     return undefined;
   }
   return { beats, unit };
@@ -97,7 +116,8 @@ function readDirection(direction, at, out, warn) {
       const tag = tagOf(node);
       if (tag === 'metronome') {
         tempoFromMark = metronomeQpm(node);
-        if (tempoFromMark === undefined && !first(direction, 'sound')) warn('has a metronome mark Tutti cannot read (a metric modulation or swing); not mapped');
+        if (tempoFromMark === undefined && !first(direction, 'sound'))
+          warn('has a metronome mark Tutti cannot read (a metric modulation or swing); not mapped');
       } else if (tag === 'rehearsal') {
         out.rehearsals.push({ at, text: textOf(node) });
       } else if (tag === 'words') {
@@ -115,7 +135,9 @@ function readWords(text, at, out, direction, warn) {
   const sound = first(direction, 'sound');
   if (RAMP_WORDS.test(text)) out.ramps.push({ at, text });
   else if (JUMP_WORDS.test(text) && !(sound && ['dacapo', 'dalsegno', 'tocoda', 'fine'].some((k) => attr(sound, k) !== undefined))) {
-    warn(`says "${text}" without a playback jump (<sound dacapo|dalsegno|tocoda|fine>); not played out — add the jump in your notation program, or check the bar count`);
+    warn(
+      `says "${text}" without a playback jump (<sound dacapo|dalsegno|tocoda|fine>); not played out — add the jump in your notation program, or check the bar count`,
+    );
   } else if (TEMPO_WORDS.test(text) && !(sound && attr(sound, 'tempo') !== undefined) && !first(direction, 'direction-type', 'metronome')) {
     warn(`says "${text}" without a metronome mark or playback tempo; the tempo does not change here`);
   }

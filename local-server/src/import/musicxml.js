@@ -29,7 +29,10 @@ export function readMusicXml(text, { maxMeasures, warn, what = 'the file' }) {
     const top = tree.map(tagOf).find((t) => t && !t.startsWith('?') && t !== '#text' && t !== '!DOCTYPE');
     throw new ImportError(`${what} is XML but not a MusicXML score (its root element is <${top ?? 'nothing'}>, not <score-partwise>)`);
   }
-  if (tagOf(root) === 'score-timewise') throw new ImportError(`${what} is a timewise MusicXML score; export it as (partwise) MusicXML, which every notation program does by default`);
+  if (tagOf(root) === 'score-timewise')
+    throw new ImportError(
+      `${what} is a timewise MusicXML score; export it as (partwise) MusicXML, which every notation program does by default`,
+    );
 
   const scoreParts = all(first(root, 'part-list'), 'score-part');
   const names = new Map(scoreParts.map((p) => [attr(p, 'id'), textOf(first(p, 'part-name')) || attr(p, 'id')]));
@@ -37,13 +40,20 @@ export function readMusicXml(text, { maxMeasures, warn, what = 'the file' }) {
   if (partNodes.length === 0) throw new ImportError(`${what} has no <part>: a MusicXML score needs at least one part with measures`);
   const measureCount = all(partNodes[0], 'measure').length;
   if (measureCount === 0) throw new ImportError(`${what} has no measures`);
-  if (measureCount > maxMeasures) throw new ImportError(`${what} has ${measureCount.toLocaleString('en')} measures; Tutti imports up to ${maxMeasures.toLocaleString('en')}`);
+  if (measureCount > maxMeasures)
+    throw new ImportError(
+      `${what} has ${measureCount.toLocaleString('en')} measures; Tutti imports up to ${maxMeasures.toLocaleString('en')}`,
+    );
 
   const readings = partNodes.map((part, p) => {
     const state = { divisions: 1 };
     return all(part, 'measure').map((measure, i) => {
       const label = attr(measure, 'number') ?? String(i + 1);
-      return { label, implicit: attr(measure, 'implicit') === 'yes', reading: readMeasure(measure, state, p === 0 ? (message) => warn(label, message) : () => {}) };
+      return {
+        label,
+        implicit: attr(measure, 'implicit') === 'yes',
+        reading: readMeasure(measure, state, p === 0 ? (message) => warn(label, message) : () => {}),
+      };
     });
   });
 
@@ -58,9 +68,18 @@ export function readMusicXml(text, { maxMeasures, warn, what = 'the file' }) {
       time: reading.time,
       // Rests-only measures keep their time signature's length, except a pickup (implicit).
       length: Math.max(0, ...same.filter((r) => r.sounding || m.implicit).map((r) => r.length)),
-      tempos: unique(same.flatMap((r) => r.tempos), (t) => `${t.at}`),
-      ramps: unique(same.flatMap((r) => r.ramps), (t) => `${t.at}|${t.text}`),
-      rehearsals: unique(same.flatMap((r) => r.rehearsals), (t) => `${t.at}|${t.text}`),
+      tempos: unique(
+        same.flatMap((r) => r.tempos),
+        (t) => `${t.at}`,
+      ),
+      ramps: unique(
+        same.flatMap((r) => r.ramps),
+        (t) => `${t.at}|${t.text}`,
+      ),
+      rehearsals: unique(
+        same.flatMap((r) => r.rehearsals),
+        (t) => `${t.at}|${t.text}`,
+      ),
     };
   });
   numberMeasures(measures, warn);
@@ -91,8 +110,16 @@ function unique(list, key) {
 }
 
 function title(root) {
-  return textOf(first(root, 'work', 'work-title')) || textOf(first(root, 'movement-title'))
-    || textOf(all(root, 'credit').flatMap((c) => all(c, 'credit-words')).find((w) => attr(w, 'justify') === 'center')) || undefined;
+  return (
+    textOf(first(root, 'work', 'work-title')) ||
+    textOf(first(root, 'movement-title')) ||
+    textOf(
+      all(root, 'credit')
+        .flatMap((c) => all(c, 'credit-words'))
+        .find((w) => attr(w, 'justify') === 'center'),
+    ) ||
+    undefined
+  );
 }
 
 function composer(root) {

@@ -18,13 +18,18 @@ export function readMxl(bytes, { maxBytes, what = 'the file' }) {
   if (container) {
     const tree = parseXml(decodeText(container.data), `${what}'s META-INF/container.xml`);
     const root = tree.find((n) => 'container' in n);
-    const rootfile = all(first(root, 'rootfiles'), 'rootfile').find((r) => !attr(r, 'media-type') || /musicxml|xml/.test(attr(r, 'media-type') ?? ''));
+    const rootfile = all(first(root, 'rootfiles'), 'rootfile').find(
+      (r) => !attr(r, 'media-type') || /musicxml|xml/.test(attr(r, 'media-type') ?? ''),
+    );
     path = attr(rootfile, 'full-path');
   }
   const score = path
     ? unzipOne(bytes, (name) => name === path, maxBytes, what)
     : unzipOne(bytes, (name) => /\.(musicxml|xml)$/i.test(name) && !name.startsWith('META-INF/'), maxBytes, what);
-  if (!score) throw new ImportError(`${what} is a zip archive without a MusicXML score${path ? ` (its container names ${path}, which is not in it)` : ' (no META-INF/container.xml and no .musicxml/.xml file)'}`);
+  if (!score)
+    throw new ImportError(
+      `${what} is a zip archive without a MusicXML score${path ? ` (its container names ${path}, which is not in it)` : ' (no META-INF/container.xml and no .musicxml/.xml file)'}`,
+    );
   return { text: decodeText(score.data), path: score.name };
 }
 
@@ -35,7 +40,10 @@ function unzipOne(bytes, wanted, maxBytes, what) {
     files = unzipSync(bytes, {
       filter: (file) => {
         if (found || !wanted(file.name)) return false;
-        if (file.originalSize > maxBytes) throw new ImportError(`${what}: ${file.name} unpacks to ${Math.round(file.originalSize / 1024 / 1024)} MB, more than the ${Math.round(maxBytes / 1024 / 1024)} MB Tutti reads`);
+        if (file.originalSize > maxBytes)
+          throw new ImportError(
+            `${what}: ${file.name} unpacks to ${Math.round(file.originalSize / 1024 / 1024)} MB, more than the ${Math.round(maxBytes / 1024 / 1024)} MB Tutti reads`,
+          );
         found = file.name;
         return true;
       },

@@ -83,7 +83,10 @@ export function first(node, ...tags) {
  * @returns {string}
  */
 export function textOf(node) {
-  return childrenOf(node).map((c) => (tagOf(c) === '#text' ? String(c['#text']) : textOf(c))).join('').trim();
+  return childrenOf(node)
+    .map((c) => (tagOf(c) === '#text' ? String(c['#text']) : textOf(c)))
+    .join('')
+    .trim();
 }
 
 /**

@@ -69,7 +69,9 @@ export function readRecord(dir) {
   try {
     chunks = chunkFiles(dir);
   } catch (err) {
-    throw new RecordError(`${dir} is not a performance record: ${/** @type {any} */ (err).code === 'ENOENT' ? 'no such folder' : /** @type {Error} */ (err).message}`);
+    throw new RecordError(
+      `${dir} is not a performance record: ${/** @type {any} */ (err).code === 'ENOENT' ? 'no such folder' : /** @type {Error} */ (err).message}`,
+    );
   }
   if (chunks.length === 0) throw new RecordError(`${dir} is not a performance record: it has no chunks (0001.jsonl.gz, …)`);
   const entries = [];

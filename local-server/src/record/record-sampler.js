@@ -39,11 +39,18 @@ export function createRecordSampler({ show, metrics, edge, partPages, probe, clo
     const local = show.hub.counts();
     const e = edge.status();
     const [joins, refused, overflow, rejected] = await Promise.all([
-      byLabel(metrics.joins, 'transport'), byLabel(metrics.badInput, 'source'), byLabel(metrics.overflow, 'transport'), byLabel(metrics.connectionsRejected, 'reason'),
+      byLabel(metrics.joins, 'transport'),
+      byLabel(metrics.badInput, 'source'),
+      byLabel(metrics.overflow, 'transport'),
+      byLabel(metrics.connectionsRejected, 'reason'),
     ]);
     const joinsTotal = Object.values(joins).reduce((a, b) => a + b, 0);
     /** @type {Record<string, number>} */
-    const counted = { ...refused, ...Object.fromEntries(Object.entries(overflow).map(([k, v]) => [`overflow_${k}`, v])), ...Object.fromEntries(Object.entries(rejected).map(([k, v]) => [`rejected_${k}`, v])) };
+    const counted = {
+      ...refused,
+      ...Object.fromEntries(Object.entries(overflow).map(([k, v]) => [`overflow_${k}`, v])),
+      ...Object.fromEntries(Object.entries(rejected).map(([k, v]) => [`rejected_${k}`, v])),
+    };
     /** @type {Record<string, number>} */
     const newlyRefused = {};
     for (const [source, n] of Object.entries(counted)) {
@@ -54,13 +61,29 @@ export function createRecordSampler({ show, metrics, edge, partPages, probe, clo
     const latency = probe ? probe.since(lastAt).sort((a, b) => a - b) : [];
     probe?.prune(t);
     const parts = partPages.list().filter((p) => !p.gone);
-    const bounds = parts.map((p) => p.bound).filter((b) => b !== null).sort((a, b) => a - b);
-    const rtts = parts.map((p) => p.rtt).filter((r) => r !== null).sort((a, b) => a - b);
+    const bounds = parts
+      .map((p) => p.bound)
+      .filter((b) => b !== null)
+      .sort((a, b) => a - b);
+    const rtts = parts
+      .map((p) => p.rtt)
+      .filter((r) => r !== null)
+      .sort((a, b) => a - b);
     const out = {
       viewers: { ws: local.ws, sse: local.sse, poll: local.poll, edge: e.enabled ? (e.remoteViewers ?? null) : null },
       joins: joinsTotal - lastJoins,
-      latency: { p50: round1(percentile(latency, 0.5)), p99: round1(percentile(latency, 0.99)), n: latency.length, probe: probe ? probe.state().state : 'off' },
-      sync: { parts: parts.length, boundP50: round1(percentile(bounds, 0.5)), boundMax: round1(bounds.at(-1) ?? null), rttP50: round1(percentile(rtts, 0.5)) },
+      latency: {
+        p50: round1(percentile(latency, 0.5)),
+        p99: round1(percentile(latency, 0.99)),
+        n: latency.length,
+        probe: probe ? probe.state().state : 'off',
+      },
+      sync: {
+        parts: parts.length,
+        boundP50: round1(percentile(bounds, 0.5)),
+        boundMax: round1(bounds.at(-1) ?? null),
+        rttP50: round1(percentile(rtts, 0.5)),
+      },
       edge: e.enabled ? { state: e.state ?? null, lag: e.lag ?? null } : null,
       refused: newlyRefused,
     };

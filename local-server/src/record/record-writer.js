@@ -37,7 +37,8 @@ export function newRecordId(t) {
  * @param {string} dir
  */
 export function chunkFiles(dir) {
-  return fs.readdirSync(dir)
+  return fs
+    .readdirSync(dir)
     .map((name) => ({ name, match: CHUNK_FILE.exec(name) }))
     .filter((c) => c.match)
     .map((c) => ({ n: Number(c.match?.[1]), file: path.join(dir, c.name), gz: Boolean(c.match?.[2]) }))

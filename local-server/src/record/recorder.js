@@ -47,7 +47,21 @@ function interrupted(root, id) {
  * @param {number} [options.sampleMs]
  * @param {number} [options.chunkBytes]
  */
-export async function startRecorder({ root, continueId = null, show, now, metrics, edge, votes, partPages, probe, probeClock, log, sampleMs = SAMPLE_MS, chunkBytes }) {
+export async function startRecorder({
+  root,
+  continueId = null,
+  show,
+  now,
+  metrics,
+  edge,
+  votes,
+  partPages,
+  probe,
+  probeClock,
+  log,
+  sampleMs = SAMPLE_MS,
+  chunkBytes,
+}) {
   const previous = interrupted(root, continueId);
   const score = () => ({ id: show.engine.score().id, title: show.engine.score().title, path: show.source().path });
   let warned = false;
@@ -62,7 +76,15 @@ export async function startRecorder({ root, continueId = null, show, now, metric
   const writer = await openRecordWriter({ root, id, summary, chunkBytes, onError });
   const write = (/** @type {Record<string, unknown>} */ entry) => writer.append(JSON.stringify({ t: Math.round(now()), ...entry }));
 
-  write({ k: 'open', id, resumed: Boolean(previous), score: score(), epoch: show.stream.epoch(), version: packageVersion(), pid: process.pid });
+  write({
+    k: 'open',
+    id,
+    resumed: Boolean(previous),
+    score: score(),
+    epoch: show.stream.epoch(),
+    version: packageVersion(),
+    pid: process.pid,
+  });
   // Every segment (a start, a resume) begins with a snapshot, so a reader never needs what a crash lost.
   writer.append(`{"k":"env","e":${show.stream.snapshot().json}}`);
 
@@ -75,11 +97,27 @@ export async function startRecorder({ root, continueId = null, show, now, metric
     if (vote.key !== lastVoteKey) {
       lastVoteKey = vote.key;
       const status = votes.status();
-      write({ k: 'vote', id: vote.id, key: vote.key, q: vote.q, options: status?.key === vote.key ? status.options : vote.options.map((o, i) => ({ ...o, count: vote.counts[i] })), total: vote.total, winner: vote.winner, branch: vote.branch ?? null, edge: status?.key === vote.key ? status.edge : null });
+      write({
+        k: 'vote',
+        id: vote.id,
+        key: vote.key,
+        q: vote.q,
+        options: status?.key === vote.key ? status.options : vote.options.map((o, i) => ({ ...o, count: vote.counts[i] })),
+        total: vote.total,
+        winner: vote.winner,
+        branch: vote.branch ?? null,
+        edge: status?.key === vote.key ? status.edge : null,
+      });
     }
     if (vote.branch && vote.key !== lastBranchKey) {
       lastBranchKey = vote.key;
-      write({ k: 'act', by: 'vote', kind: 'branch', what: `branch at bar ${vote.branch.bar}: ${vote.winner} won "${vote.id}"`, at: vote.branch.at });
+      write({
+        k: 'act',
+        by: 'vote',
+        kind: 'branch',
+        what: `branch at bar ${vote.branch.bar}: ${vote.winner} won "${vote.id}"`,
+        at: vote.branch.at,
+      });
     }
   };
   show.events.on('envelope', onEnvelope);

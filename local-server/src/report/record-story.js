@@ -25,7 +25,7 @@ export function buildStory(entries, about = {}) {
   const opens = entries.filter((e) => e.k === 'open');
   const first = opens[0];
   const start = first.t;
-  const last = entries.reduce((t, e) => Math.max(t, e.k === 'env' ? e.e.t : e.t ?? 0), start);
+  const last = entries.reduce((t, e) => Math.max(t, e.k === 'env' ? e.e.t : (e.t ?? 0)), start);
   const closed = entries.some((e) => e.k === 'close');
 
   /** @type {TransportSpan[]} */ const transports = [];

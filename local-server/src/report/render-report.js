@@ -30,7 +30,14 @@ export function renderReport(story) {
   const every = Math.max(1, Math.ceil(story.samples.length / CHART_POINTS));
   const shown = story.samples.filter((_, i) => i % every === 0);
   /** @returns {import('#core/report/svg-chart.js').Series} */
-  const series = (label, color, pick, dash = false) => ({ label, color, dash, points: /** @type {Array<[number, number]>} */ (shown.map((s) => [minutes(s.t), pick(s)]).filter(([, y]) => y !== null && y !== undefined)) });
+  const series = (label, color, pick, dash = false) => ({
+    label,
+    color,
+    dash,
+    points: /** @type {Array<[number, number]>} */ (
+      shown.map((s) => [minutes(s.t), pick(s)]).filter(([, y]) => y !== null && y !== undefined)
+    ),
+  });
   const xLabel = 'minutes into the record';
   const title = story.scores.join(' → ') || 'Performance';
   const peak = story.samples.reduce((m, s) => Math.max(m, s.viewers.ws + s.viewers.sse + s.viewers.poll + (s.viewers.edge ?? 0)), 0);
@@ -69,7 +76,23 @@ export function renderReport(story) {
   <h2>Timeline</h2>
   <div class="scroll">${timelineSvg(story)}</div>
   ${timelineLegend()}
-  ${chart({ title: 'Tempo (bpm, as sent)', series: [{ label: 'tempo', color: '#d97706', points: stepPoints(story.tempo.map(([t, bpm]) => /** @type {[number, number]} */ ([minutes(t), bpm])), minutes(story.end)) }], width: 1060, height: 200, xLabel, empty: 'no tempo in the record' })}
+  ${chart({
+    title: 'Tempo (bpm, as sent)',
+    series: [
+      {
+        label: 'tempo',
+        color: '#d97706',
+        points: stepPoints(
+          story.tempo.map(([t, bpm]) => /** @type {[number, number]} */ ([minutes(t), bpm])),
+          minutes(story.end),
+        ),
+      },
+    ],
+    width: 1060,
+    height: 200,
+    xLabel,
+    empty: 'no tempo in the record',
+  })}
   ${actionList(story)}
 </section>
 
@@ -127,20 +150,28 @@ function stepPoints(points, endX) {
 function actionList(story) {
   if (!story.actions.length && !story.outages.length) return '<p class="muted">Nobody touched the transport.</p>';
   const rows = [
-    ...story.actions.map((a) => ({ t: a.t, html: `<td>${esc(a.what)}</td><td>${esc(a.by)}</td><td>${a.after ? esc(`${a.after.transport} at bar ${a.after.bar} beat ${a.after.beat}, ${a.after.tempo} bpm`) : ''}</td>` })),
-    ...story.outages.map((o) => ({ t: o.from, html: `<td class="bad">server down (crash)</td><td>—</td><td>resumed at ${esc(clockOf(o.to))} (${esc(duration(o.to - o.from))} later)</td>` })),
+    ...story.actions.map((a) => ({
+      t: a.t,
+      html: `<td>${esc(a.what)}</td><td>${esc(a.by)}</td><td>${a.after ? esc(`${a.after.transport} at bar ${a.after.bar} beat ${a.after.beat}, ${a.after.tempo} bpm`) : ''}</td>`,
+    })),
+    ...story.outages.map((o) => ({
+      t: o.from,
+      html: `<td class="bad">server down (crash)</td><td>—</td><td>resumed at ${esc(clockOf(o.to))} (${esc(duration(o.to - o.from))} later)</td>`,
+    })),
   ].sort((a, b) => a.t - b.t);
   return `<h3>Who did what</h3><table class="list"><thead><tr><th>time (UTC)</th><th>action</th><th>by</th><th>then</th></tr></thead><tbody>${rows.map((r) => `<tr><td>${esc(clockOf(r.t))}</td>${r.html}</tr>`).join('')}</tbody></table>`;
 }
 
 function voteCard(vote) {
   const max = Math.max(1, ...vote.options.map((o) => o.count ?? 0));
-  const bars = vote.options.map((o) => {
-    const venue = o.venue ?? o.count ?? 0;
-    const edge = o.edge ?? 0;
-    const win = o.id === vote.winner;
-    return `<div class="vote-row${win ? ' win' : ''}"><span class="vote-label">${esc(o.label ?? o.id)}${win ? ' ✓' : ''}</span><svg class="vote-bar" viewBox="0 0 400 22" width="400" height="22" role="img" aria-label="${esc(`${o.label ?? o.id}: ${o.count}`)}"><rect x="0" y="2" width="${((venue / max) * 330).toFixed(1)}" height="18" fill="#2563eb"/><rect x="${((venue / max) * 330).toFixed(1)}" y="2" width="${((edge / max) * 330).toFixed(1)}" height="18" fill="#db2777"/><text x="${(((venue + edge) / max) * 330 + 6).toFixed(1)}" y="16" class="vote-count">${int(o.count)}</text></svg></div>`;
-  }).join('');
+  const bars = vote.options
+    .map((o) => {
+      const venue = o.venue ?? o.count ?? 0;
+      const edge = o.edge ?? 0;
+      const win = o.id === vote.winner;
+      return `<div class="vote-row${win ? ' win' : ''}"><span class="vote-label">${esc(o.label ?? o.id)}${win ? ' ✓' : ''}</span><svg class="vote-bar" viewBox="0 0 400 22" width="400" height="22" role="img" aria-label="${esc(`${o.label ?? o.id}: ${o.count}`)}"><rect x="0" y="2" width="${((venue / max) * 330).toFixed(1)}" height="18" fill="#2563eb"/><rect x="${((venue / max) * 330).toFixed(1)}" y="2" width="${((edge / max) * 330).toFixed(1)}" height="18" fill="#db2777"/><text x="${(((venue + edge) / max) * 330 + 6).toFixed(1)}" y="16" class="vote-count">${int(o.count)}</text></svg></div>`;
+    })
+    .join('');
   const branch = vote.branch ? ` The show branched at bar ${vote.branch.bar}.` : '';
   return `<div class="vote"><h3>${esc(vote.q ?? vote.id)} <small>${esc(clockOf(vote.t))} · ${int(vote.total)} votes${vote.edge && vote.edge !== 'off' ? ` · edge count ${esc(vote.edge)}` : ''}</small></h3>${bars}<p class="muted"><span class="key"><i style="background:#2563eb"></i>venue</span><span class="key"><i style="background:#db2777"></i>edge</span> ${esc(vote.winner ?? '')} won.${esc(branch)}</p></div>`;
 }

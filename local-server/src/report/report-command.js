@@ -56,11 +56,16 @@ export function reportCommand(args, { out, err, env }) {
     return 2;
   }
   const options = parsed.options;
-  const root = /** @type {string} */ (recordDirFor({ recordDir: options.recordDir ?? env.TUTTI_RECORD_DIR ?? null }, defaultStateDir({ env })));
+  const root = /** @type {string} */ (
+    recordDirFor({ recordDir: options.recordDir ?? env.TUTTI_RECORD_DIR ?? null }, defaultStateDir({ env }))
+  );
   if (options.list) {
     const records = listRecords(root);
     if (!records.length) out(`No performance records in ${root}.`);
-    for (const r of records) out(`${r.id}  ${new Date(r.startedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC  ${duration(r.durationMs).padStart(8)}  ${(r.bytes / 1024).toFixed(0).padStart(6)} KB  ${r.score?.title ?? '?'}${r.endedAt ? '' : '  (no clean stop)'}`);
+    for (const r of records)
+      out(
+        `${r.id}  ${new Date(r.startedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC  ${duration(r.durationMs).padStart(8)}  ${(r.bytes / 1024).toFixed(0).padStart(6)} KB  ${r.score?.title ?? '?'}${r.endedAt ? '' : '  (no clean stop)'}`,
+      );
     return 0;
   }
   let dir;
@@ -71,12 +76,15 @@ export function reportCommand(args, { out, err, env }) {
       return 1;
     }
     dir = newest.dir;
-  } else dir = RECORD_ID.test(options.record) && !fs.existsSync(options.record) ? path.join(root, options.record) : path.resolve(options.record);
+  } else
+    dir = RECORD_ID.test(options.record) && !fs.existsSync(options.record) ? path.join(root, options.record) : path.resolve(options.record);
   try {
     const { html, story } = reportHtml(dir);
     const file = path.resolve(options.out ?? `tutti-report-${story.id}.html`);
     fs.writeFileSync(file, html);
-    out(`Wrote ${file} (${(Buffer.byteLength(html) / 1024).toFixed(0)} KB): "${story.scores.join(' → ')}", ${duration(story.end - story.start)} recorded, ${story.actions.length} actions, ${story.votes.length} votes${story.torn ? `, ${story.torn} torn line(s) skipped` : ''}`);
+    out(
+      `Wrote ${file} (${(Buffer.byteLength(html) / 1024).toFixed(0)} KB): "${story.scores.join(' → ')}", ${duration(story.end - story.start)} recorded, ${story.actions.length} actions, ${story.votes.length} votes${story.torn ? `, ${story.torn} torn line(s) skipped` : ''}`,
+    );
     return 0;
   } catch (e) {
     err(`tutti report: ${e instanceof RecordError ? e.message : `cannot write the report: ${e.message}`}`);

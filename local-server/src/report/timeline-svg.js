@@ -7,7 +7,15 @@ const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '
 
 const TRANSPORT_COLORS = { playing: '#16a34a', paused: '#f59e0b', stopped: '#cbd5e1' };
 const SECTION_COLORS = ['#2563eb', '#7c3aed', '#0d9488', '#db2777', '#ea580c', '#4f46e5', '#0891b2', '#65a30d'];
-const MARKER_COLORS = { seek: '#2563eb', tempo: '#d97706', branch: '#db2777', pause: '#f59e0b', play: '#16a34a', stop: '#64748b', other: '#475569' };
+const MARKER_COLORS = {
+  seek: '#2563eb',
+  tempo: '#d97706',
+  branch: '#db2777',
+  pause: '#f59e0b',
+  play: '#16a34a',
+  stop: '#64748b',
+  other: '#475569',
+};
 
 /** Clock time of an epoch-ms instant, UTC (the record does not know the venue's time zone). */
 export const clockOf = (t) => new Date(t).toISOString().slice(11, 19);
@@ -34,33 +42,48 @@ export function timelineSvg(story, { width = 1060 } = {}) {
   const w = (from, to) => Math.max(1, x(to) - x(from));
   const rows = { transport: pad.top, sections: pad.top + lane + 8, actions: pad.top + 2 * (lane + 8) };
   const height = rows.actions + lane + 44;
-  const parts = [`<svg class="timeline" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Timeline of the performance" xmlns="http://www.w3.org/2000/svg">`];
+  const parts = [
+    `<svg class="timeline" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Timeline of the performance" xmlns="http://www.w3.org/2000/svg">`,
+  ];
   for (const [name, y] of Object.entries({ Transport: rows.transport, Sections: rows.sections, Actions: rows.actions })) {
     parts.push(`<text x="${pad.left - 10}" y="${y + lane / 2 + 4}" text-anchor="end" class="lane-label">${name}</text>`);
     parts.push(`<rect x="${pad.left}" y="${y}" width="${plotW}" height="${lane}" class="lane"/>`);
   }
   for (const s of story.transports) {
-    parts.push(`<rect x="${x(s.from).toFixed(1)}" y="${rows.transport}" width="${w(s.from, s.to).toFixed(1)}" height="${lane}" fill="${TRANSPORT_COLORS[s.transport] ?? '#cbd5e1'}"><title>${esc(`${s.transport} ${clockOf(s.from)}–${clockOf(s.to)}`)}</title></rect>`);
+    parts.push(
+      `<rect x="${x(s.from).toFixed(1)}" y="${rows.transport}" width="${w(s.from, s.to).toFixed(1)}" height="${lane}" fill="${TRANSPORT_COLORS[s.transport] ?? '#cbd5e1'}"><title>${esc(`${s.transport} ${clockOf(s.from)}–${clockOf(s.to)}`)}</title></rect>`,
+    );
   }
   for (const o of story.outages) {
-    parts.push(`<rect x="${x(o.from).toFixed(1)}" y="${rows.transport}" width="${w(o.from, o.to).toFixed(1)}" height="${lane}" class="outage"><title>${esc(`server down (crash) ${clockOf(o.from)}–${clockOf(o.to)}, then resumed`)}</title></rect>`);
+    parts.push(
+      `<rect x="${x(o.from).toFixed(1)}" y="${rows.transport}" width="${w(o.from, o.to).toFixed(1)}" height="${lane}" class="outage"><title>${esc(`server down (crash) ${clockOf(o.from)}–${clockOf(o.to)}, then resumed`)}</title></rect>`,
+    );
   }
   const marks = [...new Set(story.sections.map((s) => s.mark))];
   for (const s of story.sections) {
     const color = SECTION_COLORS[marks.indexOf(s.mark) % SECTION_COLORS.length];
     const label = s.name ? `${s.mark} · ${s.name}` : s.mark;
-    parts.push(`<rect x="${x(s.from).toFixed(1)}" y="${rows.sections}" width="${w(s.from, s.to).toFixed(1)}" height="${lane}" fill="${color}" class="section"><title>${esc(`section ${label} (bar ${s.bar}) ${clockOf(s.from)}–${clockOf(s.to)}`)}</title></rect>`);
-    if (w(s.from, s.to) > 8 * label.length) parts.push(`<text x="${(x(s.from) + 5).toFixed(1)}" y="${rows.sections + lane / 2 + 4}" class="section-label">${esc(label)}</text>`);
-    else if (w(s.from, s.to) > 14) parts.push(`<text x="${(x(s.from) + 3).toFixed(1)}" y="${rows.sections + lane / 2 + 4}" class="section-label">${esc(s.mark)}</text>`);
+    parts.push(
+      `<rect x="${x(s.from).toFixed(1)}" y="${rows.sections}" width="${w(s.from, s.to).toFixed(1)}" height="${lane}" fill="${color}" class="section"><title>${esc(`section ${label} (bar ${s.bar}) ${clockOf(s.from)}–${clockOf(s.to)}`)}</title></rect>`,
+    );
+    if (w(s.from, s.to) > 8 * label.length)
+      parts.push(`<text x="${(x(s.from) + 5).toFixed(1)}" y="${rows.sections + lane / 2 + 4}" class="section-label">${esc(label)}</text>`);
+    else if (w(s.from, s.to) > 14)
+      parts.push(`<text x="${(x(s.from) + 3).toFixed(1)}" y="${rows.sections + lane / 2 + 4}" class="section-label">${esc(s.mark)}</text>`);
   }
   for (const a of story.actions) {
     const kind = markerKind(a);
     const cx = x(a.t);
     const cy = rows.actions + lane / 2;
-    const shape = kind === 'branch'
-      ? `<path d="M${cx.toFixed(1)} ${cy - 9} l8 9 l-8 9 l-8 -9 z"`
-      : kind === 'tempo' ? `<circle cx="${cx.toFixed(1)}" cy="${cy}" r="6"` : `<path d="M${(cx - 6).toFixed(1)} ${cy - 8} h12 l-6 14 z"`;
-    parts.push(`${shape} fill="${MARKER_COLORS[kind]}" class="marker marker-${kind}"><title>${esc(`${clockOf(a.t)} ${a.what} — ${a.by}`)}</title>${shape.startsWith('<circle') ? '</circle>' : '</path>'}`);
+    const shape =
+      kind === 'branch'
+        ? `<path d="M${cx.toFixed(1)} ${cy - 9} l8 9 l-8 9 l-8 -9 z"`
+        : kind === 'tempo'
+          ? `<circle cx="${cx.toFixed(1)}" cy="${cy}" r="6"`
+          : `<path d="M${(cx - 6).toFixed(1)} ${cy - 8} h12 l-6 14 z"`;
+    parts.push(
+      `${shape} fill="${MARKER_COLORS[kind]}" class="marker marker-${kind}"><title>${esc(`${clockOf(a.t)} ${a.what} — ${a.by}`)}</title>${shape.startsWith('<circle') ? '</circle>' : '</path>'}`,
+    );
   }
   const axisY = rows.actions + lane + 16;
   const minutes = span / 60_000;
@@ -70,7 +93,9 @@ export function timelineSvg(story, { width = 1060 } = {}) {
     parts.push(`<line x1="${px.toFixed(1)}" x2="${px.toFixed(1)}" y1="${pad.top}" y2="${axisY - 10}" class="tick-line"/>`);
     parts.push(`<text x="${px.toFixed(1)}" y="${axisY + 4}" text-anchor="middle" class="tick">${m} min</text>`);
   }
-  parts.push(`<text x="${pad.left}" y="${axisY + 22}" class="tick">${esc(clockOf(story.start))} UTC</text><text x="${pad.left + plotW}" y="${axisY + 22}" text-anchor="end" class="tick">${esc(clockOf(story.end))} UTC</text>`);
+  parts.push(
+    `<text x="${pad.left}" y="${axisY + 22}" class="tick">${esc(clockOf(story.start))} UTC</text><text x="${pad.left + plotW}" y="${axisY + 22}" text-anchor="end" class="tick">${esc(clockOf(story.end))} UTC</text>`,
+  );
   parts.push('</svg>');
   return parts.join('\n');
 }
@@ -78,6 +103,8 @@ export function timelineSvg(story, { width = 1060 } = {}) {
 /** The legend under the timeline (HTML). */
 export function timelineLegend() {
   const item = (color, label, cls = '') => `<span class="key${cls}"><i style="background:${color}"></i>${esc(label)}</span>`;
-  return `<p class="keys">${item(TRANSPORT_COLORS.playing, 'playing')}${item(TRANSPORT_COLORS.paused, 'paused')}${item(TRANSPORT_COLORS.stopped, 'stopped')}${item('#dc2626', 'server down (crash)')}` +
-    ` · ${item(MARKER_COLORS.seek, 'seek')}${item(MARKER_COLORS.tempo, 'tempo')}${item(MARKER_COLORS.branch, 'branch (vote)')}${item(MARKER_COLORS.pause, 'pause')}${item(MARKER_COLORS.play, 'play')}${item(MARKER_COLORS.stop, 'stop')}</p>`;
+  return (
+    `<p class="keys">${item(TRANSPORT_COLORS.playing, 'playing')}${item(TRANSPORT_COLORS.paused, 'paused')}${item(TRANSPORT_COLORS.stopped, 'stopped')}${item('#dc2626', 'server down (crash)')}` +
+    ` · ${item(MARKER_COLORS.seek, 'seek')}${item(MARKER_COLORS.tempo, 'tempo')}${item(MARKER_COLORS.branch, 'branch (vote)')}${item(MARKER_COLORS.pause, 'pause')}${item(MARKER_COLORS.play, 'play')}${item(MARKER_COLORS.stop, 'stop')}</p>`
+  );
 }

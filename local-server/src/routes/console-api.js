@@ -71,7 +71,6 @@ const countInBody = {
   properties: { beats: { type: 'integer', minimum: 1, maximum: 16 } },
 };
 
-
 /** Summary of a validated score for the console: metadata, sections, length. */
 export function scoreSummary(score, path) {
   const timeline = createTimeline(score);
@@ -86,7 +85,10 @@ export function scoreSummary(score, path) {
     tempo: score.tempo[0]?.bpm ?? null,
     meter: score.meter.map((m) => ({ bar: m.bar, beats: m.beats, unit: m.unit })),
     sections: (score.sections ?? []).map((s) => ({
-      mark: s.mark, name: s.name ?? null, bar: s.at.bar, beat: s.at.beat ?? 1,
+      mark: s.mark,
+      name: s.name ?? null,
+      bar: s.at.bar,
+      beat: s.at.beat ?? 1,
       atMs: Math.round(timeline.msAt(timeline.indexOf(s.at.bar, s.at.beat ?? 1))),
     })),
     cues: (score.cues ?? []).length,
@@ -99,7 +101,10 @@ export function scoreSummary(score, path) {
  * @param {import('fastify').FastifyInstance} app
  * @param {{ show: import('../show.js').Show, metrics: import('../metrics.js').Metrics, status: () => any, log: any, osc: any, edge: any, audiencePort: () => number, probeKey: string, consoleHost: ConsoleHost, votes?: any, reactions?: any }} options
  */
-export default async function consoleApi(app, { show, metrics, status, log, osc, edge, audiencePort, probeKey, consoleHost, votes, reactions }) {
+export default async function consoleApi(
+  app,
+  { show, metrics, status, log, osc, edge, audiencePort, probeKey, consoleHost, votes, reactions },
+) {
   const startedAt = Date.now();
   /** The server's clock (the one `t` and `position.at` use), as measured by the probe's pings. */
   const serverNow = () => clock() + probe.offset();
@@ -154,7 +159,13 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
         return;
       }
       try {
-        broadcast('stats', { stats: await stats.sample(), viewers: viewerCounts(), edge: edgeStatus(), osc: oscStatus(), transport: transportStatus() });
+        broadcast('stats', {
+          stats: await stats.sample(),
+          viewers: viewerCounts(),
+          edge: edgeStatus(),
+          osc: oscStatus(),
+          transport: transportStatus(),
+        });
         const fresh = newLogEntries();
         if (fresh.length) broadcast('log', { entries: fresh });
       } catch (err) {
@@ -185,7 +196,15 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
   // ---- transport and score ----
   const transportStatus = () => {
     const s = status();
-    return { transport: s.transport, position: s.position, tempo: s.tempo, tempoOverride: s.tempoOverride, epoch: s.epoch, seq: s.seq, countIn: countIn.active() };
+    return {
+      transport: s.transport,
+      position: s.position,
+      tempo: s.tempo,
+      tempoOverride: s.tempoOverride,
+      epoch: s.epoch,
+      seq: s.seq,
+      countIn: countIn.active(),
+    };
   };
   const currentScore = () => scoreSummary(show.engine.score(), show.source().path);
 
@@ -280,7 +299,15 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
   });
 
   /** What the host saves (the desktop app's settings): each target, with its mode and offset when not the defaults. */
-  const savedTargets = () => osc.list().map((t) => ({ host: t.host, port: t.port, ...(t.mode !== 'plain' && { mode: t.mode }), ...(t.offsetMs !== 0 && { offsetMs: t.offsetMs }) }));
+  const savedTargets = () =>
+    osc
+      .list()
+      .map((t) => ({
+        host: t.host,
+        port: t.port,
+        ...(t.mode !== 'plain' && { mode: t.mode }),
+        ...(t.offsetMs !== 0 && { offsetMs: t.offsetMs }),
+      }));
   const described = (t) => `${formatTarget(t)} (${t.mode}, offset ${t.offsetMs} ms)`;
 
   app.post('/api/osc/targets', { schema: { body: oscTargetSettingsBody } }, async (request) => {
@@ -295,7 +322,8 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
   app.patch('/api/osc/targets', { schema: { body: oscTargetSettingsBody } }, async (request, reply) => {
     const { host: address, port, mode, offsetMs } = /** @type {any} */ (request.body);
     const changed = osc.update({ host: address, port }, { mode, offsetMs });
-    if (!changed) return reply.code(404).send({ error: 'NO_SUCH_TARGET', message: `${formatTarget({ host: address, port })} is not an OSC target` });
+    if (!changed)
+      return reply.code(404).send({ error: 'NO_SUCH_TARGET', message: `${formatTarget({ host: address, port })} is not an OSC target` });
     log.info(`OSC target changed: ${described(changed)}`);
     tell({ oscTargets: savedTargets() });
     return oscStatus();
@@ -303,7 +331,8 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
 
   app.delete('/api/osc/targets', { schema: { body: oscTargetBody } }, async (request, reply) => {
     const { host: address, port } = /** @type {any} */ (request.body);
-    if (!osc.remove({ host: address, port })) return reply.code(404).send({ error: 'NO_SUCH_TARGET', message: `${address}:${port} is not an OSC target` });
+    if (!osc.remove({ host: address, port }))
+      return reply.code(404).send({ error: 'NO_SUCH_TARGET', message: `${address}:${port} is not an OSC target` });
     pings.delete(targetKey({ host: address, port }));
     log.info(`OSC target removed: ${address}:${port}`);
     tell({ oscTargets: savedTargets() });
@@ -313,12 +342,23 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
   app.post('/api/osc/ping', { schema: { body: oscTargetBody } }, async (request) => {
     const target = /** @type {any} */ (request.body);
     let timer;
-    const timeout = new Promise((resolve) => { timer = setTimeout(() => resolve('timeout'), PING_TIMEOUT_MS); });
+    const timeout = new Promise((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), PING_TIMEOUT_MS);
+    });
     const outcome = await Promise.race([osc.ping(target).catch(() => ({ sent: false, rttMs: null })), timeout]);
     clearTimeout(timer);
     const ok = outcome !== 'timeout' && outcome.sent;
     const rttMs = outcome !== 'timeout' ? outcome.rttMs : null;
-    const result = { ok, at: Date.now(), rttMs, error: ok ? null : outcome === 'timeout' ? 'no answer from the network stack within 3 s (name lookup?)' : `could not send to ${target.host}:${target.port}` };
+    const result = {
+      ok,
+      at: Date.now(),
+      rttMs,
+      error: ok
+        ? null
+        : outcome === 'timeout'
+          ? 'no answer from the network stack within 3 s (name lookup?)'
+          : `could not send to ${target.host}:${target.port}`,
+    };
     pings.set(targetKey(target), result);
     return { target, ...result };
   });
@@ -336,7 +376,8 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
 
   // After "replaced" (another venue server took the edge over) the uplink waits for this.
   app.post('/api/edge/resume', async (_request, reply) => {
-    if (!edge.status().enabled) return reply.code(409).send({ error: 'EDGE_OFF', message: 'the edge mirror is off; switch it on with POST /api/edge' });
+    if (!edge.status().enabled)
+      return reply.code(409).send({ error: 'EDGE_OFF', message: 'the edge mirror is off; switch it on with POST /api/edge' });
     edge.resume();
     return edgeStatus();
   });
@@ -349,7 +390,10 @@ export default async function consoleApi(app, { show, metrics, status, log, osc,
 
   app.post('/api/console/count-in', { schema: { body: countInBody } }, async (request, reply) => {
     const st = show.engine.status();
-    if (st.transport === 'playing') return reply.code(409).send({ error: 'ALREADY_PLAYING', message: 'the show is already playing; a count-in starts a stopped or paused show' });
+    if (st.transport === 'playing')
+      return reply
+        .code(409)
+        .send({ error: 'ALREADY_PLAYING', message: 'the show is already playing; a count-in starts a stopped or paused show' });
     if (countIn.active()) return reply.code(409).send({ error: 'COUNTING_IN', message: 'a count-in is already running' });
     countIn.start(/** @type {any} */ (request.body)?.beats ?? st.position.beats);
     return transportStatus();

@@ -37,7 +37,7 @@ export default async function consoleParts(app, { show, audiencePort, partKey, p
       pages: partPages.list().map((p) => ({
         id: p.id,
         part: p.part,
-        partName: p.part === '*' ? 'All parts' : names.get(p.part) ?? null,
+        partName: p.part === '*' ? 'All parts' : (names.get(p.part) ?? null),
         rtt: p.rtt,
         bound: p.bound,
         transport: p.transport,

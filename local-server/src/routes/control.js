@@ -63,7 +63,13 @@ export default async function controlRoutes(app, { show, metrics, status, log })
     const loaded = await loadScoreFile(path);
     if (!loaded.ok) {
       metrics.badInput.inc({ source: BadInput.SCORE });
-      return reply.code(400).send({ error: 'INVALID_SCORE', message: `The score ${path} has ${loaded.problems.length} problem(s).`, problems: loaded.problems });
+      return reply
+        .code(400)
+        .send({
+          error: 'INVALID_SCORE',
+          message: `The score ${path} has ${loaded.problems.length} problem(s).`,
+          problems: loaded.problems,
+        });
     }
     show.load({ score: loaded.score, dir: loaded.dir, path });
     log.info(`loaded score ${loaded.score.id} from ${path}`);
@@ -91,7 +97,10 @@ export function acceptJsonBodiesOfAnyType(app) {
     try {
       done(null, JSON.parse(text));
     } catch (err) {
-      done(Object.assign(new Error(`body is not valid JSON: ${/** @type {Error} */ (err).message}`), { statusCode: 400, code: 'BAD_JSON' }), undefined);
+      done(
+        Object.assign(new Error(`body is not valid JSON: ${/** @type {Error} */ (err).message}`), { statusCode: 400, code: 'BAD_JSON' }),
+        undefined,
+      );
     }
   });
 }

@@ -12,7 +12,7 @@ import { BadInput } from '../metrics.js';
 import { loadBuiltApp, sendBuiltFile } from './static.js';
 import { parsePartReport } from '../part-pages.js';
 
-const REFUSED = { error: 'PART_KEY', message: 'this part-page link is not valid: scan the musicians\' QR code on the console again' };
+const REFUSED = { error: 'PART_KEY', message: "this part-page link is not valid: scan the musicians' QR code on the console again" };
 
 /**
  * The key check every /part route starts with: true when `key` is the part key, else it answers

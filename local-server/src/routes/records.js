@@ -18,13 +18,18 @@ export default async function recordRoutes(app, { recordDir }) {
 
   app.get('/api/records/:id/report', async (request, reply) => {
     const { id } = /** @type {{ id: string }} */ (request.params);
-    if (!recordDir || !RECORD_ID.test(id)) return reply.code(404).send({ error: 'NO_SUCH_RECORD', message: `no performance record "${String(id).slice(0, 40)}"` });
+    if (!recordDir || !RECORD_ID.test(id))
+      return reply.code(404).send({ error: 'NO_SUCH_RECORD', message: `no performance record "${String(id).slice(0, 40)}"` });
     try {
       // Rendered on the event loop: ~tens of ms for a 2-hour show (npm run bench:record).
       const { html } = reportHtml(path.join(recordDir, id));
-      return reply.type('text/html; charset=utf-8').header('content-disposition', `attachment; filename="tutti-report-${id}.html"`).send(html);
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('content-disposition', `attachment; filename="tutti-report-${id}.html"`)
+        .send(html);
     } catch (err) {
-      if (err instanceof RecordError) return reply.code(404).send({ error: 'NO_SUCH_RECORD', message: err.message.replace(recordDir, 'records') });
+      if (err instanceof RecordError)
+        return reply.code(404).send({ error: 'NO_SUCH_RECORD', message: err.message.replace(recordDir, 'records') });
       throw err;
     }
   });

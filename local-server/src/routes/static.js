@@ -54,7 +54,6 @@ export function pickEncoding(header, available) {
   return candidates[0] ?? null;
 }
 
-
 /**
  * Read a built app (its manifest.json and every file it lists, with their .br/.gz siblings) into
  * memory: the audience app here, the part page in routes/part.js.
@@ -75,7 +74,11 @@ export async function loadBuiltApp(dir) {
   const files = new Map();
   for (const [path, info] of Object.entries(manifest.files ?? {})) {
     const raw = await readFile(join(dir, path));
-    const variants = { identity: raw, br: await readFile(join(dir, `${path}.br`)).catch(() => null), gzip: await readFile(join(dir, `${path}.gz`)).catch(() => null) };
+    const variants = {
+      identity: raw,
+      br: await readFile(join(dir, `${path}.br`)).catch(() => null),
+      gzip: await readFile(join(dir, `${path}.gz`)).catch(() => null),
+    };
     const hash = createHash('sha256').update(raw).digest('base64url').slice(0, 16);
     const file = {
       type: info.type,

@@ -18,7 +18,14 @@ export default async function voteRoutes(app, { metrics, votes, reactions }) {
   // POST /tap: reaction taps from an SSE/poll viewer, {"n": 1–10} (each request is under the per-address limit).
   app.post('/tap', async (request, reply) => {
     const n = /** @type {any} */ (request.body)?.n;
-    if (!String(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/json') || !Number.isInteger(n) || n < 1 || n > MAX_TAPS_PER_FRAME) {
+    if (
+      !String(request.headers['content-type'] ?? '')
+        .toLowerCase()
+        .startsWith('application/json') ||
+      !Number.isInteger(n) ||
+      n < 1 ||
+      n > MAX_TAPS_PER_FRAME
+    ) {
       metrics.badInput.inc({ source: BadInput.VOTE });
       return reply.code(400).send({ error: 'BAD_TAP', message: `send {"n": 1 to ${MAX_TAPS_PER_FRAME}} as application/json` });
     }
@@ -26,7 +33,11 @@ export default async function voteRoutes(app, { metrics, votes, reactions }) {
   });
 
   app.post('/vote', async (request, reply) => {
-    if (!String(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/json')) {
+    if (
+      !String(request.headers['content-type'] ?? '')
+        .toLowerCase()
+        .startsWith('application/json')
+    ) {
       metrics.badInput.inc({ source: BadInput.VOTE });
       return reply.code(415).send({ error: 'BAD_VOTE', message: 'send the vote as application/json' });
     }

@@ -34,52 +34,62 @@ export default async function wsRoutes(app, { show, metrics, now, overflow, isPr
     const { status, body } = audienceError('UPGRADE_REQUIRED');
     return reply.code(status).send(body);
   };
-  app.route({ method: 'GET', url: '/ws', preValidation: turnAway, handler: upgradeRequired, wsHandler: (socket, request) => {
-    const probe = isProbe(request);
-    if (!probe && overflow.fullFor(request.ip)) {
-      overflow.count('ws');
-      socket.close(CloseCode.TRY_AGAIN_LATER, overflow.reason());
-      return;
-    }
-    if (!probe) overflow.track(request.ip, socket);
-    const query = streamOf(request);
-    const sink = show.hub.addWebSocket(socket, query.ok ? query.stream : 'full', { counted: !probe });
-    // The viewer's frame budgets are one table for venue and edge (core/protocol/viewer-limits.js).
-    const budget = createTokenBucket({ ...VIEWER_LIMITS.frames, now: performance.now() });
-    const resyncBudget = createTokenBucket({ ...VIEWER_LIMITS.resyncs, now: performance.now() });
-    const voter = createSocketVoter(votes, metrics);
-    const tapBudget = createTapBudget();
-
-    const reject = (source, code, reason) => {
-      metrics.badInput.inc({ source });
-      socket.close(code, reason);
-    };
-
-    socket.on('message', (data, isBinary) => {
-      if (!budget.take(performance.now())) return reject(BadInput.WS_FLOOD, CloseCode.POLICY_VIOLATION, 'too many frames');
-      if (isBinary) return reject(BadInput.WS_BINARY, CloseCode.POLICY_VIOLATION, 'binary frames are not accepted');
-      const parsed = parseClientFrame(data.toString());
-      // A vote that does not parse is counted as a bad vote (README.md, "Audience voices").
-      if (parsed.ok === false) return reject(/** @type {any} */ (parsed).vote ? BadInput.VOTE : BadInput.WS_FRAME, CloseCode.POLICY_VIOLATION, /** @type {any} */ (parsed).reason);
-      const frame = /** @type {any} */ (parsed).frame;
-      if (frame.type === 'ping') socket.send(encodePong(frame.id, frame.c, now()));
-      else if (frame.type === 'tap') {
-        const fit = tapBudget(frame.n);
-        if (fit > 0) reactions.tap(fit, 'venue');
-        if (fit < frame.n) metrics.taps.inc({ where: 'dropped' }, frame.n - fit);
-      } else if (frame.type === 'vote') {
-        const result = voter(frame.vote);
-        if ('close' in result) return reject(BadInput.VOTE, CloseCode.POLICY_VIOLATION, result.close);
-        socket.send(encodeVoteReply(frame.vote.key, isAccepted(result.outcome) ? null : result.outcome));
+  app.route({
+    method: 'GET',
+    url: '/ws',
+    preValidation: turnAway,
+    handler: upgradeRequired,
+    wsHandler: (socket, request) => {
+      const probe = isProbe(request);
+      if (!probe && overflow.fullFor(request.ip)) {
+        overflow.count('ws');
+        socket.close(CloseCode.TRY_AGAIN_LATER, overflow.reason());
+        return;
       }
-      else if (resyncBudget.take(performance.now())) show.hub.resync(sink);
-      else metrics.badInput.inc({ source: BadInput.WS_RESYNC });
-    });
+      if (!probe) overflow.track(request.ip, socket);
+      const query = streamOf(request);
+      const sink = show.hub.addWebSocket(socket, query.ok ? query.stream : 'full', { counted: !probe });
+      // The viewer's frame budgets are one table for venue and edge (core/protocol/viewer-limits.js).
+      const budget = createTokenBucket({ ...VIEWER_LIMITS.frames, now: performance.now() });
+      const resyncBudget = createTokenBucket({ ...VIEWER_LIMITS.resyncs, now: performance.now() });
+      const voter = createSocketVoter(votes, metrics);
+      const tapBudget = createTapBudget();
 
-    // ws reports oversize frames (maxPayload → close 1009) and invalid UTF-8 (1007) as errors.
-    socket.on('error', (err) => {
-      const code = /** @type {any} */ (err).code;
-      metrics.badInput.inc({ source: code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' ? BadInput.WS_OVERSIZE : BadInput.WS_FRAME });
-    });
-  } });
+      const reject = (source, code, reason) => {
+        metrics.badInput.inc({ source });
+        socket.close(code, reason);
+      };
+
+      socket.on('message', (data, isBinary) => {
+        if (!budget.take(performance.now())) return reject(BadInput.WS_FLOOD, CloseCode.POLICY_VIOLATION, 'too many frames');
+        if (isBinary) return reject(BadInput.WS_BINARY, CloseCode.POLICY_VIOLATION, 'binary frames are not accepted');
+        const parsed = parseClientFrame(data.toString());
+        // A vote that does not parse is counted as a bad vote (README.md, "Audience voices").
+        if (parsed.ok === false)
+          return reject(
+            /** @type {any} */ (parsed).vote ? BadInput.VOTE : BadInput.WS_FRAME,
+            CloseCode.POLICY_VIOLATION,
+            /** @type {any} */ (parsed).reason,
+          );
+        const frame = /** @type {any} */ (parsed).frame;
+        if (frame.type === 'ping') socket.send(encodePong(frame.id, frame.c, now()));
+        else if (frame.type === 'tap') {
+          const fit = tapBudget(frame.n);
+          if (fit > 0) reactions.tap(fit, 'venue');
+          if (fit < frame.n) metrics.taps.inc({ where: 'dropped' }, frame.n - fit);
+        } else if (frame.type === 'vote') {
+          const result = voter(frame.vote);
+          if ('close' in result) return reject(BadInput.VOTE, CloseCode.POLICY_VIOLATION, result.close);
+          socket.send(encodeVoteReply(frame.vote.key, isAccepted(result.outcome) ? null : result.outcome));
+        } else if (resyncBudget.take(performance.now())) show.hub.resync(sink);
+        else metrics.badInput.inc({ source: BadInput.WS_RESYNC });
+      });
+
+      // ws reports oversize frames (maxPayload → close 1009) and invalid UTF-8 (1007) as errors.
+      socket.on('error', (err) => {
+        const code = /** @type {any} */ (err).code;
+        metrics.badInput.inc({ source: code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' ? BadInput.WS_OVERSIZE : BadInput.WS_FRAME });
+      });
+    },
+  });
 }

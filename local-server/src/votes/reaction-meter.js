@@ -24,11 +24,17 @@ export function createReactionMeter({ show, now, metrics, viewers, sendOsc = () 
   let plan = planReactions(engine.score(), engine.timeline());
   /** @type {{ window: ReturnType<typeof planReactions>[number], opens: number, closes: number, level: number, rate: ReturnType<typeof createReactionRate> } | null} */
   let open = null;
-  const beats = createBeatWindow({ windowAt: (index) => plan.find((w) => w.open <= index && index < w.close), beatTime: (index) => engine.beatTime(index), endsWithWindow: true });
+  const beats = createBeatWindow({
+    windowAt: (index) => plan.find((w) => w.open <= index && index < w.close),
+    beatTime: (index) => engine.beatTime(index),
+    endsWithWindow: true,
+  });
   /** @type {NodeJS.Timeout | null} */
   let ticker = null;
 
-  show.addStateExtra(() => (open ? { react: { label: open.window.label, opens: Math.round(open.opens), closes: Math.round(open.closes), level: open.level } } : {}));
+  show.addStateExtra(() =>
+    open ? { react: { label: open.window.label, opens: Math.round(open.opens), closes: Math.round(open.closes), level: open.level } } : {},
+  );
 
   function stop() {
     if (ticker) clearInterval(ticker);
@@ -64,7 +70,13 @@ export function createReactionMeter({ show, now, metrics, viewers, sendOsc = () 
     if (step.dropped && stop() && !step.opened) show.republish();
     const current = beats.current();
     if (step.opened) {
-      open = { window: step.opened.window, opens: step.opened.opens, closes: step.opened.closes, level: 0, rate: createReactionRate({ now: now() }) };
+      open = {
+        window: step.opened.window,
+        opens: step.opened.opens,
+        closes: step.opened.closes,
+        level: 0,
+        rate: createReactionRate({ now: now() }),
+      };
       ticker = setInterval(tick, TICK_MS);
       show.republish();
     } else if (open && current) open.closes = current.closes; // a tempo change moves the end

@@ -6,7 +6,6 @@
 import { createTokenBucket } from '#core/util/token-bucket.js';
 import { VIEWER_LIMITS } from '#core/protocol/viewer-limits.js';
 
-
 /**
  * @param {{ cast: (vote: import('#core/votes/vote-message.js').Vote) => string }} desk
  * @param {import('../metrics.js').Metrics} metrics

@@ -48,7 +48,11 @@ export const RESULT_HOLD_MS = 10_000;
 export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, edgeOn = () => false, edgeWaitMs = EDGE_WAIT_MS }) {
   const engine = show.engine;
   let plan = planPrompts(engine.score(), engine.timeline());
-  const beats = createBeatWindow({ windowAt: (index) => promptOn(plan, index), beatTime: (index) => engine.beatTime(index), endsWithWindow: false });
+  const beats = createBeatWindow({
+    windowAt: (index) => promptOn(plan, index),
+    beatTime: (index) => engine.beatTime(index),
+    endsWithWindow: false,
+  });
   /** @type {VoteRound | null} */
   let round = null;
   /** @type {RoundResult} */
@@ -93,10 +97,14 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
     beats.settle('held');
     const step = r.stop({ edgeOn: edgeOn(), now: now() });
     if (step && 'closed' in step) decided(r, step.closed);
-    else if (step) timers.later(() => {
-      const timedOut = round === r ? r.edgeTimedOut(now()) : null;
-      if (timedOut) decided(r, timedOut.closed);
-    }, r.closes() + edgeWaitMs - now());
+    else if (step)
+      timers.later(
+        () => {
+          const timedOut = round === r ? r.edgeTimedOut(now()) : null;
+          if (timedOut) decided(r, timedOut.closed);
+        },
+        r.closes() + edgeWaitMs - now(),
+      );
   }
 
   /**
@@ -175,7 +183,10 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
       const r = round;
       if (!r) return false;
       const step = r.edgeReport(report, now());
-      if (step.late) log.warn?.(`prompt ${r.prompt.id}: the edge's final count (${step.late.total} votes) came ${step.late.afterMs} ms after the result, which counted ${r.edgeTotal()} of them`);
+      if (step.late)
+        log.warn?.(
+          `prompt ${r.prompt.id}: the edge's final count (${step.late.total} votes) came ${step.late.afterMs} ms after the result, which counted ${r.edgeTotal()} of them`,
+        );
       if (step.closed) decided(r, step.closed);
       else if (step.applied) tally.changed();
       return step.applied;
@@ -200,10 +211,13 @@ function createRoundTimers() {
      * @param {number} ms
      */
     later(fn, ms) {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        fn();
-      }, Math.max(0, ms));
+      const timer = setTimeout(
+        () => {
+          timers.delete(timer);
+          fn();
+        },
+        Math.max(0, ms),
+      );
       timers.add(timer);
     },
     cancel() {

@@ -39,14 +39,19 @@ export function createResultAnnouncer({ engine, metrics, log, sendOsc, edgeWaitM
    */
   return function announce(r, edgeOutcome) {
     metrics.voteResults.inc({ edge: edgeOutcome });
-    if (edgeOutcome === 'timeout') log.warn?.(`prompt ${r.prompt.id}: the edge's final count did not come within ${Math.round(edgeWaitMs / 1000)} s of the close; the result counts its last running totals (${r.edgeTotal()} votes)`);
+    if (edgeOutcome === 'timeout')
+      log.warn?.(
+        `prompt ${r.prompt.id}: the edge's final count did not come within ${Math.round(edgeWaitMs / 1000)} s of the close; the result counts its last running totals (${r.edgeTotal()} votes)`,
+      );
     const counts = r.counts();
     const total = r.total();
     const winner = /** @type {number} */ (r.winner());
     const branch = branchTo(r.prompt, winner);
     // One message per option, in the score's order (README.md, "OSC address space").
     r.prompt.options.forEach((option, i) => sendOsc('/tutti/vote', [r.prompt.id, option.id, counts[i], total]));
-    log.info(`prompt ${r.prompt.id} closed: ${r.prompt.options[winner].id} wins with ${counts[winner]} of ${total}${branch ? `; jumping at bar ${branch.bar}` : ''}${edgeOutcome === 'off' ? '' : ` (edge: ${edgeOutcome})`}`);
+    log.info(
+      `prompt ${r.prompt.id} closed: ${r.prompt.options[winner].id} wins with ${counts[winner]} of ${total}${branch ? `; jumping at bar ${branch.bar}` : ''}${edgeOutcome === 'off' ? '' : ` (edge: ${edgeOutcome})`}`,
+    );
     return branch;
   };
 }

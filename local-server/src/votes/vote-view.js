@@ -42,12 +42,18 @@ export function voteStatusOf(round, result) {
   const edge = round.edgeCounts();
   const winner = round.winner();
   return {
-    id: round.prompt.id, key: round.key, phase: round.phase(), opens: round.opens, closes: round.closes(),
+    id: round.prompt.id,
+    key: round.key,
+    phase: round.phase(),
+    opens: round.opens,
+    closes: round.closes(),
     options: round.prompt.options.map((o, i) => ({ ...o, count: counts[i], venue: venue[i] ?? 0, edge: edge?.[i] ?? 0 })),
     total: round.total(),
     winner: winner === null ? null : round.prompt.options[winner].id,
-    branch: result.branch, finalAt: result.finalAt,
-    edge: round.edgeOutcome(), edgeLate: round.edgeLate(),
+    branch: result.branch,
+    finalAt: result.finalAt,
+    edge: round.edgeOutcome(),
+    edgeLate: round.edgeLate(),
   };
 }
 

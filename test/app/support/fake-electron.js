@@ -63,8 +63,11 @@ export function createFakeElectron({ userData, singleInstance = true, encryption
       return Buffer.from(`fake-keychain:${text}`, 'utf8').map((b) => b ^ 0x5a);
     },
     decryptString: (data) => {
-      const text = Buffer.from(data).map((b) => b ^ 0x5a).toString('utf8');
-      if (!text.startsWith('fake-keychain:')) throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
+      const text = Buffer.from(data)
+        .map((b) => b ^ 0x5a)
+        .toString('utf8');
+      if (!text.startsWith('fake-keychain:'))
+        throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
       return text.slice('fake-keychain:'.length);
     },
   };

@@ -7,7 +7,6 @@
 // - window.__vibrations: each navigator.vibrate call (a spy: the real one is not called), with the
 //   beat on screen at that moment.
 
-
 export function installProbes() {
   const now = () => performance.timeOrigin + performance.now();
   const w = /** @type {any} */ (window);
@@ -47,7 +46,13 @@ export function installProbes() {
     }
     for (const [region, words] of said) {
       const text = (words ?? '').trim();
-      if (text) w.__live.push({ at: now(), id: region.id, text, beat: `${document.getElementById('bar')?.textContent}:${document.getElementById('beat')?.textContent}` });
+      if (text)
+        w.__live.push({
+          at: now(),
+          id: region.id,
+          text,
+          beat: `${document.getElementById('bar')?.textContent}:${document.getElementById('beat')?.textContent}`,
+        });
     }
   }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['class'] });
   const animate = Element.prototype.animate;

@@ -14,7 +14,11 @@ import { launchChromium } from '../../../tools/chromium.js';
 
 export const FIREFOX_BINARY = process.env.TUTTI_FIREFOX || '/usr/bin/firefox-esr';
 export const WEBKIT_DRIVER = process.env.TUTTI_WEBKIT_DRIVER || '/usr/bin/WebKitWebDriver';
-const MINIBROWSER_CANDIDATES = ['/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser', '/usr/lib/aarch64-linux-gnu/webkit2gtk-4.1/MiniBrowser', '/usr/libexec/webkit2gtk-4.1/MiniBrowser'];
+const MINIBROWSER_CANDIDATES = [
+  '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+  '/usr/lib/aarch64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+  '/usr/libexec/webkit2gtk-4.1/MiniBrowser',
+];
 const XVFB = '/usr/bin/Xvfb';
 
 /** A phone-sized window: the audience page's layout at a phone's width. */
@@ -50,7 +54,9 @@ function freePort() {
 /** Start Xvfb on a display it picks itself (-displayfd); resolves with `:N` and the process. */
 function startXvfb() {
   return new Promise((resolve, reject) => {
-    const proc = spawn(XVFB, ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+    const proc = spawn(XVFB, ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], {
+      stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+    });
     let out = '';
     const timer = setTimeout(() => reject(new Error('Xvfb gave no display within 10 s')), 10_000);
     proc.stdio[3].on('data', (d) => {
@@ -114,7 +120,10 @@ async function webkit() {
   const { Builder, By } = await import('selenium-webdriver');
   const xvfb = process.env.DISPLAY ? null : await startXvfb();
   const port = await freePort();
-  const driverProc = spawn(WEBKIT_DRIVER, [`--port=${port}`], { stdio: 'ignore', env: { ...process.env, ...(xvfb ? { DISPLAY: xvfb.display } : {}) } });
+  const driverProc = spawn(WEBKIT_DRIVER, [`--port=${port}`], {
+    stdio: 'ignore',
+    env: { ...process.env, ...(xvfb ? { DISPLAY: xvfb.display } : {}) },
+  });
   const stopAll = () => {
     driverProc.kill();
     xvfb?.proc.kill();
@@ -123,7 +132,10 @@ async function webkit() {
     const url = `http://127.0.0.1:${port}`;
     await waitForDriver(url);
     const binary = MINIBROWSER_CANDIDATES.find((p) => existsSync(p));
-    const driver = await new Builder().usingServer(url).withCapabilities({ browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary, args: ['--automation'] } }).build();
+    const driver = await new Builder()
+      .usingServer(url)
+      .withCapabilities({ browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary, args: ['--automation'] } })
+      .build();
     await driver.manage().window().setRect(WINDOW);
     const caps = await driver.getCapabilities();
     const { writeFile } = await import('node:fs/promises');

@@ -44,8 +44,13 @@ async function connect(port, ms = 30_000) {
 export async function launchMarionetteFirefox() {
   const port = await freePort();
   const profile = await mkdtemp(join(tmpdir(), 'tutti-firefox-'));
-  await writeFile(join(profile, 'user.js'), `user_pref("marionette.port", ${port});\nuser_pref("media.autoplay.default", 0);\nuser_pref("network.captive-portal-service.enabled", false);\n`);
-  const proc = spawn(FIREFOX_BINARY, ['--headless', '--marionette', '-remote-allow-system-access', '--no-remote', '--profile', profile], { stdio: 'ignore' });
+  await writeFile(
+    join(profile, 'user.js'),
+    `user_pref("marionette.port", ${port});\nuser_pref("media.autoplay.default", 0);\nuser_pref("network.captive-portal-service.enabled", false);\n`,
+  );
+  const proc = spawn(FIREFOX_BINARY, ['--headless', '--marionette', '-remote-allow-system-access', '--no-remote', '--profile', profile], {
+    stdio: 'ignore',
+  });
   const socket = await connect(port);
   let buf = '';
   /** @type {Array<(msg: any) => void>} */
@@ -79,7 +84,8 @@ export async function launchMarionetteFirefox() {
   return {
     goto: (url) => command('WebDriver:Navigate', { url }),
     /** Run a function body in the page; `arg` travels as JSON. */
-    evaluate: async (fn, arg) => (await command('WebDriver:ExecuteScript', { script: `return (${fn.toString()})(arguments[0]);`, args: [arg ?? null] })).value,
+    evaluate: async (fn, arg) =>
+      (await command('WebDriver:ExecuteScript', { script: `return (${fn.toString()})(arguments[0]);`, args: [arg ?? null] })).value,
     click: async (selector) => {
       const { value } = await command('WebDriver:FindElement', { using: 'css selector', value: selector });
       await command('WebDriver:ElementClick', { id: value[ELEMENT] });
@@ -88,7 +94,8 @@ export async function launchMarionetteFirefox() {
     wakeLockState: async (topic) => {
       await context('chrome');
       try {
-        const script = 'return Cc["@mozilla.org/power/powermanagerservice;1"].getService(Ci.nsIPowerManagerService).getWakeLockState(arguments[0]);';
+        const script =
+          'return Cc["@mozilla.org/power/powermanagerservice;1"].getService(Ci.nsIPowerManagerService).getWakeLockState(arguments[0]);';
         return (await command('WebDriver:ExecuteScript', { script, args: [topic] })).value;
       } finally {
         await context('content');

@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { createClockSync } from '#core/client/clock-sync.js';
 import { createSeededRandom } from '#core/util/seeded-random.js';
 
-
 /**
  * Simulate exchanges: viewer clock = true time; server clock = true time + offset (+ drift),
  * stamped as integer ms like Date.now(). Delays per leg from `delay()`.
@@ -67,13 +66,19 @@ describe('clock sync', () => {
 
   test('property: the true offset always lies within offset ± uncertainty (no drift, any delays)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 2 ** 31 }), fc.double({ min: -1e7, max: 1e7, noNaN: true }), fc.integer({ min: 1, max: 80 }), fc.integer({ min: 0, max: 400 }), (seed, offset, n, maxDelay) => {
-        const rand = createSeededRandom(seed);
-        const sync = createClockSync();
-        simulate(sync, { offset, n, delay: () => rand() * maxDelay });
-        const e = sync.estimate();
-        expect(Math.abs(e.offset - offset)).toBeLessThanOrEqual(e.uncertainty + 1e-6);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 31 }),
+        fc.double({ min: -1e7, max: 1e7, noNaN: true }),
+        fc.integer({ min: 1, max: 80 }),
+        fc.integer({ min: 0, max: 400 }),
+        (seed, offset, n, maxDelay) => {
+          const rand = createSeededRandom(seed);
+          const sync = createClockSync();
+          simulate(sync, { offset, n, delay: () => rand() * maxDelay });
+          const e = sync.estimate();
+          expect(Math.abs(e.offset - offset)).toBeLessThanOrEqual(e.uncertainty + 1e-6);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -20,12 +20,19 @@ test('a part follows its own cues and those to everyone; * follows all', () => {
 
 test('countdown: the cue on this beat is "now" (0), then counts down to the next', () => {
   const vln = cuesForPart(cues, 'vln');
-  expect(upcomingCues(vln, 0, 2).map((c) => [c.i, c.inBeats])).toEqual([[4, 4], [6, 6]]);
+  expect(upcomingCues(vln, 0, 2).map((c) => [c.i, c.inBeats])).toEqual([
+    [4, 4],
+    [6, 6],
+  ]);
   expect(upcomingCues(vln, 4, 1)[0].inBeats).toBe(0);
-  expect(upcomingCues(vln, 5, 5).map((c) => [c.i, c.inBeats])).toEqual([[6, 1], [12, 7]]);
+  expect(upcomingCues(vln, 5, 5).map((c) => [c.i, c.inBeats])).toEqual([
+    [6, 1],
+    [12, 7],
+  ]);
   expect(upcomingCues(vln, 13, 5)).toEqual([]);
   // The binary search agrees with a linear scan everywhere.
-  for (let k = -1; k < 15; k += 1) expect(firstCueFrom(vln, k)).toBe(vln.findIndex((c) => c.i >= k) === -1 ? vln.length : vln.findIndex((c) => c.i >= k));
+  for (let k = -1; k < 15; k += 1)
+    expect(firstCueFrom(vln, k)).toBe(vln.findIndex((c) => c.i >= k) === -1 ? vln.length : vln.findIndex((c) => c.i >= k));
 });
 
 test('what a cue says: its label, else its arguments, else its address', () => {
@@ -36,11 +43,21 @@ test('what a cue says: its label, else its arguments, else its address', () => {
 
 test('click: accent on beat 1; count-in 1…beats on the bar before an entry', () => {
   const vln = cuesForPart(cues, 'vln');
-  const kinds = [0, 1, 2, 3, 4, 5, 8, 9, 10, 11].map((index) => ({ index, ...clickFor({ index, bar: Math.floor(index / 4) + 1, beat: (index % 4) + 1, beats: 4, at: 0 }, vln) }));
+  const kinds = [0, 1, 2, 3, 4, 5, 8, 9, 10, 11].map((index) => ({
+    index,
+    ...clickFor({ index, bar: Math.floor(index / 4) + 1, beat: (index % 4) + 1, beats: 4, at: 0 }, vln),
+  }));
   expect(kinds.map((k) => [k.index, k.accent, k.countIn])).toEqual([
-    [0, true, 1], [1, false, 2], [2, false, 3], [3, false, 4], // counting in to beat 4
-    [4, true, 3], [5, false, 4], // beat 6 (cue to everyone) is 2 beats after beat 4
-    [8, true, 1], [9, false, 2], [10, false, 3], [11, false, 4], // then in to beat 12
+    [0, true, 1],
+    [1, false, 2],
+    [2, false, 3],
+    [3, false, 4], // counting in to beat 4
+    [4, true, 3],
+    [5, false, 4], // beat 6 (cue to everyone) is 2 beats after beat 4
+    [8, true, 1],
+    [9, false, 2],
+    [10, false, 3],
+    [11, false, 4], // then in to beat 12
   ]);
 });
 
@@ -61,6 +78,9 @@ test('beatsAhead: the beats after now within the horizon, on a ramp too, as the 
 });
 
 test('sectionAt: the last mark starting at or before the beat', () => {
-  const sections = [{ i: 0, mark: 'A' }, { i: 8, mark: 'B' }];
+  const sections = [
+    { i: 0, mark: 'A' },
+    { i: 8, mark: 'B' },
+  ];
   expect([-1, 0, 7, 8, 100].map((k) => sectionAt(sections, k)?.mark ?? null)).toEqual([null, 'A', 'A', 'B', 'B']);
 });

@@ -8,7 +8,11 @@ const env = (type, epoch, seq, data) => ({ v: 1, type, epoch, seq, t: 1000 + seq
 describe('stream tracker', () => {
   test('applies a snapshot then chained deltas', () => {
     const tr = createStreamTracker();
-    expect(tr.accept(env('snapshot', 'a', 5, { position: { bar: 1, beat: 1 } }))).toEqual({ result: 'applied', reason: null, epochChanged: false });
+    expect(tr.accept(env('snapshot', 'a', 5, { position: { bar: 1, beat: 1 } }))).toEqual({
+      result: 'applied',
+      reason: null,
+      epochChanged: false,
+    });
     expect(tr.accept(env('delta', 'a', 6, { position: { beat: 2 } })).result).toBe('applied');
     expect(tr.state()).toEqual({ position: { bar: 1, beat: 2 } });
     expect(tr.seq()).toBe(6);
@@ -75,38 +79,42 @@ describe('stream tracker', () => {
   test('property: whatever is lost, duplicated or reordered, the tracker never holds a wrong state, and a snapshot always repairs it', () => {
     const stateArb = fc.record({ a: fc.integer({ min: 0, max: 5 }), b: fc.option(fc.string({ maxLength: 2 }), { nil: undefined }) });
     fc.assert(
-      fc.property(fc.array(stateArb, { minLength: 1, maxLength: 30 }), fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: 60 }), (states, noise) => {
-        const stream = createStateStream({ epoch: 'e', state: {}, now: () => 0 });
-        const first = JSON.parse(stream.snapshot().json);
-        const frames = [];
-        const truth = new Map([[0, {}]]);
-        for (const s of states) {
-          const u = stream.update(s);
-          if (u) {
-            frames.push(JSON.parse(u.json));
-            truth.set(u.seq, stream.state());
+      fc.property(
+        fc.array(stateArb, { minLength: 1, maxLength: 30 }),
+        fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: 60 }),
+        (states, noise) => {
+          const stream = createStateStream({ epoch: 'e', state: {}, now: () => 0 });
+          const first = JSON.parse(stream.snapshot().json);
+          const frames = [];
+          const truth = new Map([[0, {}]]);
+          for (const s of states) {
+            const u = stream.update(s);
+            if (u) {
+              frames.push(JSON.parse(u.json));
+              truth.set(u.seq, stream.state());
+            }
           }
-        }
-        const tr = createStreamTracker();
-        tr.accept(first);
-        // Deliver frames with drops (0), duplicates (1) and swaps (2) driven by `noise`.
-        const delivered = [];
-        frames.forEach((f, i) => {
-          const n = noise[i % Math.max(1, noise.length)] ?? 5;
-          if (n === 0) return;
-          delivered.push(f);
-          if (n === 1) delivered.push(f);
-          if (n === 2 && delivered.length > 1) delivered.splice(delivered.length - 2, 2, f, delivered[delivered.length - 2]);
-        });
-        for (const f of delivered) {
-          tr.accept(f);
-          // Invariant: the state we hold is exactly the server's state at the seq we claim.
-          expect(jsonEqual(tr.state(), truth.get(tr.seq()))).toBe(true);
-        }
-        tr.accept(JSON.parse(stream.snapshot().json));
-        expect(tr.needsResync()).toBe(false);
-        expect(jsonEqual(tr.state(), stream.state())).toBe(true);
-      }),
+          const tr = createStreamTracker();
+          tr.accept(first);
+          // Deliver frames with drops (0), duplicates (1) and swaps (2) driven by `noise`.
+          const delivered = [];
+          frames.forEach((f, i) => {
+            const n = noise[i % Math.max(1, noise.length)] ?? 5;
+            if (n === 0) return;
+            delivered.push(f);
+            if (n === 1) delivered.push(f);
+            if (n === 2 && delivered.length > 1) delivered.splice(delivered.length - 2, 2, f, delivered[delivered.length - 2]);
+          });
+          for (const f of delivered) {
+            tr.accept(f);
+            // Invariant: the state we hold is exactly the server's state at the seq we claim.
+            expect(jsonEqual(tr.state(), truth.get(tr.seq()))).toBe(true);
+          }
+          tr.accept(JSON.parse(stream.snapshot().json));
+          expect(tr.needsResync()).toBe(false);
+          expect(jsonEqual(tr.state(), stream.state())).toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
   });

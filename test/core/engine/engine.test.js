@@ -10,7 +10,11 @@ function setup(score, lookaheadMs = 300) {
   const oscCues = [];
   const transports = [];
   const engine = createShowEngine({
-    score, lookaheadMs, now: clock.now, setTimer: clock.setTimer, clearTimer: clock.clearTimer,
+    score,
+    lookaheadMs,
+    now: clock.now,
+    setTimer: clock.setTimer,
+    clearTimer: clock.clearTimer,
     onBeat: (b) => beats.push({ ...b, publishedAt: clock.now() }),
     onState: (s) => states.push(s),
     onOscCue: (c) => oscCues.push({ ...c, publishedAt: clock.now() }),
@@ -96,7 +100,10 @@ describe('show engine', () => {
     expect(engine.status().tempo).toBe(300);
     clock.advance(3000);
     for (let i = 1; i < beats.length; i += 1) expect(beats[i].at).toBeGreaterThan(beats[i - 1].at);
-    const gaps = beats.slice(-3).map((b, i, a) => (i ? b.at - a[i - 1].at : 0)).slice(1);
+    const gaps = beats
+      .slice(-3)
+      .map((b, i, a) => (i ? b.at - a[i - 1].at : 0))
+      .slice(1);
     gaps.forEach((g) => expect(g).toBeCloseTo(200, 6));
     engine.setTempo(null);
     expect(engine.status().tempo).toBe(100);
@@ -116,7 +123,10 @@ describe('show engine', () => {
   test('cues: view merges, audio and OSC carry their beat time; seek recomputes the view', () => {
     const score = fourFourScore({
       parts: [{ id: 'vln', name: 'Violin', osc: '/vln' }],
-      assets: [{ id: 'bell', kind: 'audio', src: 'media/bell.wav' }, { id: 'sky', kind: 'image', src: 'img/sky.png' }],
+      assets: [
+        { id: 'bell', kind: 'audio', src: 'media/bell.wav' },
+        { id: 'sky', kind: 'image', src: 'img/sky.png' },
+      ],
       view: { text: 'Welcome', color: '#000000' },
       sections: [{ at: { bar: 3, beat: 1 }, mark: 'B', name: 'Storm' }],
       cues: [

@@ -5,7 +5,10 @@ import { applyMergePatch, createMergePatch, jsonEqual, withoutNulls } from '#cor
 const state = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
-    fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string(), fc.boolean(),
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.string(),
+    fc.boolean(),
     fc.array(tie('value'), { maxLength: 4 }),
     tie('object'),
   ),
@@ -30,20 +33,26 @@ describe('RFC 7396 merge patch', () => {
   });
 
   test('apply(from, diff(from, to)) equals to, for any two states', () => {
-    fc.assert(fc.property(state, state, (from, to) => {
-      const patch = createMergePatch(from, to);
-      const result = patch === undefined ? from : applyMergePatch(from, patch);
-      expect(jsonEqual(result, to)).toBe(true);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(state, state, (from, to) => {
+        const patch = createMergePatch(from, to);
+        const result = patch === undefined ? from : applyMergePatch(from, patch);
+        expect(jsonEqual(result, to)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   test('the patch of equal states is undefined and does not mutate inputs', () => {
-    fc.assert(fc.property(state, (s) => {
-      const copy = structuredClone(s);
-      expect(createMergePatch(s, copy)).toBeUndefined();
-      applyMergePatch(s, { x: 1 });
-      expect(s).toEqual(copy);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(state, (s) => {
+        const copy = structuredClone(s);
+        expect(createMergePatch(s, copy)).toBeUndefined();
+        applyMergePatch(s, { x: 1 });
+        expect(s).toEqual(copy);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   test('a small change gives a small patch', () => {

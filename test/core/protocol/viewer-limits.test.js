@@ -16,7 +16,12 @@ test('every budget is a sane token bucket', () => {
 });
 
 test('the edge judges with the table itself', () => {
-  expect([FRAME_LIMITS, RESYNC_LIMITS, VOTE_LIMITS, TAP_LIMITS]).toEqual([VIEWER_LIMITS.frames, VIEWER_LIMITS.resyncs, VIEWER_LIMITS.votes, VIEWER_LIMITS.taps]);
+  expect([FRAME_LIMITS, RESYNC_LIMITS, VOTE_LIMITS, TAP_LIMITS]).toEqual([
+    VIEWER_LIMITS.frames,
+    VIEWER_LIMITS.resyncs,
+    VIEWER_LIMITS.votes,
+    VIEWER_LIMITS.taps,
+  ]);
   expect(RESYNC_LIMITS).toBe(VIEWER_LIMITS.resyncs);
 });
 

@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import { validateScore } from '#core/score/validate.js';
 
 const samples = ['demo', 'tidal-lines'].map((name) =>
-  JSON.parse(readFileSync(new URL(`../../../scores/${name}.score.json`, import.meta.url), 'utf8')));
+  JSON.parse(readFileSync(new URL(`../../../scores/${name}.score.json`, import.meta.url), 'utf8')),
+);
 
 // Plain checks rather than expect(): this runs for every problem of every one of thousands of runs.
 function expectShape(result) {
@@ -79,8 +80,15 @@ describe('validateScore fuzzing', () => {
       fc.property(
         fc.anything({
           key: keyArb,
-          withBigInt: true, withDate: true, withMap: true, withSet: true, withNullPrototype: true,
-          withTypedArray: true, withSparseArray: true, withBoxedValues: true, withObjectString: true,
+          withBigInt: true,
+          withDate: true,
+          withMap: true,
+          withSet: true,
+          withNullPrototype: true,
+          withTypedArray: true,
+          withSparseArray: true,
+          withBoxedValues: true,
+          withObjectString: true,
         }),
         (value) => {
           const result = validateScore(value);
@@ -93,7 +101,10 @@ describe('validateScore fuzzing', () => {
   });
 
   test('arbitrary JSON values: never throws, always the documented shape', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => expectShape(validateScore(value))), { numRuns: 3000 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => expectShape(validateScore(value))),
+      { numRuns: 3000 },
+    );
   });
 
   test('score-shaped records of arbitrary JSON: never throws', () => {
@@ -101,7 +112,19 @@ describe('validateScore fuzzing', () => {
     fc.assert(
       fc.property(
         fc.record(
-          { format: fc.constant('tutti-score/1'), id: field, title: field, bars: fc.oneof(fc.integer(), field), meter: field, tempo: field, sections: field, parts: field, assets: field, view: field, cues: field },
+          {
+            format: fc.constant('tutti-score/1'),
+            id: field,
+            title: field,
+            bars: fc.oneof(fc.integer(), field),
+            meter: field,
+            tempo: field,
+            sections: field,
+            parts: field,
+            assets: field,
+            view: field,
+            cues: field,
+          },
           { requiredKeys: ['format'] },
         ),
         (value) => expectShape(validateScore(value)),

@@ -4,8 +4,13 @@ import { formatProblems, validateScore } from '#core/score/validate.js';
 import { createReactionRate } from '#core/votes/reaction-rate.js';
 
 const base = (reactions) => ({
-  format: 'tutti-score/1', id: 'r', title: 'R', bars: 16,
-  meter: [{ bar: 1, beats: 4, unit: 4 }], tempo: [{ at: { bar: 1 }, bpm: 120 }], reactions,
+  format: 'tutti-score/1',
+  id: 'r',
+  title: 'R',
+  bars: 16,
+  meter: [{ bar: 1, beats: 4, unit: 4 }],
+  tempo: [{ at: { bar: 1 }, bpm: 120 }],
+  reactions,
 });
 const lines = (reactions) => formatProblems(validateScore(base(reactions)).problems).split('\n');
 
@@ -16,9 +21,18 @@ test('a valid window is kept with beat 1 filled in', () => {
 });
 
 test('every mistake is named with its path', () => {
-  expect(lines([{ at: { bar: 5 }, until: { bar: 5 } }])).toEqual(['reactions[0].until: the window must end after it starts (bar 5, beat 1), not at bar 5, beat 1']);
-  expect(lines([{ at: { bar: 5 } }])).toEqual(['reactions[0].until: missing: where it goes again, e.g. { "bar": 28 } (that beat is no longer in the window)']);
-  expect(lines([{ at: { bar: 2 }, until: { bar: 6 } }, { at: { bar: 4 }, until: { bar: 8 }, full: 0 }])).toEqual([
+  expect(lines([{ at: { bar: 5 }, until: { bar: 5 } }])).toEqual([
+    'reactions[0].until: the window must end after it starts (bar 5, beat 1), not at bar 5, beat 1',
+  ]);
+  expect(lines([{ at: { bar: 5 } }])).toEqual([
+    'reactions[0].until: missing: where it goes again, e.g. { "bar": 28 } (that beat is no longer in the window)',
+  ]);
+  expect(
+    lines([
+      { at: { bar: 2 }, until: { bar: 6 } },
+      { at: { bar: 4 }, until: { bar: 8 }, full: 0 },
+    ]),
+  ).toEqual([
     'reactions[1].full: expected the taps per second that read as level 1, a number from 1 to 1000000, got 0',
     'reactions[1].at: starts at bar 4, beat 1, inside reactions[0] (until bar 6, beat 1); reaction windows do not overlap',
   ]);

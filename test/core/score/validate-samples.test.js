@@ -15,7 +15,9 @@ const load = (name) => JSON.parse(read(name));
 const schema = load('score.schema.json');
 const checkSchema = new Ajv2020({ allErrors: true }).compile(schema);
 
-const sampleNames = readdirSync(scoresDir).filter((name) => name.endsWith('.score.json')).sort();
+const sampleNames = readdirSync(scoresDir)
+  .filter((name) => name.endsWith('.score.json'))
+  .sort();
 const problemLines = (value) => formatProblems(validateScore(value).problems).split('\n');
 
 describe('sample scores', () => {
@@ -72,7 +74,8 @@ describe('sample scores', () => {
     expect(Object.keys(score.view.data.tiles).length).toBeGreaterThanOrEqual(300);
     const viewCues = score.cues.filter((c) => c.view);
     expect(viewCues.map((c) => `${c.at.bar}:${c.at.beat}`)).toEqual(
-      Array.from({ length: score.bars * 2 }, (_, i) => `${Math.floor(i / 2) + 1}:${i % 2 ? 3 : 1}`));
+      Array.from({ length: score.bars * 2 }, (_, i) => `${Math.floor(i / 2) + 1}:${i % 2 ? 3 : 1}`),
+    );
     for (const cue of viewCues) {
       expect(Object.keys(cue.view.data.tiles).length).toBeLessThanOrEqual(4);
       expect(Buffer.byteLength(JSON.stringify(cue.view))).toBeLessThan(400);
@@ -90,7 +93,8 @@ describe('generated files are reproducible', () => {
     const rendered = entry.render();
     expect(rendered.length).toBe(entry.bytes);
     expect(committed.equals(rendered)).toBe(true);
-    if (path.endsWith('.wav')) expect(rendered.subarray(0, 4).toString('ascii') + rendered.subarray(8, 12).toString('ascii')).toBe('RIFFWAVE');
+    if (path.endsWith('.wav'))
+      expect(rendered.subarray(0, 4).toString('ascii') + rendered.subarray(8, 12).toString('ascii')).toBe('RIFFWAVE');
   });
 
   test('union-rose-load.score.json matches generate-load-score.js', () => {
@@ -164,29 +168,110 @@ describe('broken scores', () => {
   test('the schema rejects the structurally broken ones and accepts what only the validator can catch', () => {
     for (const name of ['bad-bar', 'five-problems', 'wrong-types']) expect(checkSchema(load(`broken/${name}.score.json`))).toBe(false);
     // Cross-field rules (references, order, bars past the end) are the validator's job.
-    for (const name of ['unknown-asset', 'tempo-order', 'missing-asset-file']) expect(checkSchema(load(`broken/${name}.score.json`))).toBe(true);
+    for (const name of ['unknown-asset', 'tempo-order', 'missing-asset-file'])
+      expect(checkSchema(load(`broken/${name}.score.json`))).toBe(true);
   });
 });
 
 describe('schema and validator agree on structure', () => {
   const base = () => load('demo.score.json');
   test.each([
-    ['unknown top-level key', (s) => { s.tempi = []; }],
-    ['bars as text', (s) => { s.bars = '48'; }],
-    ['meter unit 3', (s) => { s.meter[0].unit = 3; }],
-    ['bpm too high', (s) => { s.tempo[0].bpm = 401; }],
-    ['"to" without "until"', (s) => { s.tempo[0].to = 100; }],
-    ['cue with two kinds', (s) => { s.cues[0].audio = { asset: 'bell' }; }],
-    ['cue with no kind', (s) => { delete s.cues[0].view; }],
-    ['empty cue view', (s) => { s.cues[0].view = {}; }],
-    ['null in the initial view', (s) => { s.view.text = null; }],
-    ['bad colour', (s) => { s.cues[0].view.color = 'red'; }],
-    ['OSC address with a space', (s) => { s.cues[1].osc.address = '/demo section'; }],
-    ['OSC argument null', (s) => { s.cues[1].osc.args = [null]; }],
-    ['asset path going up', (s) => { s.assets[0].src = '../bell.wav'; }],
-    ['asset URL', (s) => { s.assets[0].src = 'https://example.com/bell.wav'; }],
-    ['gain above 2', (s) => { s.cues.find((c) => c.audio).audio.gain = 2.5; }],
-    ['beat 0', (s) => { s.cues[0].at.beat = 0; }],
+    [
+      'unknown top-level key',
+      (s) => {
+        s.tempi = [];
+      },
+    ],
+    [
+      'bars as text',
+      (s) => {
+        s.bars = '48';
+      },
+    ],
+    [
+      'meter unit 3',
+      (s) => {
+        s.meter[0].unit = 3;
+      },
+    ],
+    [
+      'bpm too high',
+      (s) => {
+        s.tempo[0].bpm = 401;
+      },
+    ],
+    [
+      '"to" without "until"',
+      (s) => {
+        s.tempo[0].to = 100;
+      },
+    ],
+    [
+      'cue with two kinds',
+      (s) => {
+        s.cues[0].audio = { asset: 'bell' };
+      },
+    ],
+    [
+      'cue with no kind',
+      (s) => {
+        delete s.cues[0].view;
+      },
+    ],
+    [
+      'empty cue view',
+      (s) => {
+        s.cues[0].view = {};
+      },
+    ],
+    [
+      'null in the initial view',
+      (s) => {
+        s.view.text = null;
+      },
+    ],
+    [
+      'bad colour',
+      (s) => {
+        s.cues[0].view.color = 'red';
+      },
+    ],
+    [
+      'OSC address with a space',
+      (s) => {
+        s.cues[1].osc.address = '/demo section';
+      },
+    ],
+    [
+      'OSC argument null',
+      (s) => {
+        s.cues[1].osc.args = [null];
+      },
+    ],
+    [
+      'asset path going up',
+      (s) => {
+        s.assets[0].src = '../bell.wav';
+      },
+    ],
+    [
+      'asset URL',
+      (s) => {
+        s.assets[0].src = 'https://example.com/bell.wav';
+      },
+    ],
+    [
+      'gain above 2',
+      (s) => {
+        s.cues.find((c) => c.audio).audio.gain = 2.5;
+      },
+    ],
+    [
+      'beat 0',
+      (s) => {
+        s.cues[0].at.beat = 0;
+      },
+    ],
   ])('both reject: %s', (_, breakIt) => {
     const score = base();
     breakIt(score);

@@ -54,7 +54,11 @@ describe('validateScore: valid scores', () => {
     expect(score.tempo[1].until).toEqual({ bar: 13, beat: 1 });
     expect(score.sections[0].at).toEqual({ bar: 1, beat: 1 });
     // Cues sorted by position; defaults filled in.
-    expect(score.cues.map((c) => [c.at.bar, c.at.beat])).toEqual([[1, 1], [5, 1], [5, 3]]);
+    expect(score.cues.map((c) => [c.at.bar, c.at.beat])).toEqual([
+      [1, 1],
+      [5, 1],
+      [5, 3],
+    ]);
     expect(score.cues[1].audio).toEqual({ asset: 'bell', gain: 1 });
     expect(score.cues[1].label).toBe('bell');
     expect(score.cues[2].osc).toEqual({ part: 'vln', address: '/cue', args: [1, 2.5, 'go', true] });
@@ -66,14 +70,28 @@ describe('validateScore: valid scores', () => {
 
   test('a minimal score gets empty lists and an empty view', () => {
     const { ok, score } = validateScore({
-      format: 'tutti-score/1', id: 'min', title: 'M', bars: 1,
-      meter: [{ bar: 1, beats: 1, unit: 4 }], tempo: [{ at: { bar: 1 }, bpm: 60 }],
+      format: 'tutti-score/1',
+      id: 'min',
+      title: 'M',
+      bars: 1,
+      meter: [{ bar: 1, beats: 1, unit: 4 }],
+      tempo: [{ at: { bar: 1 }, bpm: 60 }],
     });
     expect(ok).toBe(true);
     expect(score).toEqual({
-      format: 'tutti-score/1', id: 'min', title: 'M', bars: 1,
-      meter: [{ bar: 1, beats: 1, unit: 4 }], tempo: [{ at: { bar: 1, beat: 1 }, bpm: 60 }],
-      sections: [], parts: [], assets: [], view: {}, cues: [], prompts: [], reactions: [],
+      format: 'tutti-score/1',
+      id: 'min',
+      title: 'M',
+      bars: 1,
+      meter: [{ bar: 1, beats: 1, unit: 4 }],
+      tempo: [{ at: { bar: 1, beat: 1 }, bpm: 60 }],
+      sections: [],
+      parts: [],
+      assets: [],
+      view: {},
+      cues: [],
+      prompts: [],
+      reactions: [],
     });
   });
 
@@ -103,7 +121,7 @@ describe('validateScore: valid scores', () => {
 });
 
 describe('validateScore: problems', () => {
-  test('the brief\'s example: a bar past the end', () => {
+  test("the brief's example: a bar past the end", () => {
     const score = base();
     score.bars = 180;
     score.cues.push({ at: { bar: 212 }, view: { text: 'late' } });
@@ -156,11 +174,17 @@ describe('validateScore: problems', () => {
 
   test.each([
     [{ format: 'tutti-score/2' }, 'format: "tutti-score/2" is not a format this version reads; expected "tutti-score/1"'],
-    [{ id: 'My Piece' }, 'id: "My Piece" is not a valid score id; use 1 to 64 lowercase letters, digits and dashes, starting with a letter or digit (e.g. "my-piece")'],
+    [
+      { id: 'My Piece' },
+      'id: "My Piece" is not a valid score id; use 1 to 64 lowercase letters, digits and dashes, starting with a letter or digit (e.g. "my-piece")',
+    ],
     [{ title: '   ' }, 'title: the title is empty; write at least 1 character'],
     [{ title: 'x'.repeat(201) }, 'title: the title is 201 characters long; the limit is 200'],
     [{ composer: 7 }, 'composer: expected the composer (text in double quotes), got 7'],
-    [{ bars: '48' }, 'bars: expected the total number of bars, a whole number from 1 to 10000, got "48" (text; write numbers without quotes)'],
+    [
+      { bars: '48' },
+      'bars: expected the total number of bars, a whole number from 1 to 10000, got "48" (text; write numbers without quotes)',
+    ],
     [{ bars: 10001 }, 'bars: expected the total number of bars, a whole number from 1 to 10000, got 10001'],
     [{ meter: [] }, 'meter: the list is empty: time signatures such as { "bar": 1, "beats": 4, "unit": 4 }'],
     [{ tempo: {} }, 'tempo: expected a list [ ... ] of tempo marks such as { "at": { "bar": 1 }, "bpm": 96 }, got an object'],
@@ -208,7 +232,7 @@ describe('validateScore: problems', () => {
       'tempo[1].until: the gradual change runs to bar 15, beat 1, past the next tempo mark at bar 13, beat 1',
       'tempo[2]: has \'to\' but no \'until\': a gradual tempo change needs both, e.g. "to": 132, "until": { "bar": 13 }',
       'tempo[2].to: expected the tempo reached at "until", in beats per minute, a number from 10 to 400, got 401',
-      'tempo[3]: has \'until\' but no \'to\': a gradual tempo change needs the tempo it reaches, e.g. "to": 132',
+      "tempo[3]: has 'until' but no 'to': a gradual tempo change needs the tempo it reaches, e.g. \"to\": 132",
       'tempo[3].at: bar 12, beat 1 must come after the previous tempo mark (bar 13, beat 1); list tempo marks in order',
       'tempo[4].until: the gradual change must end after it starts (bar 20, beat 1), not at bar 20, beat 1',
       'tempo[5].at: missing: where this tempo starts, e.g. { "bar": 1 }',
@@ -248,7 +272,10 @@ describe('validateScore: problems', () => {
   test('when the meter is broken, beats are still checked against the largest meter', () => {
     const score = base();
     score.meter[0].unit = 5;
-    score.cues = [{ at: { bar: 2, beat: 33 }, view: { text: 'x' } }, { at: { bar: 2, beat: 5 }, view: { text: 'y' } }];
+    score.cues = [
+      { at: { bar: 2, beat: 33 }, view: { text: 'x' } },
+      { at: { bar: 2, beat: 5 }, view: { text: 'y' } },
+    ];
     expect(problemsOf(score)).toEqual([
       'meter[0].unit: the note value of a beat must be one of 1, 2, 4, 8, 16, 32, got 5',
       'cues[0].at.beat: beat 33 does not exist; no bar has more than 32 beats',
@@ -419,16 +446,30 @@ describe('validateScore: problems', () => {
   });
 
   test.each([
-    [undefined, 'nothing'], [null, 'null'], [42, '42'], ['score', '"score" (text)'], [[1], 'a list of 1 item'], [true, 'true'],
+    [undefined, 'nothing'],
+    [null, 'null'],
+    [42, '42'],
+    ['score', '"score" (text)'],
+    [[1], 'a list of 1 item'],
+    [true, 'true'],
   ])('a score that is not an object: %p', (value, described) => {
     expect(problemsOf(value)).toEqual([`(root): a score must be a JSON object { "format": "tutti-score/1", ... }, got ${described}`]);
   });
 
   test('inputs JSON cannot produce do not make it throw', () => {
     const hostile = base();
-    Object.defineProperty(hostile, 'title', { enumerable: true, get() { throw new Error('boom'); } });
+    Object.defineProperty(hostile, 'title', {
+      enumerable: true,
+      get() {
+        throw new Error('boom');
+      },
+    });
     expect(problemsOf(hostile)).toEqual(['(root): the score could not be read: boom']);
-    const proxy = new Proxy(base(), { ownKeys() { throw new Error('no keys'); } });
+    const proxy = new Proxy(base(), {
+      ownKeys() {
+        throw new Error('no keys');
+      },
+    });
     expect(validateScore(proxy).ok).toBe(false);
     const cyclic = base();
     cyclic.view.data = { self: null };
@@ -439,8 +480,12 @@ describe('validateScore: problems', () => {
 
 describe('formatProblems', () => {
   test('one "path: message" line per problem', () => {
-    expect(formatProblems([{ path: 'cues[3].at.bar', message: 'bar 212 is past the last bar (180)' }, { path: '(root)', message: 'x' }]))
-      .toBe('cues[3].at.bar: bar 212 is past the last bar (180)\n(root): x');
+    expect(
+      formatProblems([
+        { path: 'cues[3].at.bar', message: 'bar 212 is past the last bar (180)' },
+        { path: '(root)', message: 'x' },
+      ]),
+    ).toBe('cues[3].at.bar: bar 212 is past the last bar (180)\n(root): x');
     expect(formatProblems([])).toBe('');
   });
 });

@@ -25,7 +25,10 @@ function play(raw, steps) {
   const bytes = { full: 0, lean: 0 };
   const checks = [];
   const engine = createShowEngine({
-    score, now: clock.now, setTimer: clock.setTimer, clearTimer: clock.clearTimer,
+    score,
+    now: clock.now,
+    setTimer: clock.setTimer,
+    clearTimer: clock.clearTimer,
     onState: (state) => {
       const u = full.update(state);
       if (u) bytes.full += encodeTextFrame(u.json).length;
@@ -46,10 +49,15 @@ function expectFlywheelMatches(checks) {
     expect(segment).not.toBeNull();
     const beat = beatAt(segment, full.position.at + 0.5); // position.at is rounded to whole ms
     expect({ index: beat.index, bar: beat.bar, beat: beat.beat, beats: beat.beats }).toEqual({
-      index: full.position.index, bar: full.position.bar, beat: full.position.beat, beats: full.position.beats,
+      index: full.position.index,
+      bar: full.position.bar,
+      beat: full.position.beat,
+      beats: full.position.beats,
     });
     expect(Math.abs(beat.at - full.position.at)).toBeLessThanOrEqual(0.5);
-    const due = plannedViews(lean).filter((v) => v.at === null || v.at <= full.position.at + 0.5).at(-1);
+    const due = plannedViews(lean)
+      .filter((v) => v.at === null || v.at <= full.position.at + 0.5)
+      .at(-1);
     expect(withoutAt(due.view)).toEqual(withoutAt(full.view));
   }
 }

@@ -7,29 +7,36 @@ const stateArb = fc.record({
   transport: fc.constantFrom('stopped', 'playing', 'paused'),
   tempo: fc.integer({ min: 10, max: 400 }),
   position: fc.record({ bar: fc.integer({ min: 1, max: 200 }), beat: fc.integer({ min: 1, max: 7 }) }),
-  view: fc.dictionary(fc.constantFrom('text', 'color', 'image', 'data'), fc.oneof(fc.string(), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 5 })), { maxKeys: 4 }),
+  view: fc.dictionary(
+    fc.constantFrom('text', 'color', 'image', 'data'),
+    fc.oneof(fc.string(), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 5 })),
+    { maxKeys: 4 },
+  ),
 });
 
 describe('state stream', () => {
   test('applying every delta to the first snapshot always equals the latest snapshot', () => {
-    fc.assert(fc.property(stateArb, fc.array(stateArb, { maxLength: 40 }), (first, changes) => {
-      let t = 1000;
-      const stream = createStateStream({ epoch: 'e1', state: first, now: () => t++ });
-      let client = applyEnvelope(null, JSON.parse(stream.snapshot().json));
-      let lastSeq = 0;
-      for (const next of changes) {
-        const update = stream.update(next);
-        if (!update) continue;
-        const envelope = JSON.parse(update.json);
-        expect(envelopeProblem(envelope)).toBeNull();
-        expect(envelope.seq).toBe(lastSeq + 1); // +1 per change
-        lastSeq = envelope.seq;
-        client = applyEnvelope(client, envelope);
-      }
-      const latest = JSON.parse(stream.snapshot().json);
-      expect(latest.seq).toBe(lastSeq);
-      expect(jsonEqual(client, latest.data)).toBe(true);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(stateArb, fc.array(stateArb, { maxLength: 40 }), (first, changes) => {
+        let t = 1000;
+        const stream = createStateStream({ epoch: 'e1', state: first, now: () => t++ });
+        let client = applyEnvelope(null, JSON.parse(stream.snapshot().json));
+        let lastSeq = 0;
+        for (const next of changes) {
+          const update = stream.update(next);
+          if (!update) continue;
+          const envelope = JSON.parse(update.json);
+          expect(envelopeProblem(envelope)).toBeNull();
+          expect(envelope.seq).toBe(lastSeq + 1); // +1 per change
+          lastSeq = envelope.seq;
+          client = applyEnvelope(client, envelope);
+        }
+        const latest = JSON.parse(stream.snapshot().json);
+        expect(latest.seq).toBe(lastSeq);
+        expect(jsonEqual(client, latest.data)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   test('an unchanged state publishes nothing', () => {

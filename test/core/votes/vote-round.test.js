@@ -4,7 +4,18 @@ import { expect, test } from '@jest/globals';
 import { createVoteRound, judgeVote } from '#core/votes/vote-round.js';
 import { createTally, isAccepted, changesTally } from '#core/votes/tally.js';
 
-const prompt = { id: 'p', question: 'Which?', options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }], open: 0, close: 8, targets: [null, null], targetEnds: [null, null] };
+const prompt = {
+  id: 'p',
+  question: 'Which?',
+  options: [
+    { id: 'a', label: 'A' },
+    { id: 'b', label: 'B' },
+  ],
+  open: 0,
+  close: 8,
+  targets: [null, null],
+  targetEnds: [null, null],
+};
 const dev = (n) => `device-${String(n).padStart(12, '0')}`;
 
 test('one vote per device; a changed vote moves; a wrong key or option is refused', () => {
@@ -49,7 +60,7 @@ test('a final count that comes after a timed-out result is kept beside it, not a
   expect(round.edgeOutcome()).toBe('timeout');
 });
 
-test('bad edge counts are read as zeros; a tempo change moves only an open round\'s close', () => {
+test("bad edge counts are read as zeros; a tempo change moves only an open round's close", () => {
   const round = createVoteRound({ prompt, opens: 1000, closes: 5000 });
   round.edgeReport({ key: round.key, counts: [-1, 'x'], total: 'many' }, 2000);
   expect(round.counts()).toEqual([0, 0]);

@@ -17,9 +17,12 @@ const records = path.join(processes.stateHome, 'tutti', 'records');
 
 afterAll(() => processes.cleanUp());
 
-const api = (control, p, body) => fetch(`${control}${p}`, {
-  method: body ? 'POST' : 'GET', headers: { authorization: `Bearer ${token}` }, body: body ? JSON.stringify(body) : undefined,
-}).then((r) => r.json());
+const api = (control, p, body) =>
+  fetch(`${control}${p}`, {
+    method: body ? 'POST' : 'GET',
+    headers: { authorization: `Bearer ${token}` },
+    body: body ? JSON.stringify(body) : undefined,
+  }).then((r) => r.json());
 
 const stop = (child, signal) => {
   const exited = new Promise((r) => child.once('exit', (code) => r(code)));
@@ -38,7 +41,14 @@ test('SIGKILL mid-show, the same command again: the same record goes on, torn li
   await waitFor(() => lines(show.record).includes('"what":"play"'), 5000, 'the play action on disk');
   // The resume file names the record (and says playing) before the crash.
   const stateFile = path.join(processes.stateHome, 'tutti', 'show-state.json');
-  await waitFor(() => existsSync(stateFile) && readFileSync(stateFile, 'utf8').includes(`"record":"${path.basename(show.record)}"`) && JSON.parse(readFileSync(stateFile, 'utf8')).point.transport === 'playing', 5000, 'the resume file');
+  await waitFor(
+    () =>
+      existsSync(stateFile) &&
+      readFileSync(stateFile, 'utf8').includes(`"record":"${path.basename(show.record)}"`) &&
+      JSON.parse(readFileSync(stateFile, 'utf8')).point.transport === 'playing',
+    5000,
+    'the resume file',
+  );
   await stop(show.child, 'SIGKILL');
   // A write the crash cut in half.
   appendFileSync(path.join(show.record, plainChunk(show.record)), '{"k":"env","e":{"v":1,"type":"del');

@@ -18,11 +18,12 @@ let show;
 let record;
 let viewers = [];
 
-const control = (p, body, client) => fetch(`${show.controlUrl}${p}`, {
-  method: body ? 'POST' : 'GET',
-  headers: { authorization: 'Bearer test-token', ...(client ? { 'x-tutti-client': client } : {}) },
-  body: body ? JSON.stringify(body) : undefined,
-});
+const control = (p, body, client) =>
+  fetch(`${show.controlUrl}${p}`, {
+    method: body ? 'POST' : 'GET',
+    headers: { authorization: 'Bearer test-token', ...(client ? { 'x-tutti-client': client } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
 
 beforeAll(async () => {
   show = await startShow({ scorePath: writeVoteScore(), autoplay: false, recordDir, oscInPort: 0 });
@@ -71,7 +72,11 @@ test('the record holds every envelope sent, each action with who made it, the vo
   const [vote, ...more] = entries.filter((e) => e.k === 'vote');
   expect(more).toEqual([]);
   expect(vote).toMatchObject({ id: 'path', q: 'Which way?', total: 2, winner: 'd', branch: { bar: 5 } });
-  expect(vote.options.map((o) => [o.id, o.count, o.venue])).toEqual([['c', 0, 0], ['d', 2, 2], ['stay', 0, 0]]);
+  expect(vote.options.map((o) => [o.id, o.count, o.venue])).toEqual([
+    ['c', 0, 0],
+    ['d', 2, 2],
+    ['stay', 0, 0],
+  ]);
 
   const sample = entries.filter((e) => e.k === 'sample').at(0);
   expect(sample.viewers).toMatchObject({ ws: 2, sse: 0, edge: null });
@@ -92,7 +97,11 @@ test('a clean stop gzips every chunk and the list says when, what and how long',
 test('tutti report writes one offline HTML file of the newest record; a missing record is one message and exit 1', async () => {
   const out = path.join(recordDir, 'report.html');
   const said = [];
-  const code = await runCli(['report', '--record-dir', recordDir, '--out', out], { out: (s) => said.push(s), err: (s) => said.push(s), env: {} });
+  const code = await runCli(['report', '--record-dir', recordDir, '--out', out], {
+    out: (s) => said.push(s),
+    err: (s) => said.push(s),
+    env: {},
+  });
   expect(code).toBe(0);
   expect(said.join('\n')).toMatch(/^Wrote .*report\.html \(\d+ KB\): "Votes", \d+:\d\d recorded, 5 actions, 1 votes$/);
   const html = readFileSync(out, 'utf8');

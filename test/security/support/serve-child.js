@@ -23,18 +23,41 @@ export async function serveWithFileLimit({ openFiles, args = [] }) {
   const port = await freePort();
   const controlPort = await freePort();
   const command = `ulimit -n ${Number(openFiles)} && exec node_modules/.bin/node local-server/bin/tutti.js serve "$@"`;
-  const child = spawn('bash', ['-c', command, 'tutti', '--host', '127.0.0.1', '--port', String(port),
-    '--control-port', String(controlPort), '--token', 'security-test-token', '--autoplay', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    'bash',
+    [
+      '-c',
+      command,
+      'tutti',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--control-port',
+      String(controlPort),
+      '--token',
+      'security-test-token',
+      '--autoplay',
+      ...args,
+    ],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
-  child.stdout.on('data', (d) => { output += d; });
-  child.stderr.on('data', (d) => { output += d; });
+  child.stdout.on('data', (d) => {
+    output += d;
+  });
+  child.stderr.on('data', (d) => {
+    output += d;
+  });
   const base = `http://127.0.0.1:${port}`;
   const end = Date.now() + 20_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`tutti serve exited: ${output}`);
     try {
       if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     if (Date.now() > end) throw new Error(`tutti serve did not start: ${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }

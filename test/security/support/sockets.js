@@ -12,7 +12,9 @@ export function idleSocket(port, from) {
   return new Promise((resolve) => {
     const socket = /** @type {net.Socket & { closedAt?: number }} */ (net.connect({ port, host: '127.0.0.1', localAddress: from }));
     socket.on('error', () => {});
-    socket.once('close', () => { socket.closedAt = performance.now(); });
+    socket.once('close', () => {
+      socket.closedAt = performance.now();
+    });
     socket.once('connect', () => resolve(socket));
     socket.once('close', () => resolve(socket));
   });
@@ -27,7 +29,9 @@ export function getFrom(port, path, from, headers = {}) {
   return new Promise((resolve) => {
     const req = http.get({ host: '127.0.0.1', port, path, localAddress: from, agent: false, headers, timeout: 5000 }, (res) => {
       let body = '';
-      res.on('data', (d) => { body += d; });
+      res.on('data', (d) => {
+        body += d;
+      });
       res.on('end', () => resolve({ status: res.statusCode, body, ms: performance.now() - started }));
     });
     req.on('timeout', () => req.destroy(new Error('timeout')));

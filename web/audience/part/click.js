@@ -48,7 +48,19 @@ export function createClick({ toLocal }) {
       osc.stop(when + LENGTH_S);
       osc.onended = () => pending.delete(key);
       // What the tests check: each click was put on the audio clock ahead of time, at its beat's server time.
-      const record = { key, index: beat.index, bar: beat.bar, beat: beat.beat, at: beat.at, when, ctxNow: ctx.currentTime, perfNow: performance.now(), accent: kind.accent, countIn: kind.countIn, cancelled: false };
+      const record = {
+        key,
+        index: beat.index,
+        bar: beat.bar,
+        beat: beat.beat,
+        at: beat.at,
+        when,
+        ctxNow: ctx.currentTime,
+        perfNow: performance.now(),
+        accent: kind.accent,
+        countIn: kind.countIn,
+        cancelled: false,
+      };
       pending.set(key, { osc, at: beat.at, record });
       scheduled.push(record);
       if (scheduled.length > 500) scheduled.shift();

@@ -85,7 +85,7 @@ function pick(id) {
   wakeLock.enable();
   cues = cuesForPart(table.cues, id);
   if (location.hash.slice(1) !== id) history.replaceState(null, '', `#${encodeURIComponent(id)}`);
-  const name = id === '*' ? t('part.all') : table.parts.find((p) => p.id === id)?.name ?? id;
+  const name = id === '*' ? t('part.all') : (table.parts.find((p) => p.id === id)?.name ?? id);
   view.titles(name, table.score.title);
   view.showPicker(false);
   if (shown) {
@@ -126,7 +126,9 @@ function onApplied(envelope, outcome) {
 function printedLabel(bar) {
   const printed = table ? printedBarAt(table.score.printedBars, bar, table.score.bars) : null;
   if (!printed) return '';
-  return printed.repeated ? t('part.printedPass', { number: printed.number, pass: nth(printed.pass) }) : t('part.printed', { number: printed.number });
+  return printed.repeated
+    ? t('part.printedPass', { number: printed.number, pass: nth(printed.pass) })
+    : t('part.printed', { number: printed.number });
 }
 
 function showCues(beat) {
@@ -147,11 +149,24 @@ function plan() {
     // The section from the cue table, at the beat it starts (through outages too); the state's otherwise.
     view.context(table ? sectionAt(table.sections ?? [], b.index) : lean?.section, t('part.bpm', { bpm: roundTempo(b.bpm) }));
     showCues(b);
-    const next = partId === null ? null : upcomingCues(cues, b.index, 1)[0] ?? null;
+    const next = partId === null ? null : (upcomingCues(cues, b.index, 1)[0] ?? null);
     // What the tests compare with the server: when this beat went on screen, and the countdown it showed.
     const countdown = document.getElementById('countdown')?.textContent ?? null;
     const section = document.getElementById('section')?.textContent ?? null;
-    displays.push({ index: b.index, bar: b.bar, beat: b.beat, at: b.at, server: serverNow, local, part: partId, next: next ? next.i : null, inBeats: next ? next.inBeats : null, countdown, section, epoch: tracker.epoch() });
+    displays.push({
+      index: b.index,
+      bar: b.bar,
+      beat: b.beat,
+      at: b.at,
+      server: serverNow,
+      local,
+      part: partId,
+      next: next ? next.i : null,
+      inBeats: next ? next.inBeats : null,
+      countdown,
+      section,
+      epoch: tracker.epoch(),
+    });
     if (displays.length > 4000) displays.shift();
   }
   const segment = lean && lean.transport === 'playing' ? lean.segment : null;
@@ -181,7 +196,13 @@ const reports = startReports({
   read: () => {
     if (partId === null || refused) return null;
     const e = clock.estimate();
-    return { part: partId, rtt: e ? e.rtt : null, bound: e ? e.uncertainty : null, transport: connection.status().transport, click: clickMode !== 'off' };
+    return {
+      part: partId,
+      rtt: e ? e.rtt : null,
+      bound: e ? e.uncertainty : null,
+      transport: connection.status().transport,
+      click: clickMode !== 'off',
+    };
   },
   onRefused: refuse,
 });

@@ -139,7 +139,11 @@ export function createPartView() {
       const list = $('nextup');
       const items = later.slice(0, NEXT_UP).map((c) => {
         const li = document.createElement('li');
-        const cells = [['where', where(c)], ['what', cueText(c)], ['in', t('part.in', { n: c.inBeats })]];
+        const cells = [
+          ['where', where(c)],
+          ['what', cueText(c)],
+          ['in', t('part.in', { n: c.inBeats })],
+        ];
         for (const [cls, text] of cells) {
           const span = document.createElement('span');
           span.className = cls;

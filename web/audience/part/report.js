@@ -15,7 +15,9 @@ const round1 = (x) => (typeof x === 'number' && Number.isFinite(x) ? Math.round(
  */
 export function startReports({ base, read, onRefused }) {
   const bytes = crypto.getRandomValues(new Uint8Array(9));
-  const id = btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_');
+  const id = btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_');
   const url = new URL('report', base);
   let timer = null;
 

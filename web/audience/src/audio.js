@@ -85,7 +85,15 @@ export function createAudioPlayer({ base, toLocal }) {
       source.onended = () => scheduled.delete(key);
       scheduled.set(key, { source, at: cue.at });
       // What the tests check: the cue was started ahead, on the audio clock, at its server time.
-      played.push({ key, at: cue.at, when, late: Math.max(0, late), ctxNow: ctx.currentTime, perfNow: performance.now(), duration: buffer.duration });
+      played.push({
+        key,
+        at: cue.at,
+        when,
+        late: Math.max(0, late),
+        ctxNow: ctx.currentTime,
+        perfNow: performance.now(),
+        duration: buffer.duration,
+      });
       if (played.length > 100) played.shift();
     },
     /** The server took back what it had announced (stop, seek): silence cues not yet sounding. */

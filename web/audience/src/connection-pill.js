@@ -31,7 +31,10 @@ export function createConnectionPill() {
       if (s.error) parts.push(s.error);
       details.textContent = parts.join(' · ');
       pill.dataset.level = !s.live ? 'bad' : s.transport === 'ws' && e && e.quality === 'good' ? 'good' : 'fair';
-      const spoken = s.live && e ? t('conn.details', { transport: t(`conn.${s.transport}`), rtt: Math.round(e.rtt), bound: Math.round(e.uncertainty) }) : label;
+      const spoken =
+        s.live && e
+          ? t('conn.details', { transport: t(`conn.${s.transport}`), rtt: Math.round(e.rtt), bound: Math.round(e.uncertainty) })
+          : label;
       pill.setAttribute('aria-label', t('conn.label', { state: spoken }));
       if (wasLive !== null && s.live !== wasLive) announcer().say(t(s.live ? 'conn.back' : 'conn.lost'));
       if (s.live || wasLive !== null) wasLive = s.live;

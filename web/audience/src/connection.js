@@ -30,7 +30,18 @@ const PROBE_CHECK_MS = 5000;
  * @param {'full' | 'lean'} [options.stream] which state stream to ask for (README.md, `?stream=`)
  * @param {(reply: unknown) => void} [options.onVoted] the answer to a vote sent on the WebSocket
  */
-export function createConnection({ base, tracker, clock, onApplied, onClock, onStatus, betterRetryMs, order, stream = 'full', onVoted = () => {} }) {
+export function createConnection({
+  base,
+  tracker,
+  clock,
+  onApplied,
+  onClock,
+  onStatus,
+  betterRetryMs,
+  order,
+  stream = 'full',
+  onVoted = () => {},
+}) {
   const supported = (order ?? ['ws', 'sse', 'poll']).filter(
     (n) => (n === 'ws' && 'WebSocket' in window) || (n === 'sse' && 'EventSource' in window) || n === 'poll',
   );

@@ -8,7 +8,10 @@ const VALID = /^[A-Za-z0-9_-]{16,64}$/;
 /** 16 random bytes as base64url: 22 characters. */
 function fresh() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 /** @returns {string} */

@@ -39,7 +39,9 @@ export function createFlywheelPlan() {
       lean = deriveLeanState(lean, state);
       const segment = flywheelSegment(lean);
       // A continuation starts exactly where the old segment ends; anything else (seek, tempo, pause) replaces it.
-      const continued = Boolean(!epochChanged && segment && segmentNow && !sameSegment(segmentNow, segment) && segment.index === segmentNow.until);
+      const continued = Boolean(
+        !epochChanged && segment && segmentNow && !sameSegment(segmentNow, segment) && segment.index === segmentNow.until,
+      );
       if (!segment || epochChanged || (segmentNow && !sameSegment(segmentNow, segment))) before = continued ? segmentNow : null;
       segmentNow = segment;
       const fresh = lean.view !== plannedFor.view || lean.ahead !== plannedFor.ahead;
@@ -50,7 +52,12 @@ export function createFlywheelPlan() {
         segment,
         continued,
         views: fresh ? plannedViews(lean).map((v) => ({ ...v, key: `${windowKey}|${v.at}` })) : null,
-        sounds: fresh && segment ? aheadItems(lean).filter((item) => item.audio).map((item) => ({ ...item.audio, at: item.at })) : [],
+        sounds:
+          fresh && segment
+            ? aheadItems(lean)
+                .filter((item) => item.audio)
+                .map((item) => ({ ...item.audio, at: item.at }))
+            : [],
       };
     },
     state: () => lean,
@@ -64,7 +71,7 @@ export function createFlywheelPlan() {
       const active = before && serverNow < segment.at ? before : segment;
       const current = beatAt(active, serverNow);
       const upcoming = current
-        ? nextBeat(active, current.index) ?? (active === before ? beatInSegment(segment, segment.index) : null)
+        ? (nextBeat(active, current.index) ?? (active === before ? beatInSegment(segment, segment.index) : null))
         : beatInSegment(active, active.index);
       const show = current && current.index !== lastShown ? current : null;
       if (show) lastShown = show.index;

@@ -28,7 +28,8 @@ export function pickLanguage(languages) {
   return FALLBACK;
 }
 
-const browserLanguages = () => (typeof navigator === 'undefined' ? [] : navigator.languages?.length ? navigator.languages : [navigator.language]);
+const browserLanguages = () =>
+  typeof navigator === 'undefined' ? [] : navigator.languages?.length ? navigator.languages : [navigator.language];
 
 let lang = pickLanguage(browserLanguages());
 
@@ -86,5 +87,6 @@ export function nth(n) {
 export function localizePage(root = document) {
   document.documentElement.lang = lang;
   for (const node of root.querySelectorAll('[data-i18n]')) node.textContent = t(/** @type {HTMLElement} */ (node).dataset.i18n ?? '');
-  for (const node of root.querySelectorAll('[data-i18n-label]')) node.setAttribute('aria-label', t(/** @type {HTMLElement} */ (node).dataset.i18nLabel ?? ''));
+  for (const node of root.querySelectorAll('[data-i18n-label]'))
+    node.setAttribute('aria-label', t(/** @type {HTMLElement} */ (node).dataset.i18nLabel ?? ''));
 }

@@ -114,7 +114,16 @@ function plan() {
       if (p) {
         // lead: how long before its time the beat arrived (server ms); shows when the network, not the page, was late.
         const lead = item.at - clock.toServer(item.payload.receivedAt);
-        displays.push({ index: p.index, bar: p.bar, beat: p.beat, at: item.at, local, server: clock.toServer(local), lead, epoch: tracker.epoch() });
+        displays.push({
+          index: p.index,
+          bar: p.bar,
+          beat: p.beat,
+          at: item.at,
+          local,
+          server: clock.toServer(local),
+          lead,
+          epoch: tracker.epoch(),
+        });
         if (displays.length > 4000) displays.shift();
       }
       view.frame({ ...item.payload, tempo: typeof item.payload.tempo === 'number' ? roundTempo(item.payload.tempo) : item.payload.tempo });

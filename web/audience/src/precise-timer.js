@@ -32,13 +32,16 @@ export function createPreciseTimer(now) {
     at(target, fn) {
       clearTimeout(handle);
       const wakeAt = target - early;
-      handle = setTimeout(() => {
-        handle = null;
-        learn(Math.max(0, now() - wakeAt));
-        // Bounded by MAX_EARLY_MS: the wake was asked for at most that long before the target.
-        while (now() < target && target - now() <= MAX_EARLY_MS);
-        fn();
-      }, Math.max(0, wakeAt - now()));
+      handle = setTimeout(
+        () => {
+          handle = null;
+          learn(Math.max(0, now() - wakeAt));
+          // Bounded by MAX_EARLY_MS: the wake was asked for at most that long before the target.
+          while (now() < target && target - now() <= MAX_EARLY_MS);
+          fn();
+        },
+        Math.max(0, wakeAt - now()),
+      );
     },
     cancel() {
       clearTimeout(handle);

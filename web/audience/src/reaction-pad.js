@@ -31,7 +31,9 @@ export function createReactionPad({ base, serverNow, sendOnSocket }) {
     if (n === 0) return;
     sent += n;
     if (!sendOnSocket({ type: 'tap', n })) {
-      fetch(new URL('tap', base), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n }) }).catch(() => {});
+      fetch(new URL('tap', base), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n }) }).catch(
+        () => {},
+      );
     }
   }
 
@@ -59,7 +61,10 @@ export function createReactionPad({ base, serverNow, sendOnSocket }) {
     /** @param {any} state */
     update(state) {
       const r = state?.react;
-      react = r && Number.isFinite(r.opens) && Number.isFinite(r.closes) ? { label: String(r.label ?? t('react.tap')), opens: r.opens, closes: r.closes, level: Number(r.level) || 0 } : null;
+      react =
+        r && Number.isFinite(r.opens) && Number.isFinite(r.closes)
+          ? { label: String(r.label ?? t('react.tap')), opens: r.opens, closes: r.closes, level: Number(r.level) || 0 }
+          : null;
       render();
     },
     status: () => ({ open: !box.hidden, level: react?.level ?? null, sent }),

@@ -147,7 +147,12 @@ export function createView({ base }) {
       renderBeats(position?.beats ?? 0, position?.beat ?? 0);
       if (transport === 'playing') seenPlaying = true;
       const stopped = t(seenPlaying ? 'transport.stopped' : 'transport.waiting');
-      const label = transport === 'playing' ? t('transport.playing', { tempo: String(tempo) }) : transport === 'paused' ? t('transport.paused') : stopped;
+      const label =
+        transport === 'playing'
+          ? t('transport.playing', { tempo: String(tempo) })
+          : transport === 'paused'
+            ? t('transport.paused')
+            : stopped;
       setText(el.transport, transport ? label : '');
       const bars = score?.bars;
       if (bars && position) {
@@ -161,10 +166,16 @@ export function createView({ base }) {
       // The pulse: within three flashes a second, none with reduced motion (flash-limit.js).
       const playing = transport === 'playing' && typeof position?.at === 'number';
       if (playing && flashes.flash({ beat: position.beat, at: position.at, bpm: tempo })) {
-        el.counter.animate([{ transform: 'scale(1.06)', opacity: 1 }, { transform: 'scale(1)', opacity: 0.86 }], {
-          duration: 180,
-          easing: 'ease-out',
-        });
+        el.counter.animate(
+          [
+            { transform: 'scale(1.06)', opacity: 1 },
+            { transform: 'scale(1)', opacity: 0.86 },
+          ],
+          {
+            duration: 180,
+            easing: 'ease-out',
+          },
+        );
       }
       el.counter.classList.toggle('downbeat', position?.beat === 1);
       if (playing) haptics.beat({ beat: position.beat, at: position.at });

@@ -14,7 +14,11 @@ const sessions = new Map();
 export function sessionFor(base, device) {
   let session = sessions.get(device);
   if (!session) {
-    session = fetch(new URL('session', base), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ device }) })
+    session = fetch(new URL('session', base), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ device }),
+    })
       .then((res) => (res.ok ? res.json() : null))
       .then((body) => (typeof body?.session === 'string' ? body.session : null))
       .catch(() => null);

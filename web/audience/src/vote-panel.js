@@ -97,7 +97,8 @@ export function createVotePanel({ base, toLocal, serverNow, sendOnSocket }) {
       const i = vote.options.findIndex((o) => o.id === vote?.winner);
       result.textContent = t('vote.result', { label: vote.options[i]?.label ?? vote.winner, count: vote.counts[i] ?? 0, n: total });
     } else if (!open && now >= vote.closes) result.textContent = t('vote.counting');
-    else if (chosen) result.textContent = answer?.ok === false ? t('vote.notCounted', { reason: answer.reason ?? t('vote.refused') }) : t('vote.in');
+    else if (chosen)
+      result.textContent = answer?.ok === false ? t('vote.notCounted', { reason: answer.reason ?? t('vote.refused') }) : t('vote.in');
     else result.textContent = t('vote.soFar', { n: total });
     speak(box.dataset.phase);
     // Wake at the next phase change (opens or closes) on the page clock.
