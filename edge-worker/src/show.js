@@ -280,7 +280,7 @@ export class Show extends DurableObject {
   observeVenueClock(t) {
     const now = Date.now();
     for (const ws of this.ctx.getWebSockets(PUBLISHER_TAG)) {
-      if (now - /** @type {any} */ ((ws.deserializeAttachment())?.connectedAt ?? 0) < CATCH_UP_MS) return;
+      if (now - /** @type {any} */ (ws.deserializeAttachment()?.connectedAt ?? 0) < CATCH_UP_MS) return;
     }
     this.venueClock.observe(t);
     const offset = this.venueClock.offset();

@@ -72,12 +72,10 @@ export function createControlGuard({ token, metrics, authFailures = AUTH_FAILURE
     const host = loopbackHost(request.headers.host, request.socket.localPort ?? 0);
     if (host === null) {
       metrics.badInput.inc({ source: BadInput.CONTROL_HOST });
-      return reply
-        .code(421)
-        .send({
-          error: 'MISDIRECTED_HOST',
-          message: `the control listener answers only to 127.0.0.1, localhost or [::1] with port ${request.socket.localPort}`,
-        });
+      return reply.code(421).send({
+        error: 'MISDIRECTED_HOST',
+        message: `the control listener answers only to 127.0.0.1, localhost or [::1] with port ${request.socket.localPort}`,
+      });
     }
     if (!sameOriginOrNone(request.headers, host)) {
       metrics.badInput.inc({ source: BadInput.CONTROL_ORIGIN });

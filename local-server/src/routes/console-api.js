@@ -300,14 +300,12 @@ export default async function consoleApi(
 
   /** What the host saves (the desktop app's settings): each target, with its mode and offset when not the defaults. */
   const savedTargets = () =>
-    osc
-      .list()
-      .map((t) => ({
-        host: t.host,
-        port: t.port,
-        ...(t.mode !== 'plain' && { mode: t.mode }),
-        ...(t.offsetMs !== 0 && { offsetMs: t.offsetMs }),
-      }));
+    osc.list().map((t) => ({
+      host: t.host,
+      port: t.port,
+      ...(t.mode !== 'plain' && { mode: t.mode }),
+      ...(t.offsetMs !== 0 && { offsetMs: t.offsetMs }),
+    }));
   const described = (t) => `${formatTarget(t)} (${t.mode}, offset ${t.offsetMs} ms)`;
 
   app.post('/api/osc/targets', { schema: { body: oscTargetSettingsBody } }, async (request) => {

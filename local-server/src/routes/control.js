@@ -63,13 +63,11 @@ export default async function controlRoutes(app, { show, metrics, status, log })
     const loaded = await loadScoreFile(path);
     if (!loaded.ok) {
       metrics.badInput.inc({ source: BadInput.SCORE });
-      return reply
-        .code(400)
-        .send({
-          error: 'INVALID_SCORE',
-          message: `The score ${path} has ${loaded.problems.length} problem(s).`,
-          problems: loaded.problems,
-        });
+      return reply.code(400).send({
+        error: 'INVALID_SCORE',
+        message: `The score ${path} has ${loaded.problems.length} problem(s).`,
+        problems: loaded.problems,
+      });
     }
     show.load({ score: loaded.score, dir: loaded.dir, path });
     log.info(`loaded score ${loaded.score.id} from ${path}`);

@@ -21,7 +21,7 @@ export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa',
  */
 export async function audit(page) {
   source ??= await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
-  if (!(await page.evaluate(() => typeof /** @type {any} */ (window).axe === 'object'))) await page.evaluate(source);
+  if (!(await page.evaluate(() => typeof (/** @type {any} */ (window).axe) === 'object'))) await page.evaluate(source);
   const result = await page.evaluate(
     (tags) => /** @type {any} */ (window).axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] }),
     AXE_TAGS,
