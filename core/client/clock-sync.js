@@ -50,6 +50,9 @@
  * @param {number} [options.steadyEvery] ping spacing afterwards while the bound is tight (ms)
  * @param {number} [options.targetUncertainty] bound (ms) above which pinging speeds up to `refineEvery` (default 3)
  * @param {number} [options.refineEvery] ping spacing while the bound is wider than the target (default 500 ms)
+ * @param {number} [options.refinePatience] refining pings without a better bound (by 10 %) before it
+ *   settles at `steadyEvery`: over the internet the bound never reaches a LAN's target, and pinging
+ *   4 times a second for ever costs the edge a request each (edge-worker/README.md, cost) (default 40)
  * @returns {ClockSync}
  */
 export function createClockSync(options = {}) {
@@ -63,6 +66,7 @@ export function createClockSync(options = {}) {
   const steadyEvery = options.steadyEvery ?? 3000;
   const target = options.targetUncertainty ?? 3;
   const refineEvery = options.refineEvery ?? 500;
+  const refinePatience = options.refinePatience ?? 40;
 
   /** @type {ClockSample[]} */
   let samples = [];
@@ -74,6 +78,18 @@ export function createClockSync(options = {}) {
   let stale = false;
   /** @type {ClockEstimate | null} */
   let current = null;
+  /** The tightest bound seen, and samples since it last got 10 % tighter: refining stops when it stops helping. */
+  let best = Infinity;
+  let sinceBetter = 0;
+
+  /** Follow whether more samples still tighten the bound; a bound twice the best (a new path) starts over. */
+  function noteProgress() {
+    if (!current) return;
+    if (current.uncertainty < best * 0.9 || current.uncertainty > best * 2) {
+      best = current.uncertainty;
+      sinceBetter = 0;
+    } else sinceBetter += 1;
+  }
 
   /** A whole-ms stamp (Date.now) was truncated: the reading lies in [s, s + 1). Fractional stamps are exact enough. */
   const resOf = (s) => resolution ?? (Number.isInteger(s) ? 1 : 0);
@@ -152,12 +168,15 @@ export function createClockSync(options = {}) {
       samples = [];
       learned = 0;
       stale = false;
+      best = Infinity;
+      sinceBetter = 0;
     }
     samples.push({ c, s, r });
     if (samples.length > windowSize) evictOne(r);
     total += 1;
     learned += 1;
     recompute();
+    noteProgress();
     return true;
   }
 
@@ -188,8 +207,10 @@ export function createClockSync(options = {}) {
       const n = stale ? 0 : learned;
       for (const step of schedule) if (n < step.until) return step.every;
       // Keep refining: ping faster while the bound is wider than wanted (a jittery network needs
-      // more exchanges to catch fast legs; old samples widen with drift), slowly once it is tight.
-      return current && current.uncertainty > target ? Math.min(refineEvery, steadyEvery) : steadyEvery;
+      // more exchanges to catch fast legs; old samples widen with drift), slowly once it is tight,
+      // and slowly too once refining stopped making it tighter (the path's own floor).
+      const refining = current && current.uncertainty > target && sinceBetter < refinePatience;
+      return refining ? Math.min(refineEvery, steadyEvery) : steadyEvery;
     },
     invalidate() {
       stale = true;

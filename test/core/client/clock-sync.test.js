@@ -123,6 +123,22 @@ describe('clock sync', () => {
     expect(sync.nextDelay()).toBe(3000);
   });
 
+  test('stops refining when more pings no longer tighten the bound (an internet path), and starts again on a new path', () => {
+    // The page's settings: target 2 ms, refine 4 a second. Over the internet (20–35 ms each way)
+    // the bound's floor is ~10 ms: pinging 4 a second for ever would cost a request each at the edge.
+    const sync = createClockSync({ schedule: [{ until: 8, every: 70 }], steadyEvery: 3000, targetUncertainty: 2, refineEvery: 250, refinePatience: 40 });
+    const random = createSeededRandom(7);
+    const internet = () => 20 + random() * 15;
+    let t = simulate(sync, { offset: 5000, n: 8, delay: internet, spacing: 70 });
+    expect(sync.nextDelay()).toBe(250); // still learning the path's floor
+    t = simulate(sync, { offset: 5000, n: 60, delay: internet, spacing: 250, start: t });
+    expect(sync.estimate().uncertainty).toBeGreaterThan(2);
+    expect(sync.nextDelay()).toBe(3000); // settled: the bound stopped getting tighter
+    // A bound twice the best (the drift of a long wait, or a worse path) refines again.
+    sync.addSample({ c: t + 600_000, s: t + 600_000 + 5000 + 60, r: t + 600_000 + 120 });
+    expect(sync.nextDelay()).toBe(250);
+  });
+
   test('integer server stamps (Date.now) widen the bound by their 1 ms truncation; fractional ones do not', () => {
     const int = createClockSync({ driftPpm: 0 });
     int.addSample({ c: 0, s: 100, r: 10 });
