@@ -126,7 +126,13 @@ describe('clock sync', () => {
   test('stops refining when more pings no longer tighten the bound (an internet path), and starts again on a new path', () => {
     // The page's settings: target 2 ms, refine 4 a second. Over the internet (20–35 ms each way)
     // the bound's floor is ~10 ms: pinging 4 a second for ever would cost a request each at the edge.
-    const sync = createClockSync({ schedule: [{ until: 8, every: 70 }], steadyEvery: 3000, targetUncertainty: 2, refineEvery: 250, refinePatience: 40 });
+    const sync = createClockSync({
+      schedule: [{ until: 8, every: 70 }],
+      steadyEvery: 3000,
+      targetUncertainty: 2,
+      refineEvery: 250,
+      refinePatience: 40,
+    });
     const random = createSeededRandom(7);
     const internet = () => 20 + random() * 15;
     let t = simulate(sync, { offset: 5000, n: 8, delay: internet, spacing: 70 });
