@@ -4,50 +4,25 @@
 
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import Fastify, { LogController } from 'fastify';
-import websocket from '@fastify/websocket';
-import { MAX_CLIENT_FRAME_BYTES } from '#core/protocol/envelope.js';
-import { createMetrics, BadInput } from './metrics.js';
+import { createMetrics } from './metrics.js';
 import { createShow } from './show.js';
-import { loadScoreFile } from './score-file.js';
 import { createOverflow } from './overflow.js';
-import { createControlGuard } from './control-guard.js';
-import { createLog } from './log.js';
-import { createRateLimiter } from './rate-limit.js';
-import { guardConnections } from './connection-guard.js';
 import { createOscOut } from './osc.js';
 import { startOscIn } from './osc-in.js';
 import { createAllowList } from './cidr.js';
 import { createEdgeMirror } from './edge-mirror.js';
-import { readResumeFile, persistResumePoint } from './resume-file.js';
-import { createProbeKey } from './probe-key.js';
-import { createPartKey } from './part-key.js';
-import { createPartPages } from './part-pages.js';
-import { createFileLogger, teeToFile } from './log-file.js';
-import wsRoutes from './routes/ws.js';
-import sseRoutes from './routes/sse.js';
-import pollRoutes from './routes/poll.js';
-import audienceMethodRoutes from './routes/audience-methods.js';
-import timeRoutes from './routes/time.js';
-import controlRoutes, { controlErrorHandler, acceptJsonBodiesOfAnyType } from './routes/control.js';
-import staticRoutes from './routes/static.js';
-import consoleApiRoutes from './routes/console-api.js';
-import consoleImportRoutes from './routes/console-import.js';
-import consoleUiRoutes from './routes/console-ui.js';
-import consolePartRoutes from './routes/console-parts.js';
-import voteRoutes from './routes/vote.js';
-import { createVoteDesk } from './votes/vote-desk.js';
-import { createReactionMeter } from './votes/reaction-meter.js';
-import partRoutes from './routes/part.js';
-import partStreamRoutes from './routes/part-stream.js';
-import recordRoutes from './routes/records.js';
+import { persistResumePoint } from './resume-file.js';
+import { openServerLogs } from './server-logs.js';
+import { loadStartScore } from './start-score.js';
+import { StartupError } from './startup-error.js';
+import { createVoices } from './votes/voices.js';
+import { buildAudienceListener } from './audience-listener.js';
+import { buildControlListener } from './control-listener.js';
 import { startRecorder } from './record/recorder.js';
 import { createLatencyProbe, clock as probeClock } from './console/latency-probe.js';
 
-export const DEFAULT_SCORE = fileURLToPath(new URL('../../scores/demo.score.json', import.meta.url));
 export const AUDIENCE_DIST = fileURLToPath(new URL('../../dist/audience', import.meta.url));
 /** The musicians' part page (README.md, "Part pages"), built next to the audience app but never in its folder: the edge serves that folder. */
 export const PART_DIST = fileURLToPath(new URL('../../dist/part', import.meta.url));
@@ -65,17 +40,9 @@ export function createServerClock() {
 export const DEFAULT_MAX_PER_ADDRESS = 16;
 /** A phone sends its request within milliseconds of connecting; an idle socket is an attack or a bug. */
 export const FIRST_REQUEST_TIMEOUT_MS = 5_000;
-/** Keep-alive sockets between requests (a polling phone asks every ≤ 2 s). Fastify's default is 72 s. */
-const KEEP_ALIVE_TIMEOUT_MS = 10_000;
 
-/** Raised for problems a user must fix (bad score, port in use); carries a code. */
-export class StartupError extends Error {
-  constructor(code, message, problems = []) {
-    super(message);
-    this.code = code;
-    this.problems = problems;
-  }
-}
+export { StartupError } from './startup-error.js';
+export { DEFAULT_SCORE } from './start-score.js';
 
 /**
  * @typedef {object} ShowServerOptions
@@ -131,44 +98,24 @@ export async function startShowServer(options = {}) {
     maxClients = null,
     lookaheadMs,
     hubOptions,
-    rateLimit,
-    maxPerAddress = DEFAULT_MAX_PER_ADDRESS,
-    trustProxy = false,
-    firstRequestTimeoutMs = FIRST_REQUEST_TIMEOUT_MS,
   } = options;
   const token = options.token ?? randomBytes(18).toString('base64url');
-  const printed = options.log ?? createLog({ redact: [token, edgeToken] });
-  // The log file gets everything the log says, plus Fastify's own errors with their stacks.
-  const fileLog = options.logFile ? createFileLogger({ file: options.logFile, secrets: [token, edgeToken] }) : null;
-  const log = fileLog ? teeToFile(printed, fileLog.logger) : printed;
-  /** @param {string} listener */
-  const fastifyLogging = (listener) =>
-    fileLog
-      ? { loggerInstance: fileLog.logger.child({ listener }), logController: new LogController({ disableRequestLogging: true }) }
-      : { logger: false };
+  const { printed, log, fileLog, fastifyLogging } = openServerLogs({
+    log: options.log,
+    logFile: options.logFile,
+    secrets: [token, edgeToken],
+  });
   const now = options.now ?? createServerClock();
   const metrics = createMetrics();
 
-  // Crash resume (README.md): the file exists only when the last run did not stop cleanly.
-  /** @type {import('./resume-file.js').ResumeRead} */
-  const read = stateFile ? await readResumeFile(stateFile) : { status: 'absent' };
-  if (read.status === 'corrupt')
-    log.warn(
-      `the saved show position in ${stateFile} is unusable (${read.reason})${read.keptAs ? `; kept as ${read.keptAs}` : ''}; starting from the top`,
-    );
-  const saved = read.status === 'ok' ? read.record : null;
-  let scorePath = options.scorePath ?? saved?.scorePath ?? DEFAULT_SCORE;
-  let loaded = await loadScoreFile(scorePath);
-  if (!loaded.ok && !options.scorePath && saved) {
-    // The score of the interrupted show is gone or broken now: a crash must not stop the next start.
-    log.warn(`the interrupted show's score ${scorePath} does not load any more; opening ${DEFAULT_SCORE} instead`);
-    scorePath = DEFAULT_SCORE;
-    loaded = await loadScoreFile(scorePath);
-  }
-  if (!loaded.ok) {
+  let start;
+  try {
+    start = await loadStartScore({ scorePath: options.scorePath, stateFile, log });
+  } catch (err) {
     fileLog?.close();
-    throw new StartupError('INVALID_SCORE', `The score ${scorePath} has ${loaded.problems.length} problem(s).`, loaded.problems);
+    throw err;
   }
+  const { saved, scorePath, loaded } = start;
   const show = createShow({ loaded: { score: loaded.score, dir: loaded.dir, path: scorePath }, now, metrics, lookaheadMs, hubOptions });
   const osc = createOscOut({ targets: oscTargets, show, metrics, log, allPlain: oscPlain, now });
 
@@ -177,24 +124,8 @@ export async function startShowServer(options = {}) {
   const edge = createEdgeMirror({ stream: show.stream, events: show.events, log, metrics, media: mediaSource });
   if (edgeUrl) await edge.enable(edgeUrl, edgeToken ?? '');
   // Audience voices (README.md): the venue counts its phones, the edge's totals are added.
-  const votes = createVoteDesk({
-    show,
-    now,
-    metrics,
-    log,
-    sendOsc: (address, args) => osc.message(address, args, 'vote'),
-    edgeOn: () => edge.status().enabled === true,
-    edgeWaitMs: options.voteEdgeWaitMs,
-  });
-  edge.events.on('votes', (report) => votes.edgeTotals(report));
-  const reactions = createReactionMeter({
-    show,
-    now,
-    metrics,
-    viewers: () => show.hub.viewers() + (edge.status().remoteViewers ?? 0),
-    sendOsc: (address, args) => osc.message(address, args, 'reaction'),
-  });
-  edge.events.on('taps', (n) => reactions.tap(n, 'edge'));
+  const voices = createVoices({ show, now, metrics, log, osc, edge, edgeWaitMs: options.voteEdgeWaitMs });
+  const { votes, reactions } = voices;
   const overflow = createOverflow({ maxClients, edgeUrl: () => edge.publicUrl(), viewers: () => show.hub.viewers(), metrics });
 
   const status = () => ({
@@ -213,123 +144,62 @@ export async function startShowServer(options = {}) {
     reaction: reactions.status(),
   });
 
-  // ---- audience listener: audience routes only ----
-  // --trust-proxy believes X-Forwarded-For only from this machine (a reverse proxy next to the
-  // server); a phone cannot pick its own address by sending the header.
-  const audience = Fastify({
-    ...fastifyLogging('audience'),
-    bodyLimit: 1024,
-    return503OnClosing: true,
-    forceCloseConnections: true,
-    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-    trustProxy: trustProxy ? ['127.0.0.1', '::1'] : false,
-  });
-  const guard = guardConnections({
-    server: audience.server,
-    maxPerAddress: maxPerAddress > 0 ? maxPerAddress : Infinity,
-    firstRequestTimeoutMs,
-    metrics,
-    log,
-  });
-  // permessage-deflate without context takeover, offered to lean-stream sockets only (routes/ws.js):
-  // the hub compresses each lean update once for all of them; ws never compresses its own small
-  // sends (pongs). No clientMaxWindowBits: ws would then refuse (400) every offer that lacks
-  // client_max_window_bits, which is Firefox's bare `permessage-deflate` (web/audience/README.md,
-  // "Browser differences"); with client_no_context_takeover ws frees a socket's inflate window after
-  // each message anyway, so no window is held per phone.
-  const perMessageDeflate = { serverNoContextTakeover: true, clientNoContextTakeover: true, threshold: 64 * 1024 };
-  await audience.register(websocket, { options: { maxPayload: MAX_CLIENT_FRAME_BYTES, perMessageDeflate, clientTracking: false } });
-  const limiter = createRateLimiter(rateLimit);
-  const sweepLimiter = setInterval(() => limiter.sweep(), 10_000);
-  sweepLimiter.unref();
-  audience.addHook('onRequest', async (request, reply) => {
-    if (trustProxy && !guard.admitProxied(request, reply)) {
-      return reply
-        .code(429)
-        .header('retry-after', '10')
-        .send({ error: 'TOO_MANY_CONNECTIONS', message: 'too many open connections from this address' });
-    }
-    if (!limiter.take(request.ip)) {
-      metrics.badInput.inc({ source: BadInput.RATE });
-      return reply
-        .code(429)
-        .header('retry-after', '1')
-        .send({ error: 'RATE_LIMITED', message: 'too many requests from this address; slow down' });
-    }
-    if (request.method === 'GET' && (request.url === '/' || request.url.startsWith('/?')) && overflow.full()) {
-      return overflow.reject(reply, 'page', request.url);
-    }
-  });
-  audience.setErrorHandler((/** @type {any} */ error, request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (status < 500) metrics.badInput.inc({ source: BadInput.QUERY });
-    else {
-      // A phone got a 500: the stack goes to the log file, one line to the terminal and console.
-      request.log.error({ err: error, method: request.method, url: request.url }, 'audience request failed');
-      printed.error(`audience ${request.method} ${request.url.split('?')[0]} failed: ${error.message}`);
-    }
-    reply.code(status).send({ error: error.code ?? 'ERROR', message: status === 500 ? 'internal error' : error.message });
-  });
-  const probeKey = createProbeKey();
-  const routeOptions = { show, metrics, now, overflow, isProbe: probeKey.isProbe, votes, reactions };
-  await audience.register(wsRoutes, routeOptions);
-  await audience.register(sseRoutes, routeOptions);
-  await audience.register(pollRoutes, routeOptions);
-  await audience.register(timeRoutes, routeOptions);
-  await audience.register(audienceMethodRoutes, routeOptions);
-  await audience.register(voteRoutes, routeOptions);
-  // dist/audience is prebuilt (npm install builds it; the desktop app ships it). The server never
-  // imports the builder (esbuild is a dev tool): a source checkout injects it for a deleted dist/.
-  if ((!existsSync(AUDIENCE_DIST) || !existsSync(PART_DIST)) && options.buildAudienceApp) await options.buildAudienceApp();
-  const warnedLinks = new Set();
-  const onOutside = (src) => {
-    metrics.badInput.inc({ source: BadInput.MEDIA_LINK });
-    if (warnedLinks.has(src) || warnedLinks.size > 256) return;
-    warnedLinks.add(src);
-    log.warn(`media ${src} links outside the score's folder; not served (SECURITY.md, score files)`);
-  };
-  await audience.register(staticRoutes, { dir: AUDIENCE_DIST, media: mediaSource, onOutside });
-  // Musicians' part pages: behind a key only the console shows (routes/part.js, SECURITY.md).
-  const partKey = createPartKey(token);
-  const partPages = createPartPages();
-  await audience.register(partRoutes, { dir: PART_DIST, show, metrics, partKey, partPages, log });
-  await audience.register(partStreamRoutes, { prefix: '/part/:key', partKey, routeOptions });
-
-  // ---- control listener: loopback only, token everywhere ----
-  // Strict bodies: an unknown field is a mistake to report, not to drop silently.
-  const control = Fastify({
-    ...fastifyLogging('control'),
-    bodyLimit: 64 * 1024,
-    forceCloseConnections: true,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
-  });
-  // Host, Origin, token and the failed-token throttle (control-guard.js, SECURITY.md).
-  control.addHook('onRequest', createControlGuard({ token, metrics, authFailures: options.authFailures }));
-  acceptJsonBodiesOfAnyType(control);
-  control.setErrorHandler(controlErrorHandler(metrics));
-  await control.register(controlRoutes, { show, metrics, status, log });
-  const consoleHost = options.consoleHost ?? { mode: 'serve' };
-  const consoleContext = {
+  const { audience, probeKey, partKey, partPages, stopSweeping } = await buildAudienceListener({
     show,
     metrics,
-    status,
-    log,
-    osc,
-    edge,
-    audiencePort: () => audiencePort,
-    probeKey: probeKey.key,
-    partKey: partKey.key,
-    partPages,
-    audienceHost: host,
-    consoleHost,
+    now,
+    overflow,
     votes,
     reactions,
+    log,
+    printed,
+    fastifyLogging,
+    media: mediaSource,
+    token,
+    settings: {
+      rateLimit: options.rateLimit,
+      maxPerAddress: options.maxPerAddress ?? DEFAULT_MAX_PER_ADDRESS,
+      trustProxy: options.trustProxy ?? false,
+      firstRequestTimeoutMs: options.firstRequestTimeoutMs ?? FIRST_REQUEST_TIMEOUT_MS,
+      audienceDist: AUDIENCE_DIST,
+      partDist: PART_DIST,
+      buildAudienceApp: options.buildAudienceApp,
+    },
+  });
+  const control = await buildControlListener({
+    token,
+    metrics,
+    authFailures: options.authFailures,
+    fastifyLogging,
+    recordDir: options.recordDir ?? null,
+    context: {
+      show,
+      metrics,
+      status,
+      log,
+      osc,
+      edge,
+      votes,
+      reactions,
+      partPages,
+      audienceHost: host,
+      audiencePort: () => audiencePort,
+      probeKey: probeKey.key,
+      partKey: partKey.key,
+      consoleHost: options.consoleHost ?? { mode: 'serve' },
+    },
+  });
+
+  /** What stops the show's parts, in order: the viewers are told the server goes away before the listeners close. */
+  const stopParts = async () => {
+    stopSweeping();
+    voices.close();
+    show.close();
+    osc.close();
+    edge.close();
+    await oscIn?.close();
+    await Promise.allSettled([audience.close(), control.close()]);
   };
-  await control.register(consoleApiRoutes, consoleContext);
-  await control.register(consoleImportRoutes, consoleContext);
-  await control.register(consoleUiRoutes, {});
-  await control.register(consolePartRoutes, consoleContext);
-  await control.register(recordRoutes, { recordDir: options.recordDir ?? null });
 
   let oscIn = null;
   let audiencePort = 0;
@@ -341,12 +211,7 @@ export async function startShowServer(options = {}) {
       oscIn = await startOscIn({ port: oscInPort, host: oscInHost, allow, show, metrics, log });
     }
   } catch (err) {
-    votes.close();
-    reactions.close();
-    show.close();
-    osc.close();
-    edge.close();
-    await Promise.allSettled([audience.close(), control.close()]);
+    await stopParts();
     fileLog?.logger.error(`could not listen: ${err.message}`);
     fileLog?.close();
     throw new StartupError(err.code ?? 'LISTEN_FAILED', `Cannot listen: ${err.message}`);
@@ -415,16 +280,9 @@ export async function startShowServer(options = {}) {
     async close() {
       if (closed) return;
       closed = true;
-      clearInterval(sweepLimiter);
       // The record first, while the show it samples is still there.
       await recorder?.close();
-      votes.close();
-      reactions.close();
-      show.close();
-      osc.close();
-      edge.close();
-      await oscIn?.close();
-      await Promise.allSettled([audience.close(), control.close()]);
+      await stopParts();
       // A clean stop: the next start begins at the top (README.md "Crash resume").
       await persisted?.clear();
       fileLog?.logger.info('show server stopped');

@@ -1,0 +1,146 @@
+// The audience listener (README.md, "Audience endpoints"): public, audience routes only. Per-address
+// limits, the WebSocket/SSE/poll streams, votes and taps, the page and its media, and the musicians'
+// part pages behind their key.
+
+import { existsSync } from 'node:fs';
+import Fastify from 'fastify';
+import websocket from '@fastify/websocket';
+import { MAX_CLIENT_FRAME_BYTES } from '#core/protocol/envelope.js';
+import { BadInput } from './metrics.js';
+import { createRateLimiter } from './rate-limit.js';
+import { guardConnections } from './connection-guard.js';
+import { createProbeKey } from './probe-key.js';
+import { createPartKey } from './part-key.js';
+import { createPartPages } from './part-pages.js';
+import wsRoutes from './routes/ws.js';
+import sseRoutes from './routes/sse.js';
+import pollRoutes from './routes/poll.js';
+import audienceMethodRoutes from './routes/audience-methods.js';
+import timeRoutes from './routes/time.js';
+import staticRoutes from './routes/static.js';
+import voteRoutes from './routes/vote.js';
+import partRoutes from './routes/part.js';
+import partStreamRoutes from './routes/part-stream.js';
+
+/** Keep-alive sockets between requests (a polling phone asks every ≤ 2 s). Fastify's default is 72 s. */
+const KEEP_ALIVE_TIMEOUT_MS = 10_000;
+
+/**
+ * permessage-deflate without context takeover, offered to lean-stream sockets only (routes/ws.js):
+ * the hub compresses each lean update once for all of them; ws never compresses its own small
+ * sends (pongs). No clientMaxWindowBits: ws would then refuse (400) every offer that lacks
+ * client_max_window_bits, which is Firefox's bare `permessage-deflate` (web/audience/README.md,
+ * "Browser differences"); with client_no_context_takeover ws frees a socket's inflate window after
+ * each message anyway, so no window is held per phone.
+ */
+const PER_MESSAGE_DEFLATE = { serverNoContextTakeover: true, clientNoContextTakeover: true, threshold: 64 * 1024 };
+
+/**
+ * Build the audience listener (not listening yet).
+ * @param {object} c
+ * @param {import('./show.js').Show} c.show
+ * @param {import('./metrics.js').Metrics} c.metrics
+ * @param {() => number} c.now
+ * @param {ReturnType<typeof import('./overflow.js').createOverflow>} c.overflow
+ * @param {ReturnType<typeof import('./votes/vote-desk.js').createVoteDesk>} c.votes
+ * @param {ReturnType<typeof import('./votes/reaction-meter.js').createReactionMeter>} c.reactions
+ * @param {import('./log.js').Log} c.log
+ * @param {import('./log.js').Log} c.printed the terminal's log (one line for a phone's 500)
+ * @param {ReturnType<typeof import('./server-logs.js').openServerLogs>['fastifyLogging']} c.fastifyLogging
+ * @param {() => { dir: string, assets: any[] }} c.media the current score's media
+ * @param {string} c.token the control token (the part pages' key is derived from it)
+ * @param {{ rateLimit?: any, maxPerAddress: number, trustProxy: boolean, firstRequestTimeoutMs: number,
+ *   audienceDist: string, partDist: string, buildAudienceApp?: () => Promise<void> }} c.settings
+ */
+export async function buildAudienceListener({
+  show,
+  metrics,
+  now,
+  overflow,
+  votes,
+  reactions,
+  log,
+  printed,
+  fastifyLogging,
+  media,
+  token,
+  settings,
+}) {
+  // --trust-proxy believes X-Forwarded-For only from this machine (a reverse proxy next to the
+  // server); a phone cannot pick its own address by sending the header.
+  const audience = Fastify({
+    ...fastifyLogging('audience'),
+    bodyLimit: 1024,
+    return503OnClosing: true,
+    forceCloseConnections: true,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    trustProxy: settings.trustProxy ? ['127.0.0.1', '::1'] : false,
+  });
+  const guard = guardConnections({
+    server: audience.server,
+    maxPerAddress: settings.maxPerAddress > 0 ? settings.maxPerAddress : Infinity,
+    firstRequestTimeoutMs: settings.firstRequestTimeoutMs,
+    metrics,
+    log,
+  });
+  await audience.register(websocket, {
+    options: { maxPayload: MAX_CLIENT_FRAME_BYTES, perMessageDeflate: PER_MESSAGE_DEFLATE, clientTracking: false },
+  });
+  const limiter = createRateLimiter(settings.rateLimit);
+  const sweepLimiter = setInterval(() => limiter.sweep(), 10_000);
+  sweepLimiter.unref();
+  audience.addHook('onRequest', async (request, reply) => {
+    if (settings.trustProxy && !guard.admitProxied(request, reply)) {
+      return reply
+        .code(429)
+        .header('retry-after', '10')
+        .send({ error: 'TOO_MANY_CONNECTIONS', message: 'too many open connections from this address' });
+    }
+    if (!limiter.take(request.ip)) {
+      metrics.badInput.inc({ source: BadInput.RATE });
+      return reply
+        .code(429)
+        .header('retry-after', '1')
+        .send({ error: 'RATE_LIMITED', message: 'too many requests from this address; slow down' });
+    }
+    if (request.method === 'GET' && (request.url === '/' || request.url.startsWith('/?')) && overflow.full()) {
+      return overflow.reject(reply, 'page', request.url);
+    }
+  });
+  audience.setErrorHandler((/** @type {any} */ error, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status < 500) metrics.badInput.inc({ source: BadInput.QUERY });
+    else {
+      // A phone got a 500: the stack goes to the log file, one line to the terminal and console.
+      request.log.error({ err: error, method: request.method, url: request.url }, 'audience request failed');
+      printed.error(`audience ${request.method} ${request.url.split('?')[0]} failed: ${error.message}`);
+    }
+    reply.code(status).send({ error: error.code ?? 'ERROR', message: status === 500 ? 'internal error' : error.message });
+  });
+  const probeKey = createProbeKey();
+  const routeOptions = { show, metrics, now, overflow, isProbe: probeKey.isProbe, votes, reactions };
+  for (const routes of [wsRoutes, sseRoutes, pollRoutes, timeRoutes, audienceMethodRoutes, voteRoutes])
+    await audience.register(routes, routeOptions);
+  // dist/audience is prebuilt (npm install builds it; the desktop app ships it). The server never
+  // imports the builder (esbuild is a dev tool): a source checkout injects it for a deleted dist/.
+  if ((!existsSync(settings.audienceDist) || !existsSync(settings.partDist)) && settings.buildAudienceApp)
+    await settings.buildAudienceApp();
+  await audience.register(staticRoutes, { dir: settings.audienceDist, media, onOutside: warnMediaLinks({ metrics, log }) });
+  // Musicians' part pages: behind a key only the console shows (routes/part.js, SECURITY.md).
+  const partKey = createPartKey(token);
+  const partPages = createPartPages();
+  await audience.register(partRoutes, { dir: settings.partDist, show, metrics, partKey, partPages, log });
+  await audience.register(partStreamRoutes, { prefix: '/part/:key', partKey, routeOptions });
+  return { audience, probeKey, partKey, partPages, stopSweeping: () => clearInterval(sweepLimiter) };
+}
+
+/** A media file that links outside the score's folder: counted always, said once per file. */
+function warnMediaLinks({ metrics, log }) {
+  const warned = new Set();
+  return (/** @type {string} */ src) => {
+    metrics.badInput.inc({ source: BadInput.MEDIA_LINK });
+    if (warned.has(src) || warned.size > 256) return;
+    warned.add(src);
+    log.warn(`media ${src} links outside the score's folder; not served (SECURITY.md, score files)`);
+  };
+}

@@ -1,0 +1,42 @@
+// The control listener (README.md, "Control API"): loopback only, the token on every request; the
+// control API, the console's API and page, the part pages' console side and the records.
+
+import Fastify from 'fastify';
+import { createControlGuard } from './control-guard.js';
+import controlRoutes, { controlErrorHandler, acceptJsonBodiesOfAnyType } from './routes/control.js';
+import consoleApiRoutes from './routes/console-api.js';
+import consoleImportRoutes from './routes/console-import.js';
+import consoleUiRoutes from './routes/console-ui.js';
+import consolePartRoutes from './routes/console-parts.js';
+import recordRoutes from './routes/records.js';
+
+/**
+ * Build the control listener (not listening yet).
+ * @param {object} c
+ * @param {string} c.token
+ * @param {import('./metrics.js').Metrics} c.metrics
+ * @param {any} [c.authFailures] the failed-token throttle's settings (tests)
+ * @param {ReturnType<typeof import('./server-logs.js').openServerLogs>['fastifyLogging']} c.fastifyLogging
+ * @param {any} c.context what the console's routes read (show, status, log, osc, edge, votes, …)
+ * @param {string | null} c.recordDir
+ */
+export async function buildControlListener({ token, metrics, authFailures, fastifyLogging, context, recordDir }) {
+  // Strict bodies: an unknown field is a mistake to report, not to drop silently.
+  const control = Fastify({
+    ...fastifyLogging('control'),
+    bodyLimit: 64 * 1024,
+    forceCloseConnections: true,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
+  });
+  // Host, Origin, token and the failed-token throttle (control-guard.js, SECURITY.md).
+  control.addHook('onRequest', createControlGuard({ token, metrics, authFailures }));
+  acceptJsonBodiesOfAnyType(control);
+  control.setErrorHandler(controlErrorHandler(metrics));
+  await control.register(controlRoutes, { show: context.show, metrics, status: context.status, log: context.log });
+  await control.register(consoleApiRoutes, context);
+  await control.register(consoleImportRoutes, context);
+  await control.register(consoleUiRoutes, {});
+  await control.register(consolePartRoutes, context);
+  await control.register(recordRoutes, { recordDir });
+  return control;
+}

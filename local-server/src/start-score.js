@@ -1,0 +1,39 @@
+// Which score a show server starts with (README.md, "Crash resume"): the one asked for, else the
+// interrupted show's (its saved position is then resumed), else the demo score.
+
+import { fileURLToPath } from 'node:url';
+import { loadScoreFile } from './score-file.js';
+import { readResumeFile } from './resume-file.js';
+import { StartupError } from './startup-error.js';
+
+export const DEFAULT_SCORE = fileURLToPath(new URL('../../scores/demo.score.json', import.meta.url));
+
+/**
+ * @param {object} options
+ * @param {string} [options.scorePath] the score asked for
+ * @param {string | null} options.stateFile the resume file (null: crash resume off)
+ * @param {{ warn: (msg: string) => void }} options.log
+ * @returns {Promise<{ saved: any, scorePath: string, loaded: any }>} saved: the interrupted show's record, or null
+ * @throws {StartupError} INVALID_SCORE
+ */
+export async function loadStartScore({ scorePath: asked, stateFile, log }) {
+  // The resume file exists only when the last run did not stop cleanly.
+  /** @type {import('./resume-file.js').ResumeRead} */
+  const read = stateFile ? await readResumeFile(stateFile) : { status: 'absent' };
+  if (read.status === 'corrupt')
+    log.warn(
+      `the saved show position in ${stateFile} is unusable (${read.reason})${read.keptAs ? `; kept as ${read.keptAs}` : ''}; starting from the top`,
+    );
+  const saved = read.status === 'ok' ? read.record : null;
+  let scorePath = asked ?? saved?.scorePath ?? DEFAULT_SCORE;
+  let loaded = await loadScoreFile(scorePath);
+  if (!loaded.ok && !asked && saved) {
+    // The score of the interrupted show is gone or broken now: a crash must not stop the next start.
+    log.warn(`the interrupted show's score ${scorePath} does not load any more; opening ${DEFAULT_SCORE} instead`);
+    scorePath = DEFAULT_SCORE;
+    loaded = await loadScoreFile(scorePath);
+  }
+  if (!loaded.ok)
+    throw new StartupError('INVALID_SCORE', `The score ${scorePath} has ${loaded.problems.length} problem(s).`, loaded.problems);
+  return { saved, scorePath, loaded };
+}
