@@ -6,14 +6,15 @@
 
 import { createTimeline } from '#core/score/timeline.js';
 import { loadScoreFile } from '../score-file.js';
-import { edgePublishUrl } from '../edge/edge-url.js';
 import { createLatencyProbe, clock } from '../console/latency-probe.js';
 import { createCountIn } from '../console/count-in.js';
 import { createAudienceStats } from '../console/audience-stats.js';
 import { createAudienceAddress } from '../console/audience-address.js';
 import { createLiveFeed } from '../console/live-feed.js';
 import { createVoicesFeed } from '../console/voices-feed.js';
-import { OSC_MODES, MAX_OFFSET_MS, formatTarget } from '../osc-target.js';
+import { createLogCursor } from '../console/log-cursor.js';
+import { createOscPanel } from './console-osc.js';
+import { createEdgePanel } from './console-edge.js';
 
 /**
  * What the program hosting the server (`npm start`, the desktop app) tells the console: where
@@ -28,37 +29,8 @@ import { OSC_MODES, MAX_OFFSET_MS, formatTarget } from '../osc-target.js';
  * @property {string} [scoresDir] where the bundled scores are
  */
 
-const PING_TIMEOUT_MS = 3000;
 const MAX_RECENT = 10;
 
-const hostPattern = '^[^\\s/\\\\?#@]+$';
-const oscTargetBody = {
-  type: 'object',
-  required: ['host', 'port'],
-  additionalProperties: false,
-  properties: {
-    host: { type: 'string', minLength: 1, maxLength: 253, pattern: hostPattern },
-    port: { type: 'integer', minimum: 1, maximum: 65535 },
-  },
-};
-/** A target with its delivery settings (osc-target.js): adding one, or changing one. */
-const oscTargetSettingsBody = {
-  ...oscTargetBody,
-  properties: {
-    ...oscTargetBody.properties,
-    mode: { type: 'string', enum: [...OSC_MODES] },
-    offsetMs: { type: 'number', minimum: -MAX_OFFSET_MS, maximum: MAX_OFFSET_MS },
-  },
-};
-const edgeBody = {
-  type: 'object',
-  required: ['url', 'token'],
-  additionalProperties: false,
-  properties: {
-    url: { type: 'string', minLength: 1, maxLength: 2048 },
-    token: { type: 'string', minLength: 1, maxLength: 4096 },
-  },
-};
 const pathBody = {
   type: 'object',
   required: ['path'],
@@ -111,11 +83,6 @@ export default async function consoleApi(
   const host = () => consoleHost;
   /** Secrets typed into the console (edge tokens) never leave it again, not even via the log. */
   const secrets = new Set();
-  const redact = (text) => {
-    let out = String(text);
-    for (const s of secrets) out = out.split(s).join('***');
-    return out;
-  };
   const tell = (change) => {
     try {
       host().onChange?.(change);
@@ -166,7 +133,7 @@ export default async function consoleApi(
           osc: oscStatus(),
           transport: transportStatus(),
         });
-        const fresh = newLogEntries();
+        const fresh = logView.fresh();
         if (fresh.length) broadcast('log', { entries: fresh });
       } catch (err) {
         log.warn(`console stats: ${err.message}`);
@@ -181,17 +148,11 @@ export default async function consoleApi(
     return { local, edge: remote, total: local.total + (remote ?? 0) };
   }
 
-  // ---- OSC ----
-  /** @type {Map<string, { ok: boolean, at: number, error: string | null }>} */
-  const pings = new Map();
-  const targetKey = (t) => `${t.host}:${t.port}`;
-  const oscStatus = () => ({
-    targets: osc.list().map((t) => ({ ...t, lastPing: pings.get(targetKey(t)) ?? null })),
-    in: status().osc?.in ?? null,
-  });
-
-  // ---- edge ----
-  const edgeStatus = () => ({ ...edge.status(), publicUrl: edge.publicUrl(), maxClients: status().maxClients ?? null });
+  // ---- the OSC and edge cards (console-osc.js, console-edge.js) ----
+  const oscPanel = createOscPanel({ osc, status, log, tell });
+  const edgePanel = createEdgePanel({ edge, status, tell, secrets });
+  const oscStatus = oscPanel.status;
+  const edgeStatus = edgePanel.status;
 
   // ---- transport and score ----
   const transportStatus = () => {
@@ -211,17 +172,8 @@ export default async function consoleApi(
   // ---- audience URL and QR code (console/audience-address.js) ----
   const audienceAddress = createAudienceAddress({ audiencePort, boundHost: () => host().audienceHost ?? null });
 
-  // ---- log ----
-  // log.recent() hands out the same entry objects each time: the last one seen marks the cursor.
-  let lastSeen = null;
-  const redacted = (entries) => entries.map((e) => ({ t: e.t, level: e.level, msg: redact(e.msg) }));
-  function newLogEntries() {
-    const entries = log.recent();
-    const at = lastSeen ? entries.lastIndexOf(lastSeen) : -1;
-    const fresh = at >= 0 ? entries.slice(at + 1) : entries.filter((e) => !lastSeen || e.t >= lastSeen.t);
-    if (entries.length) lastSeen = entries[entries.length - 1];
-    return redacted(fresh);
-  }
+  // ---- log (console/log-cursor.js) ----
+  const logView = createLogCursor({ log, secrets });
 
   async function snapshot() {
     looked();
@@ -241,7 +193,7 @@ export default async function consoleApi(
       stats: stats.latest() ?? (await stats.sample()),
       osc: oscStatus(),
       edge: edgeStatus(),
-      log: redacted(log.recent()),
+      log: logView.all(),
       voices: voices.current(),
     };
   }
@@ -281,10 +233,10 @@ export default async function consoleApi(
     const first = await snapshot();
     reply.hijack();
     feed.add(reply.raw, first);
-    newLogEntries(); // the hello carried the log so far
+    logView.fresh(); // the hello carried the log so far
   });
 
-  app.get('/api/log', async () => ({ entries: redacted(log.recent()) }));
+  app.get('/api/log', async () => ({ entries: logView.all() }));
 
   app.post('/api/score/validate', { schema: { body: pathBody } }, async (request) => {
     const { path } = /** @type {any} */ (request.body);
@@ -298,93 +250,8 @@ export default async function consoleApi(
     };
   });
 
-  /** What the host saves (the desktop app's settings): each target, with its mode and offset when not the defaults. */
-  const savedTargets = () =>
-    osc.list().map((t) => ({
-      host: t.host,
-      port: t.port,
-      ...(t.mode !== 'plain' && { mode: t.mode }),
-      ...(t.offsetMs !== 0 && { offsetMs: t.offsetMs }),
-    }));
-  const described = (t) => `${formatTarget(t)} (${t.mode}, offset ${t.offsetMs} ms)`;
-
-  app.post('/api/osc/targets', { schema: { body: oscTargetSettingsBody } }, async (request) => {
-    const { host: address, port, mode = 'plain', offsetMs = 0 } = /** @type {any} */ (request.body);
-    osc.add({ host: address, port, mode, offsetMs });
-    log.info(`OSC target added: ${described({ host: address, port, mode, offsetMs })}`);
-    tell({ oscTargets: savedTargets() });
-    return oscStatus();
-  });
-
-  // The console's mode and offset fields: change a target in place (its counters stay).
-  app.patch('/api/osc/targets', { schema: { body: oscTargetSettingsBody } }, async (request, reply) => {
-    const { host: address, port, mode, offsetMs } = /** @type {any} */ (request.body);
-    const changed = osc.update({ host: address, port }, { mode, offsetMs });
-    if (!changed)
-      return reply.code(404).send({ error: 'NO_SUCH_TARGET', message: `${formatTarget({ host: address, port })} is not an OSC target` });
-    log.info(`OSC target changed: ${described(changed)}`);
-    tell({ oscTargets: savedTargets() });
-    return oscStatus();
-  });
-
-  app.delete('/api/osc/targets', { schema: { body: oscTargetBody } }, async (request, reply) => {
-    const { host: address, port } = /** @type {any} */ (request.body);
-    if (!osc.remove({ host: address, port }))
-      return reply.code(404).send({ error: 'NO_SUCH_TARGET', message: `${address}:${port} is not an OSC target` });
-    pings.delete(targetKey({ host: address, port }));
-    log.info(`OSC target removed: ${address}:${port}`);
-    tell({ oscTargets: savedTargets() });
-    return oscStatus();
-  });
-
-  app.post('/api/osc/ping', { schema: { body: oscTargetBody } }, async (request) => {
-    const target = /** @type {any} */ (request.body);
-    let timer;
-    const timeout = new Promise((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), PING_TIMEOUT_MS);
-    });
-    const outcome = await Promise.race([osc.ping(target).catch(() => ({ sent: false, rttMs: null })), timeout]);
-    clearTimeout(timer);
-    const ok = outcome !== 'timeout' && outcome.sent;
-    const rttMs = outcome !== 'timeout' ? outcome.rttMs : null;
-    const result = {
-      ok,
-      at: Date.now(),
-      rttMs,
-      error: ok
-        ? null
-        : outcome === 'timeout'
-          ? 'no answer from the network stack within 3 s (name lookup?)'
-          : `could not send to ${target.host}:${target.port}`,
-    };
-    pings.set(targetKey(target), result);
-    return { target, ...result };
-  });
-
-  app.post('/api/edge', { schema: { body: edgeBody } }, async (request, reply) => {
-    const { url, token } = /** @type {any} */ (request.body);
-    const checked = edgePublishUrl(url);
-    if (!checked.url) return reply.code(400).send({ error: 'BAD_EDGE_URL', message: checked.reason.replace('--edge', 'the edge URL') });
-    secrets.add(token);
-    await edge.enable(url, token);
-    // The desktop app keeps the token encrypted (app/main/edge-token-store.js); other hosts drop it.
-    tell({ edgeUrl: edge.publicUrl(), edgeToken: token });
-    return edgeStatus();
-  });
-
-  // After "replaced" (another venue server took the edge over) the uplink waits for this.
-  app.post('/api/edge/resume', async (_request, reply) => {
-    if (!edge.status().enabled)
-      return reply.code(409).send({ error: 'EDGE_OFF', message: 'the edge mirror is off; switch it on with POST /api/edge' });
-    edge.resume();
-    return edgeStatus();
-  });
-
-  app.delete('/api/edge', async () => {
-    edge.disable();
-    tell({ edgeUrl: null, edgeToken: null });
-    return edgeStatus();
-  });
+  oscPanel.routes(app);
+  edgePanel.routes(app);
 
   app.post('/api/console/count-in', { schema: { body: countInBody } }, async (request, reply) => {
     const st = show.engine.status();
