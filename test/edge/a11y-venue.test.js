@@ -4,27 +4,22 @@
 // (assertive). Screenshots: artifacts/audience/a11y-edge-*.png.
 
 /* global window, document */
-import { mkdirSync } from 'node:fs';
-import { acquireBrowserLock } from '../audience/support/exclusive.js';
-import { ARTIFACTS, launchBrowser, openPage, waitInPage } from '../audience/support/browser.js';
+import { ARTIFACTS, openPage, waitInPage } from '../audience/support/browser.js';
 import { audit, describeViolations } from '../audience/support/axe.js';
 import { installProbes } from '../audience/support/a11y-probes.js';
-import { openPublisher, publish, snapshot, startEdge } from './helpers.js';
+import { startEdgeAndBrowser } from './page-suite.js';
+import { openPublisher, publish, snapshot } from './helpers.js';
 
 let edge;
 let browser;
-let releaseLock;
+let stop;
 
 beforeAll(async () => {
-  releaseLock = await acquireBrowserLock();
-  mkdirSync(ARTIFACTS, { recursive: true });
-  [edge, browser] = await Promise.all([startEdge({ vars: { VENUE_LOST_MS: 2000 } }), launchBrowser()]);
+  ({ edge, browser, stop } = await startEdgeAndBrowser({ vars: { VENUE_LOST_MS: 2000 } }));
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await edge?.stop();
-  await releaseLock?.();
+  await stop?.();
 });
 
 const playing = (bar) => ({

@@ -5,26 +5,23 @@
 // display keeps moving (the flywheel); the next ahead window arrives as one message.
 
 /* global document, window */
-import { acquireBrowserLock } from '../audience/support/exclusive.js';
-import { launchBrowser, openPage, waitInPage } from '../audience/support/browser.js';
+import { openPage, waitInPage } from '../audience/support/browser.js';
 import { createStateStream } from '#core/stream/state-stream.js';
 import { EDGE_LEAN_SUFFIX } from '../../edge-worker/src/lean-feed.js';
-import { openPublisher, publish, startEdge } from './helpers.js';
+import { startEdgeAndBrowser } from './page-suite.js';
+import { openPublisher, publish } from './helpers.js';
 import { BEAT_MS, WINDOW_BEATS, playingAt } from './lean-show.js';
 
 let edge;
 let browser;
-let releaseLock;
+let stop;
 
 beforeAll(async () => {
-  releaseLock = await acquireBrowserLock();
-  [edge, browser] = await Promise.all([startEdge(), launchBrowser()]);
+  ({ edge, browser, stop } = await startEdgeAndBrowser());
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await edge?.stop();
-  await releaseLock?.();
+  await stop?.();
 });
 
 /** A page that records the URLs it asks for and the envelopes its WebSocket receives. */

@@ -5,26 +5,23 @@
 // edge answered its POST vote 403 SESSION and nothing was counted. Real local workerd.
 
 /* global window */
-import { acquireBrowserLock } from '../audience/support/exclusive.js';
-import { launchBrowser, openPage, waitInPage } from '../audience/support/browser.js';
-import { openPublisher, publish, showStats, snapshot, startEdge, waitFor } from './helpers.js';
+import { openPage, waitInPage } from '../audience/support/browser.js';
+import { startEdgeAndBrowser } from './page-suite.js';
+import { openPublisher, publish, showStats, snapshot, waitFor } from './helpers.js';
 
 let edge;
 let browser;
-let releaseLock;
+let stop;
 let publisher;
 
 beforeAll(async () => {
-  releaseLock = await acquireBrowserLock();
-  [edge, browser] = await Promise.all([startEdge({ direct: true }), launchBrowser()]);
+  ({ edge, browser, stop } = await startEdgeAndBrowser({ direct: true }));
   ({ publisher } = await openPublisher(edge));
 }, 180_000);
 
 afterAll(async () => {
   publisher?.ws.terminate();
-  await browser?.close();
-  await edge?.stop();
-  await releaseLock?.();
+  await stop?.();
 });
 
 test('an SSE page joins and its POST vote is counted by the edge', async () => {

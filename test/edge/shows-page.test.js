@@ -4,27 +4,22 @@
 // stays in the show's folder. Screenshot: artifacts/audience/edge-show-a.png.
 
 /* global document, window */
-import { mkdirSync } from 'node:fs';
-import { acquireBrowserLock } from '../audience/support/exclusive.js';
-import { ARTIFACTS, launchBrowser, openPage, waitInPage } from '../audience/support/browser.js';
-import { delta, openPublisher, publish, snapshot, startEdge } from './helpers.js';
+import { ARTIFACTS, openPage, waitInPage } from '../audience/support/browser.js';
+import { startEdgeAndBrowser } from './page-suite.js';
+import { delta, openPublisher, publish, snapshot } from './helpers.js';
 
 let edge;
 let browser;
-let releaseLock;
+let stop;
 const publishers = [];
 
 beforeAll(async () => {
-  releaseLock = await acquireBrowserLock();
-  mkdirSync(ARTIFACTS, { recursive: true });
-  [edge, browser] = await Promise.all([startEdge({ vars: { SHOWS: '*' } }), launchBrowser()]);
+  ({ edge, browser, stop } = await startEdgeAndBrowser({ vars: { SHOWS: '*' } }));
 }, 180_000);
 
 afterAll(async () => {
   await Promise.all(publishers.map((p) => p.close()));
-  await browser?.close();
-  await edge?.stop();
-  await releaseLock?.();
+  await stop?.();
 });
 
 /** A playing show's state, as the venue server publishes it. */

@@ -4,25 +4,20 @@
 // venue is back it carries on by itself. Screenshots: artifacts/audience/edge-venue-*.png.
 
 /* global document, getComputedStyle */
-import { mkdirSync } from 'node:fs';
-import { acquireBrowserLock } from '../audience/support/exclusive.js';
-import { ARTIFACTS, launchBrowser, openPage, waitInPage } from '../audience/support/browser.js';
-import { openPublisher, publish, snapshot, startEdge } from './helpers.js';
+import { ARTIFACTS, openPage, waitInPage } from '../audience/support/browser.js';
+import { startEdgeAndBrowser } from './page-suite.js';
+import { openPublisher, publish, snapshot } from './helpers.js';
 
 let edge;
 let browser;
-let releaseLock;
+let stop;
 
 beforeAll(async () => {
-  releaseLock = await acquireBrowserLock();
-  mkdirSync(ARTIFACTS, { recursive: true });
-  [edge, browser] = await Promise.all([startEdge({ vars: { VENUE_LOST_MS: 2000 } }), launchBrowser()]);
+  ({ edge, browser, stop } = await startEdgeAndBrowser({ vars: { VENUE_LOST_MS: 2000 } }));
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await edge?.stop();
-  await releaseLock?.();
+  await stop?.();
 });
 
 /** A playing show's state, as the venue server publishes it (README.md, state section). */

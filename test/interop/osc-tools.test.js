@@ -4,13 +4,11 @@
 // bundle until its timetag). Every beat must reach both when it sounds: its error is measured
 // against position.at of the same beat on /ws. A second case shows why `mode=ahead` is only for
 // timetag schedulers: liblo stays on time, Pd plays each beat one lookahead early.
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { openWs, waitFor } from '../support/clients.js';
+import { serveProcesses } from '../support/serve-process.js';
 import { beatErrors, medianOf } from '../support/osc-receivers.js';
 import { requireTools, freeUdpPort, startPd, startOscdump } from './osc-receivers.js';
 
-const BIN = fileURLToPath(new URL('../../local-server/bin/tutti.js', import.meta.url));
 const TOKEN = 'interop-token-0123456789';
 const BEATS = 16;
 /** "Within a few ms" (the two processes' clocks agree to ≤ 1 ms). */
@@ -34,47 +32,13 @@ afterAll(() => {
   if (rows.length) process.stdout.write(`\nOSC beat timing against position.at (negative: early)\n${rows.join('\n')}\n`);
 });
 
+const processes = serveProcesses({ token: TOKEN, prefix: 'tutti-interop-' });
+afterAll(() => processes.cleanUp());
+
 /** `tutti serve` as a musician's show runs it; resolves with its URLs once it listens. */
 async function serve(oscFlags) {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TUTTI_')));
-  const child = spawn(
-    process.execPath,
-    [
-      BIN,
-      'serve',
-      '--host',
-      '127.0.0.1',
-      '--port',
-      '0',
-      '--control-port',
-      '0',
-      '--token',
-      TOKEN,
-      '--no-resume',
-      '--no-log-file',
-      ...oscFlags,
-    ],
-    { env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (c) => {
-    out += c;
-  });
-  child.stderr.setEncoding('utf8').on('data', (c) => {
-    out += c;
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  await waitFor(() => /Control API.*?(http:\S+)\/api\/status/.test(out) || child.exitCode !== null, 20_000, 'tutti serve to listen');
-  if (child.exitCode !== null) throw new Error(`tutti serve exited: ${out}`);
-  return {
-    audienceUrl: /Audience on this machine:\s+(http:\S+?)\/?\s/.exec(out)?.[1],
-    controlUrl: /Control API.*?(http:\S+)\/api\/status/.exec(out)?.[1],
-    output: () => out,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  const server = await processes.serve(['--no-resume', '--no-log-file', ...oscFlags]);
+  return { audienceUrl: server.audience, controlUrl: server.control, output: server.output, stop: server.stop };
 }
 
 const control = (server, path, body) =>

@@ -10,7 +10,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * @param {{ token: string, prefix: string }} options prefix: the state folder's name in the temp dir
- * @returns {{ stateHome: string, serve: (extra?: string[]) => Promise<{ child: import('node:child_process').ChildProcess, control: string, record: string | null, output: () => string }>, cleanUp: () => void }}
+ * @returns {{ stateHome: string, serve: (extra?: string[]) => Promise<{ child: import('node:child_process').ChildProcess, control: string, audience: string | null, record: string | null, output: () => string, stop: () => Promise<void> }>, cleanUp: () => void }}
  */
 export function serveProcesses({ token, prefix }) {
   const stateHome = mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -36,7 +36,8 @@ export function serveProcesses({ token, prefix }) {
         ],
         {
           cwd: root,
-          env: { ...process.env, XDG_STATE_HOME: stateHome },
+          // A developer's own TUTTI_* settings stay out of the suites' servers.
+          env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TUTTI_'))), XDG_STATE_HOME: stateHome },
           stdio: ['ignore', 'pipe', 'pipe'],
         },
       );
@@ -48,7 +49,19 @@ export function serveProcesses({ token, prefix }) {
         const control = /Control API \(127\.0\.0\.1 only\):\s+(http:\/\/\S+?)\/api\/status/.exec(out)?.[1];
         if (control && /^ {2}(Stopped: |Playing\.)/m.test(out)) {
           clearTimeout(timer);
-          resolve({ child, control, record: /Performance record:\s+(\S+)/.exec(out)?.[1] ?? null, output: () => out });
+          const exited = new Promise((done) => child.once('exit', done));
+          resolve({
+            child,
+            control,
+            audience: /Audience on this machine:\s+(http:\S+?)\/?\s/.exec(out)?.[1] ?? null,
+            record: /Performance record:\s+(\S+)/.exec(out)?.[1] ?? null,
+            output: () => out,
+            /** A clean stop (SIGTERM), resolved when the process has exited. */
+            async stop() {
+              child.kill('SIGTERM');
+              await exited;
+            },
+          });
         }
       };
       child.stdout.on('data', onData);
