@@ -45,7 +45,7 @@ export function createOverflow({ maxClients, edgeUrl, viewers, metrics }) {
      * Answer an HTTP request that cannot be served here.
      * @param {import('fastify').FastifyReply} reply
      * @param {string} transport
-     * @param {string} [path] path to keep on the edge
+     * @param {string} [path] path and query to keep on the edge (a lean viewer stays lean there)
      */
     reject(reply, transport, path = '/') {
       metrics.overflow.inc({ transport });

@@ -80,6 +80,14 @@ describe('with an edge: new viewers go to its public URL', () => {
     expect({ status: page.status, location: page.headers.get('location') }).toEqual({ status: 307, location: `${edge}/?from=qr` });
     const poll = await fetch(`${server.audienceUrl}/poll`, { redirect: 'manual' });
     expect({ status: poll.status, location: poll.headers.get('location') }).toEqual({ status: 307, location: `${edge}/poll` });
+    // The query goes along: a lean viewer sent to the edge stays on the lean stream there.
+    const leanPoll = await fetch(`${server.audienceUrl}/poll?stream=lean&wait=5000`, { redirect: 'manual' });
+    expect(leanPoll.headers.get('location')).toBe(`${edge}/poll?stream=lean&wait=5000`);
+    const leanSse = await fetch(`${server.audienceUrl}/sse?stream=lean`, { redirect: 'manual' });
+    expect({ status: leanSse.status, location: leanSse.headers.get('location') }).toEqual({
+      status: 307,
+      location: `${edge}/sse?stream=lean`,
+    });
     expect(await handshake(server.audienceUrl)).toEqual({ closeCode: 1013, reason: `${edge}/` });
     a.ws.close();
   });

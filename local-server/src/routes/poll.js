@@ -15,7 +15,7 @@ export default async function pollRoutes(app, { show, metrics, overflow }) {
     if (!parsed.ok) return refuseQuery(reply, metrics, parsed.code);
     const { since, wait, stream } = parsed;
     // A poll without `since` is a viewer joining; one with `since` was admitted before.
-    if (since === null && overflow.full()) return overflow.reject(reply, 'poll', '/poll');
+    if (since === null && overflow.full()) return overflow.reject(reply, 'poll', request.url); // the query (stream=lean, wait) goes along
     const controller = new AbortController();
     request.raw.once('close', () => controller.abort());
     const jsons = await show.hub.poll(resumePoint(parsed, show.streamNamed(stream).epoch()), wait, request.ip, controller.signal, stream);

@@ -16,7 +16,7 @@ export default async function sseRoutes(app, { show, metrics, overflow }) {
     const parsed = parseStreamQuery({ ...query, wait: undefined, lastEventId: typeof lastEventId === 'string' ? lastEventId : undefined });
     if (!parsed.ok) return refuseQuery(reply, metrics, parsed.code);
     const { stream } = parsed;
-    if (overflow.fullFor(request.ip)) return overflow.reject(reply, 'sse', '/sse');
+    if (overflow.fullFor(request.ip)) return overflow.reject(reply, 'sse', request.url); // the query (stream=lean) goes along
     // A client resuming in another epoch (server restarted or new score) must start over.
     const resumeFrom = resumePoint(parsed, show.streamNamed(stream).epoch());
     reply.hijack();
