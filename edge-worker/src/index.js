@@ -14,7 +14,6 @@ import { CORS, audienceErrorResponse, isWebSocketUpgrade, json, jsonError } from
 import { servePoll } from './poll.js';
 import { serveSse } from './sse.js';
 import { parseShowPath, withPath } from './show-path.js';
-import { stampShow } from './show-identity.js';
 import { serveShowAsset } from './show-assets.js';
 import { isShowServed } from './show-allowlist.js';
 import { countRequestRefusal } from './refusal-counter.js';
@@ -54,7 +53,7 @@ async function serveMedia(request, env, show, base, ctx) {
   }
   try {
     // From the location's cache when it can (media-cache.js): not one root request per viewer.
-    return await serveCachedMedia(request, base, () => rootStub(env, show).fetch(stampShow(request, show)), ctx);
+    return await serveCachedMedia(request, base, () => rootStub(env, show).fetch(request), ctx);
   } catch (err) {
     return jsonError(503, 'UNAVAILABLE', `media is not reachable right now: ${err instanceof Error ? err.message : String(err)}`, {
       'retry-after': '2',
@@ -112,7 +111,7 @@ const showRoutes = {
         return json({ type: 'error', code: 'TOO_BIG', message: `frame exceeds ${MAX_PUBLISH_FRAME_BYTES} bytes` }, 413);
       }
       try {
-        const response = await rootStub(env, show).fetch(stampShow(request, show));
+        const response = await rootStub(env, show).fetch(request);
         if (response.ok && request.method !== 'GET' && url.pathname.startsWith('/publish/media/'))
           ctx.waitUntil(forgetCachedMedia(request.url, url.pathname, base));
         return response;

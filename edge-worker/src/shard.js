@@ -10,26 +10,19 @@ import { encodeVoteReply, parseVote } from '#core/votes/vote-message.js';
 import { isAccepted } from '#core/votes/tally.js';
 import { readConfig } from './config.js';
 import { isWebSocketUpgrade, jsonError } from './http.js';
-import { isShowKey, showFromRequest, showFromTags, showTags } from './show-identity.js';
+import { identityOf } from './show-identity.js';
 import { rootStub, shardStub } from './stubs.js';
 import { createVoteLedger, ownerOf, VOTE_BATCH_MAX, VOTE_BATCH_MS } from './votes.js';
-import { judgeViewerFrame, newViewerBudget, readViewerBudget } from './viewer-rules.js';
+import { judgeViewerFrame, newRefusalCounts, newViewerBudget, readViewerBudget } from './viewer-rules.js';
 import { STREAM_TAGS, streamOfRequest, streamOfTags } from './viewer-streams.js';
 import { ADDRESS_FULL_HEADER, addressTag, socketsPerAddress } from './address-caps.js';
 import { answerClose } from './close-codes.js';
 
 const VIEWER_TAG = 'viewer';
-const INDEX_TAG_PREFIX = 'shard:';
-/** Header the Worker uses to tell a shard its index, and the shard echoes on the 101. */
+/** The shard's index, on the 101 of every viewer it accepts (ops and tests see where a viewer landed). */
 export const SHARD_HEADER = 'x-tutti-shard';
 /** Marks a 503 that means "this shard is full, try another". */
 export const FULL_HEADER = 'x-tutti-shard-full';
-
-/** @param {string[]} tags */
-function indexFromTags(tags) {
-  const tag = tags.find((t) => t.startsWith(INDEX_TAG_PREFIX));
-  return tag ? Number(tag.slice(INDEX_TAG_PREFIX.length)) : null;
-}
 
 export class Shard extends DurableObject {
   /**
@@ -41,17 +34,18 @@ export class Shard extends DurableObject {
     this.config = readConfig(env);
     /** When this instance started: a new value after hibernation or eviction (ops, tests). */
     this.startedAt = Date.now();
-    /** @type {number | null} */
-    this.index = null;
-    /** @type {string | null} the show this shard belongs to (show-identity.js); null: the default show */
-    this.show = null;
+    // Which show and which shard of it, from the object's own name (show-identity.js).
+    const { show, index } = identityOf(ctx, 'shard');
+    /** @type {string | null} null: the default show */
+    this.show = show;
+    this.index = index;
     this.attached = false;
     /** @type {Record<import('./viewer-streams.js').StreamName, { rev: number, json: string } | null>} the latest snapshot envelope of each stream, for joiners and resyncs */
     this.latest = { full: null, lean: null };
     /** @type {Promise<void> | null} */
     this.attaching = null;
     /** Viewer frames refused since the last push (reported to the root, see viewer-rules.js). */
-    this.refused = { flood: 0, oversize: 0, binary: 0, frame: 0, resync_ignored: 0, vote: 0 };
+    this.refused = newRefusalCounts();
     /** @type {Map<number, { items: { vote: any, at: number, ws: WebSocket }[], timer: any }> | undefined} votes waiting to go to their owner */
     this.voteBatches = undefined;
     /** @type {Set<Promise<void>> | undefined} batches on their way to their owners */
@@ -82,9 +76,6 @@ export class Shard extends DurableObject {
   /** @param {Request} request */
   async fetch(request) {
     if (!isWebSocketUpgrade(request)) return jsonError(426, 'UPGRADE_REQUIRED', 'connect with a WebSocket');
-    const index = Number(request.headers.get(SHARD_HEADER));
-    if (Number.isInteger(index)) this.index = index;
-    this.show = showFromRequest(request);
     const fullResponse = () => jsonError(503, 'SHARD_FULL', 'this shard is full', { [FULL_HEADER]: '1', 'retry-after': '2' });
     if (this.full()) return fullResponse();
     // One public address may not fill a shard (address-caps.js); the Worker then answers 429.
@@ -113,14 +104,8 @@ export class Shard extends DurableObject {
     }
     const pair = new WebSocketPair();
     const [client, server] = Object.values(pair);
-    // The index, stream and address ride along as tags: after hibernation the object has forgotten everything else.
-    this.ctx.acceptWebSocket(server, [
-      VIEWER_TAG,
-      `${INDEX_TAG_PREFIX}${this.index}`,
-      STREAM_TAGS[stream],
-      ...showTags(this.show),
-      ...(addressTagged ? [addressTagged] : []),
-    ]);
+    // The stream and address ride along as tags: after hibernation the object has forgotten everything else.
+    this.ctx.acceptWebSocket(server, [VIEWER_TAG, STREAM_TAGS[stream], ...(addressTagged ? [addressTagged] : [])]);
     server.serializeAttachment(newViewerBudget(Date.now()));
     // Same turn as the accept: no push can slip in between, so the joiner sees snapshot → deltas.
     const snapshot = this.latest[stream];
@@ -132,7 +117,7 @@ export class Shard extends DurableObject {
   attach() {
     this.attaching ??= (async () => {
       try {
-        const reply = await rootStub(this.env, this.show).attach(this.index, this.viewers().length, this.show);
+        const reply = await rootStub(this.env, this.show).attach(this.index, this.viewers().length);
         this.attached = true;
         this.adopt('full', reply.rev, reply.snapshot);
         this.adopt('lean', reply.leanRev, reply.leanSnapshot);
@@ -177,12 +162,9 @@ export class Shard extends DurableObject {
   /**
    * RPC from the root: forward a batch of updates to every viewer.
    * @param {import('./fanout.js').PushBatch} batch
-   * @param {string | null} [show] the root's show (show-identity.js)
    * @returns {import('./fanout.js').PushResult}
    */
-  push(batch, show = null) {
-    if (isShowKey(show)) this.show = show;
-    this.index = batch.index;
+  push(batch) {
     this.attached = true;
     this.adopt('full', batch.rev, batch.snapshot);
     this.adopt('lean', batch.leanRev, batch.leanSnapshot);
@@ -209,7 +191,7 @@ export class Shard extends DurableObject {
     const joining = this.attaching !== null;
     if (viewers === 0 && !joining) this.attached = false;
     const refused = this.refused;
-    this.refused = { flood: 0, oversize: 0, binary: 0, frame: 0, resync_ignored: 0, vote: 0 };
+    this.refused = newRefusalCounts();
     const taps = this.taps;
     this.taps = 0;
     return { viewers, joining, startedAt: this.startedAt, refused, taps };
@@ -222,8 +204,6 @@ export class Shard extends DurableObject {
   async webSocketMessage(ws, message) {
     // Frames still queued behind one that closed the socket cost nothing more.
     if (ws.readyState !== WebSocket.OPEN) return;
-    // After hibernation only the tags remember the show; the root and vote owners are its own.
-    this.show = showFromTags(this.ctx.getTags(ws));
     const now = Date.now();
     const { verdict, budget } = judgeViewerFrame(readViewerBudget(ws.deserializeAttachment(), now), message, now);
     ws.serializeAttachment(budget);
@@ -242,7 +222,6 @@ export class Shard extends DurableObject {
     // resync: after hibernation the snapshot is no longer in memory; fetch it from the root.
     const stream = streamOfTags(this.ctx.getTags(ws));
     if (!this.latest[stream]) {
-      if (this.index === null) this.index = indexFromTags(this.ctx.getTags(ws));
       try {
         await this.attach();
       } catch {
@@ -263,7 +242,6 @@ export class Shard extends DurableObject {
    */
   vote(ws, vote, limited) {
     if (limited) return ws.send(encodeVoteReply(vote.key, 'rate'));
-    if (this.index === null) this.index = indexFromTags(this.ctx.getTags(ws));
     const owner = ownerOf(vote.device, this.config.shardCount);
     this.voteBatches ??= new Map();
     let batch = this.voteBatches.get(owner);
@@ -299,10 +277,7 @@ export class Shard extends DurableObject {
     /** @type {string[]} */
     let outcomes;
     try {
-      outcomes =
-        owner === this.index
-          ? await this.recordVotes(owner, items, this.show)
-          : await shardStub(this.env, owner, this.show).recordVotes(owner, items, this.show);
+      outcomes = owner === this.index ? await this.recordVotes(items) : await shardStub(this.env, owner, this.show).recordVotes(items);
     } catch {
       outcomes = [];
     }
@@ -319,11 +294,8 @@ export class Shard extends DurableObject {
   /**
    * RPC from the root, the first step of sealing a prompt (vote-seal.js): hand every vote this
    * shard has read to its owner now, and return once every owner has answered.
-   * @param {string | null} [show] the root's show (show-identity.js)
    */
-  async flushAllVotes(show = null) {
-    if (!isShowKey(show)) return false;
-    this.show = show;
+  async flushAllVotes() {
     for (const owner of [...(this.voteBatches?.keys() ?? [])]) void this.flushVotes(owner);
     await Promise.all([...(this.voteFlights ?? [])]);
     return true;
@@ -332,29 +304,22 @@ export class Shard extends DurableObject {
   /**
    * RPC from the root, the second step of sealing (vote-seal.js): this owner's final count of a
    * prompt; every later vote for it is refused `closed`.
-   * @param {number} index this shard's index
    * @param {unknown} key
-   * @param {string | null} [show]
    * @returns {Promise<{ counts: number[], total: number }>}
    */
-  async sealVotes(index, key, show = null) {
-    if (!isShowKey(show) || typeof key !== 'string' || key.length > 200 || !Number.isInteger(index)) throw new Error('bad seal request');
-    this.show = show;
-    this.index ??= index;
+  async sealVotes(key) {
+    if (typeof key !== 'string' || key.length > 200) throw new Error('bad seal request');
     return this.ledger.seal(key);
   }
 
   /**
    * RPC (from a shard or the Worker's POST /vote): count votes whose device ids this shard owns.
-   * @param {number} index this shard's index (an owner may have no viewers and not know it yet)
    * @param {unknown} items [{ vote, at }]: at most VOTE_BATCH_MAX, `at` when the edge received the vote
-   * @param {string | null} [show] the show of the caller (show-identity.js)
    * @returns {Promise<string[]>} per vote: counted, changed, repeat, closed, unknown_option or bad
    */
-  async recordVotes(index, items, show = null) {
-    if (!isShowKey(show)) return Array.isArray(items) ? items.map(() => 'bad') : [];
-    this.show = show;
-    if (!Array.isArray(items) || items.length > VOTE_BATCH_MAX || !Number.isInteger(index)) return [];
+  async recordVotes(items) {
+    const index = this.index;
+    if (!Array.isArray(items) || items.length > VOTE_BATCH_MAX) return [];
     const good = [];
     const outcomes = items.map((item) => {
       const parsed = parseVote(item?.vote);
@@ -362,7 +327,6 @@ export class Shard extends DurableObject {
       good.push({ vote: parsed.vote, at: item.at });
       return null;
     });
-    this.index ??= index;
     const counted = await this.ledger.recordMany(index, good);
     let next = 0;
     return outcomes.map((o) => o ?? counted[next++]);

@@ -4,9 +4,8 @@
 // FULL_HEADER and the Worker tries the next one (at most SHARD_COUNT tries), so fullness is
 // decided by the only object that knows it exactly: the shard itself.
 
-import { FULL_HEADER, SHARD_HEADER } from './shard.js';
+import { FULL_HEADER } from './shard.js';
 import { jsonError } from './http.js';
-import { stampShow } from './show-identity.js';
 import { shardStub } from './stubs.js';
 import { ADDRESS_FULL_HEADER, CLIENT_HEADER } from './address-caps.js';
 
@@ -27,10 +26,9 @@ export async function connectViewer(request, env, { shardCount }, show = null, c
   for (let i = 0; i < shardCount; i += 1) {
     const index = (start + i) % shardCount;
     const headers = new Headers(request.headers);
-    headers.set(SHARD_HEADER, String(index));
     if (cappedAddress) headers.set(CLIENT_HEADER, cappedAddress);
     else headers.delete(CLIENT_HEADER);
-    const response = await shardStub(env, index, show).fetch(stampShow(new Request(request.url, { method: 'GET', headers }), show));
+    const response = await shardStub(env, index, show).fetch(new Request(request.url, { method: 'GET', headers }));
     if (response.status === 503 && response.headers.has(FULL_HEADER)) continue;
     // Not the next shard: an address that may not fill one may not fill the show either.
     if (response.status === 429 && response.headers.has(ADDRESS_FULL_HEADER))

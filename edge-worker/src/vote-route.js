@@ -54,7 +54,7 @@ export async function serveVote(request, env, { shardCount }, show = null, onMal
   const owner = ownerOf(vote.device, shardCount);
   let outcome;
   try {
-    [outcome] = await shardStub(env, owner, show).recordVotes(owner, [{ vote, at: Date.now() }], show);
+    [outcome] = await shardStub(env, owner, show).recordVotes([{ vote, at: Date.now() }]);
   } catch {
     outcome = 'unavailable';
   }
