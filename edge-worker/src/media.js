@@ -9,7 +9,7 @@
 // under two paths are stored once.
 
 /* global FixedLengthStream -- workerd: a stream with a known length, so responses carry content-length */
-import { audienceErrorResponse, jsonError, json, CORS } from './http.js';
+import { CORS, edgeError, json } from './http.js';
 import { MEDIA_CSP, MEDIA_MAX_AGE, decodeMediaPath, etagMatches, mediaType, parseRange } from '#core/protocol/media.js';
 
 /** Bytes per stored chunk row. */
@@ -95,25 +95,25 @@ export function createMediaStore({ storage, limits }) {
    * @param {string} path decoded and checked
    */
   async function put(request, path) {
-    const tooBig = () => jsonError(413, 'MEDIA_TOO_BIG', `${path} is larger than the ${limits.fileBytes}-byte limit per file`);
+    const tooBig = () => edgeError('MEDIA_TOO_BIG', { message: `${path} is larger than the ${limits.fileBytes}-byte limit per file` });
     const declared = Number(request.headers.get('content-length') ?? NaN);
     if (Number.isFinite(declared) && declared > limits.fileBytes) return tooBig();
     const body = await readBody(request.body);
     if (!body) return tooBig();
     const expected = (request.headers.get('x-content-sha256') ?? '').trim().toLowerCase();
     if (expected && expected !== body.sha256) {
-      return jsonError(400, 'SHA256_MISMATCH', `the body's sha256 is ${body.sha256}, the x-content-sha256 header says ${expected}`);
+      return edgeError('SHA256_MISMATCH', {
+        message: `the body's sha256 is ${body.sha256}, the x-content-sha256 header says ${expected}`,
+      });
     }
     // From here on everything is synchronous: no other request can interleave between the quota
     // check and the write, and transactionSync makes the write all-or-nothing.
     const old = find(path);
     const after = totalBytes() - (old?.size ?? 0) + body.size;
     if (after > limits.totalBytes) {
-      return jsonError(
-        413,
-        'MEDIA_QUOTA',
-        `storing ${path} (${body.size} bytes) would bring this show's media to ${after} bytes, over the ${limits.totalBytes}-byte limit; delete files that are no longer used`,
-      );
+      return edgeError('MEDIA_QUOTA', {
+        message: `storing ${path} (${body.size} bytes) would bring this show's media to ${after} bytes, over the ${limits.totalBytes}-byte limit; delete files that are no longer used`,
+      });
     }
     const type = mediaType(path);
     storage.transactionSync(() => {
@@ -185,7 +185,7 @@ export function createMediaStore({ storage, limits }) {
   function serve(request, raw) {
     const path = decodeMediaPath(raw);
     const file = path === null ? undefined : find(path);
-    if (!file) return audienceErrorResponse('NOT_FOUND', CORS);
+    if (!file) return edgeError('NOT_FOUND', { headers: CORS });
     const etag = `"${file.sha256}"`;
     /** @type {Record<string, string>} */
     const headers = {
@@ -218,20 +218,20 @@ export function createMediaStore({ storage, limits }) {
    */
   async function publish(request, rest) {
     if (rest === '' || rest === '/') {
-      if (request.method !== 'GET') return jsonError(405, 'METHOD_NOT_ALLOWED', '/publish/media answers GET (the list)', { allow: 'GET' });
+      if (request.method !== 'GET')
+        return edgeError('METHOD_NOT_ALLOWED', { message: '/publish/media answers GET (the list)', headers: { allow: 'GET' } });
       return json(list());
     }
     const path = decodeMediaPath(rest.slice(1));
     if (path === null) {
-      return jsonError(
-        400,
-        'BAD_MEDIA_PATH',
-        'a media path is relative, without empty, "." or ".." segments, backslashes or control characters, and at most 512 characters',
-      );
+      return edgeError('BAD_MEDIA_PATH', {
+        message:
+          'a media path is relative, without empty, "." or ".." segments, backslashes or control characters, and at most 512 characters',
+      });
     }
     if (request.method === 'PUT') return put(request, path);
     if (request.method === 'DELETE') return remove(path);
-    return jsonError(405, 'METHOD_NOT_ALLOWED', '/publish/media/<src> answers PUT and DELETE', { allow: 'PUT, DELETE' });
+    return edgeError('METHOD_NOT_ALLOWED', { message: '/publish/media/<src> answers PUT and DELETE', headers: { allow: 'PUT, DELETE' } });
   }
 
   return { list, serve, publish };

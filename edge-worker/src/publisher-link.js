@@ -25,6 +25,9 @@ export const newFrameCounters = () => ({ accepted: 0, noop: 0, resync: 0, badFra
 /** @param {string} code @param {string} message */
 const frameError = (code, message) => ({ type: 'error', code, message });
 
+/** The reply to a POST /publish over the frame limit (the Worker refuses a declared one before the root). */
+export const tooBigReply = () => frameError('TOO_BIG', `frame exceeds ${MAX_PUBLISH_FRAME_BYTES} bytes`);
+
 /**
  * @param {object} options
  * @param {DurableObjectState} options.ctx the root's state (its sockets and storage)
@@ -126,7 +129,7 @@ export function createPublisherLink({ ctx, head, accept, viewers, onConnect, cou
       const read = await readBodyLimited(request, MAX_PUBLISH_FRAME_BYTES);
       if (!read.ok) {
         counters.tooBig += 1;
-        return json(frameError('TOO_BIG', `frame exceeds ${MAX_PUBLISH_FRAME_BYTES} bytes`), 413);
+        return json(tooBigReply(), 413);
       }
       const reply = /** @type {any} */ (handle(read.text));
       const status =

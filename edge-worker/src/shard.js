@@ -9,7 +9,7 @@ import { CloseCode, encodePong } from '#core/protocol/envelope.js';
 import { encodeVoteReply, parseVote } from '#core/votes/vote-message.js';
 import { isAccepted } from '#core/votes/tally.js';
 import { readConfig } from './config.js';
-import { isWebSocketUpgrade, jsonError } from './http.js';
+import { edgeError, isWebSocketUpgrade } from './http.js';
 import { identityOf } from './show-identity.js';
 import { rootStub, shardStub } from './stubs.js';
 import { createVoteLedger, ownerOf, VOTE_BATCH_MAX, VOTE_BATCH_MS } from './votes.js';
@@ -75,8 +75,8 @@ export class Shard extends DurableObject {
 
   /** @param {Request} request */
   async fetch(request) {
-    if (!isWebSocketUpgrade(request)) return jsonError(426, 'UPGRADE_REQUIRED', 'connect with a WebSocket');
-    const fullResponse = () => jsonError(503, 'SHARD_FULL', 'this shard is full', { [FULL_HEADER]: '1', 'retry-after': '2' });
+    if (!isWebSocketUpgrade(request)) return edgeError('UPGRADE_REQUIRED', { message: 'connect with a WebSocket' });
+    const fullResponse = () => edgeError('SHARD_FULL', { headers: { [FULL_HEADER]: '1', 'retry-after': '2' } });
     if (this.full()) return fullResponse();
     // One public address may not fill a shard (address-caps.js); the Worker then answers 429.
     const addressTagged = addressTag(request);
@@ -84,9 +84,12 @@ export class Shard extends DurableObject {
       addressTagged &&
       this.ctx.getWebSockets(addressTagged).length >= socketsPerAddress(this.config.addressMaxSockets, this.config.shardCapacity)
     ) {
-      return jsonError(429, 'TOO_MANY_SOCKETS', 'this address holds as many viewers as it may', {
-        [ADDRESS_FULL_HEADER]: '1',
-        'retry-after': '30',
+      return edgeError('TOO_MANY_SOCKETS', {
+        message: 'this address holds as many viewers as it may',
+        headers: {
+          [ADDRESS_FULL_HEADER]: '1',
+          'retry-after': '30',
+        },
       });
     }
     const stream = streamOfRequest(request);
@@ -96,8 +99,11 @@ export class Shard extends DurableObject {
       try {
         await this.attach();
       } catch (err) {
-        return jsonError(503, 'ROOT_UNAVAILABLE', `the show is not reachable right now: ${err instanceof Error ? err.message : err}`, {
-          'retry-after': '2',
+        return edgeError('ROOT_UNAVAILABLE', {
+          message: `the show is not reachable right now: ${err instanceof Error ? err.message : err}`,
+          headers: {
+            'retry-after': '2',
+          },
         });
       }
       if (this.full()) return fullResponse(); // others joined while we waited

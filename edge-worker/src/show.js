@@ -6,7 +6,7 @@
 
 import { DurableObject } from 'cloudflare:workers';
 import { readConfig } from './config.js';
-import { isWebSocketUpgrade, jsonError } from './http.js';
+import { edgeError, isWebSocketUpgrade } from './http.js';
 import { createLeanFeed } from './lean-feed.js';
 import { createMediaStore } from './media.js';
 import { answerClose } from './close-codes.js';
@@ -131,11 +131,11 @@ export class Show extends DurableObject {
     }
     if (pathname === '/publish/media' || pathname.startsWith('/publish/media/'))
       return this.media.publish(request, pathname.slice('/publish/media'.length));
-    if (pathname !== '/publish') return jsonError(404, 'NOT_FOUND', `no route ${pathname}`);
+    if (pathname !== '/publish') return edgeError('NOT_FOUND', { message: `no route ${pathname}` });
     this.link.learnAddress(request);
     if (isWebSocketUpgrade(request)) return this.link.connect();
     if (request.method === 'POST') return this.link.publishOnce(request);
-    return jsonError(426, 'UPGRADE_REQUIRED', 'publish with a WebSocket upgrade or a POST of one envelope');
+    return edgeError('UPGRADE_REQUIRED', { message: 'publish with a WebSocket upgrade or a POST of one envelope' });
   }
 
   /**
