@@ -2,7 +2,7 @@
 // `run_worker_first` in wrangler.jsonc); live routes go to the show's objects.
 
 import { refusePublisher } from './publish-guard.js';
-import { tooBigReply } from './publisher-link.js';
+import { tooBigReply } from './publisher-frames.js';
 import { openStream, releaseWhenDone } from './address-caps.js';
 import { forgetCachedMedia, serveCachedMedia } from './media-cache.js';
 import { classifyClient } from './venue-address.js';

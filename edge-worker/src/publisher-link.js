@@ -1,16 +1,11 @@
-// The root's end of the venue↔edge publisher protocol (core/protocol/publisher.js; README.md,
-// "Publishing"): one publisher at a time over a hibernatable WebSocket (or one envelope per POST),
-// each frame judged against the stream's head (publish-rules.js), answered with ack / resync /
-// error, and every sign of life remembered for the venue watch (venue-watch.js). What an accepted
-// frame does to the show is the caller's (`accept`).
+// The root's end of the venue↔edge publisher link (core/protocol/publisher.js; README.md,
+// "Publishing"): one publisher at a time over a hibernatable WebSocket, its frames handed to the
+// frame judge (publisher-frames.js), and every sign of life remembered for the venue watch
+// (venue-watch.js).
 
 /* global WebSocketRequestResponsePair */
 import { ALIVE_EVERY_MS, ALIVE_FRAME, PublisherClose } from '#core/protocol/publisher.js';
-import { readBodyLimited } from './body-limit.js';
 import { clientAddress } from './client-address.js';
-import { MAX_PUBLISH_FRAME_BYTES } from './config.js';
-import { json } from './http.js';
-import { judgeFrame } from './publish-rules.js';
 
 const PUBLISHER_TAG = 'publisher';
 /**
@@ -19,25 +14,14 @@ const PUBLISHER_TAG = 'publisher';
  */
 const CATCH_UP_MS = 1000;
 
-/** Publisher frame counters, for /healthz?deep=1 (`frames`). */
-export const newFrameCounters = () => ({ accepted: 0, noop: 0, resync: 0, badFrame: 0, tooBig: 0, stale: 0, venueLost: 0 });
-
-/** @param {string} code @param {string} message */
-const frameError = (code, message) => ({ type: 'error', code, message });
-
-/** The reply to a POST /publish over the frame limit (the Worker refuses a declared one before the root). */
-export const tooBigReply = () => frameError('TOO_BIG', `frame exceeds ${MAX_PUBLISH_FRAME_BYTES} bytes`);
-
 /**
  * @param {object} options
  * @param {DurableObjectState} options.ctx the root's state (its sockets and storage)
  * @param {() => { epoch: string | null, seq: number | null }} options.head where the publisher's stream stands (stream-store.js)
- * @param {(envelope: import('#core/protocol/envelope.js').Envelope, text: string) => void} options.accept apply a frame judged 'apply'
- * @param {() => number} options.viewers how many viewers the ack reports
+ * @param {ReturnType<typeof import('./publisher-frames.js').createFrameJudge>} options.judge
  * @param {() => void} options.onConnect a publisher connected (after its hello)
- * @param {ReturnType<typeof newFrameCounters>} options.counters
  */
-export function createPublisherLink({ ctx, head, accept, viewers, onConnect, counters }) {
+export function createPublisherLink({ ctx, head, judge, onConnect }) {
   /** Last time a publisher frame, connect or close was seen (ms); 0 after a wake-up. */
   let lastHeardAt = 0;
   /** The address the publisher last connected from: the venue's public address (venue-address.js). */
@@ -47,34 +31,6 @@ export function createPublisherLink({ ctx, head, accept, viewers, onConnect, cou
   ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(ALIVE_FRAME, ALIVE_FRAME));
 
   const sockets = () => ctx.getWebSockets(PUBLISHER_TAG);
-  const ack = () => ({ type: 'ack', ...head(), viewers: viewers() });
-
-  /**
-   * Check and apply one publisher frame; returns the reply for the publisher. Synchronous on
-   * purpose: the output gate holds the reply and the pushes until storage has them.
-   * @param {string} text
-   */
-  function handle(text) {
-    lastHeardAt = Date.now();
-    const verdict = judgeFrame(head(), text, MAX_PUBLISH_FRAME_BYTES);
-    switch (verdict.kind) {
-      case 'error':
-        if (verdict.code === 'TOO_BIG') counters.tooBig += 1;
-        else if (verdict.code === 'STALE') counters.stale += 1;
-        else counters.badFrame += 1;
-        return frameError(verdict.code, verdict.message);
-      case 'resync':
-        counters.resync += 1;
-        return { type: 'resync', reason: verdict.reason, ...head() };
-      case 'noop':
-        counters.noop += 1;
-        return ack();
-      default:
-        counters.accepted += 1;
-        accept(verdict.envelope, text);
-        return ack();
-    }
-  }
 
   /** @param {number} code @param {string} reason */
   function closeAll(code, reason) {
@@ -121,33 +77,11 @@ export function createPublisherLink({ ctx, head, accept, viewers, onConnect, cou
     },
 
     /**
-     * POST /publish: one envelope. Refused before it is read: a declared length over the limit at
-     * once, a chunked body once the limit is passed (body-limit.js), so no body is held whole.
-     * @param {Request} request
-     */
-    async publishOnce(request) {
-      const read = await readBodyLimited(request, MAX_PUBLISH_FRAME_BYTES);
-      if (!read.ok) {
-        counters.tooBig += 1;
-        return json(tooBigReply(), 413);
-      }
-      const reply = /** @type {any} */ (handle(read.text));
-      const status =
-        reply.type === 'ack' ? 200 : reply.type === 'resync' ? 409 : reply.code === 'TOO_BIG' ? 413 : reply.code === 'STALE' ? 409 : 400;
-      return json(reply, status);
-    },
-
-    /**
      * @param {WebSocket} ws
      * @param {string | ArrayBuffer} message
      */
     message(ws, message) {
-      if (typeof message !== 'string') {
-        counters.badFrame += 1;
-        ws.send(JSON.stringify(frameError('BAD_FRAME', 'send text frames (JSON envelopes), not binary')));
-        return;
-      }
-      ws.send(JSON.stringify(handle(message)));
+      ws.send(JSON.stringify(typeof message === 'string' ? judge.handle(message) : judge.binary()));
     },
 
     /**
@@ -158,6 +92,11 @@ export function createPublisherLink({ ctx, head, accept, viewers, onConnect, cou
       if (!ctx.getTags(ws).includes(PUBLISHER_TAG)) return false;
       lastHeardAt = Date.now();
       return true;
+    },
+
+    /** A publisher frame arrived (publisher-frames.js): a sign of life. */
+    heard() {
+      lastHeardAt = Date.now();
     },
 
     /** After a restart nobody is connected yet: the publisher's silence counts from now. */

@@ -2,7 +2,7 @@
 // viewer frames its shards refused (reported with each push), the viewer requests the Worker
 // refused (reported by its isolates) and the media requests that reached it.
 
-import { newFrameCounters } from './publisher-link.js';
+import { newFrameCounters } from './publisher-frames.js';
 import { createRequestRefusalTally } from './refusal-counter.js';
 import { REFUSALS, newRefusalCounts } from './viewer-rules.js';
 

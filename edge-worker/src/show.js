@@ -10,6 +10,7 @@ import { edgeError, isWebSocketUpgrade } from './http.js';
 import { createLeanFeed } from './lean-feed.js';
 import { createMediaStore } from './media.js';
 import { answerClose } from './close-codes.js';
+import { createFrameJudge } from './publisher-frames.js';
 import { createPublisherLink } from './publisher-link.js';
 import { createRootTallies } from './root-tallies.js';
 import { createRootVotes } from './root-votes.js';
@@ -35,13 +36,18 @@ export class Show extends DurableObject {
     this.store = createStreamStore({ storage, replayLimit: config.replayLimit });
     /** The lean stream (lean-feed.js): derived here once per update, pushed beside the full one. */
     this.lean = createLeanFeed({ storage, replayLimit: config.replayLimit });
-    this.link = createPublisherLink({
-      ctx,
+    this.judge = createFrameJudge({
       head: () => this.store.publisherHead(),
       accept: (envelope, text) => this.accept(envelope, text),
       viewers: () => this.shards.viewers(),
-      onConnect: () => this.votes.resend(),
       counters: this.tallies.frames,
+      onFrame: () => this.link.heard(),
+    });
+    this.link = createPublisherLink({
+      ctx,
+      head: () => this.store.publisherHead(),
+      judge: this.judge,
+      onConnect: () => this.votes.resend(),
     });
     /** The venue's clock (venue-clock.js): every time in the state is on it. */
     this.clock = createStoredVenueClock({ storage, caughtUp: () => this.link.caughtUp() });
@@ -134,7 +140,7 @@ export class Show extends DurableObject {
     if (pathname !== '/publish') return edgeError('NOT_FOUND', { message: `no route ${pathname}` });
     this.link.learnAddress(request);
     if (isWebSocketUpgrade(request)) return this.link.connect();
-    if (request.method === 'POST') return this.link.publishOnce(request);
+    if (request.method === 'POST') return this.judge.publishOnce(request);
     return edgeError('UPGRADE_REQUIRED', { message: 'publish with a WebSocket upgrade or a POST of one envelope' });
   }
 
