@@ -44,7 +44,8 @@ export function createPublisherLink({ ctx, head, judge, onConnect }) {
   }
 
   return {
-    sockets,
+    /** For /healthz?deep=1. */
+    stats: () => ({ publishers: sockets().length }),
 
     async load() {
       const stored = await ctx.storage.get('venueAddress');

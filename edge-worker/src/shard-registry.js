@@ -70,7 +70,7 @@ export function createShardRegistry({ env, storage, show, clockOffset, latest, o
      */
     publish: (text, lean) => fanout.publish(text, lean),
     viewers: () => fanout.viewers(),
-    perShard: () => fanout.perShard(),
-    startedAt: () => fanout.startedAt(),
+    /** For /healthz?deep=1: viewers per shard, and when each shard's instance started. */
+    stats: () => ({ viewers: fanout.viewers(), shards: fanout.perShard(), shardStartedAt: fanout.startedAt() }),
   };
 }

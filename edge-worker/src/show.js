@@ -219,22 +219,7 @@ export class Show extends DurableObject {
 
   /** For /healthz?deep=1 (README.md, "Health"). */
   stats() {
-    const { epoch, seq, rev } = this.store.head();
-    return {
-      show: this.show,
-      votes: this.votes.stats(),
-      epoch,
-      seq,
-      rev,
-      replay: this.store.replayLength(),
-      lean: this.lean.stats(),
-      publishers: this.link.sockets().length,
-      viewers: this.shards.viewers(),
-      shards: this.shards.perShard(),
-      shardStartedAt: this.shards.startedAt(),
-      ...this.tallies.stats(),
-      venue: this.store.venue(),
-      venueClock: this.clock.stats(),
-    };
+    const parts = { votes: this.votes.stats(), lean: this.lean.stats(), venueClock: this.clock.stats() };
+    return { show: this.show, ...this.store.stats(), ...this.link.stats(), ...this.shards.stats(), ...this.tallies.stats(), ...parts };
   }
 }

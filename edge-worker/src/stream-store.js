@@ -69,8 +69,9 @@ export function createStreamStore({ storage, replayLimit }) {
     head: () => head,
     state: () => state,
     snapshot: () => snapshotJson,
-    replayLength: () => replay.length,
     venue: () => venueOf(state),
+    /** For /healthz?deep=1. */
+    stats: () => ({ epoch: head.epoch, seq: head.seq, rev: head.rev, replay: replay.length, venue: venueOf(state) }),
 
     /** Read the stream back after a wake-up; false when nothing was ever published. */
     async load() {
