@@ -9,14 +9,11 @@
 import { createEnvelope } from '#core/protocol/envelope.js';
 import { applyMergePatch } from '#core/protocol/merge-patch.js';
 import { deltasAfter } from '#core/stream/catch-up.js';
+import { deltaKeys, forgetDeltas } from './stored-deltas.js';
 import { liveVenue, venueOf, withVenue } from './venue-status.js';
 
 const DELTA_PREFIX = 'd:';
-/** Storage takes at most 128 keys per delete. */
-const DELETE_BATCH = 128;
-
-/** @param {number} seq */
-const deltaKey = (seq) => `${DELTA_PREFIX}${String(seq).padStart(16, '0')}`;
+const deltaKey = deltaKeys(DELTA_PREFIX);
 
 /**
  * minted: the head is the root's own venue snapshot (lost/none, venue-status.js), not the publisher's.
@@ -46,9 +43,8 @@ export function createStreamStore({ storage, replayLimit }) {
       : JSON.stringify(createEnvelope('snapshot', head.epoch, head.seq, Date.now(), state ?? {}));
 
   function dropReplay() {
-    const stale = replay.map((entry) => deltaKey(entry.seq));
+    forgetDeltas(storage, deltaKey, replay);
     replay = [];
-    for (let i = 0; i < stale.length; i += DELETE_BATCH) void storage.delete(stale.slice(i, i + DELETE_BATCH));
   }
 
   /**
