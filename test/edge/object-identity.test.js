@@ -2,7 +2,7 @@
 // the naming convention both ways, and on real workerd that `ctx.id.name` gives the name back, so a
 // named show's root and shards know their show with no header, argument, tag or stored copy.
 
-import { parseObjectName, rootName, shardName } from '../../edge-worker/src/show-identity.js';
+import { identityOf, parseObjectName, rootName, shardName } from '../../edge-worker/src/show-identity.js';
 import { edgeForSuite, openPublisher, openSocket, publish, snapshot, withoutVenue } from './helpers.js';
 
 describe('the naming convention, both ways', () => {
@@ -11,6 +11,13 @@ describe('the naming convention, both ways', () => {
       expect(parseObjectName(rootName(show))).toEqual({ kind: 'root', show });
       for (const index of [0, 7, 1023]) expect(parseObjectName(shardName(index, show))).toEqual({ kind: 'shard', show, index });
     }
+  });
+
+  test('an object reads who it is from ctx.id.name, and refuses to serve under any other name', () => {
+    expect(identityOf({ id: { name: 'shard:gala:3' } }, 'shard')).toEqual({ kind: 'shard', show: 'gala', index: 3 });
+    expect(identityOf({ id: { name: 'main' } }, 'root')).toEqual({ kind: 'root', show: null });
+    expect(() => identityOf({ id: { name: 'main' } }, 'shard')).toThrow(/not a shard object name: "main"/);
+    expect(() => identityOf({ id: {} }, 'root')).toThrow(/not a root object name: null/);
   });
 
   test('any other name is no object of a show', () => {
