@@ -1,7 +1,7 @@
-// The root's end of the venue↔edge publisher link (core/protocol/publisher.js; README.md,
-// "Publishing"): one publisher at a time over a hibernatable WebSocket, its frames handed to the
-// frame judge (publisher-frames.js), and every sign of life remembered for the venue watch
-// (venue-watch.js).
+// The root's end of the venue↔edge publisher link (core/protocol/publisher.js;
+// edge-worker/README.md, "Design", **Root**): one publisher at a time over a hibernatable
+// WebSocket, its frames handed to the frame judge (publisher-frames.js), and every sign of life
+// remembered for the venue watch (venue-watch.js).
 
 /* global WebSocketRequestResponsePair */
 import { ALIVE_EVERY_MS, ALIVE_FRAME, PublisherClose } from '#core/protocol/publisher.js';

@@ -217,7 +217,7 @@ export class Show extends DurableObject {
     return this.votes.report(index, key, counts, total);
   }
 
-  /** For /healthz?deep=1 (README.md, "Health"). */
+  /** For /healthz?deep=1 (edge-worker/README.md names each field where it describes it). */
   stats() {
     const parts = { votes: this.votes.stats(), lean: this.lean.stats(), venueClock: this.clock.stats() };
     return { show: this.show, ...this.store.stats(), ...this.link.stats(), ...this.shards.stats(), ...this.tallies.stats(), ...parts };
