@@ -16,6 +16,24 @@
  */
 
 /**
+ * The next push of a lane, which is emptied: its pending updates, or after a gap (a failed push,
+ * too many pending) only the snapshots. The lean snapshot rides along when the shard lacks it.
+ * @param {Lane} lane
+ * @param {{ rev: number, snapshot: string | null, lean?: { rev: number, snapshot: string | null } }} now the root's current snapshots
+ * @returns {PushBatch}
+ */
+function takeBatch(lane, { rev, snapshot, lean = { rev: 0, snapshot: null } }) {
+  const { gap } = lane;
+  const leanSnapshot = gap || lane.leanRevSent !== lean.rev ? lean.snapshot : null;
+  const batch = { index: lane.index, gen: lane.gen, rev, snapshot, items: gap ? [] : lane.pending, gap, leanRev: lean.rev, leanSnapshot };
+  const leanItems = gap ? [] : lane.pendingLean;
+  lane.pending = [];
+  lane.pendingLean = [];
+  lane.gap = false;
+  return { ...batch, leanItems };
+}
+
+/**
  * @param {object} options
  * @param {(index: number, batch: PushBatch) => Promise<PushResult>} options.send one RPC to a shard
  * @param {() => { rev: number, snapshot: string | null, lean?: { rev: number, snapshot: string | null } }} options.latest the root's current snapshots
@@ -33,28 +51,11 @@ export function createFanout({ send, latest, onEmpty, warn = () => {}, maxPendin
   async function drain(lane) {
     if (lane.inflight || (lane.pending.length === 0 && lane.pendingLean.length === 0 && !lane.gap)) return;
     lane.inflight = true;
-    const gap = lane.gap;
-    const items = gap ? [] : lane.pending;
-    const leanItems = gap ? [] : lane.pendingLean;
-    lane.pending = [];
-    lane.pendingLean = [];
-    lane.gap = false;
-    const gen = lane.gen;
-    const { rev, snapshot, lean = { rev: 0, snapshot: null } } = latest();
-    const leanSnapshot = gap || lane.leanRevSent !== lean.rev ? lean.snapshot : null;
+    const batch = takeBatch(lane, latest());
+    const { gen } = batch;
     try {
-      const result = await send(lane.index, {
-        index: lane.index,
-        gen,
-        rev,
-        snapshot,
-        items,
-        gap,
-        leanRev: lean.rev,
-        leanSnapshot,
-        leanItems,
-      });
-      if (leanSnapshot !== null) lane.leanRevSent = lean.rev;
+      const result = await send(lane.index, batch);
+      if (batch.leanSnapshot !== null) lane.leanRevSent = batch.leanRev;
       lane.viewers = result.viewers;
       lane.startedAt = result.startedAt ?? null;
       lane.retries = 0;

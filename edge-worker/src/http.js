@@ -1,6 +1,6 @@
 // Small response helpers shared by the router and the objects.
 
-import { audienceError, errorBody } from '#core/protocol/http-errors.js';
+import { edgeErrorEntry, errorBody } from '#core/protocol/http-errors.js';
 
 const NO_STORE = { 'cache-control': 'no-store' };
 
@@ -17,25 +17,20 @@ export function json(body, status = 200, headers = {}) {
 }
 
 /**
- * A JSON error every client (and person) can act on: `{ "error": CODE, "message": … }`, the
- * venue's shape (README.md, "Errors").
- * @param {number} status
- * @param {string} code
- * @param {string} message
- * @param {Record<string, string>} [headers]
+ * Every error the edge answers (README.md, "Errors"): the catalogue's status (core/protocol/http-errors.js)
+ * and the venue's body, `{"error": CODE, "message": …}`. A status other than the catalogue's must be
+ * one of the code's `alsoStatus`: a code answered with a status the catalogue does not know is a
+ * bug, and test/edge/error-catalogue.test.js checks every call in the sources.
+ * @param {import('#core/protocol/http-errors.js').EdgeErrorCode} code
+ * @param {{ message?: string, headers?: Record<string, string>, status?: number }} [options] message: the
+ *   catalogue's sentence by default
  */
-export function jsonError(status, code, message, headers = {}) {
-  return json(errorBody(code, message), status, headers);
-}
-
-/**
- * A catalogued audience error (core/protocol/http-errors.js): the same status and body as the venue.
- * @param {import('#core/protocol/http-errors.js').AudienceErrorCode} code
- * @param {Record<string, string>} [headers]
- */
-export function audienceErrorResponse(code, headers = {}) {
-  const { status, body } = audienceError(code);
-  return json(body, status, headers);
+export function edgeError(code, { message, headers = {}, status } = {}) {
+  const entry = edgeErrorEntry(code);
+  if (!entry) throw new Error(`edge error ${code} is not in the catalogue (core/protocol/http-errors.js)`);
+  if (status !== undefined && status !== entry.status && !entry.alsoStatus?.includes(status))
+    throw new Error(`edge error ${code} is not answered with ${status} (core/protocol/http-errors.js)`);
+  return json(errorBody(code, message ?? entry.message), status ?? entry.status, headers);
 }
 
 /** CORS for the read-only audience routes, so a page served elsewhere (the venue) can fall back to the edge. */

@@ -2,6 +2,7 @@
 // `run_worker_first` in wrangler.jsonc); live routes go to the show's objects.
 
 import { refusePublisher } from './publish-guard.js';
+import { tooBigReply } from './publisher-frames.js';
 import { openStream, releaseWhenDone } from './address-caps.js';
 import { forgetCachedMedia, serveCachedMedia } from './media-cache.js';
 import { classifyClient } from './venue-address.js';
@@ -10,11 +11,10 @@ import { MAX_PUBLISH_FRAME_BYTES, readConfig } from './config.js';
 import { createFeedCaches } from './feed-caches.js';
 import { AUDIENCE_METHODS } from '#core/protocol/http-errors.js';
 import { parseStreamQuery } from '#core/stream/query.js';
-import { CORS, audienceErrorResponse, isWebSocketUpgrade, json, jsonError } from './http.js';
+import { CORS, edgeError, isWebSocketUpgrade, json } from './http.js';
 import { servePoll } from './poll.js';
 import { serveSse } from './sse.js';
 import { parseShowPath, withPath } from './show-path.js';
-import { stampShow } from './show-identity.js';
 import { serveShowAsset } from './show-assets.js';
 import { isShowServed } from './show-allowlist.js';
 import { countRequestRefusal } from './refusal-counter.js';
@@ -38,6 +38,18 @@ function cacheFor(config, show, url) {
   return feedCaches.forShow(show, url?.searchParams.get('stream') === 'lean' ? 'lean' : 'full');
 }
 
+/**
+ * 503 UNAVAILABLE: the show's objects did not answer (the client tries again after 2 s).
+ * @param {string} what
+ * @param {unknown} err
+ * @param {Record<string, string>} [headers]
+ */
+const unreachable = (what, err, headers = {}) =>
+  edgeError('UNAVAILABLE', {
+    message: `${what} is not reachable right now: ${err instanceof Error ? err.message : String(err)}`,
+    headers: { 'retry-after': '2', ...headers },
+  });
+
 const AUDIENCE_ROUTES = new Set(['/ws', '/sse', '/poll', '/time', '/healthz']);
 
 /**
@@ -50,16 +62,13 @@ const AUDIENCE_ROUTES = new Set(['/ws', '/sse', '/poll', '/time', '/healthz']);
  */
 async function serveMedia(request, env, show, base, ctx) {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
-    return audienceErrorResponse('METHOD_NOT_ALLOWED', { allow: AUDIENCE_METHODS, ...CORS });
+    return edgeError('METHOD_NOT_ALLOWED', { headers: { allow: AUDIENCE_METHODS, ...CORS } });
   }
   try {
     // From the location's cache when it can (media-cache.js): not one root request per viewer.
-    return await serveCachedMedia(request, base, () => rootStub(env, show).fetch(stampShow(request, show)), ctx);
+    return await serveCachedMedia(request, base, () => rootStub(env, show).fetch(request), ctx);
   } catch (err) {
-    return jsonError(503, 'UNAVAILABLE', `media is not reachable right now: ${err instanceof Error ? err.message : String(err)}`, {
-      'retry-after': '2',
-      ...CORS,
-    });
+    return unreachable('media', err, CORS);
   }
 }
 
@@ -75,8 +84,9 @@ export default {
     // README.md, "More than one show per edge": /s/<show>/… is the same set of routes for a show
     // of its own; every other path is the default show, exactly as before.
     if (where.kind === 'default') return showRoutes.serve(request, env, null, '', ctx);
-    if (where.kind === 'bad') return jsonError(400, 'BAD_SHOW', where.message, CORS);
-    if (!isShowServed(env, where.show)) return jsonError(404, 'NO_SUCH_SHOW', `this edge serves no show "${where.show}"`, CORS);
+    if (where.kind === 'bad') return edgeError('BAD_SHOW', { message: where.message, headers: CORS });
+    if (!isShowServed(env, where.show))
+      return edgeError('NO_SUCH_SHOW', { message: `this edge serves no show "${where.show}"`, headers: CORS });
     // The page's relative URLs (ws, sse, media/…) only land in the show from its folder.
     if (where.rest === '') return new Response(null, { status: 308, headers: { location: `${where.base}/${url.search}`, ...CORS } });
     return showRoutes.serve(withPath(request, where.rest), env, where.show, where.base, ctx);
@@ -106,20 +116,18 @@ const showRoutes = {
       // fail with a 500 now and then (seen under load in test/edge/media.test.js).
       const declared = Number(request.headers.get('content-length') ?? NaN);
       if (request.method === 'PUT' && url.pathname.startsWith('/publish/media/') && declared > config.mediaFileBytes) {
-        return jsonError(413, 'MEDIA_TOO_BIG', `the upload is larger than the ${config.mediaFileBytes}-byte limit per file`);
+        return edgeError('MEDIA_TOO_BIG', { message: `the upload is larger than the ${config.mediaFileBytes}-byte limit per file` });
       }
       if (request.method === 'POST' && url.pathname === '/publish' && declared > MAX_PUBLISH_FRAME_BYTES) {
-        return json({ type: 'error', code: 'TOO_BIG', message: `frame exceeds ${MAX_PUBLISH_FRAME_BYTES} bytes` }, 413);
+        return json(tooBigReply(), 413);
       }
       try {
-        const response = await rootStub(env, show).fetch(stampShow(request, show));
+        const response = await rootStub(env, show).fetch(request);
         if (response.ok && request.method !== 'GET' && url.pathname.startsWith('/publish/media/'))
           ctx.waitUntil(forgetCachedMedia(request.url, url.pathname, base));
         return response;
       } catch (err) {
-        return jsonError(503, 'UNAVAILABLE', `the show is not reachable right now: ${err instanceof Error ? err.message : String(err)}`, {
-          'retry-after': '2',
-        });
+        return unreachable('the show', err);
       }
     }
     // A viewer joins (viewer-session.js): the signed session its POST /vote must carry.
@@ -130,7 +138,7 @@ const showRoutes = {
     if (url.pathname === '/vote') return serveVote(request, env, config, show, (kind) => countRequestRefusal(env, ctx, show, kind));
     if (!AUDIENCE_ROUTES.has(url.pathname)) return show === null ? env.ASSETS.fetch(request) : serveShowAsset(request, env, base);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return audienceErrorResponse('METHOD_NOT_ALLOWED', { allow: AUDIENCE_METHODS, ...CORS });
+      return edgeError('METHOD_NOT_ALLOWED', { headers: { allow: AUDIENCE_METHODS, ...CORS } });
     }
 
     try {
@@ -139,8 +147,8 @@ const showRoutes = {
           // The shard reads `stream` again to pick the viewer's stream (viewer-streams.js); a
           // value that is neither is refused here, as the venue does.
           const query = parseStreamQuery({ stream: url.searchParams.get('stream') });
-          if (!query.ok) return audienceErrorResponse(query.code, CORS);
-          if (!isWebSocketUpgrade(request)) return audienceErrorResponse('UPGRADE_REQUIRED', CORS);
+          if (!query.ok) return edgeError(query.code, { headers: CORS });
+          if (!isWebSocketUpgrade(request)) return edgeError('UPGRADE_REQUIRED', { headers: CORS });
           // Every socket is a join, limited per address (viewer-session.js), and capped per address on its shard.
           const client = await classifyClient(request, env, show);
           const refused = await refuseJoin(request, env, show, client);
@@ -173,10 +181,7 @@ const showRoutes = {
         }
       }
     } catch (err) {
-      return jsonError(503, 'UNAVAILABLE', `the show is not reachable right now: ${err instanceof Error ? err.message : String(err)}`, {
-        'retry-after': '2',
-        ...CORS,
-      });
+      return unreachable('the show', err, CORS);
     }
   },
 };
@@ -195,9 +200,12 @@ async function serveStream(request, url, env, config, show) {
   const capped = client.kind === 'public';
   const release = capped ? openStream(client.address, config.addressMaxStreams) : () => {};
   if (!release)
-    return jsonError(429, 'TOO_MANY_STREAMS', `this address already holds ${config.addressMaxStreams} open streams; close one first`, {
-      'retry-after': '5',
-      ...CORS,
+    return edgeError('TOO_MANY_STREAMS', {
+      message: `this address already holds ${config.addressMaxStreams} open streams; close one first`,
+      headers: {
+        'retry-after': '5',
+        ...CORS,
+      },
     });
   try {
     const deps = { cache: cacheFor(config, show, url), root: rootStub(env, show), tickMs: config.feedTtlMs };

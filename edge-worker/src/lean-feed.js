@@ -18,17 +18,14 @@
 import { deriveLeanState, LEAN_EPOCH_SUFFIX } from '#core/stream/lean-state.js';
 import { deltasAfter } from '#core/stream/catch-up.js';
 import { createStateStream } from '#core/stream/state-stream.js';
+import { deltaKeys, forgetDeltas } from './stored-deltas.js';
 
 /** The lean epoch at the edge: the full epoch + this (see above). */
 export const EDGE_LEAN_SUFFIX = `${LEAN_EPOCH_SUFFIX}-edge`;
 
 const HEAD_KEY = 'leanHead';
 const DELTA_PREFIX = 'l:';
-/** Storage takes at most 128 keys per delete. */
-const DELETE_BATCH = 128;
-
-/** @param {number} seq */
-const deltaKey = (seq) => `${DELTA_PREFIX}${String(seq).padStart(16, '0')}`;
+const deltaKey = deltaKeys(DELTA_PREFIX);
 
 /**
  * @typedef {{ follows: string, epoch: string, seq: number, rev: number, state: Record<string, unknown> }} LeanHead
@@ -37,6 +34,20 @@ const deltaKey = (seq) => `${DELTA_PREFIX}${String(seq).padStart(16, '0')}`;
  * @typedef {{ epoch: string | null, seq: number | null, rev: number, snapshot: string | null,
  *   deltas: { seq: number, json: string }[], full: boolean }} LeanFeedReply
  */
+
+/**
+ * @param {ReturnType<typeof createStateStream> | null} stream the lean stream, null before the root has a head
+ * @param {number} rev
+ * @param {string | null} epoch the caller's position
+ * @param {number | null} seq
+ * @returns {LeanFeedReply}
+ */
+function feedReply(stream, rev, epoch, seq) {
+  if (!stream) return { epoch: null, seq: null, rev, snapshot: null, deltas: [], full: true };
+  const window = stream.window();
+  const after = epoch === stream.epoch() ? deltasAfter(window, seq, stream.seq()) : null;
+  return { epoch: stream.epoch(), seq: stream.seq(), rev, snapshot: stream.snapshot().json, deltas: after ?? window, full: after === null };
+}
 
 /**
  * @param {object} options
@@ -63,10 +74,8 @@ export function createLeanFeed({ storage, replayLimit }) {
     void storage.put({ [HEAD_KEY]: head, ...extra });
   };
 
-  const forget = (entries) => {
-    const keys = entries.map((entry) => deltaKey(entry.seq));
-    for (let i = 0; i < keys.length; i += DELETE_BATCH) void storage.delete(keys.slice(i, i + DELETE_BATCH));
-  };
+  /** @param {{ seq: number }[]} entries */
+  const forget = (entries) => forgetDeltas(storage, deltaKey, entries);
 
   /**
    * Start again in a new epoch from a full state.
@@ -152,19 +161,7 @@ export function createLeanFeed({ storage, replayLimit }) {
      * @param {number | null} seq
      * @returns {LeanFeedReply}
      */
-    feed(epoch, seq) {
-      if (!stream) return { epoch: null, seq: null, rev, snapshot: null, deltas: [], full: true };
-      const window = stream.window();
-      const after = epoch === stream.epoch() ? deltasAfter(window, seq, stream.seq()) : null;
-      return {
-        epoch: stream.epoch(),
-        seq: stream.seq(),
-        rev,
-        snapshot: stream.snapshot().json,
-        deltas: after ?? window,
-        full: after === null,
-      };
-    },
+    feed: (epoch, seq) => feedReply(stream, rev, epoch, seq),
 
     /** For /healthz?deep=1. */
     stats() {

@@ -8,15 +8,10 @@
 // a file replaced while someone downloads it never mixes old and new bytes, and identical files
 // under two paths are stored once.
 
-/* global FixedLengthStream -- workerd: a stream with a known length, so responses carry content-length */
-import { audienceErrorResponse, jsonError, json, CORS } from './http.js';
-import { MEDIA_CSP, MEDIA_MAX_AGE, decodeMediaPath, etagMatches, mediaType, parseRange } from '#core/protocol/media.js';
-
-/** Bytes per stored chunk row. */
-export const MEDIA_CHUNK_BYTES = 1024 * 1024;
-
-/** @param {ArrayBuffer} buffer */
-const hex = (buffer) => [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, '0')).join('');
+import { decodeMediaPath, mediaType } from '#core/protocol/media.js';
+import { edgeError, json } from './http.js';
+import { MEDIA_CHUNK_BYTES, readMediaBody } from './media-body.js';
+import { serveMedia } from './media-serve.js';
 
 /**
  * @param {object} options
@@ -47,73 +42,29 @@ export function createMediaStore({ storage, limits }) {
   }
 
   /**
-   * Read an upload body into 1 MiB chunks and hash it on the way, giving up past the file cap.
-   * @param {ReadableStream<Uint8Array> | null} body
-   * @returns {Promise<{ chunks: Uint8Array[], size: number, sha256: string } | null>} null: over the cap
-   */
-  async function readBody(body) {
-    /** @type {Uint8Array[]} */
-    const chunks = [];
-    let current = new Uint8Array(MEDIA_CHUNK_BYTES);
-    let filled = 0;
-    let size = 0;
-    const digest = new crypto.DigestStream('SHA-256');
-    const hasher = digest.getWriter();
-    if (body) {
-      const reader = body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.byteLength;
-        if (size > limits.fileBytes) {
-          await reader.cancel().catch(() => {});
-          await hasher.abort().catch(() => {});
-          return null;
-        }
-        await hasher.write(value);
-        let offset = 0;
-        while (offset < value.byteLength) {
-          const take = Math.min(MEDIA_CHUNK_BYTES - filled, value.byteLength - offset);
-          current.set(value.subarray(offset, offset + take), filled);
-          filled += take;
-          offset += take;
-          if (filled === MEDIA_CHUNK_BYTES) {
-            chunks.push(current);
-            current = new Uint8Array(MEDIA_CHUNK_BYTES);
-            filled = 0;
-          }
-        }
-      }
-    }
-    if (filled > 0) chunks.push(current.subarray(0, filled));
-    await hasher.close();
-    return { chunks, size, sha256: hex(await digest.digest) };
-  }
-
-  /**
    * @param {Request} request
    * @param {string} path decoded and checked
    */
   async function put(request, path) {
-    const tooBig = () => jsonError(413, 'MEDIA_TOO_BIG', `${path} is larger than the ${limits.fileBytes}-byte limit per file`);
+    const tooBig = () => edgeError('MEDIA_TOO_BIG', { message: `${path} is larger than the ${limits.fileBytes}-byte limit per file` });
     const declared = Number(request.headers.get('content-length') ?? NaN);
     if (Number.isFinite(declared) && declared > limits.fileBytes) return tooBig();
-    const body = await readBody(request.body);
+    const body = await readMediaBody(request.body, limits.fileBytes);
     if (!body) return tooBig();
     const expected = (request.headers.get('x-content-sha256') ?? '').trim().toLowerCase();
     if (expected && expected !== body.sha256) {
-      return jsonError(400, 'SHA256_MISMATCH', `the body's sha256 is ${body.sha256}, the x-content-sha256 header says ${expected}`);
+      return edgeError('SHA256_MISMATCH', {
+        message: `the body's sha256 is ${body.sha256}, the x-content-sha256 header says ${expected}`,
+      });
     }
     // From here on everything is synchronous: no other request can interleave between the quota
     // check and the write, and transactionSync makes the write all-or-nothing.
     const old = find(path);
     const after = totalBytes() - (old?.size ?? 0) + body.size;
     if (after > limits.totalBytes) {
-      return jsonError(
-        413,
-        'MEDIA_QUOTA',
-        `storing ${path} (${body.size} bytes) would bring this show's media to ${after} bytes, over the ${limits.totalBytes}-byte limit; delete files that are no longer used`,
-      );
+      return edgeError('MEDIA_QUOTA', {
+        message: `storing ${path} (${body.size} bytes) would bring this show's media to ${after} bytes, over the ${limits.totalBytes}-byte limit; delete files that are no longer used`,
+      });
     }
     const type = mediaType(path);
     storage.transactionSync(() => {
@@ -149,67 +100,15 @@ export function createMediaStore({ storage, limits }) {
     return json({ src: path, deleted: Boolean(old), bytes: totalBytes() });
   }
 
-  /**
-   * The bytes [start, end] of a stored file, read one chunk row at a time as the client reads.
-   * @param {string} sha256
-   * @param {number} start
-   * @param {number} end inclusive
-   */
-  function bodyStream(sha256, start, end) {
-    let n = Math.floor(start / MEDIA_CHUNK_BYTES);
-    const last = Math.floor(end / MEDIA_CHUNK_BYTES);
-    const source = new ReadableStream({
-      pull(controller) {
-        const row = sql.exec('SELECT data FROM media_chunk WHERE sha256 = ? AND n = ?', sha256, n).toArray()[0];
-        if (!row) {
-          controller.error(new Error('the file was replaced while it was being read'));
-          return;
-        }
-        const base = n * MEDIA_CHUNK_BYTES;
-        const bytes = new Uint8Array(/** @type {ArrayBuffer} */ (row.data));
-        controller.enqueue(bytes.subarray(Math.max(0, start - base), Math.min(bytes.byteLength, end - base + 1)));
-        n += 1;
-        if (n > last) controller.close();
-      },
-    });
-    const fixed = new FixedLengthStream(end - start + 1);
-    source.pipeTo(fixed.writable).catch(() => {});
-    return fixed.readable;
-  }
-
-  /**
-   * GET/HEAD /media/<src> for viewers.
-   * @param {Request} request
-   * @param {string} raw the path after /media/, still percent-encoded
-   */
-  function serve(request, raw) {
-    const path = decodeMediaPath(raw);
-    const file = path === null ? undefined : find(path);
-    if (!file) return audienceErrorResponse('NOT_FOUND', CORS);
-    const etag = `"${file.sha256}"`;
-    /** @type {Record<string, string>} */
-    const headers = {
-      'content-type': file.type,
-      'cache-control': MEDIA_MAX_AGE,
-      etag,
-      'accept-ranges': 'bytes',
-      'x-content-type-options': 'nosniff',
-      'content-security-policy': MEDIA_CSP,
-      ...CORS,
-    };
-    if (etagMatches(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
-    const range = file.size === 0 ? null : parseRange(request.headers.get('range'), file.size);
-    if (range === 'unsatisfiable') {
-      return new Response(null, { status: 416, headers: { ...headers, 'content-range': `bytes */${file.size}` } });
-    }
-    const head = request.method === 'HEAD';
-    if (range) {
-      const rangeHeaders = { ...headers, 'content-range': `bytes ${range.start}-${range.end}/${file.size}` };
-      return new Response(head ? null : bodyStream(file.sha256, range.start, range.end), { status: 206, headers: rangeHeaders });
-    }
-    if (head || file.size === 0) return new Response(head ? null : new Uint8Array(0), { status: 200, headers });
-    return new Response(bodyStream(file.sha256, 0, file.size - 1), { status: 200, headers });
-  }
+  /** The store's rows for viewers' reads (media-serve.js). */
+  const rows = {
+    find,
+    /** @param {string} sha256 @param {number} n */
+    chunk: (sha256, n) =>
+      /** @type {ArrayBuffer | undefined} */ (
+        sql.exec('SELECT data FROM media_chunk WHERE sha256 = ? AND n = ?', sha256, n).toArray()[0]?.data
+      ),
+  };
 
   /**
    * /publish/media[/<src>] for the publisher (already authenticated by the Worker).
@@ -218,21 +117,30 @@ export function createMediaStore({ storage, limits }) {
    */
   async function publish(request, rest) {
     if (rest === '' || rest === '/') {
-      if (request.method !== 'GET') return jsonError(405, 'METHOD_NOT_ALLOWED', '/publish/media answers GET (the list)', { allow: 'GET' });
+      if (request.method !== 'GET')
+        return edgeError('METHOD_NOT_ALLOWED', { message: '/publish/media answers GET (the list)', headers: { allow: 'GET' } });
       return json(list());
     }
     const path = decodeMediaPath(rest.slice(1));
     if (path === null) {
-      return jsonError(
-        400,
-        'BAD_MEDIA_PATH',
-        'a media path is relative, without empty, "." or ".." segments, backslashes or control characters, and at most 512 characters',
-      );
+      return edgeError('BAD_MEDIA_PATH', {
+        message:
+          'a media path is relative, without empty, "." or ".." segments, backslashes or control characters, and at most 512 characters',
+      });
     }
     if (request.method === 'PUT') return put(request, path);
     if (request.method === 'DELETE') return remove(path);
-    return jsonError(405, 'METHOD_NOT_ALLOWED', '/publish/media/<src> answers PUT and DELETE', { allow: 'PUT, DELETE' });
+    return edgeError('METHOD_NOT_ALLOWED', { message: '/publish/media/<src> answers PUT and DELETE', headers: { allow: 'PUT, DELETE' } });
   }
 
-  return { list, serve, publish };
+  return {
+    list,
+    /**
+     * GET/HEAD /media/<src> for viewers.
+     * @param {Request} request
+     * @param {string} raw the path after /media/, still percent-encoded
+     */
+    serve: (request, raw) => serveMedia(request, raw, rows),
+    publish,
+  };
 }

@@ -2,7 +2,7 @@
 // cache.
 
 import { parseStreamQuery, resumePoint } from '#core/stream/query.js';
-import { CORS, audienceErrorResponse, sleep } from './http.js';
+import { CORS, edgeError, sleep } from './http.js';
 
 /**
  * @param {URL} url
@@ -19,7 +19,7 @@ export async function servePoll(url, { cache, root, tickMs }) {
     epoch: params.get('epoch'),
     stream: params.get('stream'),
   });
-  if (!query.ok) return audienceErrorResponse(query.code, CORS);
+  if (!query.ok) return edgeError(query.code, { headers: CORS });
   const deadline = Date.now() + query.wait;
   let items = [];
   // Bounded: at most wait / tickMs + 1 rounds.

@@ -5,7 +5,7 @@
 
 import { isPublisher } from './auth.js';
 import { clientAddress, isLoopback } from './client-address.js';
-import { jsonError } from './http.js';
+import { edgeError } from './http.js';
 import { publishTokenFor, unauthorizedMessage } from './publish-token.js';
 import { RETRY_AFTER_S, withinLimit } from './rate-limits.js';
 
@@ -38,7 +38,7 @@ export async function refusePublisher(request, env, show) {
   const weak = weakTokenReason(expected.name, expected.token);
   if (weak) {
     console.error(`edge: refusing to publish: ${weak}`);
-    return jsonError(503, 'WEAK_PUBLISH_TOKEN', weak);
+    return edgeError('WEAK_PUBLISH_TOKEN', { message: weak });
   }
   const address = clientAddress(request);
   const exempt = isLoopback(address);
@@ -51,13 +51,16 @@ export async function refusePublisher(request, env, show) {
     blocked.set(address, next);
     return throttled(next);
   }
-  return jsonError(401, 'UNAUTHORIZED', unauthorizedMessage(show, expected));
+  return edgeError('UNAUTHORIZED', { message: unauthorizedMessage(show, expected) });
 }
 
 /** @param {number} until */
 function throttled(until) {
   const seconds = Math.max(1, Math.ceil((until - Date.now()) / 1000));
-  return jsonError(429, 'AUTH_THROTTLED', `too many wrong publish tokens from this address; try again in ${seconds} s`, {
-    'retry-after': String(seconds),
+  return edgeError('AUTH_THROTTLED', {
+    message: `too many wrong publish tokens from this address; try again in ${seconds} s`,
+    headers: {
+      'retry-after': String(seconds),
+    },
   });
 }

@@ -77,7 +77,7 @@ async function report(env, show, entry, retries = RETRIES) {
   entry.scheduled = false;
   entry.lastReportAt = Date.now();
   try {
-    await rootStub(env, show).countRequestRefusals(counts, show);
+    await rootStub(env, show).countRequestRefusals(counts);
   } catch {
     // The root is unreachable right now: the counts wait for the retry or the next report.
     for (const [kind, n] of Object.entries(counts)) entry.counts[kind] = (entry.counts[kind] ?? 0) + n;

@@ -4,7 +4,7 @@
 
 import { SSE_HEARTBEAT, formatSseEvent } from '#core/protocol/sse.js';
 import { parseStreamQuery, resumePoint } from '#core/stream/query.js';
-import { CORS, audienceErrorResponse, sleep } from './http.js';
+import { CORS, edgeError, sleep } from './http.js';
 
 const HEARTBEAT_MS = 15_000;
 const encoder = new TextEncoder();
@@ -25,7 +25,7 @@ export function serveSse(request, { cache, root, tickMs, maxMs }) {
     epoch: params.get('epoch'),
     stream: params.get('stream'),
   });
-  if (!query.ok) return audienceErrorResponse(query.code, CORS);
+  if (!query.ok) return edgeError(query.code, { headers: CORS });
   const { readable, writable } = new TransformStream();
   const writer = writable.getWriter();
 

@@ -1,26 +1,7 @@
-// Names of the objects of a show: one root and numbered shards. The default show keeps the
-// names it always had (`main`, `main/shard/<i>`), so existing deployments keep their state; a
-// named show (`/s/<show>/…`, see show-path.js) gets `show:<show>` and `shard:<show>:<i>`, which
-// can never collide with those (a show name has no ":" or "/").
+// Stubs for the objects of a show: one root and numbered shards, named by show-identity.js (the
+// objects read their show back from that name, so callers pass nothing else).
 
-import { SHOW_NAME } from './config.js';
-
-/**
- * @param {string | null} [show] a checked show name (show-path.js), or null for the default show
- * @returns {string}
- */
-export function rootName(show = null) {
-  return show === null ? SHOW_NAME : `show:${show}`;
-}
-
-/**
- * @param {number} index
- * @param {string | null} [show]
- * @returns {string}
- */
-export function shardName(index, show = null) {
-  return show === null ? `${SHOW_NAME}/shard/${index}` : `shard:${show}:${index}`;
-}
+import { rootName, shardName } from './show-identity.js';
 
 /**
  * @param {Env} env

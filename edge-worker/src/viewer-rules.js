@@ -28,6 +28,14 @@ export const { frames: FRAME_LIMITS, resyncs: RESYNC_LIMITS, votes: VOTE_LIMITS,
  *   tap.n: the taps that fit the socket's budget (0: all dropped)
  */
 
+/** @type {readonly Refusal[]} every kind of refused viewer frame, as shards count and the root sums them */
+export const REFUSALS = Object.freeze(['flood', 'oversize', 'binary', 'frame', 'resync_ignored', 'vote']);
+
+/** @returns {Record<Refusal, number>} a zero count of each kind of refusal */
+export function newRefusalCounts() {
+  return /** @type {Record<Refusal, number>} */ (Object.fromEntries(REFUSALS.map((kind) => [kind, 0])));
+}
+
 /**
  * A fresh budget for a viewer that joins at `now`.
  * @param {number} now

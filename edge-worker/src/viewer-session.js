@@ -10,7 +10,7 @@
 // (sessions then hold only within one isolate: set a secret).
 
 import { DEVICE_ID } from '#core/votes/vote-message.js';
-import { jsonError, json } from './http.js';
+import { edgeError, json } from './http.js';
 import { RETRY_AFTER_S, withinLimit } from './rate-limits.js';
 import { classifyClient } from './venue-address.js';
 import { readBodyLimited } from './body-limit.js';
@@ -108,8 +108,8 @@ export async function refuseJoin(request, env, show, known) {
   if (client.kind === 'loopback') return null;
   const name = client.kind === 'venue' ? 'VENUE_JOIN_LIMITER' : 'JOIN_LIMITER';
   if (await withinLimit(env, name, `${show ?? ''}|${client.address}`)) return null;
-  return jsonError(429, 'TOO_MANY_JOINS', 'too many viewers joined from this address just now; try again in a minute', {
-    'retry-after': String(RETRY_AFTER_S[name]),
+  return edgeError('TOO_MANY_JOINS', {
+    headers: { 'retry-after': String(RETRY_AFTER_S[name]) },
   });
 }
 
@@ -120,17 +120,18 @@ export async function refuseJoin(request, env, show, known) {
  * @param {string | null} show
  */
 export async function serveSession(request, env, show) {
-  if (request.method !== 'POST') return jsonError(405, 'METHOD_NOT_ALLOWED', '/session only answers POST', { allow: 'POST' });
+  if (request.method !== 'POST')
+    return edgeError('METHOD_NOT_ALLOWED', { message: '/session only answers POST', headers: { allow: 'POST' } });
   const read = await readBodyLimited(request, 256);
-  if (!read.ok) return jsonError(413, 'BAD_SESSION', 'a session request is at most 256 bytes');
+  if (!read.ok) return edgeError('BAD_SESSION', { status: 413, message: 'a session request is at most 256 bytes' });
   let device;
   try {
     device = JSON.parse(read.text || '{}')?.device;
   } catch {
-    return jsonError(400, 'BAD_SESSION', 'the body is not JSON');
+    return edgeError('BAD_SESSION', { message: 'the body is not JSON' });
   }
   if (device !== undefined && (typeof device !== 'string' || !DEVICE_ID.test(device)))
-    return jsonError(400, 'BAD_SESSION', 'device must be 16–64 of A-Z a-z 0-9 - _');
+    return edgeError('BAD_SESSION', { message: 'device must be 16–64 of A-Z a-z 0-9 - _' });
   const refused = await refuseJoin(request, env, show);
   if (refused) return refused;
   const id = device ?? b64url(crypto.getRandomValues(new Uint8Array(16)));

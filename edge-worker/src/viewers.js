@@ -4,9 +4,8 @@
 // FULL_HEADER and the Worker tries the next one (at most SHARD_COUNT tries), so fullness is
 // decided by the only object that knows it exactly: the shard itself.
 
-import { FULL_HEADER, SHARD_HEADER } from './shard.js';
-import { jsonError } from './http.js';
-import { stampShow } from './show-identity.js';
+import { FULL_HEADER } from './shard.js';
+import { edgeError } from './http.js';
 import { shardStub } from './stubs.js';
 import { ADDRESS_FULL_HEADER, CLIENT_HEADER } from './address-caps.js';
 
@@ -27,20 +26,22 @@ export async function connectViewer(request, env, { shardCount }, show = null, c
   for (let i = 0; i < shardCount; i += 1) {
     const index = (start + i) % shardCount;
     const headers = new Headers(request.headers);
-    headers.set(SHARD_HEADER, String(index));
     if (cappedAddress) headers.set(CLIENT_HEADER, cappedAddress);
     else headers.delete(CLIENT_HEADER);
-    const response = await shardStub(env, index, show).fetch(stampShow(new Request(request.url, { method: 'GET', headers }), show));
+    const response = await shardStub(env, index, show).fetch(new Request(request.url, { method: 'GET', headers }));
     if (response.status === 503 && response.headers.has(FULL_HEADER)) continue;
     // Not the next shard: an address that may not fill one may not fill the show either.
     if (response.status === 429 && response.headers.has(ADDRESS_FULL_HEADER))
-      return jsonError(429, 'TOO_MANY_SOCKETS', 'this address already holds as many viewers as it may; close one first', {
-        'retry-after': '30',
+      return edgeError('TOO_MANY_SOCKETS', {
+        message: 'this address already holds as many viewers as it may; close one first',
+        headers: {
+          'retry-after': '30',
+        },
       });
     cursors.delete(key);
     if (cursors.size >= MAX_CURSORS) cursors.delete(cursors.keys().next().value);
     cursors.set(key, index);
     return response;
   }
-  return jsonError(503, 'EDGE_FULL', `all ${shardCount} shards are full; try again shortly`, { 'retry-after': '5' });
+  return edgeError('EDGE_FULL', { message: `all ${shardCount} shards are full; try again shortly`, headers: { 'retry-after': '5' } });
 }

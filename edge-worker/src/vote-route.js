@@ -3,7 +3,7 @@
 
 import { encodeVoteReply, parseVote } from '#core/votes/vote-message.js';
 import { isAccepted } from '#core/votes/tally.js';
-import { jsonError } from './http.js';
+import { edgeError } from './http.js';
 import { readBodyLimited } from './body-limit.js';
 import { RETRY_AFTER_S, withinLimit } from './rate-limits.js';
 import { shardStub } from './stubs.js';
@@ -32,29 +32,30 @@ export async function serveVote(request, env, { shardCount }, show = null, onMal
     return response;
   };
   if (request.method !== 'POST')
-    return refuse('vote_method', jsonError(405, 'METHOD_NOT_ALLOWED', '/vote only answers POST', { allow: 'POST' }));
+    return refuse('vote_method', edgeError('METHOD_NOT_ALLOWED', { message: '/vote only answers POST', headers: { allow: 'POST' } }));
   if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) {
-    return refuse('vote_type', jsonError(415, 'BAD_VOTE', 'send the vote as application/json'));
+    return refuse('vote_type', edgeError('BAD_VOTE', { status: 415, message: 'send the vote as application/json' }));
   }
   // Refused before it is read (body-limit.js): a 100 MiB body costs the isolate nothing.
   const read = await readBodyLimited(request, MAX_BODY_BYTES);
-  if (!read.ok) return refuse('vote_size', jsonError(413, 'BAD_VOTE', `a vote is at most ${MAX_BODY_BYTES} bytes`));
+  if (!read.ok) return refuse('vote_size', edgeError('BAD_VOTE', { status: 413, message: `a vote is at most ${MAX_BODY_BYTES} bytes` }));
   const { text } = read;
   let body;
   try {
     body = JSON.parse(text);
   } catch {
-    return refuse('vote_body', jsonError(400, 'BAD_VOTE', 'the body is not JSON'));
+    return refuse('vote_body', edgeError('BAD_VOTE', { message: 'the body is not JSON' }));
   }
   const parsed = parseVote(body);
-  if (parsed.ok === false) return refuse('vote_body', jsonError(400, 'BAD_VOTE', /** @type {{ reason: string }} */ (parsed).reason));
+  if (parsed.ok === false)
+    return refuse('vote_body', edgeError('BAD_VOTE', { message: /** @type {{ reason: string }} */ (parsed).reason }));
   const { vote } = parsed;
   const refused = await refuseVoter(request, env, show, vote.device);
   if (refused) return refused;
   const owner = ownerOf(vote.device, shardCount);
   let outcome;
   try {
-    [outcome] = await shardStub(env, owner, show).recordVotes(owner, [{ vote, at: Date.now() }], show);
+    [outcome] = await shardStub(env, owner, show).recordVotes([{ vote, at: Date.now() }]);
   } catch {
     outcome = 'unavailable';
   }
@@ -77,10 +78,10 @@ export async function serveVote(request, env, { shardCount }, show = null, onMal
  */
 async function refuseVoter(request, env, show, device) {
   const session = await verifySession(env, request.headers.get(SESSION_HEADER), show);
-  if (!session.ok) return jsonError(403, 'SESSION', /** @type {{ reason: string }} */ (session).reason);
-  if (session.device !== device) return jsonError(403, 'SESSION', 'the session is for another device id');
+  if (!session.ok) return edgeError('SESSION', { message: /** @type {{ reason: string }} */ (session).reason });
+  if (session.device !== device) return edgeError('SESSION', { message: 'the session is for another device id' });
   const limited = (/** @type {import('./rate-limits.js').LimiterName} */ name) =>
-    jsonError(429, 'TOO_MANY_VOTES', 'too many votes just now; try again shortly', { 'retry-after': String(RETRY_AFTER_S[name]) });
+    edgeError('TOO_MANY_VOTES', { headers: { 'retry-after': String(RETRY_AFTER_S[name]) } });
   if (!(await withinLimit(env, 'VOTE_SESSION_LIMITER', `${show ?? ''}|${device}`))) return limited('VOTE_SESSION_LIMITER');
   const client = await classifyClient(request, env, show);
   if (client.kind === 'public' && !(await withinLimit(env, 'VOTE_ADDRESS_LIMITER', `${show ?? ''}|${client.address}`)))

@@ -12,6 +12,7 @@
 import { SCORE_LIMITS } from '#core/score/validate-limits.js';
 import { changesTally, createTally } from '#core/votes/tally.js';
 import { judgeVote } from '#core/votes/vote-round.js';
+import { STORAGE_BATCH } from './stored-deltas.js';
 
 /**
  * The root seals a prompt this long after its close (vote-seal.js): votes the edge reads until
@@ -58,6 +59,41 @@ export function promptOf(state) {
 }
 
 /**
+ * An owner's totals on their way to the root: one report per prompt in flight, the latest wins,
+ * and a failed one is sent again with the next vote (or at once when one came meanwhile).
+ * @param {object} options
+ * @param {() => any} options.root the root object's stub
+ * @param {(key: string) => ReturnType<typeof createTally> | undefined} options.tallyOf the tally of a prompt, if held
+ * @returns {(index: number, key: string) => void}
+ */
+function createTotalsReporter({ root, tallyOf }) {
+  /** @type {Map<string, { inflight: boolean, dirty: boolean }>} */
+  const reports = new Map();
+  return function report(index, key) {
+    const tally = tallyOf(key);
+    if (!tally) return;
+    const state = reports.get(key) ?? { inflight: false, dirty: false };
+    reports.set(key, state);
+    if (state.inflight) {
+      state.dirty = true;
+      return;
+    }
+    state.inflight = true;
+    state.dirty = false;
+    void (async () => {
+      try {
+        await root().voteTotals(index, key, tally.counts(), tally.total());
+      } catch {
+        state.dirty = true; // the next vote (or the retry below) sends it again
+      } finally {
+        state.inflight = false;
+      }
+      if (state.dirty) report(index, key);
+    })();
+  };
+}
+
+/**
  * One owner shard's ledger.
  * @param {object} options
  * @param {DurableObjectStorage} options.storage
@@ -68,7 +104,7 @@ export function createVoteLedger({ storage, root }) {
   const ledgers = new Map();
   /** @type {Map<string, Promise<any>>} prompt look-ups in flight, shared by the votes that wait for them */
   const lookups = new Map();
-  const reports = new Map();
+  const report = createTotalsReporter({ root, tallyOf: (key) => ledgers.get(key)?.tally });
   /** @type {Set<string>} prompts sealed here (the latest SEALED_KEPT; storage has them all) */
   const sealed = new Set();
 
@@ -118,30 +154,6 @@ export function createVoteLedger({ storage, root }) {
     return lookups.get(key);
   }
 
-  /** Report this owner's totals for `key` to the root; one report in flight, the latest wins. */
-  function report(index, key) {
-    const ledger = ledgers.get(key);
-    if (!ledger) return;
-    const state = reports.get(key) ?? { inflight: false, dirty: false };
-    reports.set(key, state);
-    if (state.inflight) {
-      state.dirty = true;
-      return;
-    }
-    state.inflight = true;
-    state.dirty = false;
-    void (async () => {
-      try {
-        await root().voteTotals(index, key, ledger.tally.counts(), ledger.tally.total());
-      } catch {
-        state.dirty = true; // the next vote (or the retry below) sends it again
-      } finally {
-        state.inflight = false;
-      }
-      if (state.dirty) report(index, key);
-    })();
-  }
-
   return {
     /**
      * Count votes this shard owns, in the order they came, until the prompt is sealed. (`at`,
@@ -170,9 +182,9 @@ export function createVoteLedger({ storage, root }) {
         }
         outcomes.push(outcome);
       }
-      // One write per 128 choices (the storage API's batch limit).
+      // One write per STORAGE_BATCH choices (the storage API's batch limit).
       const entries = Object.entries(puts);
-      for (let i = 0; i < entries.length; i += 128) void storage.put(Object.fromEntries(entries.slice(i, i + 128)));
+      for (let i = 0; i < entries.length; i += STORAGE_BATCH) void storage.put(Object.fromEntries(entries.slice(i, i + STORAGE_BATCH)));
       for (const key of keys) report(index, key);
       return outcomes;
     },

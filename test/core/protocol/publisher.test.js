@@ -42,13 +42,13 @@ test('alivePeriod obeys a sane hello and nothing else', () => {
 test('both ends import the module and keep no copy of its close codes or alive frame', () => {
   const files = [...sources('local-server/src'), ...sources('edge-worker/src')];
   const importers = files.filter((f) => f.text.includes("'#core/protocol/publisher.js'")).map((f) => f.path);
-  // The venue's uplink (close codes, replies, alive frame) and the edge's root (close codes, alive frame).
+  // The venue's uplink (close codes, replies, alive frame) and the edge root's publisher link (close codes, alive frame).
   expect(importers).toEqual(
     expect.arrayContaining([
       'local-server/src/edge/uplink.js',
       'local-server/src/edge/edge-replies.js',
       'local-server/src/edge/uplink-keepalive.js',
-      'edge-worker/src/show.js',
+      'edge-worker/src/publisher-link.js',
     ]),
   );
   const copies = files.filter((f) => /\b400[12]\b|\{"type":"alive"\}/.test(f.text)).map((f) => f.path);
