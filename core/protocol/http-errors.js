@@ -22,8 +22,8 @@ export const AUDIENCE_ERRORS = Object.freeze({
 
 /**
  * The venue's own codes (its control API, console, part pages and audience voices): code → status,
- * default sentence, and `doc`, the README section that documents it. `alsoStatus` is a second
- * status the same code is answered with (a wrong Content-Type is 415, not 400). Codes the venue
+ * default sentence, and `doc`, the README section that documents it. `alsoStatus` lists the other
+ * statuses the same code is answered with (a vote of the wrong Content-Type is 415, not 400). Codes the venue
  * shares with the audience catalogue (NOT_FOUND) are not repeated.
  */
 export const VENUE_ERRORS = Object.freeze({
@@ -32,7 +32,7 @@ export const VENUE_ERRORS = Object.freeze({
   TOO_MANY_CONNECTIONS: { status: 429, message: 'too many open connections from this address', doc: 'Errors' },
   FULL: { status: 503, message: 'This venue server is full; try again shortly.', doc: 'Errors' },
   // Audience voices.
-  BAD_VOTE: { status: 400, alsoStatus: 415, message: 'send the vote as application/json', doc: 'Audience endpoints' },
+  BAD_VOTE: { status: 400, alsoStatus: [415], message: 'send the vote as application/json', doc: 'Audience endpoints' },
   BAD_TAP: { status: 400, message: 'send {"n": 1 to 10} as application/json', doc: 'Audience endpoints' },
   // Part pages.
   PART_KEY: {
@@ -76,7 +76,7 @@ export const VENUE_ERRORS = Object.freeze({
 /**
  * A venue code's catalogue entry, from either table (the audience codes are the venue's too).
  * @param {string} code
- * @returns {{ status: number, message: string, alsoStatus?: number } | undefined}
+ * @returns {{ status: number, message: string, alsoStatus?: readonly number[] } | undefined}
  */
 export function venueError(code) {
   return /** @type {Record<string, any>} */ (VENUE_ERRORS)[code] ?? /** @type {Record<string, any>} */ (AUDIENCE_ERRORS)[code];

@@ -6,7 +6,7 @@ import { venueError } from '#core/protocol/http-errors.js';
 
 /**
  * @typedef {{ message?: string, status?: number, headers?: Record<string, string>, [field: string]: unknown }} ErrorExtra
- *   `message` replaces the catalogue's sentence; `status` may only be the entry's `alsoStatus`;
+ *   `message` replaces the catalogue's sentence; `status` may only be one of the entry's `alsoStatus`;
  *   `headers` are set on the reply; any other field is added to the body (INVALID_SCORE's `problems`).
  */
 
@@ -22,7 +22,7 @@ export function sendError(reply, code, extra = {}) {
   const entry = venueError(code);
   if (!entry) throw new TypeError(`${code} is not in the error catalogue (core/protocol/http-errors.js)`);
   const { message, status = entry.status, headers = {}, ...fields } = extra;
-  if (status !== entry.status && status !== entry.alsoStatus) throw new TypeError(`${code} is not answered with ${status}`);
+  if (status !== entry.status && !entry.alsoStatus?.includes(status)) throw new TypeError(`${code} is not answered with ${status}`);
   for (const [name, value] of Object.entries(headers)) reply.header(name, value);
   return reply.code(status).send({ error: code, message: message ?? entry.message, ...fields });
 }

@@ -56,7 +56,7 @@ test('every code the venue sends is in the catalogue, with a status it lists', (
         sent.add(code);
       }
       const status = /status:\s*(\d+)/.exec(call);
-      if (status) for (const code of codes) expect(venueError(code)?.alsoStatus).toBe(Number(status[1]));
+      if (status) for (const code of codes) expect(venueError(code)?.alsoStatus).toContain(Number(status[1]));
     }
   }
   // Codes that reach sendError through a variable: the engine's refusals, the control body parser's.
@@ -105,7 +105,7 @@ describe('on a real server, the status and body are the catalogue’s', () => {
   const expectCatalogued = async (res, code, wireStatus, { message = venueError(code)?.message } = {}) => {
     const body = await res.json();
     expect({ status: res.status, body }).toEqual({ status: wireStatus, body: { error: code, message } });
-    expect([venueError(code)?.status, venueError(code)?.alsoStatus]).toContain(wireStatus);
+    expect([venueError(code)?.status, ...(venueError(code)?.alsoStatus ?? [])]).toContain(wireStatus);
   };
   const control = (path, init = {}) =>
     fetch(`${server.controlUrl}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
