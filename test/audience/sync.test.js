@@ -82,9 +82,9 @@ async function measure(pages, n) {
   // The piece lasts 48 s at this tempo: after a slow settle it may have ended, and a seek does not restart it.
   const since = Date.now(); // displays before this instant belong to earlier windows
   await control(show, 'POST', '/api/transport', { action: 'play' });
-  // Every page shows the restarted piece before the window starts (the beat after the one it shows now).
+  // Every page shows the restarted piece (one of its first 40 beats, 10 s) before the window starts.
   await Promise.all(
-    pages.map(({ page }) => waitInPage(page, (t) => window.__tutti.displays().some((d) => d.local >= t && d.index <= 8), since, 20_000)),
+    pages.map(({ page }) => waitInPage(page, (t) => window.__tutti.displays().some((d) => d.local >= t && d.index < 40), since, 20_000)),
   );
   const startIndex =
     Math.max(...(await Promise.all(pages.map(({ page }) => page.evaluate(() => window.__tutti.displays().at(-1)?.index ?? 0))))) + 1;
