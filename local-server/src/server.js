@@ -92,15 +92,22 @@ export async function startShowServer(options = {}) {
   try {
     const { saved, scorePath, loaded } = await loadStartScore({ scorePath: options.scorePath, stateFile, log });
     if (fileLog) closers.add('stop line', () => fileLog.logger.info('show server stopped'));
+    // The listeners close after everything else: the show tells its viewers the server goes away first.
+    const listeners = [];
+    closers.add('listeners', () => Promise.allSettled(listeners.map((listener) => listener.close())));
     const show = createShow({ loaded: { score: loaded.score, dir: loaded.dir, path: scorePath }, now, metrics, lookaheadMs, hubOptions });
+    closers.add('show', () => show.close());
     const osc = createOscOut({ targets: oscTargets, show, metrics, log, allPlain: oscPlain, now });
+    closers.add('OSC out', () => osc.close());
 
     // The mirror copies the current score's media (the files behind /media/…) to the edge too.
     const mediaSource = () => ({ dir: show.source().dir, assets: show.engine.score().assets ?? [] });
     const edge = createEdgeMirror({ stream: show.stream, events: show.events, log, metrics, media: mediaSource });
+    closers.add('edge mirror', () => edge.close());
     if (edgeUrl) await edge.enable(edgeUrl, edgeToken ?? '');
     // Audience voices (README.md): the venue counts its phones, the edge's totals are added.
     const voices = createVoices({ show, now, metrics, log, osc, edge, edgeWaitMs: options.voteEdgeWaitMs });
+    closers.add('voices', () => voices.close());
     const { votes, reactions } = voices;
     const overflow = createOverflow({ maxClients, edgeUrl: () => edge.publicUrl(), viewers: () => show.hub.viewers(), metrics });
 
@@ -128,14 +135,7 @@ export async function startShowServer(options = {}) {
       options,
       audiencePort: () => audiencePort,
     });
-
-    // Closed in the reverse order: the parts that follow the show stop first, then the show tells
-    // its viewers the server goes away, and only then do the listeners close.
-    closers.add('listeners', () => Promise.allSettled([audience.close(), control.close()]));
-    closers.add('show', () => show.close());
-    closers.add('edge mirror', () => edge.close());
-    closers.add('OSC out', () => osc.close());
-    closers.add('voices', () => voices.close());
+    listeners.push(audience, control);
     closers.add('address sweeps', stopSweeping);
 
     await listenOrExplain(() => audience.listen({ host, port }), fileLog);
