@@ -45,6 +45,21 @@ export function sendThrownError(reply, error, message = error.message) {
 }
 
 /**
+ * Answer one of the engine's refusals (core/score/engine.js EngineError: a seek outside the score, a
+ * tempo out of range, …): 400 with the engine's code and sentence, the catalogue's status for a
+ * code it lists (README.md, "Venue errors"). A code the catalogue does not list yet is still a
+ * 400, never a 500: test/local-server/error-catalogue.test.js is what asks for it to be listed.
+ * @param {import('fastify').FastifyReply} reply
+ * @param {{ code: string, message: string }} refusal
+ * @returns {import('fastify').FastifyReply}
+ */
+export function sendEngineRefusal(reply, refusal) {
+  const entry = venueError(refusal.code);
+  if (entry) return sendError(reply, refusal.code, { message: refusal.message });
+  return reply.code(400).send({ error: refusal.code, message: refusal.message });
+}
+
+/**
  * The status of a thrown error: its own 4xx, else 500.
  * @param {{ statusCode?: number }} error
  * @returns {number}

@@ -7,6 +7,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VENUE_ERRORS, AUDIENCE_ERRORS, venueError } from '#core/protocol/http-errors.js';
 import { startShowServer } from '../../local-server/src/server.js';
+import { sendEngineRefusal, sendError } from '../../local-server/src/send-error.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const serverDir = join(root, 'local-server/src');
@@ -60,7 +61,9 @@ test('every code the venue sends is in the catalogue, with a status it lists', (
     }
   }
   // Codes that reach sendError through a variable: the engine's refusals, the control body parser's.
-  const engine = readFileSync(join(root, 'core/score/engine.js'), 'utf8');
+  const engine = sources(join(root, 'core/score'))
+    .map((path) => readFileSync(path, 'utf8'))
+    .join('\n');
   const thrown = [...engine.matchAll(/new EngineError\('([A-Z_]+)'/g), ...files.flatMap((f) => [...f.text.matchAll(/code: '([A-Z_]+)'/g)])];
   expect(thrown.length).toBeGreaterThan(2);
   for (const [, code] of thrown) {
@@ -91,6 +94,31 @@ test('every catalogued venue code is documented in the README, in the section it
     expect({ code, documented: readme.includes(`\`${code}\``) }).toEqual({ code, documented: true });
     if ('doc' in entry) expect({ code, section: [...headings].some((h) => h.startsWith(entry.doc)) }).toEqual({ code, section: true });
   }
+});
+
+test('the helper refuses what the catalogue does not say, except an engine refusal, which is a 400 whatever its code', () => {
+  const reply = () => {
+    const sent = { headers: {} };
+    const r = {
+      code: (status) => Object.assign(sent, { status }) && r,
+      header: (name, value) => (sent.headers[name] = value) && r,
+      send: (body) => Object.assign(sent, { body }) && r,
+    };
+    return { r, sent };
+  };
+  expect(() => sendError(reply().r, 'NO_SUCH_CODE')).toThrow(/not in the error catalogue/);
+  expect(() => sendError(reply().r, 'BAD_TAP', { status: 415 })).toThrow(/not answered with 415/);
+  const vote = reply();
+  sendError(vote.r, 'BAD_VOTE', { status: 415, headers: { 'x-why': 'type' } });
+  expect(vote.sent).toEqual({
+    status: 415,
+    headers: { 'x-why': 'type' },
+    body: { error: 'BAD_VOTE', message: 'send the vote as application/json' },
+  });
+  // A refusal a newer engine adds before the catalogue lists it: still a 400 with its code, not a 500.
+  const refusal = reply();
+  sendEngineRefusal(refusal.r, { code: 'BAD_SOMETHING_NEW', message: 'no such thing' });
+  expect(refusal.sent).toEqual({ status: 400, headers: {}, body: { error: 'BAD_SOMETHING_NEW', message: 'no such thing' } });
 });
 
 describe('on a real server, the status and body are the catalogue’s', () => {

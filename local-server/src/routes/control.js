@@ -6,7 +6,7 @@ import { EngineError } from '#core/score/engine.js';
 import { loadScoreFile } from '../score-file.js';
 import { BadInput } from '../metrics.js';
 import { createTransportLog } from '../transport-log.js';
-import { sendError, sendThrownError, thrownStatus } from '../send-error.js';
+import { sendEngineRefusal, sendError, sendThrownError, thrownStatus } from '../send-error.js';
 
 const transportBody = {
   type: 'object',
@@ -109,7 +109,7 @@ export function acceptJsonBodiesOfAnyType(app) {
  */
 export function controlErrorHandler(metrics) {
   return (error, request, reply) => {
-    if (error instanceof EngineError) return sendError(reply, error.code, { message: error.message });
+    if (error instanceof EngineError) return sendEngineRefusal(reply, error);
     const status = thrownStatus(error);
     if (status === 400 || status === 415 || status === 413) metrics.badInput.inc({ source: BadInput.HTTP_BODY });
     if (status === 500) request.log.error(error);
