@@ -1,7 +1,9 @@
-// One error catalogue for the audience endpoints of both servers (README.md, "Errors"): the venue
-// (Fastify) and the edge worker answer the same bad request with the same status and the same
-// body, `{"error": CODE, "message": sentence}`. Runtime-free: the venue sends the body with
-// reply.code(status).send(...), the edge wraps it in a Response.
+// One error catalogue for both servers (README.md, "Errors"): the venue (Fastify) and the edge
+// worker answer the same bad audience request with the same status and the same body,
+// `{"error": CODE, "message": sentence}`, and every other error the venue sends (control API,
+// console, part pages, voices) is listed here too with its status, default sentence and the README
+// section that documents it. Runtime-free: the venue sends every one through sendError
+// (local-server/src/send-error.js), the edge wraps the body in a Response.
 
 /**
  * code → HTTP status and the sentence a person reads. Endpoint-specific errors that only one server
@@ -19,14 +21,75 @@ export const AUDIENCE_ERRORS = Object.freeze({
 /** @typedef {keyof typeof AUDIENCE_ERRORS} AudienceErrorCode */
 
 /**
+ * The venue's own codes (its control API, console, part pages and audience voices): code → status,
+ * default sentence, and `doc`, the README section that documents it. `alsoStatus` lists the other
+ * statuses the same code is answered with (a vote of the wrong Content-Type is 415, not 400). Codes the venue
+ * shares with the audience catalogue (NOT_FOUND) are not repeated.
+ */
+export const VENUE_ERRORS = Object.freeze({
+  // Audience listener, every request (SECURITY.md, availability).
+  RATE_LIMITED: { status: 429, message: 'too many requests from this address; slow down', doc: 'Errors' },
+  TOO_MANY_CONNECTIONS: { status: 429, message: 'too many open connections from this address', doc: 'Errors' },
+  FULL: { status: 503, message: 'This venue server is full; try again shortly.', doc: 'Errors' },
+  // Audience voices.
+  BAD_VOTE: { status: 400, alsoStatus: [415], message: 'send the vote as application/json', doc: 'Audience endpoints' },
+  BAD_TAP: { status: 400, message: 'send {"n": 1 to 10} as application/json', doc: 'Audience endpoints' },
+  // Part pages.
+  PART_KEY: {
+    status: 403,
+    message: "this part-page link is not valid: scan the musicians' QR code on the console again",
+    doc: 'Audience endpoints',
+  },
+  PART_PAGE_NOT_BUILT: { status: 503, message: 'run npm run build on the server', doc: 'Venue errors' },
+  BAD_REPORT: { status: 400, message: 'the part-page report is malformed', doc: 'Audience endpoints' },
+  // Control listener guard.
+  MISDIRECTED_HOST: { status: 421, message: 'the control listener answers only to 127.0.0.1, localhost or [::1]', doc: 'Control API' },
+  FOREIGN_ORIGIN: { status: 403, message: 'the control API answers only the console page on this listener', doc: 'Control API' },
+  UNAUTHORIZED: { status: 401, message: 'missing or wrong bearer token', doc: 'Control API' },
+  AUTH_THROTTLED: { status: 429, message: 'too many failed token checks; wait and retry with the right token', doc: 'Control API' },
+  // Control API bodies and the engine's refusals.
+  BAD_JSON: { status: 400, message: 'body is not valid JSON', doc: 'Venue errors' },
+  BAD_BODY: { status: 400, message: 'seek needs "bar" (and optionally "beat")', doc: 'Venue errors' },
+  BAD_POSITION: { status: 400, message: 'no such bar or beat in this score', doc: 'Venue errors' },
+  BAD_TEMPO: { status: 400, message: 'bpm is out of range', doc: 'Venue errors' },
+  INVALID_SCORE: { status: 400, message: 'the score has problems', doc: 'Control API' },
+  EXISTS: { status: 409, message: 'the target file exists; pass force', doc: 'Bringing a piece in' },
+  IMPORT_FAILED: { status: 400, message: 'the file could not be imported', doc: 'Bringing a piece in' },
+  NO_SUCH_RECORD: { status: 404, message: 'no such performance record', doc: 'Control API' },
+  // The console's cards.
+  NO_SUCH_TARGET: { status: 404, message: 'no such OSC target', doc: 'OSC out: on time in every receiver' },
+  BAD_EDGE_URL: { status: 400, message: 'the edge URL is not valid', doc: 'Venue errors' },
+  EDGE_OFF: { status: 409, message: 'the edge mirror is off; switch it on with POST /api/edge', doc: 'Control API' },
+  ALREADY_PLAYING: {
+    status: 409,
+    message: 'the show is already playing; a count-in starts a stopped or paused show',
+    doc: 'Venue errors',
+  },
+  COUNTING_IN: { status: 409, message: 'a count-in is already running', doc: 'Venue errors' },
+  TOO_MANY_STREAMS: { status: 429, message: 'too many consoles follow the live feed', doc: 'Venue errors' },
+  // Anything unforeseen: the details go to the log, never to the client.
+  ERROR: { status: 500, message: 'internal error', doc: 'Venue errors' },
+});
+
+/** @typedef {keyof typeof VENUE_ERRORS} VenueErrorCode */
+
+/**
+ * A venue code's catalogue entry, from either table (the audience codes are the venue's too).
+ * @param {string} code
+ * @returns {{ status: number, message: string, alsoStatus?: readonly number[] } | undefined}
+ */
+export function venueError(code) {
+  return /** @type {Record<string, any>} */ (VENUE_ERRORS)[code] ?? /** @type {Record<string, any>} */ (AUDIENCE_ERRORS)[code];
+}
+
+/**
  * The JSON body of an error answer.
  * @param {string} code an AUDIENCE_ERRORS key, or a code of one server's own endpoints
  * @param {string} [message] defaults to the catalogue's sentence for the code
  * @returns {{ error: string, message: string }}
  */
 export function errorBody(code, message) {
-  const known = /** @type {Record<string, { message: string }>} */ (AUDIENCE_ERRORS)[code];
-  return { error: code, message: message ?? known?.message ?? code };
+  return { error: code, message: message ?? venueError(code)?.message ?? code };
 }
 
 /**

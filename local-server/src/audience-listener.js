@@ -21,6 +21,7 @@ import staticRoutes from './routes/static.js';
 import voteRoutes from './routes/vote.js';
 import partRoutes from './routes/part.js';
 import partStreamRoutes from './routes/part-stream.js';
+import { sendError, sendThrownError, thrownStatus } from './send-error.js';
 
 /** Keep-alive sockets between requests (a polling phone asks every ≤ 2 s). Fastify's default is 72 s. */
 const KEEP_ALIVE_TIMEOUT_MS = 10_000;
@@ -91,31 +92,25 @@ export async function buildAudienceListener({
   sweepLimiter.unref();
   audience.addHook('onRequest', async (request, reply) => {
     if (settings.trustProxy && !guard.admitProxied(request, reply)) {
-      return reply
-        .code(429)
-        .header('retry-after', '10')
-        .send({ error: 'TOO_MANY_CONNECTIONS', message: 'too many open connections from this address' });
+      return sendError(reply, 'TOO_MANY_CONNECTIONS', { headers: { 'retry-after': '10' } });
     }
     if (!limiter.take(request.ip)) {
       metrics.badInput.inc({ source: BadInput.RATE });
-      return reply
-        .code(429)
-        .header('retry-after', '1')
-        .send({ error: 'RATE_LIMITED', message: 'too many requests from this address; slow down' });
+      return sendError(reply, 'RATE_LIMITED', { headers: { 'retry-after': '1' } });
     }
     if (request.method === 'GET' && (request.url === '/' || request.url.startsWith('/?')) && overflow.full()) {
       return overflow.reject(reply, 'page', request.url);
     }
   });
   audience.setErrorHandler((/** @type {any} */ error, request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    const status = thrownStatus(error);
     if (status < 500) metrics.badInput.inc({ source: BadInput.QUERY });
     else {
       // A phone got a 500: the stack goes to the log file, one line to the terminal and console.
       request.log.error({ err: error, method: request.method, url: request.url }, 'audience request failed');
       printed.error(`audience ${request.method} ${request.url.split('?')[0]} failed: ${error.message}`);
     }
-    reply.code(status).send({ error: error.code ?? 'ERROR', message: status === 500 ? 'internal error' : error.message });
+    sendThrownError(reply, error);
   });
   const probeKey = createProbeKey();
   const routeOptions = { show, metrics, now, overflow, isProbe: probeKey.isProbe, votes, reactions };

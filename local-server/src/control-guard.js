@@ -17,6 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { createTokenBucket } from '#core/util/token-bucket.js';
 import { bearerMatches } from './auth.js';
 import { BadInput } from './metrics.js';
+import { sendError } from './send-error.js';
 
 /** Default auth throttle: 20 failures at once, then 5 per second. */
 export const AUTH_FAILURE_LIMIT = Object.freeze({ ratePerSecond: 5, burst: 20 });
@@ -72,14 +73,13 @@ export function createControlGuard({ token, metrics, authFailures = AUTH_FAILURE
     const host = loopbackHost(request.headers.host, request.socket.localPort ?? 0);
     if (host === null) {
       metrics.badInput.inc({ source: BadInput.CONTROL_HOST });
-      return reply.code(421).send({
-        error: 'MISDIRECTED_HOST',
+      return sendError(reply, 'MISDIRECTED_HOST', {
         message: `the control listener answers only to 127.0.0.1, localhost or [::1] with port ${request.socket.localPort}`,
       });
     }
     if (!sameOriginOrNone(request.headers, host)) {
       metrics.badInput.inc({ source: BadInput.CONTROL_ORIGIN });
-      return reply.code(403).send({ error: 'FOREIGN_ORIGIN', message: 'the control API answers only the console page on this listener' });
+      return sendError(reply, 'FOREIGN_ORIGIN');
     }
     // The console page and its files are public (they hold no data); every API call needs the token.
     if (request.method === 'GET' && isConsoleFile(request.url)) return;
@@ -91,14 +91,11 @@ export function createControlGuard({ token, metrics, authFailures = AUTH_FAILURE
       return throttled(reply, 1000);
     }
     metrics.badInput.inc({ source: BadInput.AUTH });
-    return reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'UNAUTHORIZED', message: 'missing or wrong bearer token' });
+    return sendError(reply, 'UNAUTHORIZED', { headers: { 'www-authenticate': 'Bearer' } });
   };
 
   function throttled(reply, waitMs) {
     metrics.badInput.inc({ source: BadInput.AUTH });
-    return reply
-      .code(429)
-      .header('retry-after', String(Math.max(1, Math.ceil(waitMs / 1000))))
-      .send({ error: 'AUTH_THROTTLED', message: 'too many failed token checks; wait and retry with the right token' });
+    return sendError(reply, 'AUTH_THROTTLED', { headers: { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))) } });
   }
 }

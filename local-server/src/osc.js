@@ -14,33 +14,17 @@
 // SuperCollider); it rides out network jitter but fires early in a receiver that ignores timetags.
 // A target that echoes `/tutti/ping n` back to the sending port shows its round trip.
 
-import { Bundle, Message, encode, decode } from 'node-osc';
-import { checkTargetOptions, formatTarget } from './osc-target.js';
+import { Bundle, Message, encode } from 'node-osc';
 import { startSendThread } from './osc-send-thread.js';
 import { wallClock } from './osc-send-core.js';
-import { BadInput } from './metrics.js';
+import { createOscTargetList, targetKey } from './osc-target-list.js';
+import { createOscPings } from './osc-pings.js';
 
 export { parseOscTarget } from './osc-target.js';
 
-/** An echoed ping later than this is not matched any more (ms). */
-const PING_WINDOW_MS = 5000;
-/** How long the test button waits for an echo before answering without a round trip (ms). */
-const ECHO_WAIT_MS = 500;
-
 const float = (value) => ({ type: 'f', value });
-const key = (t) => `${t.host}:${t.port}`;
 
-/**
- * @typedef {object} TargetState
- * @property {string} host
- * @property {number} port
- * @property {'plain' | 'ahead'} mode
- * @property {number} offsetMs
- * @property {number} sent packets handed to the network
- * @property {number} errors send failures (unreachable, no route, name lookup)
- * @property {string | null} lastError
- * @property {{ ms: number, at: number } | null} rtt the last echoed ping's round trip
- */
+/** @typedef {import('./osc-target-list.js').TargetState} TargetState */
 
 /**
  * @param {object} options
@@ -52,71 +36,29 @@ const key = (t) => `${t.host}:${t.port}`;
  * @param {boolean} [options.allPlain] every target plain whatever it asks (--osc-plain, kept for old command lines)
  */
 export function createOscOut({ targets, show, metrics, log, now = () => Date.now(), allPlain = false }) {
-  /** @type {Map<string, TargetState>} */
-  const list = new Map();
-  /** @type {Map<number, { key: string, sentAt: number, sent: (ok: boolean) => void, echoed: (ms: number | null) => void }>} pings by id */
-  const pings = new Map();
+  const list = createOscTargetList(allPlain);
   /** @type {Set<() => void>} beats and cues waiting for their moment (dropped on pause/stop) */
   const waitingShow = new Set();
   let nextJob = 1;
   /** @type {ReturnType<typeof startSendThread> | null} started with the first packet */
   let thread = null;
+  const onReport = (report) => takeSendReport(report, { list, pings, metrics, log });
   const post = (job) => (thread ??= startSendThread(onReport, log)).post(job);
-
-  /** What the send thread says: each packet's outcome, socket errors, packets that arrived. */
-  function onReport(/** @type {import('./osc-send-core.js').SendReport} */ report) {
-    if (report.type === 'result') {
-      if (report.ref !== undefined) return pings.get(report.ref)?.sent(report.error === null);
-      const target = list.get(report.key);
-      if (report.error) {
-        metrics.oscErrors.inc();
-        if (target) {
-          target.errors += 1;
-          target.lastError = report.error;
-        }
-      } else if (target) target.sent += 1;
-    } else if (report.type === 'socket-error') {
-      metrics.oscErrors.inc();
-      log.warn(`OSC socket: ${report.message}`);
-    } else onEcho(report.bytes, report.at);
-  }
-
-  /**
-   * A receiver set up to answer `/tutti/ping n` with the same message shows its round trip. Only
-   * such echoes are read (≤ 512 bytes, while a ping waits); anything else is counted and dropped.
-   * @param {Uint8Array | null} bytes
-   * @param {number} at wall-clock ms it arrived
-   */
-  function onEcho(bytes, at) {
-    const stray = () => metrics.badInput.inc({ source: BadInput.OSC_REPLY });
-    if (!bytes || pings.size === 0) return stray();
-    let packet;
-    try {
-      packet = decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-    } catch {
-      return stray();
-    }
-    const message = packet?.oscType === 'bundle' ? packet.elements?.[0] : packet;
-    const waiting = ['/tutti/ping', '/tutti/pong'].includes(message?.address) ? pings.get(message.args?.[0]?.value) : undefined;
-    if (!waiting) return stray();
-    pings.delete(message.args[0].value);
-    const ms = Math.round((at - waiting.sentAt) * 100) / 100;
-    const target = list.get(waiting.key);
-    if (target) target.rtt = { ms, at: Date.now() };
-    waiting.echoed(ms);
-  }
+  const pings = createOscPings({
+    targets: list,
+    metrics,
+    sendNow: (packet) => post({ type: 'send', id: nextJob++, at: null, packets: [packet] }),
+  });
 
   /** @param {TargetState[]} group @param {Uint8Array} bytes */
-  const packetsFor = (group, bytes) => group.map((t) => ({ key: key(t), host: t.host, port: t.port, bytes }));
+  const packetsFor = (group, bytes) => group.map((t) => ({ key: targetKey(t), host: t.host, port: t.port, bytes }));
 
   /** Plain message to every target now. */
   function sendNow(bytes, kind) {
-    if (list.size === 0) return;
-    post({ type: 'send', id: nextJob++, at: null, packets: packetsFor([...list.values()], bytes) });
-    metrics.oscSent.inc({ kind }, list.size);
+    if (list.size() === 0) return;
+    post({ type: 'send', id: nextJob++, at: null, packets: packetsFor(list.all(), bytes) });
+    metrics.oscSent.inc({ kind }, list.size());
   }
-
-  const modeOf = (target) => (allPlain ? 'plain' : target.mode);
 
   /**
    * `[address, ...args]` that sounds at `at` (server clock): to each target by its mode and offset.
@@ -125,21 +67,14 @@ export function createOscOut({ targets, show, metrics, log, now = () => Date.now
   function timed(at, element, kind) {
     const [address, ...args] = element;
     const plainBytes = encode(new Message(address, ...args));
-    /** @type {Map<number, TargetState[]>} plain targets by offset: one timed job per distinct moment */
-    const plainByOffset = new Map();
-    /** @type {Map<number, TargetState[]>} ahead targets by offset: one bundle encoding each */
-    const aheadByOffset = new Map();
-    for (const target of list.values()) {
-      const groups = modeOf(target) === 'plain' ? plainByOffset : aheadByOffset;
-      groups.set(target.offsetMs, [...(groups.get(target.offsetMs) ?? []), target]);
-    }
-    for (const [offset, group] of aheadByOffset) {
+    const groups = list.byModeAndOffset();
+    for (const [offset, group] of groups.ahead) {
       post({ type: 'send', id: nextJob++, at: null, packets: packetsFor(group, encode(new Bundle((at + offset) / 1000, element))) });
       metrics.oscSent.inc({ kind }, group.length);
     }
     // The send thread times on the wall clock: where the server clock's `at` falls on it now.
     const wallAt = at - (now() - wallClock());
-    const ids = [...plainByOffset].map(([offset, group]) => {
+    const ids = [...groups.plain].map(([offset, group]) => {
       const id = nextJob++;
       post({ type: 'send', id, at: wallAt + offset, packets: packetsFor(group, plainBytes) });
       metrics.oscSent.inc({ kind }, group.length);
@@ -168,63 +103,13 @@ export function createOscOut({ targets, show, metrics, log, now = () => Date.now
   show.events.on('transport', onTransport);
 
   const api = {
-    /**
-     * Add a target (or change the mode/offset of one already there).
-     * @param {{ host: string, port: number, mode?: 'plain' | 'ahead', offsetMs?: number }} target
-     */
-    add(target) {
-      const checked = checkTargetOptions(target);
-      if ('error' in checked) throw new Error(`${formatTarget(target)}: ${checked.error}`);
-      const existing = list.get(key(target));
-      if (existing) Object.assign(existing, checked);
-      else list.set(key(target), { host: target.host, port: target.port, ...checked, sent: 0, errors: 0, lastError: null, rtt: null });
-    },
-    /**
-     * Change a target's mode and/or offset; null when there is no such target.
-     * @param {{ host: string, port: number }} target
-     * @param {{ mode?: 'plain' | 'ahead', offsetMs?: number }} change
-     */
-    update(target, change) {
-      const existing = list.get(key(target));
-      if (!existing) return null;
-      const checked = checkTargetOptions({ mode: change.mode ?? existing.mode, offsetMs: change.offsetMs ?? existing.offsetMs });
-      if ('error' in checked) throw new Error(`${formatTarget(target)}: ${checked.error}`);
-      Object.assign(existing, checked);
-      return { ...existing };
-    },
-    /** @param {{ host: string, port: number }} target */
-    remove: (target) => list.delete(key(target)),
-    /**
-     * Send `/tutti/ping n` to one target (the console's "test" button). Resolves with whether the
-     * network took it and, when the target echoes it within `echoWaitMs`, the round trip (ms).
-     * @param {{ host: string, port: number }} target
-     * @param {number} [echoWaitMs]
-     * @returns {Promise<{ sent: boolean, rttMs: number | null }>}
-     */
-    ping(target, echoWaitMs = ECHO_WAIT_MS) {
-      const id = 1 + Math.floor(Math.random() * 2147483646);
-      return new Promise((resolve) => {
-        const forget = setTimeout(() => pings.delete(id), PING_WINDOW_MS);
-        forget.unref();
-        pings.set(id, {
-          key: key(target),
-          sentAt: wallClock(),
-          sent(ok) {
-            if (ok) return setTimeout(() => this.echoed(null), echoWaitMs).unref();
-            pings.delete(id);
-            clearTimeout(forget);
-            resolve({ sent: false, rttMs: null });
-          },
-          echoed: (ms) => resolve({ sent: true, rttMs: ms }),
-        });
-        post({
-          type: 'send',
-          id: nextJob++,
-          at: null,
-          packets: [{ key: key(target), host: target.host, port: target.port, bytes: encode(new Message('/tutti/ping', id)), ref: id }],
-        });
-      });
-    },
+    /** Add a target (or change the mode/offset of one already there). */
+    add: list.add,
+    /** Change a target's mode and/or offset; null when there is no such target. */
+    update: list.update,
+    remove: list.remove,
+    /** Send `/tutti/ping n` to one target (the console's "test" button): osc-pings.js. */
+    ping: pings.ping,
     /**
      * Send one plain message to every target now (vote results, reaction level: README.md, "OSC address space").
      * @param {string} address
@@ -245,7 +130,7 @@ export function createOscOut({ targets, show, metrics, log, now = () => Date.now
      */
     timed,
     /** @returns {TargetState[]} */
-    list: () => [...list.values()].map((t) => ({ ...t, mode: modeOf(t) })),
+    list: list.list,
     close() {
       show.events.off('beat', onBeat);
       show.events.off('osc-cue', onCue);
@@ -256,4 +141,27 @@ export function createOscOut({ targets, show, metrics, log, now = () => Date.now
   };
   for (const target of targets) api.add(target);
   return api;
+}
+
+/**
+ * What the send thread says: each packet's outcome (counted on its target, or a ping's), socket
+ * errors, packets that arrived (a ping's echo or a stray).
+ * @param {import('./osc-send-core.js').SendReport} report
+ * @param {{ list: import('./osc-target-list.js').OscTargetList, pings: ReturnType<typeof createOscPings>, metrics: import('./metrics.js').Metrics, log: { warn: (msg: string) => void } }} parts
+ */
+function takeSendReport(report, { list, pings, metrics, log }) {
+  if (report.type === 'result') {
+    if (report.ref !== undefined) return pings.sent(report.ref, report.error === null);
+    const target = list.get(report.key);
+    if (report.error) {
+      metrics.oscErrors.inc();
+      if (target) {
+        target.errors += 1;
+        target.lastError = report.error;
+      }
+    } else if (target) target.sent += 1;
+  } else if (report.type === 'socket-error') {
+    metrics.oscErrors.inc();
+    log.warn(`OSC socket: ${report.message}`);
+  } else pings.echo(report.bytes, report.at);
 }

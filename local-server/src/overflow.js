@@ -5,6 +5,7 @@
 // "Availability: attacks tried on the venue server"), so a single phone or laptop cannot fill the room by itself.
 
 import { isExemptAddress } from './exempt-address.js';
+import { sendError } from './send-error.js';
 
 /**
  * @typedef {ReturnType<typeof createOverflow>} Overflow
@@ -51,7 +52,7 @@ export function createOverflow({ maxClients, edgeUrl, viewers, metrics }) {
       metrics.overflow.inc({ transport });
       const publicUrl = edgeUrl();
       if (publicUrl) return reply.code(307).header('location', `${publicUrl}${path}`).send();
-      return reply.code(503).header('retry-after', '10').send({ error: 'FULL', message: 'This venue server is full; try again shortly.' });
+      return sendError(reply, 'FULL', { headers: { 'retry-after': '10' } });
     },
   };
 }

@@ -4,8 +4,6 @@
 
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import path from 'node:path';
 import { createMetrics } from './metrics.js';
 import { createShow } from './show.js';
 import { createOverflow } from './overflow.js';
@@ -15,17 +13,12 @@ import { createAllowList } from './cidr.js';
 import { createEdgeMirror } from './edge-mirror.js';
 import { persistResumePoint } from './resume-file.js';
 import { openServerLogs } from './server-logs.js';
-import { loadStartScore } from './start-score.js';
+import { loadStartScore, resumeSaved } from './start-score.js';
 import { StartupError } from './startup-error.js';
 import { createVoices } from './votes/voices.js';
-import { buildAudienceListener } from './audience-listener.js';
-import { buildControlListener } from './control-listener.js';
-import { startRecorder } from './record/recorder.js';
-import { createLatencyProbe, clock as probeClock } from './console/latency-probe.js';
-
-export const AUDIENCE_DIST = fileURLToPath(new URL('../../dist/audience', import.meta.url));
-/** The musicians' part page (README.md, "Part pages"), built next to the audience app but never in its folder: the edge serves that folder. */
-export const PART_DIST = fileURLToPath(new URL('../../dist/part', import.meta.url));
+import { buildShowListeners } from './show-listeners.js';
+import { openRecord } from './record/open-record.js';
+import { createClosers } from './closers.js';
 
 /**
  * A wall clock that cannot jump: read once, then advanced by the monotonic clock, so an NTP
@@ -36,10 +29,7 @@ export function createServerClock() {
   return () => base + performance.now();
 }
 
-/** Sockets per address: a NAT'd family's phones and tablets, each with a page, a stream and a poll. */
-export const DEFAULT_MAX_PER_ADDRESS = 16;
-/** A phone sends its request within milliseconds of connecting; an idle socket is an attack or a bug. */
-export const FIRST_REQUEST_TIMEOUT_MS = 5_000;
+export { AUDIENCE_DIST, PART_DIST, DEFAULT_MAX_PER_ADDRESS, FIRST_REQUEST_TIMEOUT_MS } from './show-listeners.js';
 
 export { StartupError } from './startup-error.js';
 export { DEFAULT_SCORE } from './start-score.js';
@@ -78,27 +68,15 @@ export { DEFAULT_SCORE } from './start-score.js';
  */
 
 /**
- * Start a show server. Rejects with a StartupError for problems the user must fix.
+ * Start a show server. Rejects with a StartupError for problems the user must fix. Only wiring:
+ * each part is made by its own module, and its closer goes on one stack (closers.js) that a
+ * clean close, or a start that fails half-way, runs last-added first.
  * @param {ShowServerOptions} [options]
  */
 export async function startShowServer(options = {}) {
   const stateFile = options.stateFile ?? null;
-  const {
-    host = '0.0.0.0',
-    port = 8080,
-    controlPort = 8081,
-    autoplay = false,
-    oscTargets = [],
-    oscPlain = false,
-    oscInPort = null,
-    oscInHost = '127.0.0.1',
-    oscAllow = [],
-    edgeUrl = null,
-    edgeToken = null,
-    maxClients = null,
-    lookaheadMs,
-    hubOptions,
-  } = options;
+  const { host = '0.0.0.0', port = 8080, controlPort = 8081, autoplay = false, maxClients = null } = options;
+  const { oscTargets = [], oscPlain = false, edgeUrl = null, edgeToken = null, lookaheadMs, hubOptions } = options;
   const token = options.token ?? randomBytes(18).toString('base64url');
   const { printed, log, fileLog, fastifyLogging } = openServerLogs({
     log: options.log,
@@ -107,188 +85,149 @@ export async function startShowServer(options = {}) {
   });
   const now = options.now ?? createServerClock();
   const metrics = createMetrics();
-
-  let start;
+  const closers = createClosers(log);
+  if (fileLog) closers.add('log file', () => fileLog.close());
+  let oscIn = null;
+  let audiencePort = 0;
   try {
-    start = await loadStartScore({ scorePath: options.scorePath, stateFile, log });
-  } catch (err) {
-    fileLog?.close();
-    throw err;
-  }
-  const { saved, scorePath, loaded } = start;
-  const show = createShow({ loaded: { score: loaded.score, dir: loaded.dir, path: scorePath }, now, metrics, lookaheadMs, hubOptions });
-  const osc = createOscOut({ targets: oscTargets, show, metrics, log, allPlain: oscPlain, now });
+    const { saved, scorePath, loaded } = await loadStartScore({ scorePath: options.scorePath, stateFile, log });
+    if (fileLog) closers.add('stop line', () => fileLog.logger.info('show server stopped'));
+    // The listeners close after everything else: the show tells its viewers the server goes away first.
+    const listeners = [];
+    closers.add('listeners', () => Promise.allSettled(listeners.map((listener) => listener.close())));
+    const show = createShow({ loaded: { score: loaded.score, dir: loaded.dir, path: scorePath }, now, metrics, lookaheadMs, hubOptions });
+    closers.add('show', () => show.close());
+    const osc = createOscOut({ targets: oscTargets, show, metrics, log, allPlain: oscPlain, now });
+    closers.add('OSC out', () => osc.close());
 
-  // The mirror copies the current score's media (the files behind /media/…) to the edge too.
-  const mediaSource = () => ({ dir: show.source().dir, assets: show.engine.score().assets ?? [] });
-  const edge = createEdgeMirror({ stream: show.stream, events: show.events, log, metrics, media: mediaSource });
-  if (edgeUrl) await edge.enable(edgeUrl, edgeToken ?? '');
-  // Audience voices (README.md): the venue counts its phones, the edge's totals are added.
-  const voices = createVoices({ show, now, metrics, log, osc, edge, edgeWaitMs: options.voteEdgeWaitMs });
-  const { votes, reactions } = voices;
-  const overflow = createOverflow({ maxClients, edgeUrl: () => edge.publicUrl(), viewers: () => show.hub.viewers(), metrics });
+    // The mirror copies the current score's media (the files behind /media/…) to the edge too.
+    const mediaSource = () => ({ dir: show.source().dir, assets: show.engine.score().assets ?? [] });
+    const edge = createEdgeMirror({ stream: show.stream, events: show.events, log, metrics, media: mediaSource });
+    closers.add('edge mirror', () => edge.close());
+    if (edgeUrl) await edge.enable(edgeUrl, edgeToken ?? '');
+    // Audience voices (README.md): the venue counts its phones, the edge's totals are added.
+    const voices = createVoices({ show, now, metrics, log, osc, edge, edgeWaitMs: options.voteEdgeWaitMs });
+    closers.add('voices', () => voices.close());
+    const { votes, reactions } = voices;
+    const overflow = createOverflow({ maxClients, edgeUrl: () => edge.publicUrl(), viewers: () => show.hub.viewers(), metrics });
 
-  const status = () => ({
-    transport: show.engine.status().transport,
-    position: show.engine.status().position,
-    tempo: show.engine.status().tempo,
-    tempoOverride: show.engine.status().tempoOverride,
-    epoch: show.stream.epoch(),
-    seq: show.stream.seq(),
-    clients: show.hub.counts(),
-    score: { id: show.engine.score().id, title: show.engine.score().title, path: show.source().path, bars: show.engine.score().bars },
-    osc: { targets: osc.list(), in: oscIn ? oscIn.port : null, inHost: oscIn ? oscIn.host : null },
-    edge: edge.status(),
-    maxClients,
-    vote: votes.status(),
-    reaction: reactions.status(),
-  });
+    const status = () => ({
+      transport: show.engine.status().transport,
+      position: show.engine.status().position,
+      tempo: show.engine.status().tempo,
+      tempoOverride: show.engine.status().tempoOverride,
+      epoch: show.stream.epoch(),
+      seq: show.stream.seq(),
+      clients: show.hub.counts(),
+      score: { id: show.engine.score().id, title: show.engine.score().title, path: show.source().path, bars: show.engine.score().bars },
+      osc: { targets: osc.list(), in: oscIn ? oscIn.port : null, inHost: oscIn ? oscIn.host : null },
+      edge: edge.status(),
+      maxClients,
+      vote: votes.status(),
+      reaction: reactions.status(),
+    });
 
-  const { audience, probeKey, partKey, partPages, stopSweeping } = await buildAudienceListener({
-    show,
-    metrics,
-    now,
-    overflow,
-    votes,
-    reactions,
-    log,
-    printed,
-    fastifyLogging,
-    media: mediaSource,
-    token,
-    settings: {
-      rateLimit: options.rateLimit,
-      maxPerAddress: options.maxPerAddress ?? DEFAULT_MAX_PER_ADDRESS,
-      trustProxy: options.trustProxy ?? false,
-      firstRequestTimeoutMs: options.firstRequestTimeoutMs ?? FIRST_REQUEST_TIMEOUT_MS,
-      audienceDist: AUDIENCE_DIST,
-      partDist: PART_DIST,
-      buildAudienceApp: options.buildAudienceApp,
-    },
-  });
-  const control = await buildControlListener({
-    token,
-    metrics,
-    authFailures: options.authFailures,
-    fastifyLogging,
-    recordDir: options.recordDir ?? null,
-    context: {
+    const parts = { show, metrics, now, overflow, votes, reactions, log, osc, edge, status, media: mediaSource };
+    const { audience, control, probeKey, partKey, partPages, stopSweeping } = await buildShowListeners({
+      parts,
+      logs: { printed, fastifyLogging },
+      token,
+      options,
+      audiencePort: () => audiencePort,
+    });
+    listeners.push(audience, control);
+    closers.add('address sweeps', stopSweeping);
+
+    await listenOrExplain(() => audience.listen({ host, port }), fileLog);
+    await listenOrExplain(() => control.listen({ host: '127.0.0.1', port: controlPort }), fileLog);
+    oscIn = options.oscInPort == null ? null : await listenOrExplain(() => startOscInFor(options, { show, metrics, log }), fileLog);
+    if (oscIn) closers.add('OSC in', () => oscIn.close());
+    audiencePort = /** @type {import('node:net').AddressInfo} */ (audience.server.address()).port;
+
+    const resumed = saved !== null && resumeSaved({ saved, scorePath, stateFile, show, log });
+    if (!resumed && autoplay) show.engine.play();
+    const recorder = options.recordDir
+      ? await openRecord({
+          ...parts,
+          partPages,
+          root: options.recordDir,
+          continueId: resumed ? saved?.record : null,
+          probeKey: probeKey.key,
+          audiencePort: () => audiencePort,
+        })
+      : null;
+    // The record first, while the show it samples is still there.
+    if (recorder) closers.add('performance record', () => recorder.close());
+    const persisted = stateFile ? persistResumePoint({ file: stateFile, show, log, record: recorder?.id ?? null }) : null;
+    // A clean stop: the next start begins at the top (README.md "Crash resume"). Cleared first: from
+    // then on the show's last moves are not saved.
+    if (persisted) closers.add('resume point', () => persisted.clear());
+
+    return {
+      audienceUrl: listenerUrl(audience, loopbackHostOf(host)),
+      controlUrl: listenerUrl(control, '127.0.0.1'),
+      audiencePort,
+      token,
+      /** The musicians' part pages are at `${audienceUrl}/part/${partKey}/` (README.md, "Part pages"). */
+      partKey: partKey.key,
       show,
       metrics,
-      status,
       log,
       osc,
       edge,
       votes,
       reactions,
-      partPages,
-      audienceHost: host,
-      audiencePort: () => audiencePort,
-      probeKey: probeKey.key,
-      partKey: partKey.key,
-      consoleHost: options.consoleHost ?? { mode: 'serve' },
-    },
-  });
-
-  /** What stops the show's parts, in order: the viewers are told the server goes away before the listeners close. */
-  const stopParts = async () => {
-    stopSweeping();
-    voices.close();
-    show.close();
-    osc.close();
-    edge.close();
-    await oscIn?.close();
-    await Promise.allSettled([audience.close(), control.close()]);
-  };
-
-  let oscIn = null;
-  let audiencePort = 0;
-  try {
-    await audience.listen({ host, port });
-    await control.listen({ host: '127.0.0.1', port: controlPort });
-    if (oscInPort !== null) {
-      const allow = oscAllow.length ? createAllowList(oscAllow) : null;
-      oscIn = await startOscIn({ port: oscInPort, host: oscInHost, allow, show, metrics, log });
-    }
+      status,
+      /** The performance record being written, or null (README.md, "The performance record"). */
+      recorder,
+      /** Stop everything; viewers are told the server is going away. */
+      close: () => closers.close(),
+      /** Resolves when the saved show position is on disk (tests). */
+      flushState: () => persisted?.flush() ?? Promise.resolve(),
+    };
   } catch (err) {
-    await stopParts();
+    await closers.close();
+    throw err;
+  }
+}
+
+/**
+ * Listen, or fail the start with a StartupError the user can act on (a port in use, no such
+ * address), written to the log file too.
+ * @template T
+ * @param {() => Promise<T>} listen
+ * @param {{ logger: { error: (msg: string) => void } } | null} fileLog
+ * @returns {Promise<T>}
+ */
+async function listenOrExplain(listen, fileLog) {
+  try {
+    return await listen();
+  } catch (err) {
     fileLog?.logger.error(`could not listen: ${err.message}`);
-    fileLog?.close();
     throw new StartupError(err.code ?? 'LISTEN_FAILED', `Cannot listen: ${err.message}`);
   }
-
-  const urlOf = (app, fallbackHost) => {
-    const addr = /** @type {import('node:net').AddressInfo} */ (app.server.address());
-    const h = fallbackHost ?? (addr.family === 'IPv6' ? `[${addr.address}]` : addr.address);
-    return `http://${h}:${addr.port}`;
-  };
-  audiencePort = /** @type {import('node:net').AddressInfo} */ (audience.server.address()).port;
-  const loopbackHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  const resumed = saved !== null && resumeSaved(saved);
-  if (resumed)
-    log.info(
-      `resumed the show after an unclean stop (${stateFile}): ${show.engine.status().transport} at bar ${show.engine.status().position.bar}`,
-    );
-  else if (autoplay) show.engine.play();
-  const recorder = options.recordDir ? await openRecord(options.recordDir, resumed ? saved?.record : null) : null;
-  const persisted = stateFile ? persistResumePoint({ file: stateFile, show, log, record: recorder?.id ?? null }) : null;
-
-  /** The performance record (README.md): after a crash, the interrupted show's record goes on. */
-  async function openRecord(root, continueId) {
-    try {
-      const probe = createLatencyProbe({ port: () => audiencePort, key: probeKey.key });
-      return await startRecorder({ root, continueId, show, now, metrics, edge, votes, partPages, probe, probeClock, log });
-    } catch (err) {
-      log.warn(`cannot record this show in ${root}: ${err.message}; the show goes on unrecorded`);
-      return null;
-    }
-  }
-
-  /** Apply a saved point when it belongs to this score and every value is in range. */
-  function resumeSaved(record) {
-    if (path.resolve(record.scorePath) !== path.resolve(scorePath)) {
-      log.info(`not resuming: the interrupted show was ${record.scorePath}, this one is ${path.resolve(scorePath)}`);
-      return false;
-    }
-    const problem = show.engine.resumeProblem(record.point);
-    if (problem !== null) {
-      log.warn(`not resuming from ${stateFile}: ${problem}; starting from the top`);
-      return false;
-    }
-    return show.engine.resumeFrom(record.point);
-  }
-
-  let closed = false;
-  return {
-    audienceUrl: urlOf(audience, loopbackHost),
-    controlUrl: urlOf(control, '127.0.0.1'),
-    audiencePort,
-    token,
-    /** The musicians' part pages are at `${audienceUrl}/part/${partKey}/` (README.md, "Part pages"). */
-    partKey: partKey.key,
-    show,
-    metrics,
-    log,
-    osc,
-    edge,
-    votes,
-    reactions,
-    status,
-    /** The performance record being written, or null (README.md, "The performance record"). */
-    recorder,
-    /** Stop everything; viewers are told the server is going away. */
-    async close() {
-      if (closed) return;
-      closed = true;
-      // The record first, while the show it samples is still there.
-      await recorder?.close();
-      await stopParts();
-      // A clean stop: the next start begins at the top (README.md "Crash resume").
-      await persisted?.clear();
-      fileLog?.logger.info('show server stopped');
-      fileLog?.close();
-    },
-    /** Resolves when the saved show position is on disk (tests). */
-    flushState: () => persisted?.flush() ?? Promise.resolve(),
-  };
 }
+
+/**
+ * OSC-in (remote control, README.md "OSC address space") on --osc-in, hearing the senders of --osc-allow.
+ * @param {ShowServerOptions} options
+ * @param {{ show: import('./show.js').Show, metrics: import('./metrics.js').Metrics, log: import('./log.js').Log }} parts
+ */
+function startOscInFor({ oscInPort, oscInHost = '127.0.0.1', oscAllow = [] }, { show, metrics, log }) {
+  const allow = oscAllow.length ? createAllowList(oscAllow) : null;
+  return startOscIn({ port: /** @type {number} */ (oscInPort), host: oscInHost, allow, show, metrics, log });
+}
+
+/**
+ * The URL a listener answers on.
+ * @param {import('fastify').FastifyInstance} app
+ * @param {string} [fallbackHost] the host to name instead of the bound address
+ */
+function listenerUrl(app, fallbackHost) {
+  const addr = /** @type {import('node:net').AddressInfo} */ (app.server.address());
+  const h = fallbackHost ?? (addr.family === 'IPv6' ? `[${addr.address}]` : addr.address);
+  return `http://${h}:${addr.port}`;
+}
+
+/** The host this machine reaches the audience listener on (a wildcard bind is reached on loopback). */
+const loopbackHostOf = (host) => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);

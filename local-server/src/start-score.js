@@ -2,6 +2,7 @@
 // interrupted show's (its saved position is then resumed), else the demo score.
 
 import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { loadScoreFile } from './score-file.js';
 import { readResumeFile } from './resume-file.js';
 import { StartupError } from './startup-error.js';
@@ -36,4 +37,31 @@ export async function loadStartScore({ scorePath: asked, stateFile, log }) {
   if (!loaded.ok)
     throw new StartupError('INVALID_SCORE', `The score ${scorePath} has ${loaded.problems.length} problem(s).`, loaded.problems);
   return { saved, scorePath, loaded };
+}
+
+/**
+ * Apply the interrupted show's saved point when it belongs to this score and every value is in
+ * range (README.md, "Crash resume"); says in the log what it did.
+ * @param {object} options
+ * @param {any} options.saved the resume record from loadStartScore
+ * @param {string} options.scorePath the score this server starts with
+ * @param {string | null} options.stateFile the resume file, for the log
+ * @param {import('./show.js').Show} options.show
+ * @param {{ info: (msg: string) => void, warn: (msg: string) => void }} options.log
+ * @returns {boolean} whether the show was resumed
+ */
+export function resumeSaved({ saved, scorePath, stateFile, show, log }) {
+  if (path.resolve(saved.scorePath) !== path.resolve(scorePath)) {
+    log.info(`not resuming: the interrupted show was ${saved.scorePath}, this one is ${path.resolve(scorePath)}`);
+    return false;
+  }
+  const problem = show.engine.resumeProblem(saved.point);
+  if (problem !== null) {
+    log.warn(`not resuming from ${stateFile}: ${problem}; starting from the top`);
+    return false;
+  }
+  if (!show.engine.resumeFrom(saved.point)) return false;
+  const { transport, position } = show.engine.status();
+  log.info(`resumed the show after an unclean stop (${stateFile}): ${transport} at bar ${position.bar}`);
+  return true;
 }

@@ -1,9 +1,20 @@
 // Sync accuracy: four pages behind a jittery network (every chunk, each way, delayed by a random
-// 0–150 ms) must show each beat change at the same moment. Measured from the pages' own
-// timestamps: the page-clock time at which each page put beat N on screen, (a) converted to
-// server time with that page's own offset estimate and (b) raw, since all pages share one
-// machine clock, and (c) corrected with each page's true offset measured outside the jittery
-// path (a CDP round trip). The figures are written to artifacts/audience/sync-report.json.
+// 0–150 ms) must show each beat change at the same moment, on a server whose clock is
+// SERVER_AHEAD_MS ahead of theirs (a laptop whose clock is off), so a page that does not sync its
+// clock is seconds off. Measured from the pages' own timestamps: the page-clock time at which each
+// page put beat N on screen, (a) converted to server time with that page's own offset estimate and
+// (b) raw, since all pages share one machine clock, and (c) corrected with each page's true offset
+// measured outside the jittery path (a CDP round trip).
+//
+// What a page shows late has two causes, measured apart (README.md, "How fast, how small"):
+// - its clock: at each display, the page's reading of the server clock minus the server clock's
+//   true time then. This is clock sync, and a busy machine barely moves it: held to 10 ms pairwise
+//   (p99) and each page to its own stated bound.
+// - its timer: the renderer woke late because the machine was busy. The raw skew between two
+//   pages is held to 10 ms plus the renderers' timer delay measured in the same window by a probe
+//   timer in each page that has nothing to do with sync (p99), so a CPU-bound neighbour widens it
+//   by what it costs and no more; a page that shows beats early (on arrival) fails whatever the load.
+// The figures are written to artifacts/audience/sync-report.json.
 
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,6 +29,12 @@ const PAGES = 4;
 const BEATS = 96;
 const BPM = 240; // 250 ms per beat: many beat changes in little time
 const MAX_DELAY_MS = 150;
+/** The server's clock runs this far ahead of the pages' (one machine clock, so the only offset is this). */
+const SERVER_AHEAD_MS = 2_500;
+/** Two pages show the same beat change within this of each other (p99), plus their timers' measured delay. */
+const SYNC_LIMIT_MS = 10;
+/** The probe timer's period in each page (ms): a wake-up every 20 ms, like a display timer's. */
+const PROBE_PERIOD_MS = 20;
 
 let browser;
 let show;
@@ -25,7 +42,8 @@ let proxy;
 let release;
 beforeAll(async () => {
   release = await acquireBrowserLock();
-  [browser, show] = await Promise.all([launchBrowser(), startShow()]);
+  const base = Date.now() - performance.now();
+  [browser, show] = await Promise.all([launchBrowser(), startShow({ now: () => base + performance.now() + SERVER_AHEAD_MS })]);
   proxy = await startJitterProxy({ targetPort: new URL(show.audienceUrl).port, maxDelayMs: MAX_DELAY_MS });
 }, 180_000);
 afterAll(async () => {
@@ -35,16 +53,42 @@ afterAll(async () => {
   await release?.();
 });
 
+/**
+ * In the page: a timer that asks to wake every `period` ms and records how late each wake-up
+ * is (ms), the renderer's own scheduling delay while the window is measured. stop() returns them.
+ * @param {number} period
+ */
+function startTimerProbe(period) {
+  const late = [];
+  let expected = performance.now() + period;
+  let handle = setTimeout(function tick() {
+    const now = performance.now();
+    late.push(now - expected);
+    expected = now + period;
+    handle = setTimeout(tick, period);
+  }, period);
+  window.__syncProbe = {
+    stop: () => {
+      clearTimeout(handle);
+      return late;
+    },
+  };
+}
+
 /** Measure one window of BEATS beat changes on every page, starting after what they show now. */
 async function measure(pages, n) {
   // From the top of the piece each time, so a window never runs past its end (192 beats).
   await control(show, 'POST', '/api/transport', { action: 'seek', bar: 1 });
   // The piece lasts 48 s at this tempo: after a slow settle it may have ended, and a seek does not restart it.
+  const since = Date.now(); // displays before this instant belong to earlier windows
   await control(show, 'POST', '/api/transport', { action: 'play' });
-  await new Promise((r) => setTimeout(r, 1000));
-  const since = Date.now() - 100; // displays before this instant belong to earlier windows
+  // Every page shows the restarted piece (one of its first 40 beats, 10 s) before the window starts.
+  await Promise.all(
+    pages.map(({ page }) => waitInPage(page, (t) => window.__tutti.displays().some((d) => d.local >= t && d.index < 40), since, 20_000)),
+  );
   const startIndex =
     Math.max(...(await Promise.all(pages.map(({ page }) => page.evaluate(() => window.__tutti.displays().at(-1)?.index ?? 0))))) + 1;
+  await Promise.all(pages.map(({ page }) => page.evaluate(startTimerProbe, PROBE_PERIOD_MS)));
   // Sleep rather than poll the pages while they are being measured.
   await new Promise((r) => setTimeout(r, (BEATS + 2) * (60_000 / BPM)));
   await Promise.all(
@@ -59,6 +103,7 @@ async function measure(pages, n) {
           clock: window.__tutti.clock(),
           transport: window.__tutti.connection().transport,
           timerEarly: window.__tutti.timerEarly(),
+          probeLate: window.__syncProbe.stop(),
         }),
         since,
       ),
@@ -74,6 +119,8 @@ async function measure(pages, n) {
     const server = shown.map((d) => d.server);
     const local = shown.map((d) => d.local);
     const truth = shown.map((d, i) => d.local + truths[i].offset);
+    // The page's reading of the server clock at the display minus the server clock's true time then.
+    const clockError = shown.map((d, i) => d.server - truth[i]);
     beats.push({
       index,
       serverSkew: Math.max(...server) - Math.min(...server),
@@ -81,6 +128,7 @@ async function measure(pages, n) {
       trueSkew: Math.max(...truth) - Math.min(...truth),
       server,
       local,
+      clockError,
       late: shown.map((d) => d.server - d.at),
       lead: shown.map((d) => d.lead),
     });
@@ -91,6 +139,7 @@ async function measure(pages, n) {
   // Every pair of pages, every beat: |difference| of the moments they showed it.
   const pairs = (key) => beats.flatMap((b) => b[key].flatMap((x, i) => b[key].slice(i + 1).map((y) => Math.abs(x - y))));
   const lateness = beats.flatMap((b) => b.late);
+  const probeLate = all.flatMap((p) => p.probeLate);
   const report = {
     pages: PAGES,
     jitterMs: [0, MAX_DELAY_MS],
@@ -99,6 +148,16 @@ async function measure(pages, n) {
     // Pairwise: how far apart two phones show the same beat change.
     serverTimePairMs: { p50: quantile(pairs('server'), 0.5), p99: quantile(pairs('server'), 0.99), max: Math.max(...pairs('server')) },
     rawLocalPairMs: { p50: quantile(pairs('local'), 0.5), p99: quantile(pairs('local'), 0.99), max: Math.max(...pairs('local')) },
+    // The clock part alone: how far apart two pages' readings of the server clock were at the display.
+    clockErrorPairMs: { p50: quantile(pairs('clockError'), 0.5), p99: quantile(pairs('clockError'), 0.99) },
+    clockErrorMs: {
+      p50: quantile(beats.flatMap((b) => b.clockError).map(Math.abs), 0.5),
+      p99: quantile(beats.flatMap((b) => b.clockError).map(Math.abs), 0.99),
+    },
+    // The timer part: the renderers' wake-up delay in this window (the probe), and the limit it sets.
+    timerDelayMs: { p50: quantile(probeLate, 0.5), p99: quantile(probeLate, 0.99), max: Math.max(...probeLate), samples: probeLate.length },
+    rawLimitMs: SYNC_LIMIT_MS + Math.max(0, quantile(probeLate, 0.99)),
+    earliestDisplayMs: Math.min(...lateness),
     // Per beat: earliest to latest of all four pages.
     serverTimeSkewMs: { p50: quantile(serverSkews, 0.5), p99: quantile(serverSkews, 0.99), max: Math.max(...serverSkews) },
     rawLocalSkewMs: { p50: quantile(localSkews, 0.5), p99: quantile(localSkews, 0.99), max: Math.max(...localSkews) },
@@ -111,6 +170,11 @@ async function measure(pages, n) {
       trueOffset: truths[i].offset,
       trueOffsetError: truths[i].error,
       estimateError: p.clock.offset - truths[i].offset,
+      // This page's reading of the server clock at its displays, against the truth (p99 of |error|).
+      clockErrorAtDisplayP99: quantile(
+        beats.map((b) => Math.abs(b.clockError[i])),
+        0.99,
+      ),
       samples: p.clock.samples,
       timerEarlyMs: p.timerEarly,
       rtt: p.clock.rtt,
@@ -125,7 +189,8 @@ async function measure(pages, n) {
     `window ${n}: sync over ${beats.length} beats × ${PAGES} pages, 0–${MAX_DELAY_MS} ms jitter: pairwise p99 ${f(report.rawLocalPairMs.p99)} ms raw local / ` +
       `${f(report.serverTimePairMs.p99)} ms server time (p50 ${f(report.rawLocalPairMs.p50)}); all-4 spread p99 ${f(report.rawLocalSkewMs.p99)} ms raw local ` +
       `(p50 ${f(report.rawLocalSkewMs.p50)}), ${f(report.serverTimeSkewMs.p99)} ms server time, ` +
-      `ground-truth p99 ${f(report.groundTruthSkewMs.p99)} ms; offset estimate errors ${report.clocks.map((c) => c.estimateError.toFixed(1)).join('/')} ms ` +
+      `ground-truth p99 ${f(report.groundTruthSkewMs.p99)} ms; clock part pairwise p99 ${f(report.clockErrorPairMs.p99)} ms; ` +
+      `timer delay p99 ${f(report.timerDelayMs.p99)} ms (raw limit ${f(report.rawLimitMs)} ms); offset estimate errors ${report.clocks.map((c) => c.estimateError.toFixed(1)).join('/')} ms ` +
       `(bounds ±${report.clocks.map((c) => c.uncertainty.toFixed(1)).join('/')}); load average ${loadavg()[0].toFixed(1)}`,
   );
   return { report, all, beats };
@@ -178,7 +243,8 @@ test(`${PAGES} pages behind a 0–${MAX_DELAY_MS} ms jitter proxy show every bea
   // outside load starves the renderers during a window, another is measured (at most three);
   // all are written to the report.
   const windows = [];
-  const passes = (w) => w.report.serverTimePairMs.p99 <= 10 && w.report.rawLocalPairMs.p99 <= 10;
+  const passes = ({ report: r }) =>
+    r.clockErrorPairMs.p99 <= SYNC_LIMIT_MS && r.serverTimePairMs.p99 <= r.rawLimitMs && r.rawLocalPairMs.p99 <= r.rawLimitMs;
   while (windows.length < 3 && !(windows.length && passes(windows.at(-1)))) windows.push(await measure(pages, windows.length + 1));
   await writeFile(
     join(ARTIFACTS, 'sync-report.json'),
@@ -192,8 +258,17 @@ test(`${PAGES} pages behind a 0–${MAX_DELAY_MS} ms jitter proxy show every bea
 
   expect(beats.length).toBe(BEATS); // every page showed every beat
   expect(all.every((p) => p.transport === 'ws')).toBe(true);
-  expect(report.serverTimePairMs.p99).toBeLessThanOrEqual(10);
-  expect(report.rawLocalPairMs.p99).toBeLessThanOrEqual(10);
+  // The clock part: what sync decides, whatever the load. Pairwise, and each page against the
+  // server's true clock (a page that did not sync would be SERVER_AHEAD_MS off, its neighbours too).
+  expect(report.clockErrorPairMs.p99).toBeLessThanOrEqual(SYNC_LIMIT_MS);
+  for (const c of report.clocks)
+    expect(c.clockErrorAtDisplayP99).toBeLessThanOrEqual(Math.max(SYNC_LIMIT_MS / 2, c.uncertainty) + c.trueOffsetError + 0.5);
+  // What a person sees: 10 ms plus what the busy renderers' timers cost in this very window.
+  expect(report.timerDelayMs.samples).toBeGreaterThan(PAGES * 100);
+  expect(report.serverTimePairMs.p99).toBeLessThanOrEqual(report.rawLimitMs);
+  expect(report.rawLocalPairMs.p99).toBeLessThanOrEqual(report.rawLimitMs);
+  // A beat is never shown before its moment (a page that showed beats as they arrive would be ~300 ms early).
+  expect(report.earliestDisplayMs).toBeGreaterThanOrEqual(-1);
   // The clock part alone, against ground truth: each estimate is within its own stated bound
   // (plus the error of the ground-truth measurement itself).
   for (const c of report.clocks) expect(Math.abs(c.estimateError)).toBeLessThanOrEqual(c.uncertainty + c.trueOffsetError + 0.5);

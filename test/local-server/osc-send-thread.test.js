@@ -16,7 +16,8 @@ async function exercise(thread, reports) {
     thread.post({ type: 'cancel', id: 4 }); // n = 3 never goes
     thread.post({ type: 'send', id: 99, at: null, packets: [packet(99)] });
     await waitFor(() => receiver.received.filter((r) => r.args[0] !== 99).length >= 5, 5000, 'timed packets');
-    await new Promise((r) => setTimeout(r, 100));
+    // Every outcome reported (the thread's state, not a fixed wait: a loaded machine reports late).
+    await waitFor(() => reports.filter((r) => r.type === 'result').length >= 6, 5000, 'every outcome reported');
     const timedArrivals = receiver.received.filter((r) => r.args[0] !== 99);
     expect(timedArrivals.map((r) => r.args[0])).toEqual([0, 1, 2, 4, 5]);
     const errors = timedArrivals.map((r) => r.at - (start + r.args[0] * 40));

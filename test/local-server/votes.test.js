@@ -168,7 +168,7 @@ test('reactions: taps from every socket become a smoothed 0–1 level in the sta
   cleanup.push(() => osc.server.close());
   // 4 s window from bar 2; level 1 = 12.5 taps/s
   const show = await startShow({
-    scorePath: writeVoteScore({ prompt: false, reactions: [{ at: { bar: 2 }, until: { bar: 6 }, label: 'Applaud', full: 12.5 }] }),
+    scorePath: writeVoteScore({ prompt: false, reactions: [{ at: { bar: 2 }, until: { bar: 10 }, label: 'Applaud', full: 12.5 }] }),
     autoplay: false,
     oscTargets: [{ host: '127.0.0.1', port: osc.port }],
   });
@@ -178,7 +178,8 @@ test('reactions: taps from every socket become a smoothed 0–1 level in the sta
   show.show.engine.play();
   const react = await waitFor(() => clients[0].tracker.state?.react, 5000, 'the reaction window');
   expect(react).toMatchObject({ label: 'Applaud', level: 0 });
-  expect(react.closes - react.opens).toBe(4000);
+  // 8 s: the 3.2 s of taps below fit with room to spare when a busy machine stretches their pacing.
+  expect(react.closes - react.opens).toBe(8000);
   await waitFor(() => Date.now() >= react.opens, 2000, 'the window to open');
   // 5 sockets × 1 tap every 400 ms = 12.5 taps/s, within each socket's 3/s budget: level 1 once smoothed
   const levels = [];
@@ -194,7 +195,7 @@ test('reactions: taps from every socket become a smoothed 0–1 level in the sta
   await waitFor(async () => (await metric(show, 'tutti_taps_total{where="dropped"}')) >= 90, 3000, 'dropped taps');
   expect(await metric(show, 'tutti_taps_total{where="venue"}')).toBeLessThanOrEqual(40 + 10);
   // The window closes: `react` leaves the state; the level went out over OSC 4 times a second.
-  await waitFor(() => clients[0].tracker.state && !clients[0].tracker.state.react, 6000, 'the window to close');
+  await waitFor(() => clients[0].tracker.state && !clients[0].tracker.state.react, 10_000, 'the window to close');
   const sent = osc.received.filter((m) => m[0] === '/tutti/reaction').map((m) => m[1]);
   expect(sent.length).toBeGreaterThanOrEqual(8);
   expect(Math.max(...sent)).toBeGreaterThanOrEqual(0.8);

@@ -33,8 +33,8 @@ export function createLiveFeed({ serverNow }) {
     },
     /** Whether another console may follow the feed. */
     full: () => streams.size >= MAX_EVENT_STREAMS,
-    /** 429 body when full(). */
-    fullBody: () => ({ error: 'TOO_MANY_STREAMS', message: `at most ${MAX_EVENT_STREAMS} consoles may follow the live feed at once` }),
+    /** The TOO_MANY_STREAMS sentence when full(). */
+    fullMessage: () => `at most ${MAX_EVENT_STREAMS} consoles may follow the live feed at once`,
     /** How many consoles follow the feed. */
     size: () => streams.size,
     /**

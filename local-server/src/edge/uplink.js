@@ -82,16 +82,8 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
     /** @type {UplinkStatus['state']} */
     const state = closed ? 'closed' : replacedAt !== null ? 'replaced' : link.connected ? 'connected' : 'connecting';
     const { connected, remoteViewers, lastError } = link;
-    return {
-      url: target.url ?? String(url),
-      state,
-      replacedAt,
-      connected,
-      ...cursor.status(),
-      remoteViewers,
-      reconnects: connection.reconnects(),
-      lastError,
-    };
+    const reconnects = connection.reconnects();
+    return { url: target.url ?? String(url), state, replacedAt, connected, ...cursor.status(), remoteViewers, reconnects, lastError };
   }
 
   function notify() {
@@ -132,18 +124,10 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
     keepalive.stopAlive();
     const wasConnected = link.connected;
     link.connected = false;
-    if (code === REPLACED_CLOSE_CODE && !closed) {
-      replacedAt = Date.now();
-      link.lastError = 'REPLACED: another venue server publishes to this edge with the same token';
-      warn(REPLACED_WARNING);
-      notify();
-      return;
-    }
-    if (wasConnected && !closed) link.lastError ??= `CLOSED: the edge closed the connection (code ${code})`;
-    if (wasConnected) warn(`disconnected (${link.lastError ?? `code ${code}`}); reconnecting`);
-    else if (link.lastError && link.attempt === 0) warn(`cannot connect: ${link.lastError}`);
+    const next = afterClose(code, { link, closed, wasConnected, warn });
+    if (next === 'replaced') replacedAt = Date.now();
     notify();
-    if (!closed && replacedAt === null) connection.reconnectLater();
+    if (next === 'reconnect' && replacedAt === null) connection.reconnectLater();
   }
 
   const cursor = createPublishCursor({ stream, send });
@@ -176,9 +160,7 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
   }
 
   return {
-    publish() {
-      safePump();
-    },
+    publish: () => safePump(),
     status,
     resume() {
       if (closed || replacedAt === null) return false;
@@ -197,4 +179,24 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
       return connection.close();
     },
   };
+}
+
+/**
+ * What a closed publish socket means (README.md, "Running a show"; the edge's close codes are the
+ * publisher protocol's): another venue replaced this one (stop until resume), or a disconnect to
+ * report and reconnect from, unless the uplink itself was closed. Says so in link.lastError and the log.
+ * @param {number} code the socket's close code
+ * @param {{ link: import('./edge-replies.js').UplinkLink, closed: boolean, wasConnected: boolean, warn: (message: string) => void }} state
+ * @returns {'replaced' | 'reconnect' | 'stop'}
+ */
+function afterClose(code, { link, closed, wasConnected, warn }) {
+  if (code === REPLACED_CLOSE_CODE && !closed) {
+    link.lastError = 'REPLACED: another venue server publishes to this edge with the same token';
+    warn(REPLACED_WARNING);
+    return 'replaced';
+  }
+  if (wasConnected && !closed) link.lastError ??= `CLOSED: the edge closed the connection (code ${code})`;
+  if (wasConnected) warn(`disconnected (${link.lastError ?? `code ${code}`}); reconnecting`);
+  else if (link.lastError && link.attempt === 0) warn(`cannot connect: ${link.lastError}`);
+  return closed ? 'stop' : 'reconnect';
 }

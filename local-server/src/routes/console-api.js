@@ -15,6 +15,7 @@ import { createVoicesFeed } from '../console/voices-feed.js';
 import { createLogCursor } from '../console/log-cursor.js';
 import { createOscPanel } from './console-osc.js';
 import { createEdgePanel } from './console-edge.js';
+import { sendError } from '../send-error.js';
 
 /**
  * What the program hosting the server (`npm start`, the desktop app) tells the console: where
@@ -229,7 +230,7 @@ export default async function consoleApi(
   app.get('/api/console', async () => snapshot());
 
   app.get('/api/events', async (request, reply) => {
-    if (feed.full()) return reply.code(429).send(feed.fullBody());
+    if (feed.full()) return sendError(reply, 'TOO_MANY_STREAMS', { message: feed.fullMessage() });
     const first = await snapshot();
     reply.hijack();
     feed.add(reply.raw, first);
@@ -255,11 +256,8 @@ export default async function consoleApi(
 
   app.post('/api/console/count-in', { schema: { body: countInBody } }, async (request, reply) => {
     const st = show.engine.status();
-    if (st.transport === 'playing')
-      return reply
-        .code(409)
-        .send({ error: 'ALREADY_PLAYING', message: 'the show is already playing; a count-in starts a stopped or paused show' });
-    if (countIn.active()) return reply.code(409).send({ error: 'COUNTING_IN', message: 'a count-in is already running' });
+    if (st.transport === 'playing') return sendError(reply, 'ALREADY_PLAYING');
+    if (countIn.active()) return sendError(reply, 'COUNTING_IN');
     countIn.start(/** @type {any} */ (request.body)?.beats ?? st.position.beats);
     return transportStatus();
   });

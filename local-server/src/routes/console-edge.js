@@ -3,6 +3,7 @@
 // "replaced", switching it off. The token is kept out of the log and handed to the host to keep.
 
 import { edgePublishUrl } from '../edge/edge-url.js';
+import { sendError } from '../send-error.js';
 
 const edgeBody = {
   type: 'object',
@@ -31,7 +32,7 @@ export function createEdgePanel({ edge, status, tell, secrets }) {
       app.post('/api/edge', { schema: { body: edgeBody } }, async (request, reply) => {
         const { url, token } = /** @type {any} */ (request.body);
         const checked = edgePublishUrl(url);
-        if (!checked.url) return reply.code(400).send({ error: 'BAD_EDGE_URL', message: checked.reason.replace('--edge', 'the edge URL') });
+        if (!checked.url) return sendError(reply, 'BAD_EDGE_URL', { message: checked.reason.replace('--edge', 'the edge URL') });
         secrets.add(token);
         await edge.enable(url, token);
         // The desktop app keeps the token encrypted (app/main/edge-token-store.js); other hosts drop it.
@@ -41,8 +42,7 @@ export function createEdgePanel({ edge, status, tell, secrets }) {
 
       // After "replaced" (another venue server took the edge over) the uplink waits for this.
       app.post('/api/edge/resume', async (_request, reply) => {
-        if (!edge.status().enabled)
-          return reply.code(409).send({ error: 'EDGE_OFF', message: 'the edge mirror is off; switch it on with POST /api/edge' });
+        if (!edge.status().enabled) return sendError(reply, 'EDGE_OFF');
         edge.resume();
         return current();
       });

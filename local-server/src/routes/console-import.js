@@ -9,6 +9,7 @@ import { ImportError } from '#core/import/import-error.js';
 import { validateScore } from '#core/score/validate.js';
 import { importInWorker } from '../import/import-worker.js';
 import { scoreSummary } from './console-api.js';
+import { sendError } from '../send-error.js';
 
 const importBody = {
   type: 'object',
@@ -47,8 +48,7 @@ export default async function consoleImport(app, { log }) {
       };
     } catch (error) {
       if (error instanceof ImportError) {
-        const code = /exists; pass --force/.test(error.message) ? 409 : 400;
-        return reply.code(code).send({ error: code === 409 ? 'EXISTS' : 'IMPORT_FAILED', message: error.message });
+        return sendError(reply, /exists; pass --force/.test(error.message) ? 'EXISTS' : 'IMPORT_FAILED', { message: error.message });
       }
       throw error;
     }

@@ -3,6 +3,7 @@
 // the host (the desktop app saves them).
 
 import { OSC_MODES, MAX_OFFSET_MS, formatTarget } from '../osc-target.js';
+import { sendError } from '../send-error.js';
 
 const PING_TIMEOUT_MS = 3000;
 
@@ -93,9 +94,7 @@ export function createOscPanel({ osc, status, log, tell }) {
         const { host: address, port, mode, offsetMs } = /** @type {any} */ (request.body);
         const changed = osc.update({ host: address, port }, { mode, offsetMs });
         if (!changed)
-          return reply
-            .code(404)
-            .send({ error: 'NO_SUCH_TARGET', message: `${formatTarget({ host: address, port })} is not an OSC target` });
+          return sendError(reply, 'NO_SUCH_TARGET', { message: `${formatTarget({ host: address, port })} is not an OSC target` });
         log.info(`OSC target changed: ${described(changed)}`);
         tell({ oscTargets: savedTargets() });
         return current();
@@ -104,7 +103,7 @@ export function createOscPanel({ osc, status, log, tell }) {
       app.delete('/api/osc/targets', { schema: { body: oscTargetBody } }, async (request, reply) => {
         const { host: address, port } = /** @type {any} */ (request.body);
         if (!osc.remove({ host: address, port }))
-          return reply.code(404).send({ error: 'NO_SUCH_TARGET', message: `${address}:${port} is not an OSC target` });
+          return sendError(reply, 'NO_SUCH_TARGET', { message: `${address}:${port} is not an OSC target` });
         pings.delete(targetKey({ host: address, port }));
         log.info(`OSC target removed: ${address}:${port}`);
         tell({ oscTargets: savedTargets() });

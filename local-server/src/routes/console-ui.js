@@ -10,6 +10,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, extname, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sendError } from '../send-error.js';
 
 export const RENDERER_DIR = fileURLToPath(new URL('../../../web/console/', import.meta.url));
 const CORE_DIR = fileURLToPath(new URL('../../../core/', import.meta.url));
@@ -84,7 +85,7 @@ export default async function consoleUi(app, options = {}) {
 
   const send = (reply, name, from = files) => {
     const file = from.get(name);
-    if (!file) return reply.code(404).type('application/json; charset=utf-8').send({ error: 'NOT_FOUND', message: 'no such console file' });
+    if (!file) return sendError(reply.type('application/json; charset=utf-8'), 'NOT_FOUND', { message: 'no such console file' });
     return reply
       .header('content-security-policy', CONSOLE_CSP)
       .header('x-content-type-options', 'nosniff')

@@ -6,6 +6,7 @@ import { EngineError } from '#core/score/engine.js';
 import { loadScoreFile } from '../score-file.js';
 import { BadInput } from '../metrics.js';
 import { createTransportLog } from '../transport-log.js';
+import { sendEngineRefusal, sendError, sendThrownError, thrownStatus } from '../send-error.js';
 
 const transportBody = {
   type: 'object',
@@ -44,7 +45,7 @@ export default async function controlRoutes(app, { show, metrics, status, log })
     const { action, bar, beat } = /** @type {any} */ (request.body);
     const { engine } = show;
     if (action === 'seek') {
-      if (bar === undefined) return reply.code(400).send({ error: 'BAD_BODY', message: 'seek needs "bar" (and optionally "beat")' });
+      if (bar === undefined) return sendError(reply, 'BAD_BODY');
       engine.seek(bar, beat ?? 1);
     } else engine[action]();
     said.transport(action === 'seek' ? `seek to bar ${bar} beat ${beat ?? 1}` : action, by(request));
@@ -63,8 +64,7 @@ export default async function controlRoutes(app, { show, metrics, status, log })
     const loaded = await loadScoreFile(path);
     if (!loaded.ok) {
       metrics.badInput.inc({ source: BadInput.SCORE });
-      return reply.code(400).send({
-        error: 'INVALID_SCORE',
+      return sendError(reply, 'INVALID_SCORE', {
         message: `The score ${path} has ${loaded.problems.length} problem(s).`,
         problems: loaded.problems,
       });
@@ -109,11 +109,11 @@ export function acceptJsonBodiesOfAnyType(app) {
  */
 export function controlErrorHandler(metrics) {
   return (error, request, reply) => {
-    if (error instanceof EngineError) return reply.code(400).send({ error: error.code, message: error.message });
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (error instanceof EngineError) return sendEngineRefusal(reply, error);
+    const status = thrownStatus(error);
     if (status === 400 || status === 415 || status === 413) metrics.badInput.inc({ source: BadInput.HTTP_BODY });
     if (status === 500) request.log.error(error);
     const message = error.validation ? `invalid body: ${error.message.replace(/^body\/?/, '')}` : error.message;
-    return reply.code(status).send({ error: error.code ?? 'ERROR', message: status === 500 ? 'internal error' : message });
+    return sendThrownError(reply, error, message);
   };
 }

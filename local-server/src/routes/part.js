@@ -11,8 +11,7 @@ import { partCueTable } from '#core/score/part-cues.js';
 import { BadInput } from '../metrics.js';
 import { loadBuiltApp, sendBuiltFile } from './static.js';
 import { parsePartReport } from '../part-pages.js';
-
-const REFUSED = { error: 'PART_KEY', message: "this part-page link is not valid: scan the musicians' QR code on the console again" };
+import { sendError } from '../send-error.js';
 
 /**
  * The key check every /part route starts with: true when `key` is the part key, else it answers
@@ -25,7 +24,7 @@ export function partKeyGate(partKey, metrics) {
   return (key, reply) => {
     if (partKey.matches(key)) return true;
     metrics.badInput.inc({ source: BadInput.PART_KEY });
-    reply.code(403).header('cache-control', 'no-store').send(REFUSED);
+    sendError(reply, 'PART_KEY', { headers: { 'cache-control': 'no-store' } });
     return false;
   };
 }
@@ -67,9 +66,9 @@ export default async function partRoutes(app, { dir, show, metrics, partKey, par
     // The page's relative URLs need the trailing slash.
     if (rest === null) return reply.code(308).header('location', `/part/${key}/`).send();
     if (rest === '/parts.json') return reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(tableJson());
-    if (files.size === 0) return reply.code(503).send({ error: 'PART_PAGE_NOT_BUILT', message: 'run npm run build on the server' });
+    if (files.size === 0) return sendError(reply, 'PART_PAGE_NOT_BUILT');
     const file = rest === '/' ? files.get('/') : rest.startsWith('/assets/') ? files.get(rest) : undefined;
-    if (!file) return reply.code(404).send({ error: 'NOT_FOUND', message: 'no such part-page file' });
+    if (!file) return sendError(reply, 'NOT_FOUND', { message: 'no such part-page file' });
     return sendBuiltFile(request, reply, file);
   };
   app.get('/part', get);
@@ -78,11 +77,11 @@ export default async function partRoutes(app, { dir, show, metrics, partKey, par
   app.post('/part/*', async (request, reply) => {
     const { key, rest } = split(request.url);
     if (!admitted(key, reply)) return reply;
-    if (rest !== '/report') return reply.code(404).send({ error: 'NOT_FOUND', message: 'no such part-page route' });
+    if (rest !== '/report') return sendError(reply, 'NOT_FOUND', { message: 'no such part-page route' });
     const parsed = parsePartReport(request.body);
     if (parsed.ok === false) {
       metrics.badInput.inc({ source: BadInput.HTTP_BODY });
-      return reply.code(400).send({ error: 'BAD_REPORT', message: parsed.reason });
+      return sendError(reply, 'BAD_REPORT', { message: parsed.reason });
     }
     partPages.report(parsed.report, request.ip);
     return reply.code(204).send();

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { listRecords, RecordError } from '../record/record-reader.js';
 import { RECORD_ID } from '../record/record-writer.js';
 import { reportHtml } from '../report/report-html.js';
+import { sendError } from '../send-error.js';
 
 /**
  * @param {import('fastify').FastifyInstance} app
@@ -19,7 +20,7 @@ export default async function recordRoutes(app, { recordDir }) {
   app.get('/api/records/:id/report', async (request, reply) => {
     const { id } = /** @type {{ id: string }} */ (request.params);
     if (!recordDir || !RECORD_ID.test(id))
-      return reply.code(404).send({ error: 'NO_SUCH_RECORD', message: `no performance record "${String(id).slice(0, 40)}"` });
+      return sendError(reply, 'NO_SUCH_RECORD', { message: `no performance record "${String(id).slice(0, 40)}"` });
     try {
       // Rendered on the event loop: ~tens of ms for a 2-hour show (npm run bench:record).
       const { html } = reportHtml(path.join(recordDir, id));
@@ -28,8 +29,7 @@ export default async function recordRoutes(app, { recordDir }) {
         .header('content-disposition', `attachment; filename="tutti-report-${id}.html"`)
         .send(html);
     } catch (err) {
-      if (err instanceof RecordError)
-        return reply.code(404).send({ error: 'NO_SUCH_RECORD', message: err.message.replace(recordDir, 'records') });
+      if (err instanceof RecordError) return sendError(reply, 'NO_SUCH_RECORD', { message: err.message.replace(recordDir, 'records') });
       throw err;
     }
   });

@@ -1,7 +1,7 @@
 // A bad stream query on /ws, /sse or /poll: the catalogue's status and body (README.md,
 // "Errors"), counted as tutti_bad_input_total{source="query"}.
 
-import { audienceError } from '#core/protocol/http-errors.js';
+import { sendError } from '../send-error.js';
 import { BadInput } from '../metrics.js';
 
 /**
@@ -11,6 +11,5 @@ import { BadInput } from '../metrics.js';
  */
 export function refuseQuery(reply, metrics, code) {
   metrics.badInput.inc({ source: BadInput.QUERY });
-  const { status, body } = audienceError(code);
-  return reply.code(status).send(body);
+  return sendError(reply, code);
 }

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { MEDIA_READ_FLAGS, resolveMediaFile } from '../media-file.js';
 import { AUDIENCE_PAGE_CSP_HEADER } from '#core/protocol/page-csp.js';
 import { MEDIA_CSP, MEDIA_MAX_AGE, decodeMediaPath, etagMatches, mediaType, parseRange } from '#core/protocol/media.js';
-import { errorBody } from '#core/protocol/http-errors.js';
+import { sendError } from '../send-error.js';
 
 /** @typedef {import('../edge/media-sync.js').MediaSource} MediaSource */
 
@@ -138,12 +138,12 @@ export default async function staticRoutes(app, { dir, media = () => null, onOut
     const rel = decodeMediaPath(raw);
     const source = media();
     const listed = rel !== null && source !== null && source.assets.some((asset) => asset.src === rel);
-    if (!listed) return reply.code(404).send(errorBody('NOT_FOUND'));
+    if (!listed) return sendError(reply, 'NOT_FOUND');
     // Checked on every request, not only at load: a link can be planted in the folder mid-show.
     const info = await resolveMediaFile(source.dir, rel);
     if (!info.ok) {
       if (info.reason === 'outside') onOutside(rel);
-      return reply.code(404).send(errorBody('NOT_FOUND', info.reason === 'missing' ? 'media file missing on the server' : undefined));
+      return sendError(reply, 'NOT_FOUND', { message: info.reason === 'missing' ? 'media file missing on the server' : undefined });
     }
     const file = info.file;
     const etag = `"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`;

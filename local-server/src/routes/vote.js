@@ -6,6 +6,7 @@ import { parseVote, encodeVoteReply } from '#core/votes/vote-message.js';
 import { isAccepted } from '#core/votes/tally.js';
 import { BadInput } from '../metrics.js';
 import { MAX_TAPS_PER_FRAME } from '#core/protocol/envelope.js';
+import { sendError } from '../send-error.js';
 
 /** HTTP status of each refusal: the vote was well-formed but not counted. */
 const REFUSED_STATUS = { closed: 409, unknown_option: 409, full: 503 };
@@ -27,7 +28,7 @@ export default async function voteRoutes(app, { metrics, votes, reactions }) {
       n > MAX_TAPS_PER_FRAME
     ) {
       metrics.badInput.inc({ source: BadInput.VOTE });
-      return reply.code(400).send({ error: 'BAD_TAP', message: `send {"n": 1 to ${MAX_TAPS_PER_FRAME}} as application/json` });
+      return sendError(reply, 'BAD_TAP', { message: `send {"n": 1 to ${MAX_TAPS_PER_FRAME}} as application/json` });
     }
     return reply.code(reactions.tap(n, 'venue') ? 204 : 409).send();
   });
@@ -39,12 +40,12 @@ export default async function voteRoutes(app, { metrics, votes, reactions }) {
         .startsWith('application/json')
     ) {
       metrics.badInput.inc({ source: BadInput.VOTE });
-      return reply.code(415).send({ error: 'BAD_VOTE', message: 'send the vote as application/json' });
+      return sendError(reply, 'BAD_VOTE', { status: 415 });
     }
     const parsed = parseVote(request.body);
     if (parsed.ok === false) {
       metrics.badInput.inc({ source: BadInput.VOTE });
-      return reply.code(400).send({ error: 'BAD_VOTE', message: parsed.reason });
+      return sendError(reply, 'BAD_VOTE', { message: parsed.reason });
     }
     const outcome = votes.cast(parsed.vote);
     const counted = isAccepted(outcome);

@@ -3,7 +3,6 @@
 
 import { parseClientFrame, encodePong, CloseCode } from '#core/protocol/envelope.js';
 import { VIEWER_LIMITS } from '#core/protocol/viewer-limits.js';
-import { audienceError } from '#core/protocol/http-errors.js';
 import { parseStreamQuery } from '#core/stream/query.js';
 import { createTokenBucket } from '#core/util/token-bucket.js';
 import { BadInput } from '../metrics.js';
@@ -11,6 +10,7 @@ import { encodeVoteReply } from '#core/votes/vote-message.js';
 import { isAccepted } from '#core/votes/tally.js';
 import { createSocketVoter, createTapBudget } from '../votes/socket-voter.js';
 import { refuseQuery } from './refuse-query.js';
+import { sendError } from '../send-error.js';
 
 /**
  * @param {import('fastify').FastifyInstance} app
@@ -30,10 +30,7 @@ export default async function wsRoutes(app, { show, metrics, now, overflow, isPr
     if (!isProbe(request) && overflow.fullFor(request.ip) && !overflow.redirects()) return overflow.reject(reply, 'ws', '/ws');
   };
   // A plain GET (no upgrade) gets 426, as at the edge (README.md, "Errors").
-  const upgradeRequired = async (_request, reply) => {
-    const { status, body } = audienceError('UPGRADE_REQUIRED');
-    return reply.code(status).send(body);
-  };
+  const upgradeRequired = async (_request, reply) => sendError(reply, 'UPGRADE_REQUIRED');
   app.route({
     method: 'GET',
     url: '/ws',

@@ -5,13 +5,14 @@
 // winner's section at the next bar line. With an edge mirror, the result waits for the edge's
 // final count (edge-worker/src/vote-seal.js), up to EDGE_WAIT_MS.
 // The round's rules are core/votes/vote-round.js and its beats core/votes/beat-window.js; this
-// file is the shell around them: timers, the state stream, metrics, OSC, the log and the branch.
+// file is the shell around them: the show's beats, the state stream, metrics, OSC, the log and the
+// branch; how a round ends (its close, the edge's wait, the result's hold) is round-closing.js.
 
 import { createBeatWindow } from '#core/votes/beat-window.js';
 import { planPrompts, promptOn } from '#core/votes/prompt-plan.js';
 import { changesTally } from '#core/votes/tally.js';
 import { createVoteRound } from '#core/votes/vote-round.js';
-import { createCloseDrain, CLOSE_DRAIN_MS } from './close-drain.js';
+import { createRoundClosing } from './round-closing.js';
 import { createTallyPublisher } from './tally-publisher.js';
 import { createResultAnnouncer } from './vote-result.js';
 import { setVoteGauges, voteStateOf, voteStatusOf } from './vote-view.js';
@@ -57,16 +58,21 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
   let round = null;
   /** @type {RoundResult} */
   let result = { branch: null, finalAt: null };
-  const timers = createRoundTimers();
-  const drain = createCloseDrain(now);
   const tally = createTallyPublisher({ now, republish: () => show.republish(), onPublished: () => round && setVoteGauges(metrics, round) });
   const announce = createResultAnnouncer({ engine, metrics, log, sendOsc, edgeWaitMs });
+  const expire = () => {
+    drop();
+    show.republish();
+  };
+  // The close, the count and the result's hold (round-closing.js) read and fill this desk's round.
+  const desk = { current: () => round, result: () => result, settle: (stage) => beats.settle(stage), expire };
+  const closing = createRoundClosing({ now, edgeOn, edgeWaitMs, holdMs: RESULT_HOLD_MS, log, announce, tally, ...desk });
 
   show.addStateExtra(() => (round ? { vote: voteStateOf(round, result) } : {}));
 
   /** Forget the current round (seek out of it, pause, stop, new score, result shown long enough). */
   function drop() {
-    timers.cancel();
+    closing.cancel();
     if (!round) return;
     round = null;
     tally.forget();
@@ -74,54 +80,14 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
 
   /** @param {NonNullable<ReturnType<typeof beats.current>>} opened */
   function open(opened) {
-    timers.cancel();
+    closing.cancel();
     tally.forget();
     round = createVoteRound({ prompt: opened.window, opens: opened.opens, closes: opened.closes });
     result = { branch: null, finalAt: null };
     metrics.voteCount.reset();
     metrics.promptsOpened.inc();
-    scheduleClose();
+    closing.schedule();
     log.info(`prompt ${round.prompt.id} open until ${new Date(round.closes()).toISOString().slice(11, 23)} (${round.key})`);
-  }
-
-  function scheduleClose() {
-    timers.cancel();
-    const r = /** @type {VoteRound} */ (round);
-    // The phase, not the clock, decides: the close waits for the votes already received.
-    timers.later(() => drain.afterReceived(() => stopVotes(r)), r.closes() + CLOSE_DRAIN_MS - now());
-  }
-
-  /** @param {VoteRound} r */
-  function stopVotes(r) {
-    if (round !== r) return;
-    beats.settle('held');
-    const step = r.stop({ edgeOn: edgeOn(), now: now() });
-    if (step && 'closed' in step) decided(r, step.closed);
-    else if (step)
-      timers.later(
-        () => {
-          const timedOut = round === r ? r.edgeTimedOut(now()) : null;
-          if (timedOut) decided(r, timedOut.closed);
-        },
-        r.closes() + edgeWaitMs - now(),
-      );
-  }
-
-  /**
-   * The result is decided (vote-result.js); it stays in the state RESULT_HOLD_MS.
-   * @param {VoteRound} r
-   * @param {EdgeOutcome} edgeOutcome
-   */
-  function decided(r, edgeOutcome) {
-    beats.settle('done');
-    result.branch = announce(r, edgeOutcome);
-    tally.now();
-    result.finalAt = now();
-    timers.later(() => {
-      if (round !== r) return;
-      drop();
-      show.republish();
-    }, RESULT_HOLD_MS);
   }
 
   /** Each published beat (one lookahead before it sounds): open, follow or drop the round. */
@@ -135,7 +101,7 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
     const following = beats.current();
     if (step.moved && following && round?.moveClose(following.closes)) {
       // A tempo change moves the close: follow it.
-      scheduleClose();
+      closing.schedule();
       tally.changed();
     }
     if (step.opened) open(step.opened);
@@ -166,7 +132,7 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
      * @returns {VoteOutcome}
      */
     cast(vote) {
-      drain.voteIn();
+      closing.voteIn();
       const outcome = round ? round.cast(vote) : 'closed';
       metrics.votes.inc({ outcome });
       if (changesTally(outcome)) tally.changed();
@@ -179,50 +145,13 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
      * @param {{ key: string, counts: number[], total: number, final?: boolean }} report final: the edge's sealed count (edge-worker/src/vote-seal.js)
      * @returns {boolean} whether it applied to the current round
      */
-    edgeTotals(report) {
-      const r = round;
-      if (!r) return false;
-      const step = r.edgeReport(report, now());
-      if (step.late)
-        log.warn?.(
-          `prompt ${r.prompt.id}: the edge's final count (${step.late.total} votes) came ${step.late.afterMs} ms after the result, which counted ${r.edgeTotal()} of them`,
-        );
-      if (step.closed) decided(r, step.closed);
-      else if (step.applied) tally.changed();
-      return step.applied;
-    },
+    edgeTotals: (report) => closing.edgeReport(report),
     /** The current round for the console and /api/status: key, phase, counts, winner. */
     status: () => (round ? voteStatusOf(round, result) : null),
     close() {
       drop();
       tally.cancel();
       stopListening();
-    },
-  };
-}
-
-/** The desk's timers for the current round (its close, the edge's wait, the result's hold). */
-function createRoundTimers() {
-  /** @type {Set<NodeJS.Timeout>} */
-  const timers = new Set();
-  return {
-    /**
-     * @param {() => void} fn
-     * @param {number} ms
-     */
-    later(fn, ms) {
-      const timer = setTimeout(
-        () => {
-          timers.delete(timer);
-          fn();
-        },
-        Math.max(0, ms),
-      );
-      timers.add(timer);
-    },
-    cancel() {
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
     },
   };
 }
