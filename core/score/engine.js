@@ -499,6 +499,18 @@ export function createShowEngine(options) {
       applyTempoFactor(percent / 100);
     },
     startFrom,
+    /**
+     * Stop a running count-in; the show stays where it stood.
+     * @param {string} reason
+     * @returns {boolean} whether one was running
+     */
+    cancelCountIn(reason) {
+      if (!cancelCountIn(reason)) return false;
+      emitState();
+      return true;
+    },
+    /** The beat play() would start from. */
+    playFrom: () => (at.playFrom >= timeline.totalBeats ? 0 : at.playFrom),
     setLoop,
     releaseLoop,
     /** The pass of the loop being played (1 on the first), or null when no loop is set. */

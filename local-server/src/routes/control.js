@@ -19,9 +19,8 @@ const transportBody = {
 };
 const tempoBody = {
   type: 'object',
-  required: ['bpm'],
   additionalProperties: false,
-  properties: { bpm: { type: ['number', 'null'] } },
+  properties: { bpm: { type: ['number', 'null'] }, percent: { type: 'number' } },
 };
 const scoreBody = {
   type: 'object',
@@ -51,10 +50,22 @@ export default async function controlRoutes(app, { show, metrics, status, log })
     return status();
   });
 
-  app.post('/api/tempo', { schema: { body: tempoBody } }, async (request) => {
-    const { bpm } = /** @type {any} */ (request.body);
-    show.engine.setTempo(bpm);
-    said.tempo(bpm, by(request));
+  app.post('/api/tempo', { schema: { body: tempoBody } }, async (request, reply) => {
+    const body = /** @type {any} */ (request.body);
+    if ('bpm' in body === 'percent' in body) {
+      metrics.badInput.inc({ source: BadInput.HTTP_BODY });
+      return reply
+        .code(400)
+        .send({ error: 'BAD_BODY', message: 'give either "bpm" (10–400, null: the written tempo) or "percent" (of the written tempo)' });
+    }
+    if ('percent' in body) {
+      // A rehearsal tempo (README.md, "Rehearsing"): the written tempo map scaled.
+      show.engine.setTempoPercent(body.percent);
+      said.tempo(null, by(request), `${body.percent} % of the written tempo`);
+    } else {
+      show.engine.setTempo(body.bpm);
+      said.tempo(body.bpm, by(request));
+    }
     return status();
   });
 
