@@ -34,7 +34,7 @@ export async function buildControlListener({ token, metrics, authFailures, fasti
   acceptJsonBodiesOfAnyType(control);
   control.setErrorHandler(controlErrorHandler(metrics));
   await control.register(controlRoutes, { show: context.show, metrics, status: context.status, log: context.log });
-  await control.register(rehearsalRoutes, { show: context.show, metrics, status: context.status, log: context.log });
+  await control.register(rehearsalRoutes, { show: context.show, status: context.status, log: context.log });
   await control.register(consoleApiRoutes, context);
   await control.register(consoleImportRoutes, context);
   await control.register(consoleUiRoutes, {});

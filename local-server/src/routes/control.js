@@ -115,12 +115,16 @@ export function acceptJsonBodiesOfAnyType(app) {
 }
 
 /**
- * Errors as JSON with a code, never a crash: bad JSON/schema → 400, engine refusals → 400.
+ * Errors as JSON with a code, never a crash: bad JSON/schema → 400, engine refusals → 400; each counted as bad input.
  * @param {import('../metrics.js').Metrics} metrics
  */
 export function controlErrorHandler(metrics) {
   return (error, request, reply) => {
-    if (error instanceof EngineError) return reply.code(400).send({ error: error.code, message: error.message });
+    if (error instanceof EngineError) {
+      // A refused command (a bar out of range, an unknown section) is bad input like a bad body.
+      metrics.badInput.inc({ source: BadInput.HTTP_BODY });
+      return reply.code(400).send({ error: error.code, message: error.message });
+    }
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 400 || status === 415 || status === 413) metrics.badInput.inc({ source: BadInput.HTTP_BODY });
     if (status === 500) request.log.error(error);

@@ -1,10 +1,9 @@
 // The rehearsal routes of the control API (README.md, "Control API" and "Rehearsing"): start from a
 // place with a count-in, loop a range, release the loop. Behind the control listener's token like
 // every route; bodies are checked twice — their shape by JSON schema, the places by readPlace with
-// a sentence saying what is wrong — and a refusal is a 400 counted as bad input, never a change.
+// a sentence saying what is wrong — and a refusal is a 400 counted as bad input (control.js's error
+// handler), never a change.
 
-import { EngineError } from '#core/score/engine.js';
-import { BadInput } from '../metrics.js';
 import { createTransportLog } from '../transport-log.js';
 import { createRehearsal, readPlace } from '../rehearsal.js';
 
@@ -32,34 +31,27 @@ const loopBody = {
 
 /**
  * @param {import('fastify').FastifyInstance} app
- * @param {{ show: import('../show.js').Show, metrics: import('../metrics.js').Metrics, status: () => object, log: any }} options
+ * @param {{ show: import('../show.js').Show, status: () => object, log: any }} options
  */
-export default async function rehearsalRoutes(app, { show, metrics, status, log }) {
+export default async function rehearsalRoutes(app, { show, status, log }) {
   const rehearsal = createRehearsal(show);
   const said = createTransportLog(log, show.engine, 'control API');
   const by = (request) => (request.headers['x-tutti-client'] === 'console' ? 'console' : 'control API');
-  /** A refused command is bad input: counted, then answered 400 by the error handler (control.js). */
-  const counted = (fn) => {
-    try {
-      return fn();
-    } catch (err) {
-      if (err instanceof EngineError) metrics.badInput.inc({ source: BadInput.HTTP_BODY });
-      throw err;
-    }
-  };
 
   app.post('/api/start', { schema: { body: startBody } }, async (request) => {
     const body = /** @type {any} */ (request.body);
-    const what = counted(() => rehearsal.start({ ...body, from: readPlace(body.from, 'from') }));
+    const what = rehearsal.start({ ...body, from: readPlace(body.from, 'from') });
     said.transport(what, by(request));
     return status();
   });
 
   app.post('/api/loop', { schema: { body: loopBody } }, async (request) => {
     const body = /** @type {any} */ (request.body);
-    const what = counted(() =>
-      rehearsal.loop({ ...body, from: readPlace(body.from, 'from'), to: body.to === undefined ? undefined : readPlace(body.to, 'to') }),
-    );
+    const what = rehearsal.loop({
+      ...body,
+      from: readPlace(body.from, 'from'),
+      to: body.to === undefined ? undefined : readPlace(body.to, 'to'),
+    });
     said.transport(what, by(request));
     return status();
   });
