@@ -4,7 +4,7 @@
 // time. Keeps no timers: main.js asks it what is due and when to wake next.
 
 import { deriveLeanState } from '#core/stream/lean-state.js';
-import { flywheelSegment, beatAt, nextBeat, plannedViews, aheadItems } from '#core/client/flywheel.js';
+import { flywheelSegment, followingSegment, beatAt, nextBeat, plannedViews, aheadItems } from '#core/client/flywheel.js';
 import { beatInSegment } from '#core/score/segment.js';
 
 /** Tempo as the console shows it: whole or one decimal (a ramp's 113.333… reads 113.3). */
@@ -25,7 +25,8 @@ export function createFlywheelPlan() {
    */
   let before = null;
   let plannedFor = { view: undefined, ahead: undefined };
-  let lastShown = -1;
+  /** The beat shown last (its index and time: a loop shows the same index again, later). */
+  let lastShown = { index: -1, at: 0 };
 
   return {
     /**
@@ -38,9 +39,15 @@ export function createFlywheelPlan() {
       if (epochChanged) lean = null;
       lean = deriveLeanState(lean, state);
       const segment = flywheelSegment(lean);
-      // A continuation starts exactly where the old segment ends; anything else (seek, tempo, pause) replaces it.
+      // A continuation starts exactly where the old segment ends, or is the segment the old one said
+      // follows it (a loop's next pass, `segment.then`); anything else (seek, tempo, pause) replaces it.
+      const after = segmentNow ? followingSegment(segmentNow) : null;
       const continued = Boolean(
-        !epochChanged && segment && segmentNow && !sameSegment(segmentNow, segment) && segment.index === segmentNow.until,
+        !epochChanged &&
+        segment &&
+        segmentNow &&
+        !sameSegment(segmentNow, segment) &&
+        (after ? sameSegment(after, segment) : segment.index === segmentNow.until),
       );
       if (!segment || epochChanged || (segmentNow && !sameSegment(segmentNow, segment))) before = continued ? segmentNow : null;
       segmentNow = segment;
@@ -62,24 +69,31 @@ export function createFlywheelPlan() {
     },
     state: () => lean,
     /**
-     * The beat to show at `serverNow` if it is not the one shown already, and when the next one is due.
+     * The beat to show at `serverNow` if it is not the one shown already, and when the next one is
+     * due. `pass`: −1 while the segment before the current one is still sounding, +1 once the one
+     * the current segment says follows it is (a loop's next pass, before the server says so), else 0.
      * @param {number} serverNow
      */
     beat(serverNow) {
       const segment = flywheelSegment(lean);
-      if (!segment) return { show: null, nextAt: null };
-      const active = before && serverNow < segment.at ? before : segment;
+      if (!segment) return { show: null, nextAt: null, active: null, pass: 0 };
+      const then = followingSegment(segment);
+      let active = segment;
+      if (before && serverNow < segment.at) active = before;
+      else if (then && serverNow >= then.at) active = then;
+      // After the active segment's last beat: the current one, or what the current one says follows.
+      const after = active === before ? segment : active === segment ? then : null;
       const current = beatAt(active, serverNow);
       const upcoming = current
-        ? (nextBeat(active, current.index) ?? (active === before ? beatInSegment(segment, segment.index) : null))
+        ? (nextBeat(active, current.index) ?? (after ? beatInSegment(after, after.index) : null))
         : beatInSegment(active, active.index);
-      const show = current && current.index !== lastShown ? current : null;
-      if (show) lastShown = show.index;
-      return { show, nextAt: upcoming ? upcoming.at : null };
+      const show = current && (current.index !== lastShown.index || Math.abs(current.at - lastShown.at) > 1) ? current : null;
+      if (show) lastShown = { index: show.index, at: show.at };
+      return { show, nextAt: upcoming ? upcoming.at : null, active, pass: active === before ? -1 : active === then ? 1 : 0 };
     },
     /** Forget the beat shown (a new segment may show the same index again, e.g. after a seek). */
     resetShown() {
-      lastShown = -1;
+      lastShown = { index: -1, at: 0 };
     },
   };
 }
