@@ -5,6 +5,7 @@
 
 import { beatAt, nextBeat, followingSegment } from './flywheel.js';
 import { beatInSegment } from '#core/score/segment.js';
+import { isLoopState } from '#core/score/loop.js';
 
 /**
  * @typedef {import('../score/part-cues.js').PartCue} PartCue
@@ -152,4 +153,21 @@ export function sectionAt(sections, index) {
     found = section;
   }
   return found;
+}
+
+/**
+ * A rehearsal loop as the part page counts across it, from the state's `loop` and the segment in
+ * force at the beat shown (core/client/flywheel.js): the pass that beat belongs to (`passShift`:
+ * +1 once the next pass's segment is sounding ahead of the server) and how many more times the
+ * range comes round after it. Null when no loop is set.
+ * @param {unknown} loop the state's `loop` as it was for the segment in force
+ * @param {boolean} goesRound whether the segment in force says the loop's start follows it (`then`)
+ * @param {number} passShift
+ * @returns {(LoopAhead & { pass: number, of: number | null }) | null}
+ */
+export function loopAheadOf(loop, goesRound, passShift) {
+  if (!isLoopState(loop)) return null;
+  const pass = loop.pass + passShift;
+  const passesAfter = !goesRound ? 0 : loop.of === null ? Infinity : Math.max(0, loop.of - pass);
+  return { start: loop.from.index, end: loop.end, passesAfter, pass, of: loop.of };
 }

@@ -24,6 +24,8 @@ export function createFlywheelPlan() {
    * that beat is still the old segment's to show.
    */
   let before = null;
+  /** The state's `loop` (README.md, "Rehearsing") while `before` was the segment: its pass, or its last. */
+  let beforeLoop = undefined;
   let plannedFor = { view: undefined, ahead: undefined };
   /** The beat shown last (its index and time: a loop shows the same index again, later). */
   let lastShown = { index: -1, at: 0 };
@@ -37,6 +39,7 @@ export function createFlywheelPlan() {
      */
     update(state, epochChanged) {
       if (epochChanged) lean = null;
+      const previousLoop = lean?.loop;
       lean = deriveLeanState(lean, state);
       const segment = flywheelSegment(lean);
       // A continuation starts exactly where the old segment ends, or is the segment the old one said
@@ -49,7 +52,10 @@ export function createFlywheelPlan() {
         !sameSegment(segmentNow, segment) &&
         (after ? sameSegment(after, segment) : segment.index === segmentNow.until),
       );
-      if (!segment || epochChanged || (segmentNow && !sameSegment(segmentNow, segment))) before = continued ? segmentNow : null;
+      if (!segment || epochChanged || (segmentNow && !sameSegment(segmentNow, segment))) {
+        before = continued ? segmentNow : null;
+        beforeLoop = previousLoop;
+      }
       segmentNow = segment;
       const fresh = lean.view !== plannedFor.view || lean.ahead !== plannedFor.ahead;
       plannedFor = { view: lean.view, ahead: lean.ahead };
@@ -70,13 +76,14 @@ export function createFlywheelPlan() {
     state: () => lean,
     /**
      * The beat to show at `serverNow` if it is not the one shown already, and when the next one is
-     * due. `pass`: −1 while the segment before the current one is still sounding, +1 once the one
-     * the current segment says follows it is (a loop's next pass, before the server says so), else 0.
+     * due. `loop`: the state's rehearsal loop as it was for the segment sounding (the previous
+     * state's while the segment before the current one still sounds); `pass`: +1 once the segment
+     * the current one says follows it is sounding (a loop's next pass, before the server says so).
      * @param {number} serverNow
      */
     beat(serverNow) {
       const segment = flywheelSegment(lean);
-      if (!segment) return { show: null, nextAt: null, active: null, pass: 0 };
+      if (!segment) return { show: null, nextAt: null, active: null, loop: lean?.loop, pass: 0 };
       const then = followingSegment(segment);
       let active = segment;
       if (before && serverNow < segment.at) active = before;
@@ -89,7 +96,13 @@ export function createFlywheelPlan() {
         : beatInSegment(active, active.index);
       const show = current && (current.index !== lastShown.index || Math.abs(current.at - lastShown.at) > 1) ? current : null;
       if (show) lastShown = { index: show.index, at: show.at };
-      return { show, nextAt: upcoming ? upcoming.at : null, active, pass: active === before ? -1 : active === then ? 1 : 0 };
+      return {
+        show,
+        nextAt: upcoming ? upcoming.at : null,
+        active,
+        loop: active === before ? beforeLoop : lean?.loop,
+        pass: active === then ? 1 : 0,
+      };
     },
     /** Forget the beat shown (a new segment may show the same index again, e.g. after a seek). */
     resetShown() {
