@@ -99,3 +99,31 @@ test('count-in, two passes of a loop and the countdown across the loop point, on
   expect([displays[7].countdown, displays[15].countdown]).toEqual(['3', '5']);
   expect(problems).toEqual([]);
 });
+
+test('the audience page shows "Starting in …" only for a count-in the operator shares with it', async () => {
+  const { page, problems } = await openPage(browser);
+  await page.goto(`${show.audienceUrl}/`);
+  await waitInPage(page, () => (window.__tutti.clock()?.total ?? 0) >= 10, undefined, 20_000);
+  /** Every text the notice shows during a count-in (sampled every 50 ms by the page). */
+  const watchNotice = () =>
+    page.evaluate(async () => {
+      const seen = [];
+      const until = Date.now() + 2500;
+      while (Date.now() < until) {
+        const text = window.__tutti.starting();
+        if (seen.at(-1) !== text) seen.push(text);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return seen;
+    });
+  await control(show, 'POST', '/api/tempo', { percent: 200 });
+  await control(show, 'POST', '/api/start', { from: { section: 'C' }, countInBars: 1 });
+  expect((await watchNotice()).filter(Boolean)).toEqual([]);
+  await control(show, 'POST', '/api/transport', { action: 'stop' });
+  await control(show, 'POST', '/api/start', { from: { section: 'C' }, countInBars: 1, audience: true });
+  const seen = await watchNotice();
+  expect(seen.filter(Boolean)).toEqual(['Starting in 4 …', 'Starting in 3 …', 'Starting in 2 …', 'Starting in 1 …']);
+  expect(seen.at(-1)).toBe('');
+  await control(show, 'POST', '/api/transport', { action: 'stop' });
+  expect(problems).toEqual([]);
+});

@@ -69,6 +69,7 @@ export default {
   'part.printed': 'gedruckter Takt {number}',
   'part.printedPass': 'gedruckter Takt {number} ({pass} Mal)',
   'part.bpm': '{bpm} BPM',
+  'audience.startingIn': 'Beginnt in {n} …',
   'part.countIn': 'Einzähler {n} von {of}',
   'part.countInSaid': 'Einzähler: {n} Takte',
   'part.pass': 'Schleife: Durchgang {pass} von {of}',

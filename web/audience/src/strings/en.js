@@ -72,6 +72,7 @@ export default {
   'part.printed': 'printed bar {number}',
   'part.printedPass': 'printed bar {number} ({pass} time)',
   'part.bpm': '{bpm} bpm',
+  'audience.startingIn': 'Starting in {n} …',
   'part.countIn': 'count-in {n} of {of}',
   'part.countInSaid': 'Count-in: {n} bars',
   'part.pass': 'loop: pass {pass} of {of}',

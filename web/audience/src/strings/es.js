@@ -69,6 +69,7 @@ export default {
   'part.printed': 'compás impreso {number}',
   'part.printedPass': 'compás impreso {number} ({pass} vez)',
   'part.bpm': '{bpm} ppm',
+  'audience.startingIn': 'Empieza en {n} …',
   'part.countIn': 'cuenta previa {n} de {of}',
   'part.countInSaid': 'Cuenta previa: {n} compases',
   'part.pass': 'bucle: pasada {pass} de {of}',

@@ -69,6 +69,7 @@ export default {
   'part.printed': 'mesure imprimée {number}',
   'part.printedPass': 'mesure imprimée {number} ({pass} fois)',
   'part.bpm': '{bpm} bpm',
+  'audience.startingIn': 'Début dans {n} …',
   'part.countIn': 'décompte {n} sur {of}',
   'part.countInSaid': 'Décompte : {n} mesures',
   'part.pass': 'boucle : passage {pass} sur {of}',

@@ -69,6 +69,7 @@ export default {
   'part.printed': 'battuta stampata {number}',
   'part.printedPass': 'battuta stampata {number} ({pass} volta)',
   'part.bpm': '{bpm} bpm',
+  'audience.startingIn': 'Inizia tra {n} …',
   'part.countIn': 'conteggio {n} di {of}',
   'part.countInSaid': 'Conteggio: {n} battute',
   'part.pass': 'loop: passaggio {pass} di {of}',
