@@ -15,6 +15,7 @@ import { createLogPanel } from './log-panel.js';
 import { createPartsPanel } from './parts-panel.js';
 import { createVoicesPanel } from './voices-panel.js';
 import { createRecordsPanel } from './records-panel.js';
+import { createRehearsalPanel } from './rehearsal-panel.js';
 import { installShortcuts } from './shortcuts.js';
 import { bridge } from './bridge.js';
 
@@ -95,6 +96,7 @@ function start() {
   createPartsPanel({ api });
   const voices = createVoicesPanel();
   createRecordsPanel({ api });
+  const rehearsal = createRehearsalPanel({ api, onStatus: (status) => transport.setStatus(status) });
   installShortcuts(transport);
 
   let startedAt = null;
@@ -129,6 +131,8 @@ function start() {
     startedAt = snap.startedAt;
     transport.setScore(snap.score);
     transport.setStatus(snap.transport);
+    rehearsal.setScore(snap.score);
+    rehearsal.refresh();
     score.setScore(snap.score);
     score.setRecent(snap.recentScores);
     score.setLastAttempt(snap.lastAttempt);
@@ -157,6 +161,7 @@ function start() {
     },
     score: (event) => {
       transport.setScore(event.score);
+      rehearsal.setScore(event.score);
       score.setScore(event.score);
       score.setRecent(event.recentScores);
     },
