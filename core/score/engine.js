@@ -8,8 +8,7 @@ import { viewPatch, mergeView, mediaUrl } from './audience-view.js';
 import { resumePointProblem } from './resume-point.js';
 import { planScore } from './score-plan.js';
 import { createFlywheelWindow } from './flywheel-window.js';
-import { planCountIn, runCountIn } from './count-in.js';
-import { createLoop, goesOn, loopState } from './loop.js';
+import { createRehearsalControls } from './rehearsal-controls.js';
 
 /**
  * @typedef {'stopped' | 'playing' | 'paused'} Transport
@@ -103,35 +102,46 @@ export function createShowEngine(options) {
   let flywheel;
   /** @type {{ from: number, to: number } | null} a branch (core/votes/prompt-plan.js): beat `from` is replaced by beat `to` */
   let jump = null;
-  /** @type {import('./loop.js').Loop | null} a rehearsal loop (core/score/loop.js) */
-  let loop = null;
-  /** @type {{ plan: import('./count-in.js').CountIn, run: { cancel: () => void } } | null} a count-in running (core/score/count-in.js) */
-  let countIn = null;
   /** @type {number | null} the rehearsal tempo when the operator set one as a percentage */
   let tempoPercent = null;
-
-  const loopBounds = () => (loop ? { start: loop.start, end: loop.end, goesOn: goesOn(loop) } : null);
+  // Count-in and loop (README.md, "Rehearsing"), with the moves of the engine they need.
+  const rehearsal = createRehearsalControls({
+    now,
+    lookaheadMs,
+    setTimer,
+    clearTimer,
+    onCountIn,
+    timeline: () => timeline,
+    tempoFactor: () => tempoFactor,
+    playing: () => transport === 'playing',
+    stand(index) {
+      cancelTimer();
+      moveTo(index, now(), index);
+      if (transport === 'playing') setTransport('paused');
+    },
+    play(index, time) {
+      if (transport === 'playing') showFrom(index);
+      else moveTo(index, now(), index);
+      startAt(index, time);
+    },
+    dropJump: () => {
+      jump = null;
+    },
+    refreshFlywheel: () => flywheel.refresh(tempoFactor),
+    emitState: () => emitState(),
+  });
+  const cancelCountIn = rehearsal.cancelCountIn;
 
   function load(nextScore) {
     cancelTimer();
-    cancelCountIn('a new score was loaded');
+    rehearsal.clear('a new score was loaded');
     plan = planScore(nextScore);
     ({ score, timeline, assets, cueIndex } = plan);
-    flywheel = createFlywheelWindow({ plan, timeOfBeat, loop: loopBounds });
+    flywheel = createFlywheelWindow({ plan, timeOfBeat, loop: rehearsal.bounds });
     transport = 'stopped';
     tempoFactor = 1;
     tempoPercent = null;
-    loop = null;
     moveTo(0, now(), 0);
-  }
-
-  /** Stop a running count-in (its clicks not yet sent are dropped by whoever sends them). */
-  function cancelCountIn(reason) {
-    if (!countIn) return false;
-    countIn.run.cancel();
-    countIn = null;
-    onCountIn({ cancelled: true, reason });
-    return true;
   }
 
   /**
@@ -189,8 +199,7 @@ export function createShowEngine(options) {
     };
     if (section) s.section = { mark: section.mark, ...(section.name ? { name: section.name } : {}), bar: section.bar };
     if (at.audio) s.audio = at.audio;
-    if (countIn) s.countIn = countIn.plan;
-    if (loop) s.loop = loopState(loop, timeline);
+    Object.assign(s, rehearsal.state());
     if (tempoPercent !== null) s.tempoPercent = tempoPercent;
     const wheel = transport === 'playing' ? flywheel.state() : null;
     if (wheel) {
@@ -239,7 +248,8 @@ export function createShowEngine(options) {
     if (transport !== 'playing') return;
     const horizon = now() + lookaheadMs;
     while (timeOfBeat(at.nextBeat) <= horizon) {
-      if (loop && at.nextBeat === loop.end) loopAround();
+      const loopBack = rehearsal.jumpAt(at.nextBeat);
+      if (loopBack) jump = loopBack; // another pass: taken like a branch
       if (jump && at.nextBeat === jump.from) takeJump();
       if (at.nextBeat >= timeline.totalBeats) break;
       publishBeat(at.nextBeat, timeOfBeat(at.nextBeat));
@@ -272,20 +282,6 @@ export function createShowEngine(options) {
     at.anchor = { index: to, time: timeOfBeat(from) };
     at.nextBeat = to;
     reanchorFlywheel(to);
-  }
-
-  /**
-   * The show reaches the loop's end: another pass (a jump back to its start, taken like a branch),
-   * or the loop is over and the show carries on.
-   */
-  function loopAround() {
-    const l = /** @type {import('./loop.js').Loop} */ (loop);
-    if (!goesOn(l)) {
-      loop = null;
-      return;
-    }
-    l.pass += 1;
-    jump = { from: l.end, to: l.start };
   }
 
   /** The first beat 1 at or after the next beat to publish, or null when the piece has none left. */
@@ -329,74 +325,27 @@ export function createShowEngine(options) {
 
   /**
    * Start from beat `index` (README.md, "Rehearsing"), after a count-in of `countInBeats` clicks
-   * at the tempo of that beat (0: at once, as a seek and play). While it counts in, the show
-   * stands on that beat (a playing show pauses) and the state carries `countIn`.
+   * at the tempo of that beat (0: at once, as a seek and play): rehearsal-controls.js.
    * @param {number} index
    * @param {{ countInBeats?: number, audience?: boolean }} [options]
    */
-  function startFrom(index, { countInBeats = 0, audience = false } = {}) {
+  function startFrom(index, options) {
     if (!Number.isInteger(index) || index < 0 || index >= timeline.totalBeats) {
       throw new EngineError('BAD_POSITION', `the start must be a beat of the piece (0 to ${timeline.totalBeats - 1})`);
     }
-    cancelTimer();
-    cancelCountIn('started again');
-    if (countInBeats === 0) {
-      if (transport === 'playing') showFrom(index);
-      else moveTo(index, now(), index);
-      startAt(index);
-      return;
-    }
-    moveTo(index, now(), index);
-    if (transport === 'playing') setTransport('paused');
-    const pos = timeline.positionOf(index);
-    const counted = planCountIn({
-      from: { ...pos, index },
-      beats: countInBeats,
-      bpm: timeline.bpmAt(index) * tempoFactor,
-      at: now() + lookaheadMs,
-      audience,
-    });
-    const run = runCountIn({
-      countIn: counted,
-      now,
-      setTimer,
-      clearTimer,
-      lookaheadMs,
-      onClick: (click) => onCountIn(click),
-      onDone: (firstBeatAt) => {
-        countIn = null;
-        startAt(index, firstBeatAt);
-      },
-    });
-    countIn = { plan: counted, run };
-    emitState();
+    rehearsal.startFrom(index, options);
   }
 
   /**
-   * Loop beats `start` up to `end` (not included) `passes` times, or until released (null). The
-   * pass being played is 1 until the show first comes back to `start`.
+   * Loop beats `start` up to `end` (not included) `passes` times, or until released (null); the
+   * loop wins over a pending branch.
    * @param {{ start: number, end: number, passes?: number | null }} range
    */
   function setLoop({ start, end, passes = null }) {
     if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end <= start || end > timeline.totalBeats) {
       throw new EngineError('BAD_RANGE', 'a loop must end after it starts, inside the piece');
     }
-    jump = null; // the loop wins over a pending branch
-    loop = createLoop({ start, end, passes });
-    if (transport === 'playing') flywheel.refresh(tempoFactor);
-    emitState();
-  }
-
-  /**
-   * Leave the loop at the end of the pass being played.
-   * @returns {boolean} whether a loop was set
-   */
-  function releaseLoop() {
-    if (!loop) return false;
-    loop.releasing = true;
-    if (transport === 'playing') flywheel.refresh(tempoFactor);
-    emitState();
-    return true;
+    rehearsal.setLoop({ start, end, passes });
   }
 
   function checkPosition(bar, beat) {
@@ -446,8 +395,7 @@ export function createShowEngine(options) {
     /** Stop and return to the start of the piece. */
     stop() {
       cancelTimer();
-      const hadRehearsal = cancelCountIn('stopped') || loop !== null;
-      loop = null;
+      const hadRehearsal = rehearsal.clear('stopped');
       const wasStopped = transport === 'stopped' && at.current === 0 && !hadRehearsal;
       moveTo(0, now(), 0);
       setTransport('stopped');
@@ -512,9 +460,13 @@ export function createShowEngine(options) {
     /** The beat play() would start from. */
     playFrom: () => (at.playFrom >= timeline.totalBeats ? 0 : at.playFrom),
     setLoop,
-    releaseLoop,
+    /**
+     * Leave the loop at the end of the pass being played.
+     * @returns {boolean} whether a loop was set
+     */
+    releaseLoop: () => rehearsal.releaseLoop(),
     /** The pass of the loop being played (1 on the first), or null when no loop is set. */
-    loopPass: () => (loop ? loop.pass : null),
+    loopPass: () => rehearsal.loopPass(),
     /**
      * Replace the score; the transport stops. Publishes no state: the caller starts a new
      * epoch with a snapshot of state() (local-server/src/show.js).
@@ -595,7 +547,8 @@ export function createShowEngine(options) {
      */
     jumpAtNextBar(index) {
       // While a rehearsal loop is set the loop wins: no branch (README.md, "Rehearsing").
-      if (loop || transport !== 'playing' || !Number.isInteger(index) || index < 0 || index >= timeline.totalBeats) return null;
+      if (rehearsal.loopPass() !== null || transport !== 'playing' || !Number.isInteger(index) || index < 0 || index >= timeline.totalBeats)
+        return null;
       const from = nextBarLine();
       if (from === null) return null;
       jump = { from, to: index };
@@ -614,8 +567,7 @@ export function createShowEngine(options) {
         tempo: tempo(),
         tempoOverride: tempoFactor !== 1,
         tempoPercent,
-        countIn: countIn ? countIn.plan : null,
-        loop: loop ? loopState(loop, timeline) : null,
+        ...rehearsal.status(),
       };
     },
     /** The timeline of the loaded score (for seeking by section, progress, tests). */
