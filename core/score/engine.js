@@ -409,6 +409,7 @@ export function createShowEngine(options) {
     seek(bar, beat = 1) {
       const index = checkPosition(bar, beat);
       cancelCountIn('seek');
+      rehearsal.movedTo(index);
       if (transport === 'playing') {
         // The beat shown moves when the new beat is published; what it shows changes now.
         showFrom(index);

@@ -42,6 +42,11 @@ export function createRehearsalControls(engine) {
     return true;
   }
 
+  /** Past the loop's end the show never comes round again: the loop is forgotten (before or inside it, it stays). */
+  const movedTo = (/** @type {number} */ index) => {
+    if (loop && index >= loop.end) loop = null;
+  };
+
   /** Play a count-in leading into beat `index`, then the show from there. */
   function countInto(index, beats, audience) {
     const timeline = engine.timeline();
@@ -77,6 +82,7 @@ export function createRehearsalControls(engine) {
      */
     startFrom(index, { countInBeats = 0, audience = false } = {}) {
       cancelCountIn('started again');
+      movedTo(index);
       if (countInBeats === 0) return engine.play(index);
       engine.stand(index);
       countInto(index, countInBeats, audience);
@@ -115,6 +121,8 @@ export function createRehearsalControls(engine) {
       loop.pass += 1;
       return { from: loop.end, to: loop.start };
     },
+    /** A seek to beat `index`: past the loop's end the loop is forgotten. */
+    movedTo,
     /** Forget the loop and any count-in (stop, a new score). */
     clear(/** @type {string} */ reason) {
       const had = cancelCountIn(reason) || loop !== null;

@@ -135,6 +135,19 @@ describe('loop', () => {
     expect(items).toEqual([8]);
   });
 
+  test('a seek or start past the loop forgets it; before it, the show plays into the loop', () => {
+    const { clock, engine, beats } = setup();
+    engine.setLoop({ start: 8, end: 16, passes: 2 });
+    engine.startFrom(4);
+    clock.advance(14 * 500);
+    expect(beats.map((b) => b.index).slice(0, 14)).toEqual([4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 8, 9]);
+    engine.seek(6, 1);
+    expect(engine.state().loop).toBeUndefined();
+    engine.setLoop({ start: 8, end: 16 });
+    engine.startFrom(30);
+    expect(engine.loopPass()).toBeNull();
+  });
+
   test('no branch while a loop is set; stop clears the loop', () => {
     const { clock, engine } = setup();
     engine.setLoop({ start: 8, end: 16, passes: 2 });
