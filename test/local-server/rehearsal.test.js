@@ -11,8 +11,13 @@ import { waitFor } from '../support/clients.js';
 import { arrivalReceiver, wallClock } from '../support/osc-receivers.js';
 import { writeRehearsalScore } from '../support/rehearsal-score.js';
 
-/** A loaded 2-core machine wakes a process late now and then; the send thread itself is ~1 ms. */
-const TOLERANCE_MS = 40;
+/**
+ * The send thread is on time to ~1 ms (README.md, "OSC out"), but a loaded 2-core machine wakes
+ * it, or this receiver, late now and then: the median must be on time, and no message may be off
+ * by anything near a beat (250 ms here), which a wrong jump back would be.
+ */
+const MEDIAN_MS = 10;
+const WORST_MS = 150;
 
 let server;
 let receiver;
@@ -82,7 +87,9 @@ test('from section B, 1 bar of count-in at 200 %, loop B twice: clicks, two pass
   // The schedule: click n at countIn.at + (n − 1) × 250 ms, the first beat one beat after the last click, then every 250 ms.
   const errors = expected.map((_, k) => got[k].at - (countIn.at + k * countIn.beatMs));
   expect(countInEnd(countIn)).toBe(countIn.at + 4 * 250);
-  for (const e of errors) expect(Math.abs(e)).toBeLessThan(TOLERANCE_MS);
+  const sorted = errors.map(Math.abs).sort((a, b) => a - b);
+  expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(MEDIAN_MS);
+  expect(sorted.at(-1)).toBeLessThan(WORST_MS);
 });
 
 test('until released from OSC-in: the pass being played finishes, then the show leaves the loop', async () => {
