@@ -132,7 +132,7 @@ function start() {
     transport.setScore(snap.score);
     transport.setStatus(snap.transport);
     rehearsal.setScore(snap.score);
-    rehearsal.refresh();
+    rehearsal.render(snap.transport);
     score.setScore(snap.score);
     score.setRecent(snap.recentScores);
     score.setLastAttempt(snap.lastAttempt);
@@ -154,6 +154,7 @@ function start() {
     transport: (status) => {
       clock.observe(status.s);
       transport.setStatus(status);
+      rehearsal.render(status);
     },
     countin: (event) => {
       clock.observe(event.s);
@@ -172,6 +173,7 @@ function start() {
       edge.render(event.edge);
       osc.render(event.osc);
       if (event.transport.transport !== 'playing') transport.setStatus(event.transport);
+      rehearsal.render(event.transport);
       lastPosition = transport.status().position;
     },
     log: (event) => log.add(event.entries),

@@ -7,9 +7,6 @@
 
 import { h, setText } from './dom.js';
 
-/** How often the card reads the status while a loop is set (its pass changes without a transport event). */
-const LOOP_POLL_MS = 1000;
-
 /**
  * A place typed in the card, as the control API wants it.
  * @param {string} text
@@ -29,12 +26,11 @@ export function placeFromText(text, score) {
 }
 
 /**
- * @param {{ api: { post: (path: string, body?: any) => Promise<any>, get: (path: string) => Promise<any> }, onStatus: (status: any) => void }} options
+ * @param {{ api: { post: (path: string, body?: any) => Promise<any> }, onStatus: (status: any) => void }} options
  */
 export function createRehearsalPanel({ api, onStatus }) {
   /** @type {any} */
   let score = null;
-  let poll = null;
   const input = (id, props) => h('input', { id, autocomplete: 'off', ...props });
   const field = (label, control, title) => h('label', { class: 'field-sm', title }, label, ' ', control);
   const from = input('rehearse-from', { type: 'text', size: 6, placeholder: 'C or 17', dataset: { testid: 'rehearse-from' } });
@@ -103,21 +99,22 @@ export function createRehearsalPanel({ api, onStatus }) {
   const release = () => run('/api/loop/release');
   const tempo = (p) => run('/api/tempo', p === 100 ? { bpm: null } : { percent: p });
 
-  /** What the status says of the rehearsal: the loop's pass, the tempo percentage. */
+  /** A command's answer: the transport card and this one. */
   function show(status) {
     if (!status) return;
     onStatus(status);
+    render(status);
+  }
+
+  /** What a status says of the rehearsal: the loop's pass, the tempo percentage. */
+  function render(status) {
+    if (!status) return;
     const l = status.loop;
     const parts = [];
     if (l)
       parts.push(`loop ${l.from.bar}–${l.to.bar} · pass ${l.pass}${l.of === null ? '' : ` of ${l.of}`}${l.releasing ? ' · released' : ''}`);
     if (typeof status.tempoPercent === 'number') parts.push(`${status.tempoPercent} %`);
     setText(state, parts.join(' · ') || 'off');
-    if (l && !poll) poll = setInterval(() => api.get('/api/status').then(show, () => {}), LOOP_POLL_MS);
-    if (!l && poll) {
-      clearInterval(poll);
-      poll = null;
-    }
   }
 
   document.addEventListener('keydown', (e) => {
@@ -143,8 +140,7 @@ export function createRehearsalPanel({ api, onStatus }) {
       score = next;
       from.placeholder = next?.sections?.[0] ? `${next.sections[0].mark} or 17` : '17';
     },
-    show,
-    /** Read the status once (the page was opened during a rehearsal). */
-    refresh: () => api.get('/api/status').then(show, () => {}),
+    /** A status from the live feed (the snapshot, transport changes, and every second while a console looks: the loop's pass). */
+    render,
   };
 }

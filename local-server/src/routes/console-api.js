@@ -162,6 +162,8 @@ export default async function consoleApi(
       position: s.position,
       tempo: s.tempo,
       tempoOverride: s.tempoOverride,
+      tempoPercent: s.tempoPercent,
+      loop: s.loop,
       epoch: s.epoch,
       seq: s.seq,
       countIn: countIn.active(),
