@@ -18,8 +18,8 @@ async function metric(show, line) {
 }
 
 test('a prompt inside a loop opens on the first pass only; its winning branch is not taken while looping', async () => {
-  // 240 bpm; the prompt opens at bar 2 for 4 beats; option "d" jumps to section D (bar 13).
-  const show = await startShow({ scorePath: writeVoteScore({ beats: 4, reactions: [] }), autoplay: false });
+  // 240 bpm; the prompt opens at bar 2 for 8 beats (2 s: time to vote on a loaded machine); option "d" jumps to section D (bar 13).
+  const show = await startShow({ scorePath: writeVoteScore({ beats: 8, reactions: [] }), autoplay: false });
   cleanup.push(() => show.close());
   const client = await openWs(show.audienceUrl);
   cleanup.push(() => client.ws.terminate());
@@ -37,7 +37,7 @@ test('a prompt inside a loop opens on the first pass only; its winning branch is
   expect(result).toMatchObject({ winner: 'd', counts: [0, 1, 0] });
   expect(result.branch).toBeUndefined();
   // Three passes of bars 1–3, then bar 4 and on to B — never D.
-  await waitFor(() => show.status().position.bar >= 6, 15_000, 'past the loop');
+  await waitFor(() => show.status().position.bar >= 6, 25_000, 'past the loop');
   const bars = client.tracker.envelopes.map((e) => e.data?.position?.bar).filter((b) => b !== undefined);
   const runs = bars.filter((b, k) => b !== bars[k - 1]);
   expect(runs.slice(0, 12)).toEqual([1, 2, 3, 1, 2, 3, 1, 2, 3, 4, 5, 6]);
@@ -49,4 +49,4 @@ test('a prompt inside a loop opens on the first pass only; its winning branch is
       .map((e) => e.msg)
       .join('\n'),
   ).toMatch(/prompt path closed: d wins with 1 of 1; no jump: a rehearsal loop is set/);
-}, 30_000);
+}, 45_000);
