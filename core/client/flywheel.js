@@ -51,6 +51,17 @@ export function nextBeat(segment, index) {
 }
 
 /**
+ * What follows a segment that ends at a rehearsal loop's end (README.md, "Rehearsing"): the loop's
+ * start, sounding when the segment's `until` beat would have (`segment.then`), or null.
+ * @param {Segment & { then?: unknown }} segment
+ * @returns {Segment | null}
+ */
+export function followingSegment(segment) {
+  const then = segment.then;
+  return isSegment(then) ? then : null;
+}
+
+/**
  * The segment of a state when the flywheel applies to it (playing, well-formed), else null.
  * @param {Record<string, any> | null} state
  * @returns {Segment | null}

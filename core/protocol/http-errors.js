@@ -52,6 +52,13 @@ export const VENUE_ERRORS = Object.freeze({
   BAD_BODY: { status: 400, message: 'seek needs "bar" (and optionally "beat")', doc: 'Venue errors' },
   BAD_POSITION: { status: 400, message: 'no such bar or beat in this score', doc: 'Venue errors' },
   BAD_TEMPO: { status: 400, message: 'bpm is out of range', doc: 'Venue errors' },
+  // Rehearsing (README.md, "Rehearsing"): start from, count-in, loops.
+  BAD_PLACE: { status: 400, message: 'a place is {"section"}, {"printedBar", "beat"?} or {"bar", "beat"?}', doc: 'Rehearsing' },
+  UNKNOWN_SECTION: { status: 400, message: 'the score has no such section', doc: 'Rehearsing' },
+  BAD_COUNT_IN: { status: 400, message: 'countInBars is an integer from 0 to 8', doc: 'Rehearsing' },
+  BAD_RANGE: { status: 400, message: 'a loop must end after it starts, inside the piece', doc: 'Rehearsing' },
+  BAD_PASSES: { status: 400, message: 'passes is an integer from 1 to 99, or null (until released)', doc: 'Rehearsing' },
+  NO_LOOP: { status: 409, message: 'no loop is set', doc: 'Rehearsing' },
   INVALID_SCORE: { status: 400, message: 'the score has problems', doc: 'Control API' },
   EXISTS: { status: 409, message: 'the target file exists; pass force', doc: 'Bringing a piece in' },
   IMPORT_FAILED: { status: 400, message: 'the file could not be imported', doc: 'Bringing a piece in' },

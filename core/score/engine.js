@@ -8,6 +8,7 @@ import { viewPatch, mergeView, mediaUrl } from './audience-view.js';
 import { resumePointProblem } from './resume-point.js';
 import { planScore } from './score-plan.js';
 import { createFlywheelWindow } from './flywheel-window.js';
+import { createRehearsalControls } from './rehearsal-controls.js';
 
 /**
  * @typedef {'stopped' | 'playing' | 'paused'} Transport
@@ -25,11 +26,15 @@ import { createFlywheelWindow } from './flywheel-window.js';
  * @property {(beat: BeatEvent) => void} [onBeat] every beat, ahead of time
  * @property {(cue: OscCueEvent) => void} [onOscCue] OSC cues, ahead of time
  * @property {(transport: Transport) => void} [onTransport] every transport change
+ * @property {(click: { n: number, of: number, at: number } | { cancelled: true, reason: string }) => void} [onCountIn] a count-in's clicks, ahead of time, or its cancellation
  */
 
 export const DEFAULT_LOOKAHEAD_MS = 300;
 export const MIN_BPM = 10;
 export const MAX_BPM = 400;
+/** A rehearsal tempo as a percentage of the written tempo (README.md, "Rehearsing"). */
+export const MIN_TEMPO_PERCENT = 10;
+export const MAX_TEMPO_PERCENT = 200;
 
 /**
  * Error with a code a caller (control API, OSC-in) can map to a response.
@@ -59,6 +64,7 @@ export function createShowEngine(options) {
   const onBeat = options.onBeat ?? noop;
   const onOscCue = options.onOscCue ?? noop;
   const onTransport = options.onTransport ?? noop;
+  const onCountIn = options.onCountIn ?? noop;
 
   /** @type {import('./score-plan.js').ScorePlan} */
   let plan;
@@ -96,14 +102,45 @@ export function createShowEngine(options) {
   let flywheel;
   /** @type {{ from: number, to: number } | null} a branch (core/votes/prompt-plan.js): beat `from` is replaced by beat `to` */
   let jump = null;
+  /** @type {number | null} the rehearsal tempo when the operator set one as a percentage */
+  let tempoPercent = null;
+  // Count-in and loop (README.md, "Rehearsing"), with the moves of the engine they need.
+  const rehearsal = createRehearsalControls({
+    now,
+    lookaheadMs,
+    setTimer,
+    clearTimer,
+    onCountIn,
+    timeline: () => timeline,
+    tempoFactor: () => tempoFactor,
+    playing: () => transport === 'playing',
+    stand(index) {
+      cancelTimer();
+      moveTo(index, now(), index);
+      if (transport === 'playing') setTransport('paused');
+    },
+    play(index, time) {
+      if (transport === 'playing') showFrom(index);
+      else moveTo(index, now(), index);
+      startAt(index, time);
+    },
+    dropJump: () => {
+      jump = null;
+    },
+    refreshFlywheel: () => flywheel.refresh(tempoFactor),
+    emitState: () => emitState(),
+  });
+  const cancelCountIn = rehearsal.cancelCountIn;
 
   function load(nextScore) {
     cancelTimer();
+    rehearsal.clear('a new score was loaded');
     plan = planScore(nextScore);
     ({ score, timeline, assets, cueIndex } = plan);
-    flywheel = createFlywheelWindow({ plan, timeOfBeat });
+    flywheel = createFlywheelWindow({ plan, timeOfBeat, loop: rehearsal.bounds });
     transport = 'stopped';
     tempoFactor = 1;
+    tempoPercent = null;
     moveTo(0, now(), 0);
   }
 
@@ -162,6 +199,8 @@ export function createShowEngine(options) {
     };
     if (section) s.section = { mark: section.mark, ...(section.name ? { name: section.name } : {}), bar: section.bar };
     if (at.audio) s.audio = at.audio;
+    Object.assign(s, rehearsal.state());
+    if (tempoPercent !== null) s.tempoPercent = tempoPercent;
     const wheel = transport === 'playing' ? flywheel.state() : null;
     if (wheel) {
       s.segment = wheel.segment;
@@ -208,8 +247,11 @@ export function createShowEngine(options) {
     timer = null;
     if (transport !== 'playing') return;
     const horizon = now() + lookaheadMs;
-    while (at.nextBeat < timeline.totalBeats && timeOfBeat(at.nextBeat) <= horizon) {
+    while (timeOfBeat(at.nextBeat) <= horizon) {
+      const loopBack = rehearsal.jumpAt(at.nextBeat);
+      if (loopBack) jump = loopBack; // another pass: taken like a branch
       if (jump && at.nextBeat === jump.from) takeJump();
+      if (at.nextBeat >= timeline.totalBeats) break;
       publishBeat(at.nextBeat, timeOfBeat(at.nextBeat));
       at.nextBeat += 1;
     }
@@ -248,15 +290,62 @@ export function createShowEngine(options) {
     return null;
   }
 
-  /** Start playing from beat `index`, which sounds one lookahead from now. */
-  function startAt(index) {
+  /**
+   * Start playing from beat `index`, which sounds one lookahead from now (or at `time`).
+   * @param {number} index
+   * @param {number} [time]
+   */
+  function startAt(index, time = now() + lookaheadMs) {
     cancelTimer();
     jump = null;
-    at.anchor = { index, time: now() + lookaheadMs };
+    at.anchor = { index, time };
     at.nextBeat = index;
     reanchorFlywheel(index);
     setTransport('playing');
     tick();
+  }
+
+  /**
+   * A tempo override as a factor of the written tempo map (ramps keep their shape).
+   * @param {number} factor
+   */
+  function applyTempoFactor(factor) {
+    if (transport === 'playing') {
+      // Re-anchor on the last published beat so no later beat can land before it.
+      at.anchor = { index: at.current, time: at.currentAt };
+      tempoFactor = factor;
+      reanchorFlywheel(at.current);
+      cancelTimer();
+      tick();
+    } else {
+      tempoFactor = factor;
+    }
+    emitState();
+  }
+
+  /**
+   * Start from beat `index` (README.md, "Rehearsing"), after a count-in of `countInBeats` clicks
+   * at the tempo of that beat (0: at once, as a seek and play): rehearsal-controls.js.
+   * @param {number} index
+   * @param {{ countInBeats?: number, audience?: boolean }} [options]
+   */
+  function startFrom(index, options) {
+    if (!Number.isInteger(index) || index < 0 || index >= timeline.totalBeats) {
+      throw new EngineError('BAD_POSITION', `the start must be a beat of the piece (0 to ${timeline.totalBeats - 1})`);
+    }
+    rehearsal.startFrom(index, options);
+  }
+
+  /**
+   * Loop beats `start` up to `end` (not included) `passes` times, or until released (null); the
+   * loop wins over a pending branch.
+   * @param {{ start: number, end: number, passes?: number | null }} range
+   */
+  function setLoop({ start, end, passes = null }) {
+    if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end <= start || end > timeline.totalBeats) {
+      throw new EngineError('BAD_RANGE', 'a loop must end after it starts, inside the piece');
+    }
+    rehearsal.setLoop({ start, end, passes });
   }
 
   function checkPosition(bar, beat) {
@@ -289,11 +378,13 @@ export function createShowEngine(options) {
     /** Start or resume playing. */
     play() {
       if (transport === 'playing') return;
+      cancelCountIn('play');
       if (at.playFrom >= timeline.totalBeats) at.playFrom = 0;
       startAt(at.playFrom);
     },
     /** Hold the position; play resumes with the next beat. */
     pause() {
+      if (cancelCountIn('paused')) emitState();
       if (transport !== 'playing') return;
       cancelTimer();
       jump = null;
@@ -304,7 +395,8 @@ export function createShowEngine(options) {
     /** Stop and return to the start of the piece. */
     stop() {
       cancelTimer();
-      const wasStopped = transport === 'stopped' && at.current === 0;
+      const hadRehearsal = rehearsal.clear('stopped');
+      const wasStopped = transport === 'stopped' && at.current === 0 && !hadRehearsal;
       moveTo(0, now(), 0);
       setTransport('stopped');
       if (!wasStopped) emitState();
@@ -316,6 +408,8 @@ export function createShowEngine(options) {
      */
     seek(bar, beat = 1) {
       const index = checkPosition(bar, beat);
+      cancelCountIn('seek');
+      rehearsal.movedTo(index);
       if (transport === 'playing') {
         // The beat shown moves when the new beat is published; what it shows changes now.
         showFrom(index);
@@ -335,18 +429,45 @@ export function createShowEngine(options) {
         throw new EngineError('BAD_TEMPO', `bpm must be a number from ${MIN_BPM} to ${MAX_BPM}`);
       }
       const factor = bpm === null ? 1 : bpm / timeline.bpmAt(at.current);
-      if (transport === 'playing') {
-        // Re-anchor on the last published beat so no later beat can land before it.
-        at.anchor = { index: at.current, time: at.currentAt };
-        tempoFactor = factor;
-        reanchorFlywheel(at.current);
-        cancelTimer();
-        tick();
-      } else {
-        tempoFactor = factor;
-      }
-      emitState();
+      tempoPercent = null;
+      applyTempoFactor(factor);
     },
+    /**
+     * A rehearsal tempo: the written tempo map scaled to `percent` % (README.md, "Rehearsing").
+     * @param {number} percent
+     */
+    setTempoPercent(percent) {
+      if (typeof percent !== 'number' || !Number.isFinite(percent) || percent < MIN_TEMPO_PERCENT || percent > MAX_TEMPO_PERCENT) {
+        throw new EngineError('BAD_TEMPO', `percent must be a number from ${MIN_TEMPO_PERCENT} to ${MAX_TEMPO_PERCENT}`);
+      }
+      const { min, max } = plan.writtenBpmRange();
+      if (min * (percent / 100) < MIN_BPM || max * (percent / 100) > MAX_BPM) {
+        throw new EngineError('BAD_TEMPO', `${percent} % would take the written tempo outside ${MIN_BPM}–${MAX_BPM} bpm`);
+      }
+      tempoPercent = percent === 100 ? null : Math.round(percent * 10) / 10;
+      applyTempoFactor(percent / 100);
+    },
+    startFrom,
+    /**
+     * Stop a running count-in; the show stays where it stood.
+     * @param {string} reason
+     * @returns {boolean} whether one was running
+     */
+    cancelCountIn(reason) {
+      if (!cancelCountIn(reason)) return false;
+      emitState();
+      return true;
+    },
+    /** The beat play() would start from. */
+    playFrom: () => (at.playFrom >= timeline.totalBeats ? 0 : at.playFrom),
+    setLoop,
+    /**
+     * Leave the loop at the end of the pass being played.
+     * @returns {boolean} whether a loop was set
+     */
+    releaseLoop: () => rehearsal.releaseLoop(),
+    /** The pass of the loop being played (1 on the first), or null when no loop is set. */
+    loopPass: () => rehearsal.loopPass(),
     /**
      * Replace the score; the transport stops. Publishes no state: the caller starts a new
      * epoch with a snapshot of state() (local-server/src/show.js).
@@ -420,13 +541,15 @@ export function createShowEngine(options) {
     /**
      * Branch (scores/README.md, "Prompts and branches"): at the first bar line not yet published
      * (beats go out one lookahead ahead), play beat `index` instead and carry on from there.
-     * Only while playing; a later call replaces an earlier one, and a seek, stop or score load
-     * cancels it.
+     * Only while playing and no rehearsal loop is set; a later call replaces an earlier one, and a
+     * seek, stop or score load cancels it.
      * @param {number} index the beat to jump to (a section's first beat)
      * @returns {{ from: number, bar: number, at: number } | null} the bar line replaced and when it sounds, or null (not playing, no bar line left)
      */
     jumpAtNextBar(index) {
-      if (transport !== 'playing' || !Number.isInteger(index) || index < 0 || index >= timeline.totalBeats) return null;
+      // While a rehearsal loop is set the loop wins: no branch (README.md, "Rehearsing").
+      if (rehearsal.loopPass() !== null || transport !== 'playing' || !Number.isInteger(index) || index < 0 || index >= timeline.totalBeats)
+        return null;
       const from = nextBarLine();
       if (from === null) return null;
       jump = { from, to: index };
@@ -444,6 +567,8 @@ export function createShowEngine(options) {
         position: position(),
         tempo: tempo(),
         tempoOverride: tempoFactor !== 1,
+        tempoPercent,
+        ...rehearsal.status(),
       };
     },
     /** The timeline of the loaded score (for seeking by section, progress, tests). */

@@ -9,6 +9,7 @@ import consoleImportRoutes from './routes/console-import.js';
 import consoleUiRoutes from './routes/console-ui.js';
 import consolePartRoutes from './routes/console-parts.js';
 import recordRoutes from './routes/records.js';
+import rehearsalRoutes from './routes/rehearsal.js';
 
 /**
  * Build the control listener (not listening yet).
@@ -33,6 +34,7 @@ export async function buildControlListener({ token, metrics, authFailures, fasti
   acceptJsonBodiesOfAnyType(control);
   control.setErrorHandler(controlErrorHandler(metrics));
   await control.register(controlRoutes, { show: context.show, metrics, status: context.status, log: context.log });
+  await control.register(rehearsalRoutes, { show: context.show, status: context.status, log: context.log });
   await control.register(consoleApiRoutes, context);
   await control.register(consoleImportRoutes, context);
   await control.register(consoleUiRoutes, {});

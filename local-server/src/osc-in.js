@@ -1,5 +1,5 @@
 // OSC remote control on a UDP port (--osc-in): /tutti/play, /pause, /stop, /seek bar [beat],
-// /tempo bpm. OSC has no authentication, so the listener defends by where it listens and who
+// /tempo bpm, and rehearsal (README.md, "Rehearsing"): /start, /loop, /loop/release, /tempo/percent. OSC has no authentication, so the listener defends by where it listens and who
 // it hears (SECURITY.md, "Musicians' OSC"): it binds 127.0.0.1 unless given a host, only senders
 // inside --osc-allow are heard, and a packet may carry at most a few commands, the listener
 // at most a few dozen a second — one 56 KB bundle of 2,000 seeks used to become 2,000 deltas
@@ -10,6 +10,7 @@ import { decode } from 'node-osc';
 import { createTokenBucket } from '#core/util/token-bucket.js';
 import { BadInput } from './metrics.js';
 import { createTransportLog } from './transport-log.js';
+import { createRehearsal } from './rehearsal.js';
 
 /** A show needs one command at a time; a controller may group a seek and a play. */
 export const MAX_COMMANDS_PER_PACKET = 8;
@@ -52,12 +53,21 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
   const drop = (source, count = 1) => metrics.badInput.inc({ source }, count);
 
   const said = createTransportLog(log, show.engine, 'OSC-in');
+  const rehearsal = createRehearsal(show);
+  /** @type {Record<string, (...args: any[]) => string | void>} each returns what it did, for the log (tempo is logged as tempo) */
   const commands = {
     '/tutti/play': () => show.engine.play(),
     '/tutti/pause': () => show.engine.pause(),
     '/tutti/stop': () => show.engine.stop(),
     '/tutti/seek': (bar, beat = 1) => show.engine.seek(bar, beat),
     '/tutti/tempo': (bpm) => show.engine.setTempo(bpm),
+    '/tutti/tempo/percent': (percent) => rehearsal.tempoPercent(percent),
+    '/tutti/start': (...args) => rehearsal.start(startArgs(args)),
+    '/tutti/loop': (...args) => rehearsal.loop(loopArgs(args)),
+    '/tutti/loop/release': () => {
+      if (!rehearsal.release()) throw new Error('no loop is set');
+      return 'loop released: leaving at the end of this pass';
+    },
   };
   /** Carry out one message; false when it was a command the rate budget had no room for. */
   const run = (message, t) => {
@@ -68,9 +78,11 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
     // Only real commands spend the budget: junk costs no state change, so it cannot crowd out a cue.
     if (!budget.take(t)) return false;
     try {
-      command(...args);
+      const what = command(...args);
       metrics.oscIn.inc({ address });
       if (address === '/tutti/tempo') said.tempo(args[0]);
+      else if (address === '/tutti/tempo/percent') said.tempo(null, undefined, `${args[0]} % of the written tempo`);
+      else if (typeof what === 'string') said.transport(what);
       else said.transport(address === '/tutti/seek' ? `seek to bar ${args[0]} beat ${args[1] ?? 1}` : address.slice('/tutti/'.length));
     } catch (err) {
       bad();
@@ -131,4 +143,49 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
     socket.on('message', receive);
     socket.bind(port, host);
   });
+}
+
+/**
+ * A place from OSC arguments: a string is a section's mark, an integer a bar (then its beat).
+ * Returns the place and the arguments after it.
+ * @param {unknown[]} args
+ * @param {boolean} withBeat whether a bar is followed by its beat
+ * @returns {[import('#core/score/start-point.js').PlaceSpec, unknown[]]}
+ */
+function placeArg(args, withBeat) {
+  const [first, ...rest] = args;
+  if (typeof first === 'string') return [{ section: first }, rest];
+  if (!Number.isInteger(first)) throw new Error('expected a section mark (string) or a bar (integer)');
+  if (!withBeat) return [{ bar: /** @type {number} */ (first) }, rest];
+  const [beat = 1, ...after] = rest;
+  return [{ bar: /** @type {number} */ (first), beat: /** @type {number} */ (beat) }, after];
+}
+
+const optionalInt = (/** @type {unknown} */ v, /** @type {string} */ name) => {
+  if (v === undefined) return undefined;
+  if (!Number.isInteger(v)) throw new Error(`${name} must be an integer`);
+  return /** @type {number} */ (v);
+};
+
+/**
+ * `/tutti/start s:mark [i:countInBars]` or `/tutti/start i:bar [i:beat] [i:countInBars]`.
+ * @param {unknown[]} args
+ */
+export function startArgs(args) {
+  const [from, rest] = placeArg(args, true);
+  if (rest.length > 1) throw new Error('too many arguments');
+  return { from, countInBars: optionalInt(rest[0], 'countInBars') };
+}
+
+/**
+ * `/tutti/loop from to [i:passes] [i:countInBars]`: `from` and `to` each a section's mark or a bar;
+ * passes 0 (or none) = until released. The show starts from the loop's start.
+ * @param {unknown[]} args
+ */
+export function loopArgs(args) {
+  const [from, rest] = placeArg(args, false);
+  const [to, after] = rest.length ? placeArg(rest, false) : [undefined, []];
+  if (after.length > 2) throw new Error('too many arguments');
+  const passes = optionalInt(after[0], 'passes');
+  return { from, to, passes: passes === undefined || passes === 0 ? null : passes, countInBars: optionalInt(after[1], 'countInBars') };
 }

@@ -91,6 +91,19 @@ export function createOscOut({ targets, show, metrics, log, now = () => Date.now
   }
   const onBeat = (beat) => timedShow(beat.at, ['/tutti/beat', beat.bar, beat.beat, float(beat.bpm)], 'beat');
   const onCue = (cue) => timedShow(cue.at, [cue.address, ...cue.args], 'cue');
+  /** @type {Set<() => void>} count-in clicks not yet sent (dropped when the count-in is cancelled) */
+  const waitingCountIn = new Set();
+  // A count-in (README.md, "Rehearsing"): `/tutti/countin n of`, timed like a beat.
+  const onCountIn = (click) => {
+    if ('cancelled' in click) {
+      for (const cancel of waitingCountIn) cancel();
+      waitingCountIn.clear();
+      return;
+    }
+    const cancel = timed(click.at, ['/tutti/countin', click.n, click.of], 'countin');
+    waitingCountIn.add(cancel);
+    setTimeout(() => waitingCountIn.delete(cancel), Math.max(0, click.at - now()) + 1000).unref();
+  };
   const onTransport = (state) => {
     if (state !== 'playing') {
       for (const cancel of waitingShow) cancel();
@@ -101,6 +114,7 @@ export function createOscOut({ targets, show, metrics, log, now = () => Date.now
   show.events.on('beat', onBeat);
   show.events.on('osc-cue', onCue);
   show.events.on('transport', onTransport);
+  show.events.on('countin', onCountIn);
 
   const api = {
     /** Add a target (or change the mode/offset of one already there). */
@@ -135,7 +149,9 @@ export function createOscOut({ targets, show, metrics, log, now = () => Date.now
       show.events.off('beat', onBeat);
       show.events.off('osc-cue', onCue);
       show.events.off('transport', onTransport);
+      show.events.off('countin', onCountIn);
       for (const cancel of waitingShow) cancel();
+      for (const cancel of waitingCountIn) cancel();
       thread?.close();
     },
   };

@@ -111,21 +111,28 @@ export async function startShowServer(options = {}) {
     const { votes, reactions } = voices;
     const overflow = createOverflow({ maxClients, edgeUrl: () => edge.publicUrl(), viewers: () => show.hub.viewers(), metrics });
 
-    const status = () => ({
-      transport: show.engine.status().transport,
-      position: show.engine.status().position,
-      tempo: show.engine.status().tempo,
-      tempoOverride: show.engine.status().tempoOverride,
-      epoch: show.stream.epoch(),
-      seq: show.stream.seq(),
-      clients: show.hub.counts(),
-      score: { id: show.engine.score().id, title: show.engine.score().title, path: show.source().path, bars: show.engine.score().bars },
-      osc: { targets: osc.list(), in: oscIn ? oscIn.port : null, inHost: oscIn ? oscIn.host : null },
-      edge: edge.status(),
-      maxClients,
-      vote: votes.status(),
-      reaction: reactions.status(),
-    });
+    const status = () => {
+      const engine = show.engine.status();
+      const score = show.engine.score();
+      return {
+        transport: engine.transport,
+        position: engine.position,
+        tempo: engine.tempo,
+        tempoOverride: engine.tempoOverride,
+        tempoPercent: engine.tempoPercent,
+        countIn: engine.countIn,
+        loop: engine.loop,
+        epoch: show.stream.epoch(),
+        seq: show.stream.seq(),
+        clients: show.hub.counts(),
+        score: { id: score.id, title: score.title, path: show.source().path, bars: score.bars },
+        osc: { targets: osc.list(), in: oscIn ? oscIn.port : null, inHost: oscIn ? oscIn.host : null },
+        edge: edge.status(),
+        maxClients,
+        vote: votes.status(),
+        reaction: reactions.status(),
+      };
+    };
 
     const parts = { show, metrics, now, overflow, votes, reactions, log, osc, edge, status, media: mediaSource };
     const { audience, control, probeKey, partKey, partPages, stopSweeping } = await buildShowListeners({

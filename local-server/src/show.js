@@ -38,7 +38,7 @@ export function createShow({
   clearTimer = (handle) => clearTimeout(/** @type {any} */ (handle)),
 }) {
   // The show's one event surface (README.md, "Where things are"): `beat`, `osc-cue`, `transport`
-  // from the engine, `envelope` (every envelope published: deltas, and the snapshot after a
+  // and `countin` (a count-in's clicks ahead of time, or `{cancelled, reason}`) from the engine, `envelope` (every envelope published: deltas, and the snapshot after a
   // score load) and `score` (another score was loaded).
   const events = new EventEmitter();
   let source = loaded;
@@ -93,6 +93,7 @@ export function createShow({
     onBeat: (beat) => events.emit('beat', beat),
     onOscCue: (cue) => events.emit('osc-cue', cue),
     onTransport: (transport) => events.emit('transport', transport),
+    onCountIn: (click) => events.emit('countin', click),
   });
   resetStreams(stream.epoch());
   metrics.seq.set(0);
@@ -110,7 +111,7 @@ export function createShow({
     events,
     /**
      * Listen to several of the show's events at once (beat, osc-cue, transport, score, envelope).
-     * @param {Partial<Record<'beat' | 'osc-cue' | 'transport' | 'score' | 'envelope', (value: any) => void>>} handlers
+     * @param {Partial<Record<'beat' | 'osc-cue' | 'transport' | 'score' | 'envelope' | 'countin', (value: any) => void>>} handlers
      * @returns {() => void} stop listening to all of them
      */
     listen(handlers) {

@@ -24,7 +24,7 @@ export function onAction(engine, listener) {
  * @param {{ info: (msg: string) => void }} log
  * @param {any} engine the show engine (status() after the action)
  * @param {string} source who acted, e.g. "control API", "OSC-in"; each call may name another (the console)
- * @returns {{ transport: (action: string, by?: string) => void, tempo: (bpm: number | null, by?: string) => void }}
+ * @returns {{ transport: (action: string, by?: string) => void, tempo: (bpm: number | null, by?: string, as?: string) => void }}
  */
 export function createTransportLog(log, engine, source) {
   const where = () => {
@@ -43,9 +43,9 @@ export function createTransportLog(log, engine, source) {
       log.info(`transport: ${action} → ${where()} (${by})`);
       tell({ by, kind: 'transport', what: action });
     },
-    tempo: (bpm, by = source) => {
-      log.info(`tempo: ${bpm === null ? 'back to the written tempo' : `${bpm} bpm`} → ${engine.status().tempo} bpm now (${by})`);
-      tell({ by, kind: 'tempo', what: bpm === null ? 'written tempo' : `${bpm} bpm`, bpm });
+    tempo: (bpm, by = source, as = bpm === null ? 'written tempo' : `${bpm} bpm`) => {
+      log.info(`tempo: ${as === 'written tempo' ? 'back to the written tempo' : as} → ${engine.status().tempo} bpm now (${by})`);
+      tell({ by, kind: 'tempo', what: as, bpm });
     },
   };
 }

@@ -163,6 +163,8 @@ export default async function consoleApi(
       position: s.position,
       tempo: s.tempo,
       tempoOverride: s.tempoOverride,
+      tempoPercent: s.tempoPercent,
+      loop: s.loop,
       epoch: s.epoch,
       seq: s.seq,
       countIn: countIn.active(),
@@ -199,12 +201,9 @@ export default async function consoleApi(
     };
   }
 
-  // ---- count-in: one bar (or N beats) of clicks to the console and the musicians, then play ----
-  const countIn = createCountIn({ show, osc, serverNow, tell: (data) => broadcast('countin', data) });
-  const onTransport = (state) => {
-    if (countIn.active() && state !== 'stopped') countIn.cancel(`transport changed to ${state}`);
-    broadcast('transport', transportStatus());
-  };
+  // ---- count-in: one bar (or N beats) of clicks to the console, the part pages and the musicians, then play ----
+  const countIn = createCountIn({ show, tell: (data) => broadcast('countin', data) });
+  const onTransport = () => broadcast('transport', transportStatus());
   show.events.on('transport', onTransport);
 
   // ---- live feed: Server-Sent Events over the authenticated control listener (console/live-feed.js) ----

@@ -20,9 +20,8 @@ const transportBody = {
 };
 const tempoBody = {
   type: 'object',
-  required: ['bpm'],
   additionalProperties: false,
-  properties: { bpm: { type: ['number', 'null'] } },
+  properties: { bpm: { type: ['number', 'null'] }, percent: { type: 'number' } },
 };
 const scoreBody = {
   type: 'object',
@@ -52,10 +51,22 @@ export default async function controlRoutes(app, { show, metrics, status, log })
     return status();
   });
 
-  app.post('/api/tempo', { schema: { body: tempoBody } }, async (request) => {
-    const { bpm } = /** @type {any} */ (request.body);
-    show.engine.setTempo(bpm);
-    said.tempo(bpm, by(request));
+  app.post('/api/tempo', { schema: { body: tempoBody } }, async (request, reply) => {
+    const body = /** @type {any} */ (request.body);
+    if ('bpm' in body === 'percent' in body) {
+      metrics.badInput.inc({ source: BadInput.HTTP_BODY });
+      return sendError(reply, 'BAD_BODY', {
+        message: 'give either "bpm" (10–400, null: the written tempo) or "percent" (of the written tempo)',
+      });
+    }
+    if ('percent' in body) {
+      // A rehearsal tempo (README.md, "Rehearsing"): the written tempo map scaled.
+      show.engine.setTempoPercent(body.percent);
+      said.tempo(null, by(request), `${body.percent} % of the written tempo`);
+    } else {
+      show.engine.setTempo(body.bpm);
+      said.tempo(body.bpm, by(request));
+    }
     return status();
   });
 
@@ -104,12 +115,16 @@ export function acceptJsonBodiesOfAnyType(app) {
 }
 
 /**
- * Errors as JSON with a code, never a crash: bad JSON/schema → 400, engine refusals → 400.
+ * Errors as JSON with a code, never a crash: bad JSON/schema → 400, engine refusals → 400; each counted as bad input.
  * @param {import('../metrics.js').Metrics} metrics
  */
 export function controlErrorHandler(metrics) {
   return (error, request, reply) => {
-    if (error instanceof EngineError) return sendEngineRefusal(reply, error);
+    if (error instanceof EngineError) {
+      // A refused command (a bar out of range, an unknown section) is bad input like a bad body.
+      metrics.badInput.inc({ source: BadInput.HTTP_BODY });
+      return sendEngineRefusal(reply, error);
+    }
     const status = thrownStatus(error);
     if (status === 400 || status === 415 || status === 413) metrics.badInput.inc({ source: BadInput.HTTP_BODY });
     if (status === 500) request.log.error(error);

@@ -50,7 +50,8 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
   const engine = show.engine;
   let plan = planPrompts(engine.score(), engine.timeline());
   const beats = createBeatWindow({
-    windowAt: (index) => promptOn(plan, index),
+    // Inside a rehearsal loop a prompt opens on the first pass only (README.md, "Rehearsing").
+    windowAt: (index) => ((engine.loopPass() ?? 1) > 1 ? null : promptOn(plan, index)),
     beatTime: (index) => engine.beatTime(index),
     endsWithWindow: false,
   });

@@ -8,7 +8,7 @@
 
 /**
  * @param {object} options
- * @param {{ nextBarLine: () => number | null, jumpAtNextBar: (index: number) => { bar: number, at: number } | null }} options.engine the show's engine
+ * @param {{ nextBarLine: () => number | null, jumpAtNextBar: (index: number) => { bar: number, at: number } | null, loopPass?: () => number | null }} options.engine the show's engine
  * @param {import('../metrics.js').Metrics} options.metrics
  * @param {{ info: (msg: string) => void, warn?: (msg: string) => void }} options.log
  * @param {(address: string, args: Array<string | number>) => void} options.sendOsc
@@ -50,7 +50,7 @@ export function createResultAnnouncer({ engine, metrics, log, sendOsc, edgeWaitM
     // One message per option, in the score's order (README.md, "OSC address space").
     r.prompt.options.forEach((option, i) => sendOsc('/tutti/vote', [r.prompt.id, option.id, counts[i], total]));
     log.info(
-      `prompt ${r.prompt.id} closed: ${r.prompt.options[winner].id} wins with ${counts[winner]} of ${total}${branch ? `; jumping at bar ${branch.bar}` : ''}${edgeOutcome === 'off' ? '' : ` (edge: ${edgeOutcome})`}`,
+      `prompt ${r.prompt.id} closed: ${r.prompt.options[winner].id} wins with ${counts[winner]} of ${total}${branch ? `; jumping at bar ${branch.bar}` : engine.loopPass?.() ? '; no jump: a rehearsal loop is set' : ''}${edgeOutcome === 'off' ? '' : ` (edge: ${edgeOutcome})`}`,
     );
     return branch;
   };

@@ -8,7 +8,9 @@
 import { printedBarAt } from '#core/score/printed-bars.js';
 import { createStreamTracker } from '#core/client/stream-tracker.js';
 import { createClockSync } from '#core/client/clock-sync.js';
-import { cuesForPart, upcomingCues, clickFor, beatsAhead, sectionAt } from '#core/client/part-plan.js';
+import { cuesForPart, upcomingCuesLooped, clickFor, beatsAhead, sectionAt, loopAheadOf } from '#core/client/part-plan.js';
+import { followingSegment } from '#core/client/flywheel.js';
+import { clickTime } from '#core/score/count-in.js';
 import { pageNow } from '../src/page-clock.js';
 import { PAGE_CLOCK_OPTIONS } from '../src/clock-options.js';
 import { createConnection } from '../src/connection.js';
@@ -18,6 +20,7 @@ import { createPreciseTimer } from '../src/precise-timer.js';
 import { createFlywheelPlan, roundTempo } from '../src/flywheel-plan.js';
 import { createWakeLock } from '../src/wake-lock.js';
 import { createPartView } from './part-view.js';
+import { createRehearsalView } from './rehearsal-view.js';
 import { createClick, CLICK_MODES } from './click.js';
 import { startReports } from './report.js';
 import { t, nth } from '../src/i18n.js';
@@ -33,6 +36,7 @@ const tracker = createStreamTracker();
 const clock = createClockSync({ ...PAGE_CLOCK_OPTIONS, schedule: [...PAGE_CLOCK_OPTIONS.schedule] });
 const flywheel = createFlywheelPlan();
 const view = createPartView();
+const rehearsal = createRehearsalView();
 const click = createClick({ toLocal: (s) => clock.toLocal(s) });
 const timer = createPreciseTimer(pageNow);
 // The screen stays on from the tap that picks a part (a user gesture: the keep-awake video needs one).
@@ -50,7 +54,11 @@ let segmentKey = '';
 let refused = false;
 /** The last thing shown, so a new part or cue table redraws at once. */
 let shown = /** @type {{ index: number, bar: number, beat: number, beats: number } | null} */ (null);
+/** The rehearsal loop as counted from the beat shown (core/client/part-plan.js loopAheadOf), or null. */
+let loopNow = /** @type {ReturnType<typeof loopAheadOf>} */ (null);
 const displays = [];
+/** The count-in clicks shown (README.md, "Rehearsing"), for the tests. */
+const countIns = [];
 
 function refuse() {
   refused = true;
@@ -89,12 +97,15 @@ function pick(id) {
   view.titles(name, table.score.title);
   view.showPicker(false);
   if (shown) {
-    view.cues(upcomingCues(cues, shown.index, LISTED));
+    view.cues(upcomingCuesLooped(cues, shown.index, LISTED, loopNow));
     // The position may have been drawn before the table (and its printed bar numbers) arrived.
     view.position(shown, { flash: false, printed: printedLabel(shown.bar) });
   }
   reports.now();
 }
+
+/** Names a segment (epoch, anchor, tempo): a click is keyed by it and its beat. */
+const keyOf = (segment) => `${tracker.epoch()}|${segment.index}|${segment.at}|${segment.bpm}`;
 
 /** A new state: the flywheel takes the segment; a still show (stopped, paused) is shown as it is. */
 function onApplied(envelope, outcome) {
@@ -106,7 +117,10 @@ function onApplied(envelope, outcome) {
     loadTable(); // a new epoch may be a new score
   }
   const { lean, segment, continued } = flywheel.update(state, outcome.epochChanged);
-  const key = segment ? `${tracker.epoch()}|${segment.index}|${segment.at}|${segment.bpm}` : '';
+  const wasCounting = rehearsal.countIn();
+  rehearsal.update(lean, serverNow);
+  if (wasCounting && !rehearsal.countIn()) click.cancelFrom(serverNow); // a cancelled count-in's clicks
+  const key = segment ? keyOf(segment) : '';
   if (key !== segmentKey && !continued) {
     flywheel.resetShown();
     click.cancelFrom(serverNow); // seek, tempo, pause, stop: the clicks ahead are no longer right
@@ -114,6 +128,7 @@ function onApplied(envelope, outcome) {
   segmentKey = key;
   if (!segment && lean.position) {
     const p = lean.position;
+    loopNow = loopAheadOf(lean.loop, !lean.loop?.releasing, 0);
     const still = { index: p.index, bar: p.bar, beat: p.beat, beats: p.beats };
     view.position(still, { flash: false, printed: printedLabel(still.bar) });
     view.context(lean.section, lean.transport === 'paused' ? t('part.paused') : lean.transport === 'stopped' ? t('part.stopped') : '');
@@ -133,7 +148,19 @@ function printedLabel(bar) {
 
 function showCues(beat) {
   shown = beat;
-  if (partId !== null) view.cues(upcomingCues(cues, beat.index, LISTED));
+  if (partId !== null) view.cues(upcomingCuesLooped(cues, beat.index, LISTED, loopNow));
+}
+
+/** The count-in's clicks within the click horizon, on the audio clock (any click mode but off). */
+function scheduleCountIn(serverNow) {
+  const counting = rehearsal.countIn();
+  if (!counting || clickMode === 'off' || !click.ready() || partId === null) return;
+  for (let n = 1; n <= counting.beats; n += 1) {
+    const at = clickTime(counting, n);
+    if (at <= serverNow || at > serverNow + CLICK_HORIZON_MS) continue;
+    const inBar = ((n - 1) % counting.perBar) + 1;
+    click.schedule(`countin|${counting.at}|${n}`, { index: -n, bar: 0, beat: inBar, at }, { accent: inBar === 1, countIn: inBar });
+  }
 }
 
 /** Show the beat sounding now, put the next clicks on the audio clock, sleep until the next beat. */
@@ -143,13 +170,27 @@ function plan() {
   const serverNow = clock.toServer(local);
   const beat = flywheel.beat(serverNow);
   const lean = flywheel.state();
+  if (beat.active) loopNow = loopAheadOf(beat.loop, Boolean(followingSegment(beat.active)), beat.pass);
+  rehearsal.context(loopNow && { pass: loopNow.pass, of: loopNow.of }, lean?.tempoPercent);
+  const countInNext = rehearsal.drawCountIn(serverNow);
+  const countInShown = Number(document.getElementById('countin')?.dataset.n ?? 0);
+  if (rehearsal.countIn() && countInShown && countIns.at(-1)?.n !== countInShown) {
+    countIns.push({
+      n: countInShown,
+      text: document.getElementById('countin')?.textContent,
+      server: serverNow,
+      of: rehearsal.countIn()?.beats,
+    });
+  }
+  scheduleCountIn(serverNow);
   if (beat.show) {
     const b = beat.show;
     view.position(b, { flash: true, printed: printedLabel(b.bar) });
     // The section from the cue table, at the beat it starts (through outages too); the state's otherwise.
     view.context(table ? sectionAt(table.sections ?? [], b.index) : lean?.section, t('part.bpm', { bpm: roundTempo(b.bpm) }));
+    rehearsal.context(loopNow && { pass: loopNow.pass, of: loopNow.of }, lean?.tempoPercent);
     showCues(b);
-    const next = partId === null ? null : (upcomingCues(cues, b.index, 1)[0] ?? null);
+    const next = partId === null ? null : (upcomingCuesLooped(cues, b.index, 1, loopNow)[0] ?? null);
     // What the tests compare with the server: when this beat went on screen, and the countdown it showed.
     const countdown = document.getElementById('countdown')?.textContent ?? null;
     const section = document.getElementById('section')?.textContent ?? null;
@@ -165,19 +206,23 @@ function plan() {
       inBeats: next ? next.inBeats : null,
       countdown,
       section,
+      pass: loopNow ? loopNow.pass : null,
       epoch: tracker.epoch(),
     });
     if (displays.length > 4000) displays.shift();
   }
   const segment = lean && lean.transport === 'playing' ? lean.segment : null;
   if (segment && beat.nextAt !== null && clickMode !== 'off' && click.ready() && partId !== null) {
+    // Beats of the loop's next pass (`segment.then`) are keyed by that segment, as they will be when it arrives.
+    const then = followingSegment(segment);
     for (const b of beatsAhead(segment, serverNow, CLICK_HORIZON_MS)) {
-      const kind = clickFor(b, cues);
+      const kind = clickFor(b, cues, loopNow);
       if (clickMode === 'countin' && kind.countIn === null) continue;
-      click.schedule(`${segmentKey}|${b.index}`, b, kind);
+      click.schedule(`${then && b.at >= then.at ? keyOf(then) : segmentKey}|${b.index}`, b, kind);
     }
   }
-  if (beat.nextAt !== null) timer.at(clock.toLocal(beat.nextAt) + 0.01, plan);
+  const wake = [beat.nextAt, countInNext].filter((x) => x !== null);
+  if (wake.length) timer.at(clock.toLocal(Math.min(...wake)) + 0.01, plan);
 }
 
 // A better clock estimate moves every beat's local time: re-plan, and show the new quality.
@@ -246,6 +291,7 @@ status();
   cues: () => cues.slice(),
   table: () => table,
   displays: () => displays.slice(),
+  countIns: () => countIns.slice(),
   clicks: () => click.scheduled(),
   reportId: () => reports.id,
   refused: () => refused,

@@ -4,7 +4,7 @@
 // time. Keeps no timers: main.js asks it what is due and when to wake next.
 
 import { deriveLeanState } from '#core/stream/lean-state.js';
-import { flywheelSegment, beatAt, nextBeat, plannedViews, aheadItems } from '#core/client/flywheel.js';
+import { flywheelSegment, followingSegment, beatAt, nextBeat, plannedViews, aheadItems } from '#core/client/flywheel.js';
 import { beatInSegment } from '#core/score/segment.js';
 
 /** Tempo as the console shows it: whole or one decimal (a ramp's 113.333… reads 113.3). */
@@ -24,8 +24,11 @@ export function createFlywheelPlan() {
    * that beat is still the old segment's to show.
    */
   let before = null;
+  /** The state's `loop` (README.md, "Rehearsing") while `before` was the segment: its pass, or its last. */
+  let beforeLoop = undefined;
   let plannedFor = { view: undefined, ahead: undefined };
-  let lastShown = -1;
+  /** The beat shown last (its index and time: a loop shows the same index again, later). */
+  let lastShown = { index: -1, at: 0 };
 
   return {
     /**
@@ -36,13 +39,23 @@ export function createFlywheelPlan() {
      */
     update(state, epochChanged) {
       if (epochChanged) lean = null;
+      const previousLoop = lean?.loop;
       lean = deriveLeanState(lean, state);
       const segment = flywheelSegment(lean);
-      // A continuation starts exactly where the old segment ends; anything else (seek, tempo, pause) replaces it.
+      // A continuation starts exactly where the old segment ends, or is the segment the old one said
+      // follows it (a loop's next pass, `segment.then`); anything else (seek, tempo, pause) replaces it.
+      const after = segmentNow ? followingSegment(segmentNow) : null;
       const continued = Boolean(
-        !epochChanged && segment && segmentNow && !sameSegment(segmentNow, segment) && segment.index === segmentNow.until,
+        !epochChanged &&
+        segment &&
+        segmentNow &&
+        !sameSegment(segmentNow, segment) &&
+        (after ? sameSegment(after, segment) : segment.index === segmentNow.until),
       );
-      if (!segment || epochChanged || (segmentNow && !sameSegment(segmentNow, segment))) before = continued ? segmentNow : null;
+      if (!segment || epochChanged || (segmentNow && !sameSegment(segmentNow, segment))) {
+        before = continued ? segmentNow : null;
+        beforeLoop = previousLoop;
+      }
       segmentNow = segment;
       const fresh = lean.view !== plannedFor.view || lean.ahead !== plannedFor.ahead;
       plannedFor = { view: lean.view, ahead: lean.ahead };
@@ -62,24 +75,38 @@ export function createFlywheelPlan() {
     },
     state: () => lean,
     /**
-     * The beat to show at `serverNow` if it is not the one shown already, and when the next one is due.
+     * The beat to show at `serverNow` if it is not the one shown already, and when the next one is
+     * due. `loop`: the state's rehearsal loop as it was for the segment sounding (the previous
+     * state's while the segment before the current one still sounds); `pass`: +1 once the segment
+     * the current one says follows it is sounding (a loop's next pass, before the server says so).
      * @param {number} serverNow
      */
     beat(serverNow) {
       const segment = flywheelSegment(lean);
-      if (!segment) return { show: null, nextAt: null };
-      const active = before && serverNow < segment.at ? before : segment;
+      if (!segment) return { show: null, nextAt: null, active: null, loop: lean?.loop, pass: 0 };
+      const then = followingSegment(segment);
+      let active = segment;
+      if (before && serverNow < segment.at) active = before;
+      else if (then && serverNow >= then.at) active = then;
+      // After the active segment's last beat: the current one, or what the current one says follows.
+      const after = active === before ? segment : active === segment ? then : null;
       const current = beatAt(active, serverNow);
       const upcoming = current
-        ? (nextBeat(active, current.index) ?? (active === before ? beatInSegment(segment, segment.index) : null))
+        ? (nextBeat(active, current.index) ?? (after ? beatInSegment(after, after.index) : null))
         : beatInSegment(active, active.index);
-      const show = current && current.index !== lastShown ? current : null;
-      if (show) lastShown = show.index;
-      return { show, nextAt: upcoming ? upcoming.at : null };
+      const show = current && (current.index !== lastShown.index || Math.abs(current.at - lastShown.at) > 1) ? current : null;
+      if (show) lastShown = { index: show.index, at: show.at };
+      return {
+        show,
+        nextAt: upcoming ? upcoming.at : null,
+        active,
+        loop: active === before ? beforeLoop : lean?.loop,
+        pass: active === then ? 1 : 0,
+      };
     },
     /** Forget the beat shown (a new segment may show the same index again, e.g. after a seek). */
     resetShown() {
-      lastShown = -1;
+      lastShown = { index: -1, at: 0 };
     },
   };
 }

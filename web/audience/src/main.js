@@ -17,6 +17,7 @@ import { createAudioPlayer } from './audio.js';
 import { createWakeLock } from './wake-lock.js';
 import { registerServiceWorker, cacheMedia } from './service-worker-client.js';
 import { createVenueNotice, venueOffline, heldWhileOffline } from './venue-notice.js';
+import { createStartingNotice } from './starting-notice.js';
 import { createFlywheelPlan, roundTempo } from './flywheel-plan.js';
 import { createVotePanel } from './vote-panel.js';
 import { createReactionPad } from './reaction-pad.js';
@@ -33,6 +34,7 @@ const view = createView({ base });
 const audio = createAudioPlayer({ base, toLocal: (s) => clock.toLocal(s) });
 const wakeLock = createWakeLock({ video: /** @type {HTMLVideoElement} */ (document.getElementById('keep-awake')) });
 const venueNotice = createVenueNotice();
+const startingNotice = createStartingNotice({ toLocal: (s) => clock.toLocal(s), toServer: (l) => clock.toServer(l), now: pageNow });
 
 /** Measurements kept for the connection indicator and the browser tests (window.__tutti). */
 const displays = [];
@@ -96,6 +98,7 @@ function onApplied(envelope, outcome, receivedAt) {
   wakeLock.setShowOver(seenPlaying && lean.transport === 'stopped');
   // The edge says the venue is offline or the show has not started (venue-notice.js).
   venueNotice.update(state);
+  startingNotice.update(venueOffline(state) ? {} : state);
   votePanel.update(venueOffline(state) ? null : state);
   reactionPad.update(venueOffline(state) ? null : state);
   plan();
@@ -226,4 +229,5 @@ status();
   timerEarly: () => timer.early(),
   vote: () => votePanel.status(),
   reaction: () => reactionPad.status(),
+  starting: () => startingNotice.text(),
 };

@@ -69,6 +69,12 @@ export default {
   'part.printed': 'gedruckter Takt {number}',
   'part.printedPass': 'gedruckter Takt {number} ({pass} Mal)',
   'part.bpm': '{bpm} BPM',
+  'audience.startingIn': 'Beginnt in {n} …',
+  'part.countIn': 'Einzähler {n} von {of}',
+  'part.countInSaid': 'Einzähler: {n} Takte',
+  'part.pass': 'Schleife: Durchgang {pass} von {of}',
+  'part.passOpen': 'Schleife: Durchgang {pass}',
+  'part.percent': '{percent} %',
   'part.refused':
     'Dieser Link zur Stimmen-Seite gilt nicht mehr (der Show-Server hat einen neuen Schlüssel). Scanne den QR-Code für Musiker an der Konsole erneut.',
   'click.off': 'Klick: aus',

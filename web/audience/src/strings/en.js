@@ -72,6 +72,12 @@ export default {
   'part.printed': 'printed bar {number}',
   'part.printedPass': 'printed bar {number} ({pass} time)',
   'part.bpm': '{bpm} bpm',
+  'audience.startingIn': 'Starting in {n} …',
+  'part.countIn': 'count-in {n} of {of}',
+  'part.countInSaid': 'Count-in: {n} bars',
+  'part.pass': 'loop: pass {pass} of {of}',
+  'part.passOpen': 'loop: pass {pass}',
+  'part.percent': '{percent} %',
   'part.refused':
     "This part-page link is no longer valid (the show server has a new key). Scan the musicians' QR code on the console again.",
   'click.off': 'Click: off',

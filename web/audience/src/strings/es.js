@@ -69,6 +69,12 @@ export default {
   'part.printed': 'compás impreso {number}',
   'part.printedPass': 'compás impreso {number} ({pass} vez)',
   'part.bpm': '{bpm} ppm',
+  'audience.startingIn': 'Empieza en {n} …',
+  'part.countIn': 'cuenta previa {n} de {of}',
+  'part.countInSaid': 'Cuenta previa: {n} compases',
+  'part.pass': 'bucle: pasada {pass} de {of}',
+  'part.passOpen': 'bucle: pasada {pass}',
+  'part.percent': '{percent} %',
   'part.refused':
     'Este enlace de parte ya no es válido (el servidor del espectáculo tiene una clave nueva). Vuelve a escanear el código QR de los músicos en la consola.',
   'click.off': 'Clic: no',

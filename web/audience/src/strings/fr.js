@@ -69,6 +69,12 @@ export default {
   'part.printed': 'mesure imprimée {number}',
   'part.printedPass': 'mesure imprimée {number} ({pass} fois)',
   'part.bpm': '{bpm} bpm',
+  'audience.startingIn': 'Début dans {n} …',
+  'part.countIn': 'décompte {n} sur {of}',
+  'part.countInSaid': 'Décompte : {n} mesures',
+  'part.pass': 'boucle : passage {pass} sur {of}',
+  'part.passOpen': 'boucle : passage {pass}',
+  'part.percent': '{percent} %',
   'part.refused':
     'Ce lien de partie n’est plus valide (le serveur du spectacle a une nouvelle clé). Scannez à nouveau le QR code des musiciens sur la console.',
   'click.off': 'Clic : non',

@@ -69,6 +69,12 @@ export default {
   'part.printed': 'battuta stampata {number}',
   'part.printedPass': 'battuta stampata {number} ({pass} volta)',
   'part.bpm': '{bpm} bpm',
+  'audience.startingIn': 'Inizia tra {n} …',
+  'part.countIn': 'conteggio {n} di {of}',
+  'part.countInSaid': 'Conteggio: {n} battute',
+  'part.pass': 'loop: passaggio {pass} di {of}',
+  'part.passOpen': 'loop: passaggio {pass}',
+  'part.percent': '{percent} %',
   'part.refused':
     'Questo link della parte non è più valido (il server dello spettacolo ha una nuova chiave). Scansiona di nuovo il codice QR dei musicisti sulla console.',
   'click.off': 'Clic: no',

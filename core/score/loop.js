@@ -1,0 +1,77 @@
+// A rehearsal loop (README.md, "Rehearsing"): beats `start` up to (not including) `end` played N
+// times or until released. To the engine it is a branch that comes back at every pass: beat `end`
+// is replaced by beat `start` one lookahead before it would sound. To the viewers it is a segment
+// that ends at the loop's end and says what follows (`segment.then`), and the state's `loop`
+// (which pass of how many), so no display jumps and a countdown runs on across the loop point.
+// Pure and runtime-free.
+
+/** The most passes a loop may be given (else: until released). */
+export const MAX_LOOP_PASSES = 99;
+
+/**
+ * @typedef {object} Loop
+ * @property {number} start first beat index of the range
+ * @property {number} end first beat index after the range
+ * @property {number} pass the pass being played (1-based)
+ * @property {number | null} passes how many passes, null = until released
+ * @property {boolean} releasing released: the show leaves at the end of this pass
+ */
+
+/**
+ * @param {{ start: number, end: number, passes?: number | null }} range
+ * @returns {Loop}
+ */
+export function createLoop({ start, end, passes = null }) {
+  return { start, end, pass: 1, passes, releasing: false };
+}
+
+/**
+ * Whether the show goes round again at the end of this pass.
+ * @param {Loop} loop
+ */
+export const goesOn = (loop) => !loop.releasing && (loop.passes === null || loop.pass < loop.passes);
+
+/**
+ * The state's `loop`: the range as bar:beat (`to` is its last beat, `end` the beat after it), the
+ * pass being played and how many (`of` null: until released), and whether it was released.
+ * @param {Loop} loop
+ * @param {{ positionOf: (index: number) => { bar: number, beat: number } }} timeline
+ */
+export function loopState(loop, timeline) {
+  const at = (/** @type {number} */ index) => {
+    const p = timeline.positionOf(index);
+    return { bar: p.bar, beat: p.beat, index };
+  };
+  return { from: at(loop.start), to: at(loop.end - 1), end: loop.end, pass: loop.pass, of: loop.passes, releasing: loop.releasing };
+}
+
+/**
+ * Is a value a usable state `loop` (from the network)?
+ * @param {unknown} value
+ * @returns {value is { from: { index: number }, end: number, pass: number, of: number | null, releasing: boolean }}
+ */
+export function isLoopState(value) {
+  if (typeof value !== 'object' || value === null) return false;
+  const l = /** @type {Record<string, any>} */ (value);
+  return (
+    typeof l.from === 'object' &&
+    l.from !== null &&
+    Number.isInteger(l.from.index) &&
+    Number.isInteger(l.end) &&
+    l.end > l.from.index &&
+    Number.isInteger(l.pass) &&
+    (l.of === null || Number.isInteger(l.of))
+  );
+}
+
+/**
+ * Whether the show comes back to the loop's start after beat `index`'s pass: the loop goes on and
+ * the beat is inside the range.
+ * @param {{ from: { index: number }, end: number, pass: number, of: number | null, releasing?: boolean } | null | undefined} state the state's `loop`
+ * @param {number} index
+ */
+export function loopsBackFrom(state, index) {
+  if (!state || state.releasing) return false;
+  if (state.of !== null && state.pass >= state.of) return false;
+  return index >= state.from.index && index < state.end;
+}

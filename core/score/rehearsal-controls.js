@@ -1,0 +1,147 @@
+// The engine's rehearsal controls (README.md, "Rehearsing"): start from a beat after a count-in,
+// a loop taken at every pass like a branch, and their part of the state. Kept out of the engine
+// (core/score/engine.js), which hands over the few moves of its own these need: stand on a beat,
+// play from one, drop a pending branch, refresh the flywheel, publish. The count-in's plan and
+// scheduling are core/score/count-in.js; a loop's passes core/score/loop.js.
+
+import { planCountIn, runCountIn } from './count-in.js';
+import { createLoop, goesOn, loopState } from './loop.js';
+
+/**
+ * @typedef {object} EngineMoves what the engine lends the controls
+ * @property {() => number} now
+ * @property {number} lookaheadMs
+ * @property {(fn: () => void, ms: number) => unknown} setTimer
+ * @property {(handle: unknown) => void} clearTimer
+ * @property {(click: { n: number, of: number, at: number } | { cancelled: true, reason: string }) => void} onCountIn
+ * @property {() => import('./timeline.js').Timeline} timeline
+ * @property {() => number} tempoFactor
+ * @property {() => boolean} playing
+ * @property {(index: number) => void} stand stop publishing and stand on beat `index` (a playing show pauses)
+ * @property {(index: number, time?: number) => void} play play from beat `index`, sounding at `time` (default one lookahead from now)
+ * @property {() => void} dropJump forget a pending branch (the loop wins)
+ * @property {() => void} refreshFlywheel the loop changed: the segment and the cues ahead again, same anchor
+ * @property {() => void} emitState
+ */
+
+/**
+ * @param {EngineMoves} engine
+ */
+export function createRehearsalControls(engine) {
+  /** @type {import('./loop.js').Loop | null} */
+  let loop = null;
+  /** @type {{ plan: import('./count-in.js').CountIn, run: { cancel: () => void } } | null} */
+  let countIn = null;
+
+  /** Stop a running count-in (its clicks not yet sent are dropped by whoever sends them). */
+  function cancelCountIn(/** @type {string} */ reason) {
+    if (!countIn) return false;
+    countIn.run.cancel();
+    countIn = null;
+    engine.onCountIn({ cancelled: true, reason });
+    return true;
+  }
+
+  /** Past the loop's end the show never comes round again: the loop is forgotten (before or inside it, it stays). */
+  const movedTo = (/** @type {number} */ index) => {
+    if (loop && index >= loop.end) loop = null;
+  };
+
+  /** Play a count-in leading into beat `index`, then the show from there. */
+  function countInto(index, beats, audience) {
+    const timeline = engine.timeline();
+    const counted = planCountIn({
+      from: { ...timeline.positionOf(index), index },
+      beats,
+      bpm: timeline.bpmAt(index) * engine.tempoFactor(),
+      at: engine.now() + engine.lookaheadMs,
+      audience,
+    });
+    const run = runCountIn({
+      countIn: counted,
+      now: engine.now,
+      setTimer: engine.setTimer,
+      clearTimer: engine.clearTimer,
+      lookaheadMs: engine.lookaheadMs,
+      onClick: (click) => engine.onCountIn(click),
+      onDone: (firstBeatAt) => {
+        countIn = null;
+        engine.play(index, firstBeatAt);
+      },
+    });
+    countIn = { plan: counted, run };
+  }
+
+  return {
+    cancelCountIn,
+    /**
+     * Start from beat `index` after `countInBeats` clicks at the tempo of that beat (0: at once, as
+     * a seek and play). While it counts in, the show stands on that beat and the state carries `countIn`.
+     * @param {number} index a beat of the piece (checked by the caller)
+     * @param {{ countInBeats?: number, audience?: boolean }} [options]
+     */
+    startFrom(index, { countInBeats = 0, audience = false } = {}) {
+      cancelCountIn('started again');
+      movedTo(index);
+      if (countInBeats === 0) return engine.play(index);
+      engine.stand(index);
+      countInto(index, countInBeats, audience);
+      engine.emitState();
+    },
+    /**
+     * Loop beats `start` up to `end` (checked by the caller) `passes` times, or until released (null).
+     * @param {{ start: number, end: number, passes?: number | null }} range
+     */
+    setLoop({ start, end, passes = null }) {
+      engine.dropJump();
+      loop = createLoop({ start, end, passes });
+      if (engine.playing()) engine.refreshFlywheel();
+      engine.emitState();
+    },
+    /** Leave the loop at the end of the pass being played; false when none is set. */
+    releaseLoop() {
+      if (!loop) return false;
+      loop.releasing = true;
+      if (engine.playing()) engine.refreshFlywheel();
+      engine.emitState();
+      return true;
+    },
+    /**
+     * The show is about to publish beat `index`: at the loop's end, another pass (the jump back to
+     * take, like a branch) or the loop is over.
+     * @param {number} index
+     * @returns {{ from: number, to: number } | null}
+     */
+    jumpAt(index) {
+      if (!loop || index !== loop.end) return null;
+      if (!goesOn(loop)) {
+        loop = null;
+        return null;
+      }
+      loop.pass += 1;
+      return { from: loop.end, to: loop.start };
+    },
+    /** A seek to beat `index`: past the loop's end the loop is forgotten. */
+    movedTo,
+    /** Forget the loop and any count-in (stop, a new score). */
+    clear(/** @type {string} */ reason) {
+      const had = cancelCountIn(reason) || loop !== null;
+      loop = null;
+      return had;
+    },
+    /** The loop for the flywheel (core/score/flywheel-window.js), or null. */
+    bounds: () => (loop ? { start: loop.start, end: loop.end, goesOn: goesOn(loop) } : null),
+    /** The pass of the loop being played (1 on the first), or null when no loop is set. */
+    loopPass: () => (loop ? loop.pass : null),
+    /** The state's `countIn` and `loop` while they are set. */
+    state() {
+      /** @type {Record<string, unknown>} */
+      const s = {};
+      if (countIn) s.countIn = countIn.plan;
+      if (loop) s.loop = loopState(loop, engine.timeline());
+      return s;
+    },
+    /** For the status: the count-in's plan and the loop, or null. */
+    status: () => ({ countIn: countIn ? countIn.plan : null, loop: loop ? loopState(loop, engine.timeline()) : null }),
+  };
+}
