@@ -1,7 +1,7 @@
 // OSC remote control on a UDP port (--osc-in): /tutti/play, /pause, /stop, /seek bar [beat],
-// /tempo bpm. OSC has no authentication, so the listener defends by where it listens and who
-// it hears (SECURITY.md, "Musicians' OSC"): it binds 127.0.0.1 unless given a host, only senders
-// inside --osc-allow are heard, and a packet may carry at most a few commands, the listener
+// /tempo bpm, /rehearsal 0|1. OSC has no authentication, so the listener defends by where it
+// listens and who it hears (SECURITY.md, "Musicians' OSC"): it binds 127.0.0.1 unless given a
+// host, only senders inside --osc-allow are heard, and a packet may carry at most a few commands, the listener
 // at most a few dozen a second — one 56 KB bundle of 2,000 seeks used to become 2,000 deltas
 // pushed to every phone. Anything dropped is counted in tutti_bad_input_total{source}.
 
@@ -58,6 +58,11 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
     '/tutti/stop': () => show.engine.stop(),
     '/tutti/seek': (bar, beat = 1) => show.engine.seek(bar, beat),
     '/tutti/tempo': (bpm) => show.engine.setTempo(bpm),
+    // README.md, "Rehearsal mode": i:1 on, i:0 off (OSC true/false too); anything else is bad input.
+    '/tutti/rehearsal': (on) => {
+      if (on !== 0 && on !== 1 && typeof on !== 'boolean') throw new Error('needs i:1 (on) or i:0 (off)');
+      return show.setRehearsal(on === 1 || on === true);
+    },
   };
   /** Carry out one message; false when it was a command the rate budget had no room for. */
   const run = (message, t) => {
@@ -68,10 +73,12 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
     // Only real commands spend the budget: junk costs no state change, so it cannot crowd out a cue.
     if (!budget.take(t)) return false;
     try {
-      command(...args);
+      const changed = command(...args);
       metrics.oscIn.inc({ address });
       if (address === '/tutti/tempo') said.tempo(args[0]);
-      else said.transport(address === '/tutti/seek' ? `seek to bar ${args[0]} beat ${args[1] ?? 1}` : address.slice('/tutti/'.length));
+      else if (address === '/tutti/rehearsal') {
+        if (changed) said.rehearsal(show.rehearsal());
+      } else said.transport(address === '/tutti/seek' ? `seek to bar ${args[0]} beat ${args[1] ?? 1}` : address.slice('/tutti/'.length));
     } catch (err) {
       bad();
       log.warn(`OSC-in ${address}: ${err.message}`);

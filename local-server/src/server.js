@@ -142,6 +142,7 @@ export async function startShowServer(options = {}) {
     maxClients,
     vote: votes.status(),
     reaction: reactions.status(),
+    rehearsal: show.rehearsal(),
   });
 
   const { audience, probeKey, partKey, partPages, stopSweeping } = await buildAudienceListener({
@@ -230,6 +231,10 @@ export async function startShowServer(options = {}) {
       `resumed the show after an unclean stop (${stateFile}): ${show.engine.status().transport} at bar ${show.engine.status().position.bar}`,
     );
   else if (autoplay) show.engine.play();
+  if (resumed && saved?.rehearsal === true) {
+    show.setRehearsal(true);
+    log.info('resumed in rehearsal mode: the audience still sees "the show starts soon"');
+  }
   const recorder = options.recordDir ? await openRecord(options.recordDir, resumed ? saved?.record : null) : null;
   const persisted = stateFile ? persistResumePoint({ file: stateFile, show, log, record: recorder?.id ?? null }) : null;
 

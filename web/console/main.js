@@ -15,6 +15,7 @@ import { createLogPanel } from './log-panel.js';
 import { createPartsPanel } from './parts-panel.js';
 import { createVoicesPanel } from './voices-panel.js';
 import { createRecordsPanel } from './records-panel.js';
+import { createRehearsalMode } from './rehearsal-mode.js';
 import { installShortcuts } from './shortcuts.js';
 import { bridge } from './bridge.js';
 
@@ -95,6 +96,7 @@ function start() {
   createPartsPanel({ api });
   const voices = createVoicesPanel();
   createRecordsPanel({ api });
+  const rehearsal = createRehearsalMode({ api });
   installShortcuts(transport);
 
   let startedAt = null;
@@ -129,6 +131,7 @@ function start() {
     startedAt = snap.startedAt;
     transport.setScore(snap.score);
     transport.setStatus(snap.transport);
+    rehearsal.render(snap.transport);
     score.setScore(snap.score);
     score.setRecent(snap.recentScores);
     score.setLastAttempt(snap.lastAttempt);
@@ -150,6 +153,7 @@ function start() {
     transport: (status) => {
       clock.observe(status.s);
       transport.setStatus(status);
+      rehearsal.render(status);
     },
     countin: (event) => {
       clock.observe(event.s);
@@ -167,6 +171,7 @@ function start() {
       edge.render(event.edge);
       osc.render(event.osc);
       if (event.transport.transport !== 'playing') transport.setStatus(event.transport);
+      rehearsal.render(event.transport);
       lastPosition = transport.status().position;
     },
     log: (event) => log.add(event.entries),

@@ -39,7 +39,7 @@ function interrupted(root, id) {
  * @param {() => number} options.now the server clock
  * @param {import('../metrics.js').Metrics} options.metrics
  * @param {{ status: () => any }} options.edge
- * @param {{ status: () => any }} options.votes the vote desk
+ * @param {{ status: () => any, voteState?: () => any }} options.votes the vote desk
  * @param {{ list: () => any[] }} options.partPages
  * @param {ReturnType<typeof import('../console/latency-probe.js').createLatencyProbe> | null} options.probe
  * @param {() => number} options.probeClock
@@ -92,7 +92,8 @@ export async function startRecorder({
   let lastBranchKey = null;
   const onEnvelope = (/** @type {string} */ json) => {
     writer.append(`{"k":"env","e":${json}}`);
-    const vote = /** @type {any} */ (show.stream.state()).vote;
+    // The desk's round even when phones do not see it (rehearsal mode, README.md).
+    const vote = votes.voteState?.() ?? /** @type {any} */ (show.stream.state()).vote;
     if (!vote?.closed) return;
     if (vote.key !== lastVoteKey) {
       lastVoteKey = vote.key;
@@ -107,6 +108,7 @@ export async function startRecorder({
         winner: vote.winner,
         branch: vote.branch ?? null,
         edge: status?.key === vote.key ? status.edge : null,
+        ...(vote.rehearsal ? { rehearsal: true } : {}),
       });
     }
     if (vote.branch && vote.key !== lastBranchKey) {
