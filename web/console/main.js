@@ -16,6 +16,7 @@ import { createPartsPanel } from './parts-panel.js';
 import { createVoicesPanel } from './voices-panel.js';
 import { createRecordsPanel } from './records-panel.js';
 import { createRehearsalMode } from './rehearsal-mode.js';
+import { createReplayPanel } from './replay-panel.js';
 import { installShortcuts } from './shortcuts.js';
 import { bridge } from './bridge.js';
 
@@ -95,7 +96,8 @@ function start() {
   const log = createLogPanel();
   createPartsPanel({ api });
   const voices = createVoicesPanel();
-  createRecordsPanel({ api });
+  const replay = createReplayPanel({ api });
+  createRecordsPanel({ api, onReplay: (record) => replay.open(record) });
   const rehearsal = createRehearsalMode({ api });
   installShortcuts(transport);
 
