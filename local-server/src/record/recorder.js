@@ -14,6 +14,8 @@ import { createRecordSampler } from './record-sampler.js';
 
 /** Audience and sync figures are sampled this often (1,440 samples in a 2-hour show). */
 export const SAMPLE_MS = 5000;
+/** Entries that go to disk at once (record-writer.js, chunk-sync.js); the rest within SYNC_MS. */
+const DURABLE = new Set(['open', 'act', 'vote', 'score']);
 
 /** @typedef {Awaited<ReturnType<typeof startRecorder>>} Recorder */
 
@@ -46,6 +48,8 @@ function interrupted(root, id) {
  * @param {import('../log.js').Log} options.log
  * @param {number} [options.sampleMs]
  * @param {number} [options.chunkBytes]
+ * @param {number} [options.syncMs] lines reach the disk at most this long after they were written (chunk-sync.js)
+ * @param {(fd: number) => Promise<void>} [options.fsync] the fsync (tests count the calls)
  */
 export async function startRecorder({
   root,
@@ -61,6 +65,8 @@ export async function startRecorder({
   log,
   sampleMs = SAMPLE_MS,
   chunkBytes,
+  syncMs,
+  fsync,
 }) {
   const previous = interrupted(root, continueId);
   const score = () => ({ id: show.engine.score().id, title: show.engine.score().title, path: show.source().path });
@@ -73,8 +79,9 @@ export async function startRecorder({
   const summary = previous
     ? { ...previous, endedAt: null, resumes: (previous.resumes ?? 0) + 1 }
     : { v: 1, id, score: { id: score().id, title: score().title }, startedAt: Math.round(now()), endedAt: null, resumes: 0 };
-  const writer = await openRecordWriter({ root, id, summary, chunkBytes, onError });
-  const write = (/** @type {Record<string, unknown>} */ entry) => writer.append(JSON.stringify({ t: Math.round(now()), ...entry }));
+  const writer = await openRecordWriter({ root, id, summary, chunkBytes, onError, syncMs, fsync });
+  const write = (/** @type {Record<string, unknown>} */ entry) =>
+    writer.append(JSON.stringify({ t: Math.round(now()), ...entry }), { durable: DURABLE.has(/** @type {string} */ (entry.k)) });
 
   write({
     k: 'open',
@@ -162,6 +169,8 @@ export async function startRecorder({
     dir: writer.dir,
     /** Take a sample now (tests; the timer does it every sampleMs). */
     sample: tick,
+    /** How many fsyncs of the record's chunks have completed (npm run bench:record). */
+    syncs: () => writer.syncs(),
     /** A clean stop: the record says so and its last chunk is gzipped. */
     async close() {
       if (closed) return;
