@@ -49,6 +49,7 @@ test('rehearsal screen instead of the show (no view, sound, vote or reaction), f
   await waitInPage(page, () => window.__tutti.rehearsal());
   expect(await page.isVisible('#rehearsal')).toBe(true);
   expect(await page.textContent('#rehearsal h2')).toBe('Rehearsal');
+  expect(await page.textContent('#title')).toBe('Rehearsal test'); // which show starts soon
   await page.click('#join'); // sound on: any cue would now be put on the audio clock
   await waitInPage(page, () => document.body.classList.contains('sound-on'));
 

@@ -64,6 +64,7 @@ function onApplied(envelope, outcome, receivedAt) {
   if (rehearsal.update(state)) rehearsalChanged();
   const { lean, segment, continued, views, sounds } = flywheel.update(heldWhileOffline(state), outcome.epochChanged);
   frameInfo = { section: lean.section, transport: lean.transport, score: lean.score };
+  if (rehearsal.on()) view.score(lean.score);
   const segmentKey = segment ? `${tracker.epoch()}|${segment.index}|${segment.at}|${segment.bpm}` : '';
   const reanchored = segmentKey !== lastSegmentKey;
   if (reanchored) {
