@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startShowServer } from '../../local-server/src/server.js';
 import { waitFor } from '../support/clients.js';
+import { writeRehearsalScore } from '../support/rehearsal-score.js';
 import { acquireBrowserLock } from '../audience/support/exclusive.js';
 import { launchBrowser } from '../audience/support/browser.js';
 
@@ -22,7 +23,13 @@ const pageErrors = [];
 beforeAll(async () => {
   releaseLock = await acquireBrowserLock();
   mkdirSync(SHOTS, { recursive: true });
-  server = await startShowServer({ host: '127.0.0.1', port: 0, controlPort: 0, token: TOKEN });
+  server = await startShowServer({
+    scorePath: writeRehearsalScore({ bpm: 400 }),
+    host: '127.0.0.1',
+    port: 0,
+    controlPort: 0,
+    token: TOKEN,
+  });
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   page.on('pageerror', (e) => pageErrors.push(`pageerror: ${e.message}`));
@@ -79,3 +86,19 @@ test('the toggle says what the hall sees, switches rehearsal mode, and follows a
   await page.waitForFunction(() => !document.getElementById('rehearsal-stripe')?.checkVisibility());
   expect(pageErrors).toEqual([]);
 }, 60_000);
+
+test("a prompt that opens in rehearsal mode is marked in the voices card as the console's only", async () => {
+  server.show.setRehearsal(true);
+  server.show.engine.play();
+  await page.waitForFunction(
+    () => /rehearsal mode: the phones do not see it/.test(document.getElementById('vote-question')?.textContent ?? ''),
+    undefined,
+    {
+      timeout: 15_000,
+    },
+  );
+  expect(await page.textContent('#vote-question')).toBe('way: Left / Right (rehearsal mode: the phones do not see it)');
+  server.show.engine.stop();
+  server.show.setRehearsal(false);
+  expect(pageErrors).toEqual([]);
+}, 30_000);
