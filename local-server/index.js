@@ -23,7 +23,7 @@ export { encodeTextFrame } from './src/hub/ws-frame.js';
 
 /** The performance record (README.md, "The performance record"): its report, and what `npm run bench:record` simulates a show with. */
 export { reportHtml } from './src/report/report-html.js';
-export { chunkFiles } from './src/record/record-writer.js';
+export { chunkFiles, openRecordWriter } from './src/record/record-writer.js';
 export { startRecorder } from './src/record/recorder.js';
 export { createShow } from './src/show.js';
 export { createMetrics } from './src/metrics.js';

@@ -4,7 +4,9 @@
 // played over and over with an operator's tempo change, seek or pause every few minutes and a
 // sample every 5 s — then the record's size on disk beside the raw envelope bytes it holds, and
 // the time `tutti report` takes to render it beside reading and parsing the same lines (median
-// of --runs). Prints a table, writes bench-results/record.json.
+// of --runs), and what making it durable costs: appends through the real writer with its fsync
+// policy against the same writer whose fsync does nothing (append-cost.js, medians of the runs).
+// Prints a table, writes bench-results/record.json.
 //   npm run bench:record [-- --hours 2 --runs 5]
 
 import { parseArgs } from 'node:util';
@@ -16,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chunkFiles, reportHtml } from '../../local-server/index.js';
 import { simulateShow } from './simulated-show.js';
+import { appendCost } from './append-cost.js';
 import { formatTable } from '../lib/table.js';
 import { median } from '../lib/stats.js';
 
@@ -28,10 +31,34 @@ if (!(hours > 0 && hours <= 12) || !Number.isInteger(runs) || runs < 1 || runs >
 }
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The append benchmark: ~40,000 lines (4 chunk rotations), paced a few lines per event-loop turn. */
+const APPEND = { turns: 20_000, perTurn: 2, actionEvery: 400, syncMs: 2000 };
+
+/** The append benchmark with the real fsync and with a no-op one, alternating, medians of `runs` (at most 3). */
+async function durabilityCost(runs) {
+  const real = [];
+  const none = [];
+  for (let i = 0; i < Math.min(3, runs); i += 1) {
+    real.push(await appendCost(APPEND));
+    none.push(await appendCost({ ...APPEND, fsync: async () => {} }));
+  }
+  const med = (list, key) => Math.round(median(list.map((r) => r[key])));
+  return {
+    appendP50Us: med(real, 'p50Us'),
+    appendP99Us: med(real, 'p99Us'),
+    appendMaxUs: med(real, 'maxUs'),
+    appendFsyncs: med(real, 'syncs'),
+    appendWallMs: med(real, 'wallMs'),
+    noSyncP50Us: med(none, 'p50Us'),
+    noSyncP99Us: med(none, 'p99Us'),
+    noSyncMaxUs: med(none, 'maxUs'),
+    noSyncWallMs: med(none, 'wallMs'),
+  };
+}
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'tutti-bench-record-'));
 try {
   const t0 = performance.now();
-  const { dir, rawEnvelopeBytes } = await simulateShow(tmp, hours);
+  const { dir, rawEnvelopeBytes, syncs } = await simulateShow(tmp, hours);
   const simulateMs = performance.now() - t0;
   const chunks = chunkFiles(dir);
   const diskBytes = chunks.reduce((sum, c) => sum + readFileSync(c.file).length, 0);
@@ -69,6 +96,8 @@ try {
     readAndParseMsMedian: Number(median(parseMs).toFixed(1)),
     reportHtmlBytes: Buffer.byteLength(html),
     simulateMs: Math.round(simulateMs),
+    simulatedShowFsyncs: syncs,
+    ...(await durabilityCost(runs)),
   };
   const kb = (n) => `${(n / 1024).toFixed(0)} KB`;
   process.stdout.write(
@@ -94,6 +123,16 @@ try {
           baseline: `${result.readAndParseMsMedian} ms to gunzip + JSON.parse the same lines`,
         },
         { what: 'report HTML', value: kb(result.reportHtmlBytes), baseline: '' },
+        {
+          what: `appends: event loop held per turn, p50 / p99 / max (${APPEND.turns} turns × ${APPEND.perTurn} lines, an action every ${APPEND.actionEvery})`,
+          value: `${result.appendP50Us} / ${result.appendP99Us} / ${result.appendMaxUs} µs with fsync (${result.appendFsyncs} fsyncs)`,
+          baseline: `${result.noSyncP50Us} / ${result.noSyncP99Us} / ${result.noSyncMaxUs} µs with a no-op fsync`,
+        },
+        {
+          what: 'fsyncs in the simulated show',
+          value: `${result.simulatedShowFsyncs}`,
+          baseline: `${result.actions} actions (2 h in a few s: the actions' syncs coalesce, and the 2-s timer never fires)`,
+        },
       ],
     )}\n\n${JSON.stringify(result)}\n`,
   );

@@ -22,7 +22,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * Play `hours` of the demo score on a simulated clock into a new record in `root`.
  * @param {string} root
  * @param {number} hours
- * @returns {Promise<{ dir: string, rawEnvelopeBytes: number }>}
+ * @returns {Promise<{ dir: string, rawEnvelopeBytes: number, syncs: number }>}
  */
 export async function simulateShow(root, hours) {
   const loaded = await loadScoreFile(path.join(ROOT, 'scores/demo.score.json'));
@@ -85,5 +85,5 @@ export async function simulateShow(root, hours) {
   }
   await recorder.close();
   show.close();
-  return { dir: recorder.dir, rawEnvelopeBytes };
+  return { dir: recorder.dir, rawEnvelopeBytes, syncs: recorder.syncs() };
 }

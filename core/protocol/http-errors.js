@@ -63,6 +63,7 @@ export const VENUE_ERRORS = Object.freeze({
   EXISTS: { status: 409, message: 'the target file exists; pass force', doc: 'Bringing a piece in' },
   IMPORT_FAILED: { status: 400, message: 'the file could not be imported', doc: 'Bringing a piece in' },
   NO_SUCH_RECORD: { status: 404, message: 'no such performance record', doc: 'Control API' },
+  BAD_QUERY: { status: 400, message: 'from and limit are whole numbers', doc: 'Replaying a record' },
   // The console's cards.
   NO_SUCH_TARGET: { status: 404, message: 'no such OSC target', doc: 'OSC out: on time in every receiver' },
   BAD_EDGE_URL: { status: 400, message: 'the edge URL is not valid', doc: 'Venue errors' },

@@ -10,6 +10,7 @@ import consoleUiRoutes from './routes/console-ui.js';
 import consolePartRoutes from './routes/console-parts.js';
 import recordRoutes from './routes/records.js';
 import rehearsalRoutes from './routes/rehearsal.js';
+import rehearsalModeRoutes from './routes/rehearsal-mode.js';
 
 /**
  * Build the control listener (not listening yet).
@@ -40,5 +41,6 @@ export async function buildControlListener({ token, metrics, authFailures, fasti
   await control.register(consoleUiRoutes, {});
   await control.register(consolePartRoutes, context);
   await control.register(recordRoutes, { recordDir });
+  await control.register(rehearsalModeRoutes, { show: context.show, status: context.status, log: context.log });
   return control;
 }

@@ -1,7 +1,8 @@
 // OSC remote control on a UDP port (--osc-in): /tutti/play, /pause, /stop, /seek bar [beat],
-// /tempo bpm, and rehearsal (README.md, "Rehearsing"): /start, /loop, /loop/release, /tempo/percent. OSC has no authentication, so the listener defends by where it listens and who
-// it hears (SECURITY.md, "Musicians' OSC"): it binds 127.0.0.1 unless given a host, only senders
-// inside --osc-allow are heard, and a packet may carry at most a few commands, the listener
+// /tempo bpm, /rehearsal 0|1 (README.md, "Rehearsal mode"), and rehearsal (README.md, "Rehearsing"):
+// /start, /loop, /loop/release, /tempo/percent. OSC has no authentication, so the listener defends by
+// where it listens and who it hears (SECURITY.md, "Musicians' OSC"): it binds 127.0.0.1 unless given a
+// host, only senders inside --osc-allow are heard, and a packet may carry at most a few commands, the listener
 // at most a few dozen a second — one 56 KB bundle of 2,000 seeks used to become 2,000 deltas
 // pushed to every phone. Anything dropped is counted in tutti_bad_input_total{source}.
 
@@ -54,7 +55,7 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
 
   const said = createTransportLog(log, show.engine, 'OSC-in');
   const rehearsal = createRehearsal(show);
-  /** @type {Record<string, (...args: any[]) => string | void>} each returns what it did, for the log (tempo is logged as tempo) */
+  /** @type {Record<string, (...args: any[]) => string | boolean | void>} each returns what it did, for the log (tempo is logged as tempo; /rehearsal whether it changed) */
   const commands = {
     '/tutti/play': () => show.engine.play(),
     '/tutti/pause': () => show.engine.pause(),
@@ -67,6 +68,11 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
     '/tutti/loop/release': () => {
       if (!rehearsal.release()) throw new Error('no loop is set');
       return 'loop released: leaving at the end of this pass';
+    },
+    // README.md, "Rehearsal mode": i:1 on, i:0 off (OSC true/false too); anything else is bad input.
+    '/tutti/rehearsal': (on) => {
+      if (on !== 0 && on !== 1 && typeof on !== 'boolean') throw new Error('needs i:1 (on) or i:0 (off)');
+      return show.setRehearsal(on === 1 || on === true);
     },
   };
   /** Carry out one message; false when it was a command the rate budget had no room for. */
@@ -82,7 +88,9 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
       metrics.oscIn.inc({ address });
       if (address === '/tutti/tempo') said.tempo(args[0]);
       else if (address === '/tutti/tempo/percent') said.tempo(null, undefined, `${args[0]} % of the written tempo`);
-      else if (typeof what === 'string') said.transport(what);
+      else if (address === '/tutti/rehearsal') {
+        if (what) said.rehearsal(show.rehearsal());
+      } else if (typeof what === 'string') said.transport(what);
       else said.transport(address === '/tutti/seek' ? `seek to bar ${args[0]} beat ${args[1] ?? 1}` : address.slice('/tutti/'.length));
     } catch (err) {
       bad();

@@ -9,7 +9,7 @@ import { readFile, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
- * @typedef {{ scorePath: string, point: any, savedAt: number, record?: string }} ResumeRecord
+ * @typedef {{ scorePath: string, point: any, savedAt: number, record?: string, rehearsal?: boolean }} ResumeRecord
  * @typedef {{ status: 'absent' } | { status: 'ok', record: ResumeRecord } | { status: 'corrupt', reason: string, keptAs: string | null }} ResumeRead
  */
 
@@ -108,7 +108,9 @@ export function persistResumePoint({ file, show, log, record = null }) {
     if (stopped) return;
     // Absolute, so the same file works whatever folder the next start runs in.
     const scorePath = path.resolve(show.source().path);
-    const json = JSON.stringify({ scorePath, point: show.engine.resumePoint(), savedAt: Date.now(), ...(record ? { record } : {}) });
+    // Rehearsal mode too (README.md, "Rehearsal mode"): a crash must not show the hall the run-through.
+    const extra = { ...(record ? { record } : {}), ...(show.rehearsal() ? { rehearsal: true } : {}) };
+    const json = JSON.stringify({ scorePath, point: show.engine.resumePoint(), savedAt: Date.now(), ...extra });
     const key = json.replace(/"savedAt":\d+/, '');
     if (key === last) return;
     last = key;

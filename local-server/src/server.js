@@ -131,6 +131,7 @@ export async function startShowServer(options = {}) {
         maxClients,
         vote: votes.status(),
         reaction: reactions.status(),
+        rehearsal: show.rehearsal(),
       };
     };
 
@@ -153,6 +154,10 @@ export async function startShowServer(options = {}) {
 
     const resumed = saved !== null && resumeSaved({ saved, scorePath, stateFile, show, log });
     if (!resumed && autoplay) show.engine.play();
+    if (resumed && saved?.rehearsal === true) {
+      show.setRehearsal(true);
+      log.info('resumed in rehearsal mode: the audience still sees "the show starts soon"');
+    }
     const recorder = options.recordDir
       ? await openRecord({
           ...parts,

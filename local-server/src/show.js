@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createShowEngine } from '#core/score/engine.js';
 import { createStateStream } from '#core/stream/state-stream.js';
 import { deriveLeanState, LEAN_EPOCH_SUFFIX } from '#core/stream/lean-state.js';
+import { rehearsalState } from '#core/stream/rehearsal-state.js';
 import { createHub } from './hub/hub.js';
 
 /**
@@ -39,7 +40,7 @@ export function createShow({
 }) {
   // The show's one event surface (README.md, "Where things are"): `beat`, `osc-cue`, `transport`
   // and `countin` (a count-in's clicks ahead of time, or `{cancelled, reason}`) from the engine, `envelope` (every envelope published: deltas, and the snapshot after a
-  // score load) and `score` (another score was loaded).
+  // score load), `score` (another score was loaded) and `rehearsal` (rehearsal mode on/off).
   const events = new EventEmitter();
   let source = loaded;
 
@@ -69,8 +70,13 @@ export function createShow({
 
   /** @type {Array<() => Record<string, unknown>>} parts of the state kept outside the engine (the vote tally) */
   const extras = [];
-  /** The engine's state with the extras merged in. */
-  const fullState = (state = engine.state()) => (extras.length === 0 ? state : Object.assign({}, state, ...extras.map((extra) => extra())));
+  /** Rehearsal mode (README.md, "Rehearsal mode"): the phones show "the show starts soon". */
+  let rehearsal = false;
+  /** The engine's state with the extras merged in (and, in rehearsal mode, what phones must not act on withheld). */
+  const fullState = (state = engine.state()) => {
+    const full = extras.length === 0 ? state : Object.assign({}, state, ...extras.map((extra) => extra()));
+    return rehearsal ? rehearsalState(full) : full;
+  };
 
   const publish = (engineState) => {
     const state = fullState(engineState);
@@ -110,8 +116,8 @@ export function createShow({
     hub,
     events,
     /**
-     * Listen to several of the show's events at once (beat, osc-cue, transport, score, envelope).
-     * @param {Partial<Record<'beat' | 'osc-cue' | 'transport' | 'score' | 'envelope' | 'countin', (value: any) => void>>} handlers
+     * Listen to several of the show's events at once (beat, osc-cue, transport, score, envelope, countin, rehearsal).
+     * @param {Partial<Record<'beat' | 'osc-cue' | 'transport' | 'score' | 'envelope' | 'countin' | 'rehearsal', (value: any) => void>>} handlers
      * @returns {() => void} stop listening to all of them
      */
     listen(handlers) {
@@ -144,6 +150,20 @@ export function createShow({
      */
     addStateExtra(extra) {
       extras.push(extra);
+    },
+    /** Whether rehearsal mode is on (README.md, "Rehearsal mode"). */
+    rehearsal: () => rehearsal,
+    /**
+     * Turn rehearsal mode on or off and publish the state at once (one delta for every viewer).
+     * @param {boolean} on
+     * @returns {boolean} whether it changed
+     */
+    setRehearsal(on) {
+      if (rehearsal === on) return false;
+      rehearsal = on;
+      publish(engine.state());
+      events.emit('rehearsal', on);
+      return true;
     },
     /** Publish the current state again (an extra changed between engine updates). */
     republish() {

@@ -3,7 +3,7 @@
 // same actions, with who made them, go to whoever listens with onAction (the performance
 // record, README.md "The performance record").
 
-/** @typedef {{ by: string, kind: 'transport' | 'tempo', what: string, bpm?: number | null, after: { transport: string, bar: number, beat: number, tempo: number } }} Action */
+/** @typedef {{ by: string, kind: 'transport' | 'tempo' | 'rehearsal', what: string, bpm?: number | null, after: { transport: string, bar: number, beat: number, tempo: number } }} Action */
 
 /** @type {WeakMap<object, Set<(action: Action) => void>>} listeners per engine */
 const listeners = new WeakMap();
@@ -24,7 +24,7 @@ export function onAction(engine, listener) {
  * @param {{ info: (msg: string) => void }} log
  * @param {any} engine the show engine (status() after the action)
  * @param {string} source who acted, e.g. "control API", "OSC-in"; each call may name another (the console)
- * @returns {{ transport: (action: string, by?: string) => void, tempo: (bpm: number | null, by?: string, as?: string) => void }}
+ * @returns {{ transport: (action: string, by?: string) => void, tempo: (bpm: number | null, by?: string, as?: string) => void, rehearsal: (on: boolean, by?: string) => void }}
  */
 export function createTransportLog(log, engine, source) {
   const where = () => {
@@ -46,6 +46,11 @@ export function createTransportLog(log, engine, source) {
     tempo: (bpm, by = source, as = bpm === null ? 'written tempo' : `${bpm} bpm`) => {
       log.info(`tempo: ${as === 'written tempo' ? 'back to the written tempo' : as} → ${engine.status().tempo} bpm now (${by})`);
       tell({ by, kind: 'tempo', what: as, bpm });
+    },
+    // README.md, "Rehearsal mode": the record shows when the hall saw "the show starts soon".
+    rehearsal: (on, by = source) => {
+      log.info(`rehearsal mode ${on ? 'on: the audience sees "the show starts soon"' : 'off: the audience sees the show'} (${by})`);
+      tell({ by, kind: 'rehearsal', what: on ? 'rehearsal mode on' : 'rehearsal mode off' });
     },
   };
 }

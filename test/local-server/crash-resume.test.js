@@ -76,3 +76,25 @@ test('--no-resume saves nothing and resumes nothing', async () => {
   expect(show.output()).toMatch(/Show position not saved \(--no-resume\)/);
   await stop(show.child, 'SIGKILL');
 }, 30_000);
+
+test('rehearsal mode survives SIGKILL: the hall does not see the run-through after a crash', async () => {
+  rmSync(stateFile, { force: true });
+  let show = await serve();
+  await api(show.control, '/api/rehearsal-mode', { on: true });
+  await waitFor(
+    () => existsSync(stateFile) && JSON.parse(readFileSync(stateFile, 'utf8')).rehearsal === true,
+    5000,
+    'rehearsal mode saved',
+  );
+  await stop(show.child, 'SIGKILL');
+  show = await serve();
+  expect((await api(show.control, '/api/status')).rehearsal).toBe(true);
+  expect(show.output()).toMatch(/resumed in rehearsal mode/);
+  // Off is saved too: the next crash resumes showing the show.
+  await api(show.control, '/api/rehearsal-mode', { on: false });
+  await waitFor(() => JSON.parse(readFileSync(stateFile, 'utf8')).rehearsal === undefined, 5000, 'rehearsal mode off saved');
+  await stop(show.child, 'SIGKILL');
+  show = await serve();
+  expect((await api(show.control, '/api/status')).rehearsal).toBe(false);
+  expect(await stop(show.child, 'SIGTERM')).toBe(0);
+}, 60_000);

@@ -43,9 +43,9 @@ export function wsUrl(httpUrl, path = '/ws') {
   return httpUrl.replace(/^http/, 'ws') + path;
 }
 
-/** Open a viewer WebSocket; resolves once open. Non-envelope frames (pong) go to `others`. */
-export async function openWs(baseUrl, options = {}) {
-  const ws = new WebSocket(wsUrl(baseUrl), { perMessageDeflate: false, ...options });
+/** Open a viewer WebSocket; resolves once open. Non-envelope frames (pong) go to `others`. `query`: e.g. `?stream=lean`. */
+export async function openWs(baseUrl, { query = '', ...options } = {}) {
+  const ws = new WebSocket(`${wsUrl(baseUrl)}${query}`, { perMessageDeflate: false, ...options });
   const tracker = createTracker();
   const others = [];
   const closed = new Promise((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));

@@ -16,6 +16,8 @@ import { createPartsPanel } from './parts-panel.js';
 import { createVoicesPanel } from './voices-panel.js';
 import { createRecordsPanel } from './records-panel.js';
 import { createRehearsalPanel } from './rehearsal-panel.js';
+import { createRehearsalMode } from './rehearsal-mode.js';
+import { createReplayPanel } from './replay-panel.js';
 import { installShortcuts } from './shortcuts.js';
 import { bridge } from './bridge.js';
 
@@ -95,8 +97,11 @@ function start() {
   const log = createLogPanel();
   createPartsPanel({ api });
   const voices = createVoicesPanel();
-  createRecordsPanel({ api });
+  const replay = createReplayPanel({ api });
+  createRecordsPanel({ api, onReplay: (record) => replay.open(record) });
   const rehearsal = createRehearsalPanel({ api, onStatus: (status) => transport.setStatus(status) });
+  // What the hall sees: the show or the rehearsal screen (README.md, "Rehearsal mode").
+  const rehearsalMode = createRehearsalMode({ api });
   installShortcuts(transport);
 
   let startedAt = null;
@@ -133,6 +138,7 @@ function start() {
     transport.setStatus(snap.transport);
     rehearsal.setScore(snap.score);
     rehearsal.render(snap.transport);
+    rehearsalMode.render(snap.transport);
     score.setScore(snap.score);
     score.setRecent(snap.recentScores);
     score.setLastAttempt(snap.lastAttempt);
@@ -155,6 +161,7 @@ function start() {
       clock.observe(status.s);
       transport.setStatus(status);
       rehearsal.render(status);
+      rehearsalMode.render(status);
     },
     countin: (event) => {
       clock.observe(event.s);
@@ -174,6 +181,7 @@ function start() {
       osc.render(event.osc);
       if (event.transport.transport !== 'playing') transport.setStatus(event.transport);
       rehearsal.render(event.transport);
+      rehearsalMode.render(event.transport);
       lastPosition = transport.status().position;
     },
     log: (event) => log.add(event.entries),

@@ -7,8 +7,8 @@ import { $, h, fill, setText, duration, clockTime } from './dom.js';
 
 const REFRESH_MS = 30_000;
 
-/** @param {{ api: any }} deps */
-export function createRecordsPanel({ api }) {
+/** @param {{ api: any, onReplay?: (record: { id: string }) => void }} deps onReplay: play a record back in the console (replay-panel.js) */
+export function createRecordsPanel({ api, onReplay }) {
   const list = $('records-list');
   const error = $('records-error');
 
@@ -51,7 +51,12 @@ export function createRecordsPanel({ api }) {
             class: 'grow',
             text: `${new Date(r.startedAt).toLocaleDateString()} ${clockTime(r.startedAt)} · ${r.score?.title ?? '?'} · ${duration(r.durationMs)}${r.endedAt ? '' : ' · no clean stop'}${r.resumes ? ` · resumed ${r.resumes}×` : ''}`,
           }),
-          h('button', { type: 'button', class: 'btn btn-small', text: 'Report', onclick: () => openReport(r) }),
+          h(
+            'span',
+            { class: 'record-actions' },
+            onReplay && h('button', { type: 'button', class: 'btn btn-small', text: 'Replay', onclick: () => onReplay(r) }),
+            h('button', { type: 'button', class: 'btn btn-small', text: 'Report', onclick: () => openReport(r) }),
+          ),
         ),
       ),
     );

@@ -19,7 +19,9 @@ export function createVoicesPanel() {
       setText(state, reaction ? 'reacting' : 'idle');
       state.className = 'tag';
     } else {
-      setText($('vote-question'), `${vote.id}: ${vote.options.map((o) => o.label).join(' / ')}`);
+      // A round that opened in rehearsal mode is the console's only (README.md, "Rehearsal mode").
+      const onlyHere = vote.rehearsal ? ' (rehearsal mode: the phones do not see it)' : '';
+      setText($('vote-question'), `${vote.id}: ${vote.options.map((o) => o.label).join(' / ')}${onlyHere}`);
       const max = Math.max(1, ...vote.options.map((o) => o.count));
       fill(
         $('vote-bars'),

@@ -1,15 +1,18 @@
 // The performance record on disk (README.md, "The performance record"): one folder per show in
 // the state folder's records/, holding numbered chunks of JSON lines. The chunk being written is
-// plain (`0003.jsonl`, appended line by line with a synchronous write, so a crash keeps every
-// line written before it); a full chunk, and the last one at a clean stop, is gzipped off the
-// event loop into `0003.jsonl.gz` (about 10× smaller). `summary.json` says what the console's
-// list needs without reading the chunks.
+// plain (`0003.jsonl`, appended line by line with a synchronous write, so a crash of the server
+// keeps every line written before it) and fsynced off the event loop at once after a line that
+// matters, else within SYNC_MS (chunk-sync.js: a power cut loses at most that); a full chunk, and
+// the last one at a clean stop, is flushed, closed and gzipped off the event loop into
+// `0003.jsonl.gz` (about 10× smaller). `summary.json` says what the console's list needs without
+// reading the chunks.
 
 import fs from 'node:fs';
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { writeFileDurably } from '../resume-file.js';
+import { createChunkSync, fsyncFd, SYNC_MS } from './chunk-sync.js';
 
 const gzipAsync = promisify(gzip);
 
@@ -56,15 +59,21 @@ async function compressChunk(file) {
  * Open a record folder for appending: a new one, or (after a crash) the interrupted show's, whose
  * plain chunk left by the crash is gzipped as it is (its torn last line included; the reader
  * skips it) before a new chunk begins.
- * @param {{ root: string, id: string, summary: Record<string, unknown>, chunkBytes?: number, onError: (err: Error) => void }} options
+ * @param {{ root: string, id: string, summary: Record<string, unknown>, chunkBytes?: number, onError: (err: Error) => void,
+ *   syncMs?: number, fsync?: (fd: number) => Promise<void> }} options syncMs, fsync: chunk-sync.js (tests inject the fsync)
  */
-export async function openRecordWriter({ root, id, summary, chunkBytes = CHUNK_BYTES, onError }) {
+export async function openRecordWriter({ root, id, summary, chunkBytes = CHUNK_BYTES, onError, syncMs = SYNC_MS, fsync = fsyncFd }) {
   const dir = path.join(root, id);
   await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
   const existing = chunkFiles(dir);
   for (const chunk of existing.filter((c) => !c.gz)) await compressChunk(chunk.file);
   let n = existing.length ? existing[existing.length - 1].n + 1 : 1;
-  let fd = fs.openSync(path.join(dir, chunkName(n)), 'a', 0o600);
+  const counts = { syncs: 0 };
+  const openChunk = () => {
+    const opened = fs.openSync(path.join(dir, chunkName(n)), 'a', 0o600);
+    return { fd: opened, sync: createChunkSync({ fd: opened, dir, fsync, everyMs: syncMs, onError, counts }) };
+  };
+  let chunk = openChunk();
   let size = 0;
   let broken = false;
   /** Rotations and summary writes, one after another. */
@@ -76,13 +85,22 @@ export async function openRecordWriter({ root, id, summary, chunkBytes = CHUNK_B
   let current = { ...summary };
   await writeFileDurably(path.join(dir, SUMMARY_FILE), JSON.stringify(current));
 
-  function rotate() {
+  /** Make a chunk durable and close it (off the event loop but for the close). */
+  async function retire({ fd, sync }) {
+    await sync.flush();
     fs.closeSync(fd);
+  }
+
+  function rotate() {
     const full = path.join(dir, chunkName(n));
+    const old = chunk;
     n += 1;
-    fd = fs.openSync(path.join(dir, chunkName(n)), 'a', 0o600);
+    chunk = openChunk();
     size = 0;
-    later(() => compressChunk(full));
+    later(async () => {
+      await retire(old);
+      await compressChunk(full);
+    });
   }
 
   return {
@@ -92,14 +110,16 @@ export async function openRecordWriter({ root, id, summary, chunkBytes = CHUNK_B
      * Append one line (a JSON text without its newline). Never throws: a disk error is reported
      * once and recording stops; the show carries on.
      * @param {string} line
+     * @param {{ durable?: boolean }} [options] durable: on disk as soon as possible (an action), not within SYNC_MS
      */
-    append(line) {
+    append(line, { durable = false } = {}) {
       if (broken) return;
       try {
         if (size >= chunkBytes) rotate();
         const bytes = Buffer.from(`${line}\n`);
-        fs.writeSync(fd, bytes);
+        fs.writeSync(chunk.fd, bytes);
         size += bytes.length;
+        chunk.sync.wrote(durable);
       } catch (err) {
         broken = true;
         onError(/** @type {Error} */ (err));
@@ -111,15 +131,16 @@ export async function openRecordWriter({ root, id, summary, chunkBytes = CHUNK_B
       const text = JSON.stringify(current);
       return later(() => writeFileDurably(path.join(dir, SUMMARY_FILE), text));
     },
-    /** A clean stop: the last chunk is gzipped too. */
+    /** A clean stop: the last chunk is made durable, closed and gzipped too. */
     async close() {
-      try {
-        fs.closeSync(fd);
-      } catch (err) {
-        onError(/** @type {Error} */ (err));
-      }
       const last = path.join(dir, chunkName(n));
-      await later(() => compressChunk(last));
+      const current = chunk;
+      await later(async () => {
+        await retire(current);
+        await compressChunk(last);
+      });
     },
+    /** How many chunk fsyncs have completed (npm run bench:record prints it). */
+    syncs: () => counts.syncs,
   };
 }

@@ -14,6 +14,8 @@ import { createRecordSampler } from './record-sampler.js';
 
 /** Audience and sync figures are sampled this often (1,440 samples in a 2-hour show). */
 export const SAMPLE_MS = 5000;
+/** Entries that go to disk at once (record-writer.js, chunk-sync.js); the rest within SYNC_MS. */
+const DURABLE = new Set(['open', 'act', 'vote', 'score']);
 
 /** @typedef {Awaited<ReturnType<typeof startRecorder>>} Recorder */
 
@@ -39,13 +41,15 @@ function interrupted(root, id) {
  * @param {() => number} options.now the server clock
  * @param {import('../metrics.js').Metrics} options.metrics
  * @param {{ status: () => any }} options.edge
- * @param {{ status: () => any }} options.votes the vote desk
+ * @param {{ status: () => any, voteState?: () => any }} options.votes the vote desk
  * @param {{ list: () => any[] }} options.partPages
  * @param {ReturnType<typeof import('../console/latency-probe.js').createLatencyProbe> | null} options.probe
  * @param {() => number} options.probeClock
  * @param {import('../log.js').Log} options.log
  * @param {number} [options.sampleMs]
  * @param {number} [options.chunkBytes]
+ * @param {number} [options.syncMs] lines reach the disk at most this long after they were written (chunk-sync.js)
+ * @param {(fd: number) => Promise<void>} [options.fsync] the fsync (tests count the calls)
  */
 export async function startRecorder({
   root,
@@ -61,6 +65,8 @@ export async function startRecorder({
   log,
   sampleMs = SAMPLE_MS,
   chunkBytes,
+  syncMs,
+  fsync,
 }) {
   const previous = interrupted(root, continueId);
   const score = () => ({ id: show.engine.score().id, title: show.engine.score().title, path: show.source().path });
@@ -73,8 +79,9 @@ export async function startRecorder({
   const summary = previous
     ? { ...previous, endedAt: null, resumes: (previous.resumes ?? 0) + 1 }
     : { v: 1, id, score: { id: score().id, title: score().title }, startedAt: Math.round(now()), endedAt: null, resumes: 0 };
-  const writer = await openRecordWriter({ root, id, summary, chunkBytes, onError });
-  const write = (/** @type {Record<string, unknown>} */ entry) => writer.append(JSON.stringify({ t: Math.round(now()), ...entry }));
+  const writer = await openRecordWriter({ root, id, summary, chunkBytes, onError, syncMs, fsync });
+  const write = (/** @type {Record<string, unknown>} */ entry) =>
+    writer.append(JSON.stringify({ t: Math.round(now()), ...entry }), { durable: DURABLE.has(/** @type {string} */ (entry.k)) });
 
   write({
     k: 'open',
@@ -92,7 +99,8 @@ export async function startRecorder({
   let lastBranchKey = null;
   const onEnvelope = (/** @type {string} */ json) => {
     writer.append(`{"k":"env","e":${json}}`);
-    const vote = /** @type {any} */ (show.stream.state()).vote;
+    // The desk's round even when phones do not see it (rehearsal mode, README.md).
+    const vote = votes.voteState?.() ?? /** @type {any} */ (show.stream.state()).vote;
     if (!vote?.closed) return;
     if (vote.key !== lastVoteKey) {
       lastVoteKey = vote.key;
@@ -107,6 +115,7 @@ export async function startRecorder({
         winner: vote.winner,
         branch: vote.branch ?? null,
         edge: status?.key === vote.key ? status.edge : null,
+        ...(vote.rehearsal ? { rehearsal: true } : {}),
       });
     }
     if (vote.branch && vote.key !== lastBranchKey) {
@@ -160,6 +169,8 @@ export async function startRecorder({
     dir: writer.dir,
     /** Take a sample now (tests; the timer does it every sampleMs). */
     sample: tick,
+    /** How many fsyncs of the record's chunks have completed (npm run bench:record). */
+    syncs: () => writer.syncs(),
     /** A clean stop: the record says so and its last chunk is gzipped. */
     async close() {
       if (closed) return;

@@ -9,6 +9,7 @@ import { applyMergePatch } from '#core/protocol/merge-patch.js';
 /**
  * @typedef {{ from: number, to: number, transport: string }} TransportSpan
  * @typedef {{ from: number, to: number, mark: string, name: string | null, bar: number }} SectionSpan
+ * @typedef {{ from: number, to: number }} RehearsalSpan when the audience saw "the show starts soon" (README.md, "Rehearsal mode")
  * @typedef {ReturnType<typeof buildStory>} Story
  */
 
@@ -32,6 +33,8 @@ export function buildStory(entries, about = {}) {
   /** @type {SectionSpan[]} */ const sections = [];
   /** @type {Array<[number, number]>} */ const tempo = [];
   /** @type {Array<{ from: number, to: number }>} */ const outages = [];
+  /** @type {RehearsalSpan[]} */ const rehearsals = [];
+  let openRehearsal = null;
   /** @type {string[]} */ const scores = [];
   let state = null;
   let openTransport = null;
@@ -52,6 +55,12 @@ export function buildStory(entries, about = {}) {
       openSection = section ? { from: t, mark: section.mark, name: section.name ?? null, bar: section.bar } : null;
     }
     if (typeof state?.tempo === 'number' && state.tempo !== tempo.at(-1)?.[1]) tempo.push([t, state.tempo]);
+    // Rehearsal mode is in the envelopes themselves, so a crash-resumed record still shows it.
+    if (state?.rehearsal === true && !openRehearsal) openRehearsal = { from: t };
+    else if (state?.rehearsal !== true && openRehearsal) {
+      closeSpan(openRehearsal, rehearsals, t);
+      openRehearsal = null;
+    }
   };
 
   for (const entry of entries) {
@@ -61,8 +70,10 @@ export function buildStory(entries, about = {}) {
         outages.push({ from: lastT, to: entry.t });
         closeSpan(openTransport, transports, lastT);
         closeSpan(openSection, sections, lastT);
+        closeSpan(openRehearsal, rehearsals, lastT);
         openTransport = null;
         openSection = null;
+        openRehearsal = null;
       }
       if (!scores.includes(entry.score.title)) scores.push(entry.score.title);
       continue;
@@ -80,6 +91,7 @@ export function buildStory(entries, about = {}) {
   }
   closeSpan(openTransport, transports, last);
   closeSpan(openSection, sections, last);
+  closeSpan(openRehearsal, rehearsals, last);
 
   const samples = entries.filter((e) => e.k === 'sample');
   /** @type {Record<string, number>} */
@@ -97,6 +109,7 @@ export function buildStory(entries, about = {}) {
     version: first.version,
     transports,
     sections,
+    rehearsals,
     tempo,
     outages,
     resumes: opens.length - 1,

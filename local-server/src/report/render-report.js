@@ -53,6 +53,8 @@ export function renderReport(story) {
     [int(joined), 'venue joins'],
     [int(story.resumes), 'crash-resumes'],
   ];
+  const rehearsalMs = story.rehearsals.reduce((sum, r) => sum + (r.to - r.from), 0);
+  if (rehearsalMs > 0) tiles.splice(2, 0, [duration(rehearsalMs), 'in rehearsal mode']);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -221,6 +223,8 @@ table.list { border-collapse: collapse; width: 100%; font-size: 14px; }
 .timeline .section { stroke: #fff; stroke-width: 1; }
 .timeline .section-label { font-size: 12px; fill: #fff; font-weight: 600; }
 .timeline .outage { fill: #dc2626; opacity: 0.85; }
+.timeline .rehearsal { fill: url(#rehearsal-hatch); stroke: #7c3aed; stroke-width: 1; }
+.key.hatched i { background: repeating-linear-gradient(45deg, #7c3aed 0 3px, #fff 3px 6px) !important; border: 1px solid #7c3aed; }
 .timeline .marker { stroke: #fff; stroke-width: 1; }
 .timeline .tick-line { stroke: #eef0f3; }
 .timeline .tick { font-size: 11.5px; fill: var(--muted); }

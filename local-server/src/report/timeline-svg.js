@@ -14,8 +14,11 @@ const MARKER_COLORS = {
   pause: '#f59e0b',
   play: '#16a34a',
   stop: '#64748b',
+  rehearsal: '#7c3aed',
   other: '#475569',
 };
+/** Stretches in rehearsal mode: hatched over the transport lane (README.md, "Rehearsal mode"). */
+const REHEARSAL_COLOR = '#7c3aed';
 
 /** Clock time of an epoch-ms instant, UTC (the record does not know the venue's time zone). */
 export const clockOf = (t) => new Date(t).toISOString().slice(11, 19);
@@ -24,6 +27,7 @@ export const clockOf = (t) => new Date(t).toISOString().slice(11, 19);
 export function markerKind(action) {
   if (action.kind === 'branch') return 'branch';
   if (action.kind === 'tempo') return 'tempo';
+  if (action.kind === 'rehearsal') return 'rehearsal';
   const verb = String(action.what).split(' ')[0];
   return MARKER_COLORS[verb] ? verb : 'other';
 }
@@ -44,6 +48,7 @@ export function timelineSvg(story, { width = 1060 } = {}) {
   const height = rows.actions + lane + 44;
   const parts = [
     `<svg class="timeline" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Timeline of the performance" xmlns="http://www.w3.org/2000/svg">`,
+    `<defs><pattern id="rehearsal-hatch" patternUnits="userSpaceOnUse" width="8" height="8" patternTransform="rotate(45)"><rect width="8" height="8" fill="#ffffff" opacity="0.35"/><rect width="3.5" height="8" fill="${REHEARSAL_COLOR}" opacity="0.8"/></pattern></defs>`,
   ];
   for (const [name, y] of Object.entries({ Transport: rows.transport, Sections: rows.sections, Actions: rows.actions })) {
     parts.push(`<text x="${pad.left - 10}" y="${y + lane / 2 + 4}" text-anchor="end" class="lane-label">${name}</text>`);
@@ -52,6 +57,11 @@ export function timelineSvg(story, { width = 1060 } = {}) {
   for (const s of story.transports) {
     parts.push(
       `<rect x="${x(s.from).toFixed(1)}" y="${rows.transport}" width="${w(s.from, s.to).toFixed(1)}" height="${lane}" fill="${TRANSPORT_COLORS[s.transport] ?? '#cbd5e1'}"><title>${esc(`${s.transport} ${clockOf(s.from)}–${clockOf(s.to)}`)}</title></rect>`,
+    );
+  }
+  for (const r of story.rehearsals ?? []) {
+    parts.push(
+      `<rect x="${x(r.from).toFixed(1)}" y="${rows.transport}" width="${w(r.from, r.to).toFixed(1)}" height="${lane}" class="rehearsal"><title>${esc(`rehearsal mode: the audience saw "the show starts soon" ${clockOf(r.from)}–${clockOf(r.to)}`)}</title></rect>`,
     );
   }
   for (const o of story.outages) {
@@ -104,7 +114,7 @@ export function timelineSvg(story, { width = 1060 } = {}) {
 export function timelineLegend() {
   const item = (color, label, cls = '') => `<span class="key${cls}"><i style="background:${color}"></i>${esc(label)}</span>`;
   return (
-    `<p class="keys">${item(TRANSPORT_COLORS.playing, 'playing')}${item(TRANSPORT_COLORS.paused, 'paused')}${item(TRANSPORT_COLORS.stopped, 'stopped')}${item('#dc2626', 'server down (crash)')}` +
-    ` · ${item(MARKER_COLORS.seek, 'seek')}${item(MARKER_COLORS.tempo, 'tempo')}${item(MARKER_COLORS.branch, 'branch (vote)')}${item(MARKER_COLORS.pause, 'pause')}${item(MARKER_COLORS.play, 'play')}${item(MARKER_COLORS.stop, 'stop')}</p>`
+    `<p class="keys">${item(TRANSPORT_COLORS.playing, 'playing')}${item(TRANSPORT_COLORS.paused, 'paused')}${item(TRANSPORT_COLORS.stopped, 'stopped')}${item('#dc2626', 'server down (crash)')}${item(REHEARSAL_COLOR, 'rehearsal mode (hatched)', ' hatched')}` +
+    ` · ${item(MARKER_COLORS.seek, 'seek')}${item(MARKER_COLORS.tempo, 'tempo')}${item(MARKER_COLORS.branch, 'branch (vote)')}${item(MARKER_COLORS.pause, 'pause')}${item(MARKER_COLORS.play, 'play')}${item(MARKER_COLORS.stop, 'stop')}${item(MARKER_COLORS.rehearsal, 'rehearsal mode on/off')}</p>`
   );
 }

@@ -168,6 +168,7 @@ export default async function consoleApi(
       epoch: s.epoch,
       seq: s.seq,
       countIn: countIn.active(),
+      rehearsal: s.rehearsal,
     };
   };
   const currentScore = () => scoreSummary(show.engine.score(), show.source().path);
@@ -205,6 +206,9 @@ export default async function consoleApi(
   const countIn = createCountIn({ show, tell: (data) => broadcast('countin', data) });
   const onTransport = () => broadcast('transport', transportStatus());
   show.events.on('transport', onTransport);
+  // Rehearsal mode (README.md): every console shows at once whether the hall sees the show.
+  const onRehearsal = () => broadcast('transport', transportStatus());
+  show.events.on('rehearsal', onRehearsal);
 
   // ---- live feed: Server-Sent Events over the authenticated control listener (console/live-feed.js) ----
   const feed = createLiveFeed({ serverNow });
@@ -217,6 +221,7 @@ export default async function consoleApi(
   app.addHook('onClose', async () => {
     show.events.off('score', onScore);
     show.events.off('transport', onTransport);
+    show.events.off('rehearsal', onRehearsal);
     show.events.off('beat', onBeat);
     voices.close();
     clearInterval(sampler);

@@ -18,9 +18,15 @@ const CORE_DIR = fileURLToPath(new URL('../../../core/', import.meta.url));
  * The runtime-free core modules the console page imports as they are (`../../core/…` from
  * web/console resolves to /core/… in the browser): one SSE parser and one backoff rule for the
  * audience app, the servers and the console, and the printed-bar helpers (scores/README.md,
- * "Printed bar numbers"). Only these are served; they import nothing else.
+ * "Printed bar numbers"), and the merge patch a replay applies envelopes with (README.md,
+ * "Replaying a record"). Only these are served; they import nothing else.
  */
-export const CONSOLE_CORE_FILES = Object.freeze(['protocol/sse-parser.js', 'util/backoff.js', 'score/printed-bars.js']);
+export const CONSOLE_CORE_FILES = Object.freeze([
+  'protocol/sse-parser.js',
+  'util/backoff.js',
+  'score/printed-bars.js',
+  'protocol/merge-patch.js',
+]);
 
 /** The console's Content-Security-Policy: only its own files; data: only for images (the QR code). */
 export const CONSOLE_CSP = [

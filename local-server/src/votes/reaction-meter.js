@@ -102,7 +102,8 @@ export function createReactionMeter({ show, now, metrics, viewers, sendOsc = () 
      * @returns {boolean} whether they counted
      */
     tap(n, where) {
-      if (!open || !Number.isSafeInteger(n) || n < 1) return false;
+      // Rehearsal mode: phones see no window, so no taps count (README.md, "Rehearsal mode").
+      if (!open || show.rehearsal() || !Number.isSafeInteger(n) || n < 1) return false;
       open.rate.add(n);
       metrics.taps.inc({ where }, n);
       return true;

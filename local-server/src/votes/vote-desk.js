@@ -69,7 +69,10 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
   const desk = { current: () => round, result: () => result, settle: (stage) => beats.settle(stage), expire };
   const closing = createRoundClosing({ now, edgeOn, edgeWaitMs, holdMs: RESULT_HOLD_MS, log, announce, tally, ...desk });
 
-  show.addStateExtra(() => (round ? { vote: voteStateOf(round, result) } : {}));
+  // A round that opens in rehearsal mode runs for the console only, to its result: phones never
+  // see it, not even after rehearsal mode ends (README.md, "Rehearsal mode").
+  let forPhones = true;
+  show.addStateExtra(() => (round && forPhones ? { vote: voteStateOf(round, result) } : {}));
 
   /** Forget the current round (seek out of it, pause, stop, new score, result shown long enough). */
   function drop() {
@@ -84,6 +87,7 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
     closing.cancel();
     tally.forget();
     round = createVoteRound({ prompt: opened.window, opens: opened.opens, closes: opened.closes });
+    forPhones = !show.rehearsal();
     result = { branch: null, finalAt: null };
     metrics.voteCount.reset();
     metrics.promptsOpened.inc();
@@ -134,7 +138,8 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
      */
     cast(vote) {
       closing.voteIn();
-      const outcome = round ? round.cast(vote) : 'closed';
+      // In rehearsal mode the round runs for the console, but phones do not vote (README.md, "Rehearsal mode").
+      const outcome = round && forPhones && !show.rehearsal() ? round.cast(vote) : 'closed';
       metrics.votes.inc({ outcome });
       if (changesTally(outcome)) tally.changed();
       return outcome;
@@ -147,8 +152,10 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
      * @returns {boolean} whether it applied to the current round
      */
     edgeTotals: (report) => closing.edgeReport(report),
-    /** The current round for the console and /api/status: key, phase, counts, winner. */
-    status: () => (round ? voteStatusOf(round, result) : null),
+    /** The current round for the console and /api/status: key, phase, counts, winner; `rehearsal` when phones never saw it. */
+    status: () => (round ? { ...voteStatusOf(round, result), rehearsal: !forPhones } : null),
+    /** The current round as the state's `vote` member, whether or not phones see it (the performance record). */
+    voteState: () => (round ? { ...voteStateOf(round, result), ...(forPhones ? {} : { rehearsal: true }) } : null),
     close() {
       drop();
       tally.cancel();

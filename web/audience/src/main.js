@@ -21,6 +21,7 @@ import { createStartingNotice } from './starting-notice.js';
 import { createFlywheelPlan, roundTempo } from './flywheel-plan.js';
 import { createVotePanel } from './vote-panel.js';
 import { createReactionPad } from './reaction-pad.js';
+import { createRehearsalScreen } from './rehearsal-screen.js';
 import { t } from './i18n.js';
 
 const base = document.baseURI;
@@ -35,6 +36,10 @@ const audio = createAudioPlayer({ base, toLocal: (s) => clock.toLocal(s) });
 const wakeLock = createWakeLock({ video: /** @type {HTMLVideoElement} */ (document.getElementById('keep-awake')) });
 const venueNotice = createVenueNotice();
 const startingNotice = createStartingNotice({ toLocal: (s) => clock.toLocal(s), toServer: (l) => clock.toServer(l), now: pageNow });
+const rehearsal = createRehearsalScreen();
+/** The last frame and view released during rehearsal mode (not shown), shown the moment it ends. */
+let heldFrame = null;
+let heldView = null;
 
 /** Measurements kept for the connection indicator and the browser tests (window.__tutti). */
 const displays = [];
@@ -58,8 +63,10 @@ function onApplied(envelope, outcome, receivedAt) {
     audio.cancelFrom(-Infinity);
   }
   const serverNow = clock.toServer(pageNow());
+  if (rehearsal.update(state)) rehearsalChanged();
   const { lean, segment, continued, views, sounds } = flywheel.update(heldWhileOffline(state), outcome.epochChanged);
   frameInfo = { section: lean.section, transport: lean.transport, score: lean.score };
+  if (rehearsal.on()) view.score(lean.score);
   const segmentKey = segment ? `${tracker.epoch()}|${segment.index}|${segment.at}|${segment.bpm}` : '';
   const reanchored = segmentKey !== lastSegmentKey;
   if (reanchored) {
@@ -82,8 +89,8 @@ function onApplied(envelope, outcome, receivedAt) {
     // anchor (seek, tempo) takes back those it no longer announces.
     if (reanchored && !continued) audio.cancelFrom(serverNow);
     if (views) aheadSounds = sounds;
-    for (const cue of aheadSounds) audio.play(cue);
-  } else {
+    if (!rehearsal.on()) for (const cue of aheadSounds) audio.play(cue);
+  } else if (!rehearsal.on()) {
     const a = state.audio;
     const audioKey = a ? `${a.cue}@${a.at}` : '';
     if (audioKey !== lastAudioKey) {
@@ -92,16 +99,30 @@ function onApplied(envelope, outcome, receivedAt) {
       lastAudioKey = audioKey;
     }
   }
-  if (lean.transport !== 'playing' || venueOffline(state)) audio.cancelFrom(serverNow);
+  if (lean.transport !== 'playing' || venueOffline(state) || rehearsal.on()) audio.cancelFrom(serverNow);
   if (lean.transport === 'playing') seenPlaying = true;
   // The screen stays on from the Join tap until the show is over.
   wakeLock.setShowOver(seenPlaying && lean.transport === 'stopped');
   // The edge says the venue is offline or the show has not started (venue-notice.js).
   venueNotice.update(state);
-  startingNotice.update(venueOffline(state) ? {} : state);
-  votePanel.update(venueOffline(state) ? null : state);
-  reactionPad.update(venueOffline(state) ? null : state);
+  const quiet = venueOffline(state) || rehearsal.on();
+  startingNotice.update(quiet ? {} : state);
+  votePanel.update(quiet ? null : state);
+  reactionPad.update(quiet ? null : state);
   plan();
+}
+
+/** Rehearsal mode ended: show what was held back, and the flywheel's current beat at the next plan(). */
+function rehearsalChanged() {
+  if (rehearsal.on()) {
+    audio.cancelFrom(-Infinity);
+    return;
+  }
+  if (heldView) view.view(heldView);
+  if (heldFrame) view.frame(heldFrame);
+  heldView = null;
+  heldFrame = null;
+  flywheel.resetShown();
 }
 
 const timer = createPreciseTimer(pageNow);
@@ -129,8 +150,18 @@ function plan() {
         });
         if (displays.length > 4000) displays.shift();
       }
-      view.frame({ ...item.payload, tempo: typeof item.payload.tempo === 'number' ? roundTempo(item.payload.tempo) : item.payload.tempo });
+      const frame = {
+        ...item.payload,
+        tempo: typeof item.payload.tempo === 'number' ? roundTempo(item.payload.tempo) : item.payload.tempo,
+      };
+      if (rehearsal.on()) heldFrame = frame;
+      else view.frame(frame);
     } else if (item.kind === 'view') {
+      // Rehearsal mode: the view is kept current but not shown (nor spoken) until it ends.
+      if (rehearsal.on()) {
+        heldView = item.payload;
+        continue;
+      }
       viewChanges.push({ at: item.at, local, server: clock.toServer(local), text: item.payload.text, color: item.payload.color });
       if (viewChanges.length > 200) viewChanges.shift();
       view.view(item.payload);
@@ -138,7 +169,8 @@ function plan() {
   }
   // The flywheel: the beat sounding now, computed from the segment on the synced clock.
   const beat = flywheel.beat(serverNow);
-  if (beat.show) {
+  if (beat.show && rehearsal.on()) heldFrame = null;
+  else if (beat.show) {
     const b = beat.show;
     const lead = b.at - clock.toServer(segmentReceivedAt);
     displays.push({ index: b.index, bar: b.bar, beat: b.beat, at: b.at, local, server: serverNow, lead, epoch: tracker.epoch() });
@@ -201,8 +233,10 @@ joinButton.addEventListener('click', async () => {
   audio.preload(media);
   cacheMedia(media);
   const a = tracker.state()?.audio;
-  if (a) audio.play(a);
-  for (const cue of aheadSounds) audio.play(cue);
+  if (!rehearsal.on()) {
+    if (a) audio.play(a);
+    for (const cue of aheadSounds) audio.play(cue);
+  }
   joinButton.textContent = t(ok ? 'join.soundOn' : 'join.noSound');
   document.body.classList.add('joined');
   if (ok) document.body.classList.add('sound-on');
@@ -230,4 +264,5 @@ status();
   vote: () => votePanel.status(),
   reaction: () => reactionPad.status(),
   starting: () => startingNotice.text(),
+  rehearsal: () => rehearsal.on(),
 };

@@ -130,6 +130,8 @@ export function createView({ base }) {
   }
 
   return {
+    /** The piece's title and composer alone (rehearsal mode shows them over its screen, rehearsal-screen.js). */
+    score: renderScore,
     /** @param {{ position: any, section?: any, transport?: string, tempo?: number, score?: any }} frame */
     frame(frame) {
       const { position, section, transport, tempo, score } = frame;

@@ -35,6 +35,9 @@ export default {
   'venue.lost': 'The venue is offline. The show will continue here as soon as it is back.',
   'venue.lostSince': 'The venue is offline (since {time}). The show will continue here as soon as it is back.',
   'venue.none': 'The show has not started yet. This page will follow it as soon as it begins.',
+  'rehearsal.title': 'Rehearsal',
+  'rehearsal.soon': 'The show starts soon. This page will follow it as soon as it begins.',
+  'rehearsal.said': 'Rehearsal — the show starts soon.',
   'vibrate.off': 'Vibrate on downbeats: off',
   'vibrate.on': 'Vibrate on downbeats: on',
   // Connection indicator (both pages)

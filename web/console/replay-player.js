@@ -1,0 +1,105 @@
+// A performance record played back (README.md, "Replaying a record"): the record's entries in
+// the order written, turned into what the audience saw at any moment of the show. Envelopes are
+// applied as a phone applies them (snapshot, then merge patches, core/protocol/merge-patch.js)
+// at the time they were sent; what they announce — the beat with its section, transport and
+// tempo (`position.at`) and the view (`view.at`) — is shown at its own time, as a phone shows it. Pure: no DOM, no timers, no
+// network; the replay panel drives it with its own clock, so nothing reaches the audience or OSC.
+
+import { applyMergePatch } from '../../core/protocol/merge-patch.js';
+
+/** When an entry happened (record time, server clock ms). */
+const timeOf = (entry) => (entry.k === 'env' ? entry.e.t : entry.t);
+
+/** How many past actions a moment lists. */
+const RECENT_ACTIONS = 6;
+
+/**
+ * @param {any[]} entries every entry of one record, in order (GET /api/records/<id>/entries)
+ */
+export function createReplayPlayer(entries) {
+  const timed = entries.filter((e) => typeof timeOf(e) === 'number');
+  const start = timed.find((e) => e.k === 'open')?.t ?? timeOf(timed[0]) ?? 0;
+  const end = timed.reduce((t, e) => Math.max(t, timeOf(e)), start);
+  const actions = timed.filter((e) => e.k === 'act');
+
+  let next = 0;
+  let at = -Infinity;
+  /** @type {Record<string, any> | null} */
+  let state = null;
+  /** Beats and views announced but not yet due, in the order they were sent. */
+  let pending = [];
+  /** @type {{ frame: any, view: any }} */
+  let shown = { frame: null, view: null };
+  let lastVote = null;
+  let lastSample = null;
+  let envelopes = 0;
+
+  function reset() {
+    next = 0;
+    at = -Infinity;
+    state = null;
+    pending = [];
+    shown = { frame: null, view: null };
+    lastVote = null;
+    lastSample = null;
+    envelopes = 0;
+  }
+
+  function apply(entry) {
+    if (entry.k === 'vote') lastVote = entry;
+    else if (entry.k === 'sample') lastSample = entry;
+    if (entry.k !== 'env') return;
+    const before = state;
+    state = entry.e.type === 'snapshot' || !state ? entry.e.data : /** @type {any} */ (applyMergePatch(state, entry.e.data));
+    envelopes += 1;
+    const s = /** @type {Record<string, any>} */ (state);
+    // Section, transport and tempo change with the beat they belong to, so they travel with it (as on a phone).
+    const frameChanged = ['position', 'section', 'transport', 'tempo'].some((key) => s[key] !== before?.[key]);
+    if (frameChanged) {
+      const frame = { position: s.position ?? null, section: s.section ?? null, transport: s.transport ?? null, tempo: s.tempo ?? null };
+      pending.push({ kind: 'frame', at: s.position?.at ?? entry.e.t, value: frame });
+    }
+    if (s.view !== before?.view) pending.push({ kind: 'view', at: s.view?.at ?? entry.e.t, value: s.view ?? null });
+  }
+
+  return {
+    start,
+    end,
+    actions,
+    /**
+     * Move the replay to record time `t`: forward applies what happened since; backward starts again from the top.
+     * @param {number} t
+     */
+    advanceTo(t) {
+      if (t < at) reset();
+      at = t;
+      while (next < timed.length && timeOf(timed[next]) <= t) apply(timed[next++]);
+      const due = pending.filter((p) => p.at <= t);
+      if (due.length) pending = pending.filter((p) => p.at > t);
+      for (const p of due) shown[p.kind] = p.value;
+    },
+    /** What the audience saw at the current time, and what happened around it. */
+    moment() {
+      const s = /** @type {Record<string, any>} */ (state ?? {});
+      const done = actions.filter((a) => a.t <= at);
+      const frame = shown.frame ?? {};
+      return {
+        t: at,
+        transport: frame.transport ?? null,
+        tempo: frame.tempo ?? null,
+        section: frame.section ?? null,
+        position: frame.position ?? null,
+        view: shown.view,
+        audio: s.audio ?? null,
+        vote: s.vote ?? null,
+        rehearsal: s.rehearsal === true,
+        score: s.score ?? null,
+        lastVote: lastVote && lastVote.t <= at ? lastVote : null,
+        sample: lastSample,
+        recent: done.slice(-RECENT_ACTIONS),
+        actionsDone: done.length,
+        envelopes,
+      };
+    },
+  };
+}
