@@ -1,10 +1,11 @@
 // OSC remote control on a UDP port (--osc-in): /tutti/play, /pause, /stop, /seek bar [beat],
 // /tempo bpm, /rehearsal 0|1 (README.md, "Rehearsal mode"), and rehearsal (README.md, "Rehearsing"):
-// /start, /loop (from a section, a printed bar "p17" or a bar), /loop/release, /tempo/percent. OSC has no authentication, so the listener defends by
-// where it listens and who it hears (SECURITY.md, "Musicians' OSC"): it binds 127.0.0.1 unless given a
-// host, only senders inside --osc-allow are heard, and a packet may carry at most a few commands, the listener
-// at most a few dozen a second — one 56 KB bundle of 2,000 seeks used to become 2,000 deltas
-// pushed to every phone. Anything dropped is counted in tutti_bad_input_total{source}.
+// /start, /loop (from a section, a printed bar "p17" or a bar), /loop/release, /tempo/percent.
+// OSC has no authentication, so the listener defends by where it listens and who it hears
+// (SECURITY.md, "Musicians' OSC"): it binds 127.0.0.1 unless given a host, only senders inside
+// --osc-allow are heard, and a packet may carry at most a few commands, the listener at most a few
+// dozen a second — one 56 KB bundle of 2,000 seeks used to become 2,000 deltas pushed to every
+// phone. Anything dropped is counted in tutti_bad_input_total{source}.
 
 import dgram from 'node:dgram';
 import { decode } from 'node-osc';
