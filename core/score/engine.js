@@ -491,6 +491,8 @@ export function createShowEngine(options) {
         shown: transport === 'playing' ? null : at.current,
         anchor: transport === 'playing' ? { ...at.anchor } : null,
         tempoFactor,
+        ...rehearsal.resumePart(), // the loop; a running count-in comes back as a pause
+        ...(tempoPercent !== null ? { tempoPercent } : {}),
       };
     },
     /**
@@ -509,6 +511,8 @@ export function createShowEngine(options) {
       if (resumeProblem(point) !== null) return false;
       const clampIndex = (i) => (Number.isInteger(i) && i >= 0 && i < timeline.totalBeats ? i : 0);
       tempoFactor = point.tempoFactor;
+      tempoPercent = point.tempoPercent ?? null;
+      point = rehearsal.resume(point); // the loop back, over the passes played meanwhile
       if (point.transport === 'playing' && point.anchor && Number.isFinite(point.anchor.time)) {
         at.anchor = { index: clampIndex(point.anchor.index), time: point.anchor.time };
         const elapsedIndex = timeline.indexAtMs(timeline.msAt(at.anchor.index) + (now() - at.anchor.time) * tempoFactor);

@@ -75,3 +75,31 @@ export function loopsBackFrom(state, index) {
   if (state.of !== null && state.pass >= state.of) return false;
   return index >= state.from.index && index < state.end;
 }
+
+/**
+ * A loop saved in a crash-resume point (README.md, "Crash resume"), with the anchor it was saved
+ * with, carried forward to `now`: the passes the show would have played while the server was down.
+ * A loop still going round comes back on the pass sounding now, anchored on that pass's first beat;
+ * one whose last pass (or released pass) ended meanwhile is over (null), the anchor then running on
+ * past its end as the show would have. Before the loop's end nothing moves.
+ * @param {Loop} loop as saved
+ * @param {{ index: number, time: number }} anchor a playing show's anchor (beat `index` sounded at `time`)
+ * @param {number} now server ms
+ * @param {{ msAt: (index: number) => number, tempoFactor: number }} timing the written time of a beat, and the tempo factor
+ * @returns {{ loop: Loop | null, anchor: { index: number, time: number } }}
+ */
+export function resumeLoop(loop, anchor, now, { msAt, tempoFactor }) {
+  const untilEnd = msAt(loop.end) - msAt(anchor.index);
+  const reached = (now - anchor.time) * tempoFactor;
+  if (anchor.index >= loop.end || reached < untilEnd) return { loop: { ...loop }, anchor };
+  const left = loop.releasing ? 0 : loop.passes === null ? Infinity : loop.passes - loop.pass;
+  if (left === 0) return { loop: null, anchor };
+  const passMs = msAt(loop.end) - msAt(loop.start);
+  // Round trips back to the start the show took; the last one started the pass sounding now.
+  const wanted = Math.floor((reached - untilEnd) / passMs) + 1;
+  const rounds = Math.min(wanted, left);
+  const passStart = { index: loop.start, time: anchor.time + (untilEnd + (rounds - 1) * passMs) / tempoFactor };
+  // More round trips than passes left: the last pass ended and the show played on.
+  if (wanted > left) return { loop: null, anchor: passStart };
+  return { loop: { ...loop, pass: loop.pass + rounds }, anchor: passStart };
+}

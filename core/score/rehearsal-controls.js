@@ -5,7 +5,7 @@
 // scheduling are core/score/count-in.js; a loop's passes core/score/loop.js.
 
 import { planCountIn, runCountIn } from './count-in.js';
-import { createLoop, goesOn, loopState } from './loop.js';
+import { createLoop, goesOn, loopState, resumeLoop } from './loop.js';
 
 /**
  * @typedef {object} EngineMoves what the engine lends the controls
@@ -140,6 +140,32 @@ export function createRehearsalControls(engine) {
       if (countIn) s.countIn = countIn.plan;
       if (loop) s.loop = loopState(loop, engine.timeline());
       return s;
+    },
+    /**
+     * The rehearsal's part of a crash-resume point (README.md, "Crash resume"): the loop (range,
+     * passes, pass, releasing), and whether a count-in was running (it is not resumed: the show
+     * comes back paused on its start beat).
+     */
+    resumePart() {
+      return { loop: loop ? { ...loop } : null, ...(countIn ? { countingIn: true } : {}) };
+    },
+    /**
+     * Restore the loop of a resume point checked by core/score/resume-point.js, carried forward
+     * over the passes played while the server was down; returns the point to resume the rest from
+     * (the anchor moved to the pass sounding now; a count-in that was running: paused on its start).
+     * Call it after the point's tempo factor is in place, before the show is anchored.
+     * @param {any} point
+     * @returns {any}
+     */
+    resume(point) {
+      cancelCountIn('resumed');
+      loop = point.loop ? { ...point.loop } : null;
+      if (point.countingIn) return { ...point, transport: 'paused' };
+      if (!loop || point.transport !== 'playing') return point;
+      const timeline = engine.timeline();
+      const carried = resumeLoop(loop, point.anchor, engine.now(), { msAt: (i) => timeline.msAt(i), tempoFactor: engine.tempoFactor() });
+      loop = carried.loop;
+      return { ...point, anchor: carried.anchor };
     },
     /** For the status: the count-in's plan and the loop, or null. */
     status: () => ({ countIn: countIn ? countIn.plan : null, loop: loop ? loopState(loop, engine.timeline()) : null }),

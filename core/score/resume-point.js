@@ -1,12 +1,36 @@
 // Range checks for a resume point read back from disk (README.md "Crash resume"): a point that
 // is not exactly what a running engine could have saved is refused with a reason, never
 // clamped into something that plays (a tempoFactor of 1e-300 would make a 1 ms timer loop).
+// The rehearsal loop it carries (`loop`) is checked here too; core/score/rehearsal-controls.js
+// saves and restores it.
+
+import { MAX_LOOP_PASSES } from './loop.js';
 
 const TRANSPORTS = new Set(['stopped', 'playing', 'paused']);
 /** A playing anchor lies at most one lookahead in the future when saved; allow clock slack. */
 const MAX_ANCHOR_AHEAD_MS = 60_000;
 
 const isIndex = (value, max) => Number.isInteger(value) && value >= 0 && value <= max;
+
+/**
+ * Why a saved rehearsal loop (core/score/loop.js) cannot be, or null.
+ * @param {any} loop
+ * @param {number} totalBeats
+ */
+function loopProblem(loop, totalBeats) {
+  if (!loop || typeof loop !== 'object' || Array.isArray(loop)) return 'loop is not an object';
+  if (!isIndex(loop.start, totalBeats - 1))
+    return `loop.start ${JSON.stringify(loop.start)} is not a beat of this score (0–${totalBeats - 1})`;
+  if (!Number.isInteger(loop.end) || loop.end <= loop.start || loop.end > totalBeats)
+    return `loop.end ${JSON.stringify(loop.end)} is not after loop.start and inside the score`;
+  if (loop.passes !== null && !(Number.isInteger(loop.passes) && loop.passes >= 1 && loop.passes <= MAX_LOOP_PASSES))
+    return `loop.passes ${JSON.stringify(loop.passes)} is not null or 1–${MAX_LOOP_PASSES}`;
+  const lastPass = loop.passes ?? Number.MAX_SAFE_INTEGER;
+  if (!Number.isInteger(loop.pass) || loop.pass < 1 || loop.pass > lastPass)
+    return `loop.pass ${JSON.stringify(loop.pass)} is not a pass of the loop`;
+  if (typeof loop.releasing !== 'boolean') return 'loop.releasing is not true or false';
+  return null;
+}
 
 /**
  * Why `point` cannot be resumed on this score, or null when every value is in range.
@@ -30,6 +54,16 @@ export function resumePointProblem(point, { scoreId, totalBeats, minWrittenBpm, 
   if (typeof factor !== 'number' || !Number.isFinite(factor) || factor * maxWrittenBpm < minBpm || factor * minWrittenBpm > maxBpm) {
     return `tempoFactor ${JSON.stringify(factor)} is outside the tempo range ${minBpm}–${maxBpm} bpm`;
   }
+  // A rehearsal tempo in percent is the factor it set (engine.js rounds it to 0.1 %).
+  const percent = point.tempoPercent;
+  if (percent !== undefined && !(typeof percent === 'number' && Math.abs(percent - factor * 100) <= 0.05 + 1e-9)) {
+    return `tempoPercent ${JSON.stringify(percent)} is not the tempoFactor ${factor} in percent`;
+  }
+  if (point.loop !== undefined && point.loop !== null) {
+    const why = loopProblem(point.loop, totalBeats);
+    if (why) return why;
+  }
+  if (point.countingIn !== undefined && typeof point.countingIn !== 'boolean') return 'countingIn is not true or false';
   if (point.transport === 'playing') {
     const anchor = point.anchor;
     if (!anchor || typeof anchor !== 'object') return 'a playing point needs an anchor';

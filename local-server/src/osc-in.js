@@ -1,10 +1,11 @@
 // OSC remote control on a UDP port (--osc-in): /tutti/play, /pause, /stop, /seek bar [beat],
 // /tempo bpm, /rehearsal 0|1 (README.md, "Rehearsal mode"), and rehearsal (README.md, "Rehearsing"):
-// /start, /loop, /loop/release, /tempo/percent. OSC has no authentication, so the listener defends by
-// where it listens and who it hears (SECURITY.md, "Musicians' OSC"): it binds 127.0.0.1 unless given a
-// host, only senders inside --osc-allow are heard, and a packet may carry at most a few commands, the listener
-// at most a few dozen a second — one 56 KB bundle of 2,000 seeks used to become 2,000 deltas
-// pushed to every phone. Anything dropped is counted in tutti_bad_input_total{source}.
+// /start, /loop (from a section, a printed bar "p17" or a bar), /loop/release, /tempo/percent.
+// OSC has no authentication, so the listener defends by where it listens and who it hears
+// (SECURITY.md, "Musicians' OSC"): it binds 127.0.0.1 unless given a host, only senders inside
+// --osc-allow are heard, and a packet may carry at most a few commands, the listener at most a few
+// dozen a second — one 56 KB bundle of 2,000 seeks used to become 2,000 deltas pushed to every
+// phone. Anything dropped is counted in tutti_bad_input_total{source}.
 
 import dgram from 'node:dgram';
 import { decode } from 'node-osc';
@@ -55,6 +56,8 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
 
   const said = createTransportLog(log, show.engine, 'OSC-in');
   const rehearsal = createRehearsal(show);
+  /** A section's mark wins over a printed bar written the same way ("p17"). */
+  const isMark = (/** @type {string} */ mark) => (show.engine.score().sections ?? []).some((s) => s.mark === mark);
   /** @type {Record<string, (...args: any[]) => string | boolean | void>} each returns what it did, for the log (tempo is logged as tempo; /rehearsal whether it changed) */
   const commands = {
     '/tutti/play': () => show.engine.play(),
@@ -63,8 +66,8 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
     '/tutti/seek': (bar, beat = 1) => show.engine.seek(bar, beat),
     '/tutti/tempo': (bpm) => show.engine.setTempo(bpm),
     '/tutti/tempo/percent': (percent) => rehearsal.tempoPercent(percent),
-    '/tutti/start': (...args) => rehearsal.start(startArgs(args)),
-    '/tutti/loop': (...args) => rehearsal.loop(loopArgs(args)),
+    '/tutti/start': (...args) => rehearsal.start(startArgs(args, isMark)),
+    '/tutti/loop': (...args) => rehearsal.loop(loopArgs(args, isMark)),
     '/tutti/loop/release': () => {
       if (!rehearsal.release()) throw new Error('no loop is set');
       return 'loop released: leaving at the end of this pass';
@@ -153,20 +156,32 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
   });
 }
 
+/** A printed bar as OSC-in writes it: "p17" (printed bar 17), "p17.2" (its 2nd time through). */
+const PRINTED_BAR = /^p([1-9]\d{0,5})(?:\.([1-9]\d{0,1}))?$/i;
+
 /**
- * A place from OSC arguments: a string is a section's mark, an integer a bar (then its beat).
- * Returns the place and the arguments after it.
+ * A place from OSC arguments: a string is a section's mark, or — when no section has that mark —
+ * a printed bar ("p17", "p17.2": README.md, "OSC address space"); an integer a running bar. A bar
+ * (running or printed) is followed by its beat when `withBeat`. Returns the place and the
+ * arguments after it.
  * @param {unknown[]} args
  * @param {boolean} withBeat whether a bar is followed by its beat
+ * @param {(mark: string) => boolean} isMark whether the score has a section with this mark
  * @returns {[import('#core/score/start-point.js').PlaceSpec, unknown[]]}
  */
-function placeArg(args, withBeat) {
+function placeArg(args, withBeat, isMark) {
   const [first, ...rest] = args;
-  if (typeof first === 'string') return [{ section: first }, rest];
-  if (!Number.isInteger(first)) throw new Error('expected a section mark (string) or a bar (integer)');
-  if (!withBeat) return [{ bar: /** @type {number} */ (first) }, rest];
+  /** @type {{ printedBar: number, pass?: number } | { bar: number }} */
+  let bar;
+  if (typeof first === 'string') {
+    const printed = PRINTED_BAR.exec(first);
+    if (isMark(first) || !printed) return [{ section: first }, rest];
+    bar = { printedBar: Number(printed[1]), ...(printed[2] ? { pass: Number(printed[2]) } : {}) };
+  } else if (Number.isInteger(first)) bar = { bar: /** @type {number} */ (first) };
+  else throw new Error('expected a section mark or a printed bar ("p17", "p17.2") as a string, or a bar (integer)');
+  if (!withBeat) return [bar, rest];
   const [beat = 1, ...after] = rest;
-  return [{ bar: /** @type {number} */ (first), beat: /** @type {number} */ (beat) }, after];
+  return [{ ...bar, beat: /** @type {number} */ (beat) }, after];
 }
 
 const optionalInt = (/** @type {unknown} */ v, /** @type {string} */ name) => {
@@ -175,24 +190,31 @@ const optionalInt = (/** @type {unknown} */ v, /** @type {string} */ name) => {
   return /** @type {number} */ (v);
 };
 
+/** Every mark is unknown: for callers without a score at hand. */
+const noMarks = () => false;
+
 /**
- * `/tutti/start s:mark [i:countInBars]` or `/tutti/start i:bar [i:beat] [i:countInBars]`.
+ * `/tutti/start s:mark [i:countInBars]`, `/tutti/start i:bar [i:beat] [i:countInBars]` or
+ * `/tutti/start s:"p17[.pass]" [i:beat] [i:countInBars]` (a printed bar).
  * @param {unknown[]} args
+ * @param {(mark: string) => boolean} [isMark] whether the score has a section with this mark (it wins over a printed bar)
  */
-export function startArgs(args) {
-  const [from, rest] = placeArg(args, true);
+export function startArgs(args, isMark = noMarks) {
+  const [from, rest] = placeArg(args, true, isMark);
   if (rest.length > 1) throw new Error('too many arguments');
   return { from, countInBars: optionalInt(rest[0], 'countInBars') };
 }
 
 /**
- * `/tutti/loop from to [i:passes] [i:countInBars]`: `from` and `to` each a section's mark or a bar;
- * passes 0 (or none) = until released. The show starts from the loop's start.
+ * `/tutti/loop from to [i:passes] [i:countInBars]`: `from` and `to` each a section's mark, a
+ * printed bar ("p17", "p17.2") or a bar; passes 0 (or none) = until released. The show starts
+ * from the loop's start.
  * @param {unknown[]} args
+ * @param {(mark: string) => boolean} [isMark] whether the score has a section with this mark (it wins over a printed bar)
  */
-export function loopArgs(args) {
-  const [from, rest] = placeArg(args, false);
-  const [to, after] = rest.length ? placeArg(rest, false) : [undefined, []];
+export function loopArgs(args, isMark = noMarks) {
+  const [from, rest] = placeArg(args, false, isMark);
+  const [to, after] = rest.length ? placeArg(rest, false, isMark) : [undefined, []];
   if (after.length > 2) throw new Error('too many arguments');
   const passes = optionalInt(after[0], 'passes');
   return { from, to, passes: passes === undefined || passes === 0 ? null : passes, countInBars: optionalInt(after[1], 'countInBars') };

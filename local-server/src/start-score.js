@@ -61,7 +61,11 @@ export function resumeSaved({ saved, scorePath, stateFile, show, log }) {
     return false;
   }
   if (!show.engine.resumeFrom(saved.point)) return false;
-  const { transport, position } = show.engine.status();
-  log.info(`resumed the show after an unclean stop (${stateFile}): ${transport} at bar ${position.bar}`);
+  const { transport, position, loop } = show.engine.status();
+  const looping = loop
+    ? `, in the loop bar ${loop.from.bar}–${loop.to.bar} (pass ${loop.pass}${loop.of === null ? ', until released' : ` of ${loop.of}`})`
+    : '';
+  const countIn = saved.point.countingIn ? '; its count-in was not resumed (paused on the start beat)' : '';
+  log.info(`resumed the show after an unclean stop (${stateFile}): ${transport} at bar ${position.bar}${looping}${countIn}`);
   return true;
 }

@@ -4,6 +4,7 @@
 // last beat must still be shown (it used to be skipped: the new segment's anchor was in the
 // future, so nothing was "sounding"), and a seek must still replace the old segment at once.
 import { createFlywheelPlan } from '../../web/audience/src/flywheel-plan.js';
+import { createBeatSchedule } from '#core/client/beat-schedule.js';
 
 const BEAT = 250; // 240 bpm
 const segmentA = { index: 0, bar: 1, beat: 1, beats: 4, at: 10_000, bpm: 240, step: 0, until: 20, end: false };
@@ -34,4 +35,31 @@ test('a seek (a segment that does not start where the old one ends) replaces it 
   // Until the seek's first beat sounds, nothing new is shown (the old beats are not carried on).
   expect(plan.beat(10_000 + 6 * BEAT + 1).show).toBeNull();
   expect(plan.beat(seek.at + 1).show.index).toBe(40);
+});
+
+test('a later chunk arriving in pieces never takes the page back to an older view', () => {
+  // The page's path (web/audience/src/main.js): every state's planned views go into the beat
+  // schedule, which releases the newest due one. Before, only the last released key was
+  // remembered, so re-adding the window queued the older views again and the page ended on one.
+  const plan = createFlywheelPlan();
+  const schedule = createBeatSchedule({ limit: 256 });
+  const at = (i) => segmentA.at + i * BEAT;
+  const chunk0 = { until: 20, items: [2, 4, 8].map((i, k) => ({ i, at: at(i), view: { text: 'ABC'[k] } })) };
+  const shown = [];
+  const apply = (state, epochChanged, now) => {
+    const { views } = plan.update(state, epochChanged);
+    for (const v of views ?? []) schedule.add('view', v.at ?? now, v.key, v.view);
+    for (const item of schedule.due(now)) shown.push(item.payload.text);
+  };
+  apply({ transport: 'playing', segment: segmentA, ahead: { 0: chunk0 }, view: { text: 'start', at: segmentA.at - 100 } }, true, at(0));
+  apply(plan.state(), false, at(5)); // the clock reaches beat 5: A, then B
+  expect(shown.at(-1)).toBe('B');
+  // The next chunk arrives in two pieces (the full stream's `ahead` grows mid-chunk).
+  const piece1 = { until: 30, items: [{ i: 22, at: at(22), view: { text: 'D' } }] };
+  const piece2 = { until: 30, items: [...piece1.items, { i: 26, at: at(26), view: { text: 'E' } }] };
+  apply({ transport: 'playing', segment: segmentA, ahead: { 0: chunk0, 20: piece1 }, view: { text: 'B', at: at(4) } }, false, at(6));
+  apply({ transport: 'playing', segment: segmentA, ahead: { 0: chunk0, 20: piece2 }, view: { text: 'B', at: at(4) } }, false, at(7));
+  expect(shown.at(-1)).toBe('B');
+  for (const item of schedule.due(at(9))) shown.push(item.payload.text);
+  expect(shown).toEqual(['start', 'B', 'C']);
 });

@@ -1,10 +1,11 @@
 // A rehearsal on the musicians' part page (README.md, "Rehearsing") in real Chromium against a real
 // show server: "from B, two bars of count-in, loop it twice, at 200 %". The page shows the count-in
-// ("2 …", "1 …") click by click at the server's click times and clicks it; then the loop's beats,
-// each once, in the order the server plays them (240 bpm: a beat is shorter than the 300 ms
-// lookahead, so the next pass's segment arrives before this pass's last beat sounds); "loop: pass
-// 2 of 2 · 200 %"; and its countdown to the next cue is right at every beat across the loop point
-// — counted in beats as they are played, so the next cue may be in the next pass.
+// ("2 …", "1 …") click by click at the server's click times, its beat dots counting the count-in's
+// beats, and clicks it; then the loop's beats, each once, in the order the server plays them
+// (240 bpm: a beat is shorter than the 300 ms lookahead, so the next pass's segment arrives before
+// this pass's last beat sounds); "loop: pass 2 of 2 · 200 %"; and its countdown to the next cue is
+// right at every beat across the loop point — counted in beats as they are played, so the next cue
+// may be in the next pass.
 // Screenshots: artifacts/audience/part-rehearsal-*.png.
 
 import { acquireBrowserLock } from './support/exclusive.js';
@@ -70,6 +71,9 @@ test('count-in, two passes of a loop and the countdown across the loop point, on
   // The count-in: every click shown, bars left "2 …" then "1 …", each at its server time.
   expect(clicks.map((c) => c.n)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   expect(countIns.map((c) => [c.n, c.text])).toEqual(clicks.map((c) => [c.n, c.n <= 4 ? '2 …' : '1 …']));
+  // The beat dots count the count-in's beats in its bar (not bar 3 beat 1, where the show stands).
+  expect(countIns.map((c) => [c.dots, c.counting])).toEqual(clicks.map((c) => [`${((c.n - 1) % 4) + 1}/4`, true]));
+  expect(await page.evaluate(() => document.getElementById('beats')?.classList.contains('counting'))).toBe(false);
   const clickLate = countIns.map((c, k) => c.server - clicks[k].at);
   for (const late of clickLate) expect(late).toBeGreaterThanOrEqual(-1);
   for (const late of clickLate) expect(late).toBeLessThan(LATE_MS);

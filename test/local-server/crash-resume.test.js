@@ -5,6 +5,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { waitFor } from '../support/clients.js';
 import { serveProcesses } from '../support/serve-process.js';
+import { writeRehearsalScore } from '../support/rehearsal-score.js';
 
 const token = 'resume-test-token';
 const processes = serveProcesses({ token, prefix: 'tutti-resume-' });
@@ -96,5 +97,72 @@ test('rehearsal mode survives SIGKILL: the hall does not see the run-through aft
   await stop(show.child, 'SIGKILL');
   show = await serve();
   expect((await api(show.control, '/api/status')).rehearsal).toBe(false);
+  expect(await stop(show.child, 'SIGTERM')).toBe(0);
+}, 60_000);
+
+test('a rehearsal loop survives SIGKILL: the show comes back going round it, on the pass sounding now', async () => {
+  rmSync(stateFile, { force: true });
+  const score = ['--score', writeRehearsalScore()];
+  let show = await serve(score);
+  // Section B (bars 3–4) until released, at 200 %: a pass lasts 2 s.
+  await api(show.control, '/api/tempo', { percent: 200 });
+  await api(show.control, '/api/loop', { from: { section: 'B' } });
+  await waitFor(
+    () => {
+      const point = existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, 'utf8')).point : null;
+      return point?.transport === 'playing' && point.loop?.start === 8;
+    },
+    5000,
+    'the loop saved',
+  );
+  expect(JSON.parse(readFileSync(stateFile, 'utf8')).point.loop).toMatchObject({
+    start: 8,
+    end: 16,
+    pass: expect.any(Number),
+    passes: null,
+    releasing: false,
+  });
+  await stop(show.child, 'SIGKILL');
+  const saved = JSON.parse(readFileSync(stateFile, 'utf8')).point; // what the restart resumes from
+  // Down for longer than a pass (2 s at 240 bpm), so the show must come back on a later one.
+  await new Promise((r) => setTimeout(r, 2500));
+  show = await serve(score);
+  const status = await api(show.control, '/api/status');
+  expect(status).toMatchObject({
+    transport: 'playing',
+    tempoPercent: 200,
+    loop: { from: { bar: 3, beat: 1 }, to: { bar: 4, beat: 4 }, of: null },
+  });
+  // On the old grid: the beat shown is a whole number of beats (250 ms) after the loop's first
+  // beat, and its pass and place in the range are what that time says.
+  const sinceStart = status.position.at - saved.anchor.time;
+  expect(saved.anchor.index).toBe(8);
+  expect(Math.abs(sinceStart / 250 - Math.round(sinceStart / 250))).toBeLessThan(0.01);
+  expect(status.loop.pass).toBe(saved.loop.pass + Math.floor(Math.round(sinceStart / 250) / 8));
+  expect(status.loop.pass).toBeGreaterThan(1);
+  expect(status.position.index).toBe(8 + (Math.round(sinceStart / 250) % 8));
+  expect(show.output()).toMatch(
+    /resumed the show after an unclean stop .*: playing at bar [34], in the loop bar 3–4 \(pass \d+, until released\)/,
+  );
+  await api(show.control, '/api/transport', { action: 'stop' });
+  expect(await stop(show.child, 'SIGTERM')).toBe(0);
+}, 60_000);
+
+test('a count-in running at the crash comes back as a pause on its start beat', async () => {
+  rmSync(stateFile, { force: true });
+  const score = ['--score', writeRehearsalScore()];
+  let show = await serve(score);
+  await api(show.control, '/api/tempo', { percent: 10 }); // 10 %: 12 bpm, the count-in lasts long enough to crash in
+  await api(show.control, '/api/start', { from: { section: 'C' }, countInBars: 2 });
+  await waitFor(
+    () => existsSync(stateFile) && JSON.parse(readFileSync(stateFile, 'utf8')).point.countingIn === true,
+    5000,
+    'the count-in saved',
+  );
+  await stop(show.child, 'SIGKILL');
+  show = await serve(score);
+  const status = await api(show.control, '/api/status');
+  expect(status).toMatchObject({ transport: 'paused', countIn: null, position: { bar: 5, beat: 1 } });
+  expect(show.output()).toMatch(/its count-in was not resumed \(paused on the start beat\)/);
   expect(await stop(show.child, 'SIGTERM')).toBe(0);
 }, 60_000);

@@ -142,6 +142,23 @@ test('from a printed bar on its second pass, no count-in: at once', async () => 
   expect(heard()[0].what).toBe('beat 8:3');
 });
 
+test('OSC-in names a printed bar: /tutti/start "p6.2" 3 is printed bar 6, 2nd time, beat 3; /tutti/loop "p5" "p6" loops it', async () => {
+  const osc = new Client('127.0.0.1', server.status().osc.in);
+  try {
+    await osc.send(new Message('/tutti/start', 'p6.2', 3));
+    await waitFor(() => heard().length > 0, 3000, 'a beat');
+    expect(heard()[0].what).toBe('beat 8:3');
+    expect(server.status()).toMatchObject({ transport: 'playing', countIn: null });
+    server.show.engine.stop();
+    // Printed bars 5–6 the first time through are running bars 5–6 (the repeat is bars 7–12).
+    await osc.send(new Message('/tutti/loop', 'p5', 'p6', 2));
+    await waitFor(() => server.status().loop !== null, 3000, 'the loop');
+    expect(server.status().loop).toMatchObject({ from: { bar: 5, beat: 1 }, to: { bar: 6, beat: 4 }, of: 2 });
+  } finally {
+    osc.close();
+  }
+});
+
 test('bad input: a clear 400 (or 409), counted, and nothing changes', async () => {
   const before = await badInputs('http_body');
   const cases = [
@@ -178,9 +195,11 @@ test('bad input: a clear 400 (or 409), counted, and nothing changes', async () =
       new Message('/tutti/loop', 'C', 'B'),
       new Message('/tutti/loop/release'),
       new Message('/tutti/tempo/percent', 'fast'),
+      new Message('/tutti/start', 'p17'),
+      new Message('/tutti/start', 'p1.0'),
     ])
       await osc.send(m);
-    await waitFor(async () => (await badInputs('osc')) >= oscBefore + 6, 3000, 'six bad OSC commands counted');
+    await waitFor(async () => (await badInputs('osc')) >= oscBefore + 8, 3000, 'eight bad OSC commands counted');
   } finally {
     osc.close();
   }

@@ -24,13 +24,51 @@ describe('beat schedule', () => {
     expect(out.map((i) => i.key)).toEqual(['a1', 'a2', 'p2']);
   });
 
-  test('duplicates of a queued or the last released item are refused', () => {
+  test('duplicates of a queued or any released item are refused', () => {
     const s = createBeatSchedule();
     s.add('view', 100, 'v1', {});
     expect(s.add('view', 100, 'v1', {})).toBe(false);
     s.due(100);
     expect(s.add('view', 100, 'v1', {})).toBe(false);
     expect(s.add('view', 100, 'v2', {})).toBe(true);
+  });
+
+  test('re-adding the window of views after one was shown never ends on an older view', () => {
+    // The page re-adds every view sent ahead when `ahead` changes mid-chunk (a later chunk in pieces).
+    const s = createBeatSchedule();
+    const window = () => [
+      ['w|100', 100, 'A'],
+      ['w|200', 200, 'B'],
+      ['w|300', 300, 'C'],
+    ];
+    for (const [key, at, view] of window()) s.add('view', at, key, view);
+    expect(s.due(150).map((i) => i.payload)).toEqual(['A']);
+    expect(s.due(250).map((i) => i.payload)).toEqual(['B']);
+    // A piece of the next chunk arrives: the same views again, and one more.
+    for (const [key, at, view] of [...window(), ['w|400', 400, 'D']]) s.add('view', at, key, view);
+    expect(s.due(260)).toEqual([]); // not A again: B stays on screen
+    expect(s.due(350).map((i) => i.payload)).toEqual(['C']);
+    expect(s.due(450).map((i) => i.payload)).toEqual(['D']);
+  });
+
+  test('items a collapsing kind passed over count as released', () => {
+    const s = createBeatSchedule();
+    s.add('view', 100, 'a', 'A');
+    s.add('view', 200, 'b', 'B');
+    expect(s.due(250).map((i) => i.payload)).toEqual(['B']);
+    expect(s.add('view', 100, 'a', 'A')).toBe(false);
+    expect(s.due(260)).toEqual([]);
+  });
+
+  test('released keys are remembered up to four times the queue limit', () => {
+    const s = createBeatSchedule({ limit: 2 });
+    for (let i = 0; i < 9; i += 1) {
+      s.add('audio', i, `k${i}`, i);
+      s.due(i);
+    }
+    expect(s.add('audio', 8, 'k8', 8)).toBe(false);
+    expect(s.add('audio', 1, 'k1', 1)).toBe(false);
+    expect(s.add('audio', 0, 'k0', 0)).toBe(true); // forgotten: the last 8 keys are remembered
   });
 
   test('an earlier item supersedes queued later ones of its kind (seek, stop, tempo change)', () => {

@@ -36,7 +36,7 @@ const tracker = createStreamTracker();
 const clock = createClockSync({ ...PAGE_CLOCK_OPTIONS, schedule: [...PAGE_CLOCK_OPTIONS.schedule] });
 const flywheel = createFlywheelPlan();
 const view = createPartView();
-const rehearsal = createRehearsalView();
+const rehearsal = createRehearsalView({ countInDots: view.countInDots });
 const click = createClick({ toLocal: (s) => clock.toLocal(s) });
 const timer = createPreciseTimer(pageNow);
 // The screen stays on from the tap that picks a part (a user gesture: the keep-awake video needs one).
@@ -175,9 +175,12 @@ function plan() {
   const countInNext = rehearsal.drawCountIn(serverNow);
   const countInShown = Number(document.getElementById('countin')?.dataset.n ?? 0);
   if (rehearsal.countIn() && countInShown && countIns.at(-1)?.n !== countInShown) {
+    const dots = [...(document.getElementById('beats')?.children ?? [])];
     countIns.push({
       n: countInShown,
       text: document.getElementById('countin')?.textContent,
+      dots: `${dots.filter((d) => d.classList.contains('on')).length}/${dots.length}`,
+      counting: document.getElementById('beats')?.classList.contains('counting'),
       server: serverNow,
       of: rehearsal.countIn()?.beats,
     });

@@ -34,8 +34,9 @@ export function createPartView() {
   const where = (c) => `${c.bar}:${c.beat}`;
   const beatsWord = (n) => t('part.beats', { n });
 
-  function dots(beats, beat) {
+  function dots(beats, beat, counting = false) {
     const box = $('beats');
+    box.classList.toggle('counting', counting);
     if (beats !== lastBeats) {
       box.replaceChildren(...Array.from({ length: Math.min(beats, 32) }, () => document.createElement('span')));
       lastBeats = beats;
@@ -161,6 +162,15 @@ export function createPartView() {
         items.push(li);
       }
       list.replaceChildren(...items);
+    },
+    /**
+     * A count-in's click (README.md, "Rehearsing"): the beat dots count the count-in's beats in
+     * its bar, not the start position the show stands on.
+     * @param {number} perBar clicks in a count-in bar
+     * @param {number} beatInBar this click's beat in its bar
+     */
+    countInDots(perBar, beatInBar) {
+      dots(perBar, beatInBar, true);
     },
     /** @param {string} mode */
     clickMode(mode) {

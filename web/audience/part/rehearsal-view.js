@@ -1,8 +1,9 @@
 // What the part page shows of a rehearsal (README.md, "Rehearsing"): the count-in ("2 … 1 …", the
 // bars left, with the click number), the loop's pass ("loop: pass 2 of 3") and the rehearsal
-// tempo ("80 %"). The count-in is kept from the state until its last click has sounded: the state
-// that starts the show (one lookahead before its first beat) no longer carries it. Only
-// textContent is written.
+// tempo ("80 %"). While the count-in runs, the beat dots count its clicks in their bar (not the
+// start beat the show stands on). The count-in is kept from the state until its last click has
+// sounded: the state that starts the show (one lookahead before its first beat) no longer carries
+// it. Only textContent is written.
 
 import { countInAt, countInEnd, isCountIn } from '#core/score/count-in.js';
 import { t } from '../src/i18n.js';
@@ -10,7 +11,11 @@ import { announcer } from '../src/announcer.js';
 
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
-export function createRehearsalView() {
+/**
+ * @param {object} options
+ * @param {(perBar: number, beatInBar: number) => void} options.countInDots draws a count-in click on the beat dots
+ */
+export function createRehearsalView({ countInDots }) {
   /** @type {import('#core/score/count-in.js').CountIn | null} */
   let counting = null;
   let said = '';
@@ -47,6 +52,7 @@ export function createRehearsalView() {
       const text = `${click.barsLeft} …`;
       if (box.textContent !== text) box.textContent = text;
       box.dataset.n = String(click.n);
+      countInDots(counting.perBar, click.beatInBar);
       $('status').textContent = t('part.countIn', { n: click.n, of: click.of });
       return click.nextAt;
     },
