@@ -17,7 +17,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { forkWorker, killAllChildren } from '../lib/children.js';
+import { forkWorker } from '../lib/children.js';
+import { parseFlags, runBench } from '../lib/cli.js';
 import { readCpuSeconds } from '../lib/proc-stats.js';
 import { median, percentile, round } from '../lib/stats.js';
 import { formatTable } from '../lib/table.js';
@@ -47,24 +48,19 @@ export const USAGE = `npm run bench:join -- [--phones 2000] [--window 10] [--run
  * @returns {{ phones: number, window: number, runs: number, processes: number, out: string }}
  */
 export function parseArgs(argv) {
-  const options = { phones: 2000, window: 10, runs: 3, processes: 2, out: RESULTS };
-  const limits = { phones: [1, 5000], window: [1, 60], runs: [1, 10], processes: [1, 8] };
-  for (let i = 0; i < argv.length; i += 2) {
-    const flag = argv[i];
-    const value = argv[i + 1];
-    if (value === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
-    if (flag === '--out') {
-      options.out = value;
-      continue;
-    }
-    const key = flag.replace(/^--/, '');
-    if (!(key in limits)) throw new Error(`unknown flag ${flag}\n${USAGE}`);
-    const n = Number(value);
-    const [min, max] = limits[key];
-    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${flag} takes a whole number from ${min} to ${max}`);
-    options[key] = n;
-  }
-  return options;
+  return /** @type {any} */ (
+    parseFlags(argv, {
+      usage: USAGE,
+      defaults: { phones: 2000, window: 10, runs: 3, processes: 2, out: RESULTS },
+      numbers: {
+        '--phones': ['phones', 1, 5000],
+        '--window': ['window', 1, 60],
+        '--runs': ['runs', 1, 10],
+        '--processes': ['processes', 1, 8],
+      },
+      others: { '--out': (value, options) => (options.out = value) },
+    })
+  );
 }
 
 /** p50 / p99 / max of one field of the phones' results (ms). */
@@ -182,20 +178,7 @@ function report(runs, options, loads) {
   return `\njoin storm: ${options.phones} phones within ${options.window} s, medians of ${runs.length} run(s); load average ${loads[0].toFixed(1)} → ${loads[1].toFixed(1)}\n${table}\n(the probe's rows "its page / assets / WebSocket" give the three in the p50 / p99 / max columns)\n${cpu}; ${failed} phone(s) failed; ${m((r) => r.bytesPerPhone)} bytes of page and assets per phone\n`;
 }
 
-async function main() {
-  if (process.argv.includes('--help') || process.argv.includes('-h')) {
-    process.stdout.write(USAGE);
-    return;
-  }
-  let options;
-  try {
-    options = parseArgs(process.argv.slice(2));
-  } catch (error) {
-    process.stderr.write(`${error.message}\n`);
-    process.exit(2);
-  }
-  const started = performance.now();
-  const log = (msg) => process.stdout.write(`[${String(Math.round((performance.now() - started) / 1000)).padStart(4)} s] ${msg}\n`);
+async function main(options, log) {
   const loadBefore = os.loadavg()[0];
   log(
     `bench:join — ${options.phones} phones within ${options.window} s, ${options.runs} run(s), ${options.processes} generator processes; ${os.cpus().length} CPUs, load ${loadBefore.toFixed(2)}`,
@@ -212,9 +195,4 @@ async function main() {
   process.stdout.write(`every run: ${options.out}\n`);
 }
 
-process.on('unhandledRejection', (error) => {
-  process.stderr.write(`bench:join: ${/** @type {any} */ (error)?.stack ?? error}\n`);
-  killAllChildren();
-  process.exit(1);
-});
-await main();
+await runBench({ name: 'bench:join', usage: USAGE, parse: parseArgs, main });

@@ -17,7 +17,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { forkWorker, killAllChildren } from '../lib/children.js';
+import { forkWorker } from '../lib/children.js';
+import { parseFlags, runBench } from '../lib/cli.js';
 import { readCpuSeconds } from '../lib/proc-stats.js';
 import { median, percentile, round } from '../lib/stats.js';
 import { formatTable } from '../lib/table.js';
@@ -51,49 +52,43 @@ export const USAGE = `npm run bench:operator -- [--viewers 5000] [--baseline 100
 
 /**
  * @param {string[]} argv
- * @returns {{ viewers: number, baseline: number, runs: number, streams: string[], perProcess: number, out: string }}
+ * @returns {{ viewers: number, baseline: number, runs: number, streams: string[], perProcess: number, apply: 'shared' | 'each', inflate: number, out: string }}
  */
 export function parseArgs(argv) {
-  const options = {
-    viewers: 5000,
-    baseline: 100,
-    runs: 3,
-    streams: ['lean', 'full'],
-    perProcess: 2500,
-    apply: 'shared',
-    inflate: 10,
-    out: RESULTS,
-  };
-  const limits = { viewers: [1, 10_000], baseline: [0, 1000], runs: [1, 10], perProcess: [100, 9000], inflate: [1, 10_000] };
-  const names = {
-    '--viewers': 'viewers',
-    '--baseline': 'baseline',
-    '--runs': 'runs',
-    '--per-process': 'perProcess',
-    '--inflate': 'inflate',
-  };
-  for (let i = 0; i < argv.length; i += 2) {
-    const flag = argv[i];
-    const value = argv[i + 1];
-    if (value === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
-    if (flag === '--out') options.out = value;
-    else if (flag === '--apply') {
-      if (value !== 'shared' && value !== 'each') throw new Error('--apply takes shared or each');
-      options.apply = value;
-    } else if (flag === '--streams') {
-      const streams = value.split(',');
-      if (streams.length === 0 || streams.some((s) => s !== 'lean' && s !== 'full'))
-        throw new Error('--streams takes lean, full or lean,full');
-      options.streams = streams;
-    } else if (names[flag]) {
-      const key = names[flag];
-      const n = Number(value);
-      const [min, max] = limits[key];
-      if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${flag} takes a whole number from ${min} to ${max}`);
-      options[key] = n;
-    } else throw new Error(`unknown flag ${flag}\n${USAGE}`);
-  }
-  return options;
+  return /** @type {any} */ (
+    parseFlags(argv, {
+      usage: USAGE,
+      defaults: {
+        viewers: 5000,
+        baseline: 100,
+        runs: 3,
+        streams: ['lean', 'full'],
+        perProcess: 2500,
+        apply: 'shared',
+        inflate: 10,
+        out: RESULTS,
+      },
+      numbers: {
+        '--viewers': ['viewers', 1, 10_000],
+        '--baseline': ['baseline', 0, 1000],
+        '--runs': ['runs', 1, 10],
+        '--per-process': ['perProcess', 100, 9000],
+        '--inflate': ['inflate', 1, 10_000],
+      },
+      others: {
+        '--out': (value, options) => (options.out = value),
+        '--apply': (value, options) => {
+          if (value !== 'shared' && value !== 'each') throw new Error('--apply takes shared or each');
+          options.apply = value;
+        },
+        '--streams': (value, options) => {
+          const streams = value.split(',');
+          if (streams.some((s) => s !== 'lean' && s !== 'full')) throw new Error('--streams takes lean, full or lean,full');
+          options.streams = streams;
+        },
+      },
+    })
+  );
 }
 
 /** POST to the control API with the token; throws on an error status. */
@@ -271,20 +266,7 @@ function formatRows(rows, options) {
   return formatTable(columns, rows);
 }
 
-async function main() {
-  if (process.argv.includes('--help') || process.argv.includes('-h')) {
-    process.stdout.write(USAGE);
-    return;
-  }
-  let options;
-  try {
-    options = parseArgs(process.argv.slice(2));
-  } catch (error) {
-    process.stderr.write(`${error.message}\n`);
-    process.exit(2);
-  }
-  const started = performance.now();
-  const log = (msg) => process.stdout.write(`[${String(Math.round((performance.now() - started) / 1000)).padStart(4)} s] ${msg}\n`);
+async function main(options, log) {
   const scorePath = writeOperatorScore();
   const loadBefore = os.loadavg()[0];
   log(
@@ -318,9 +300,4 @@ async function main() {
   process.stdout.write(`every run: ${options.out}\n`);
 }
 
-process.on('unhandledRejection', (error) => {
-  process.stderr.write(`bench:operator: ${/** @type {any} */ (error)?.stack ?? error}\n`);
-  killAllChildren();
-  process.exit(1);
-});
-await main();
+await runBench({ name: 'bench:operator', usage: USAGE, parse: parseArgs, main });
