@@ -24,8 +24,8 @@ import { median, percentile, round } from '../lib/stats.js';
 import { formatTable } from '../lib/table.js';
 import { OPERATOR_ACTIONS } from './actions.js';
 import { writeOperatorScore } from './score.js';
+import { startShow } from './shows.js';
 
-const SHOW_SERVER = fileURLToPath(new URL('../fanout/show-server.js', import.meta.url));
 const VIEWERS = fileURLToPath(new URL('./viewers.js', import.meta.url));
 const REPLAY_SERVER = fileURLToPath(new URL('./replay-server.js', import.meta.url));
 const RESULTS = fileURLToPath(new URL('../../bench-results/operator.json', import.meta.url));
@@ -37,11 +37,13 @@ const SETTLE_MS = 1500;
 const clock = () => performance.timeOrigin + performance.now();
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export const USAGE = `npm run bench:operator -- [--viewers 5000] [--baseline 100] [--runs 3] [--streams lean,full] [--per-process 2500] [--apply shared|each] [--inflate 10] [--out FILE]
+export const USAGE = `npm run bench:operator -- [--viewers 5000] [--baseline 100] [--runs 3] [--streams lean,full] [--target venue|edge] [--per-process 2500] [--apply shared|each] [--inflate 10] [--out FILE]
   --viewers N       phones per stream (1 … 10000)
   --baseline N      phones of the baseline case in the same run (1 … 1000; 0: none)
   --runs N          runs (1 … 10); the table gives medians
   --streams LIST    lean, full or both
+  --target WHERE    venue (default): the phones on the show server; edge: the show mirrored to
+                    the edge worker on local workerd, the phones on the edge's /ws
   --per-process N   phones per client process (100 … 9000)
   --apply MODE      shared (default): phones with the same state and the same bytes share one
                     parse and merge, so the load generator's CPU does not swamp the figure;
@@ -52,7 +54,7 @@ export const USAGE = `npm run bench:operator -- [--viewers 5000] [--baseline 100
 
 /**
  * @param {string[]} argv
- * @returns {{ viewers: number, baseline: number, runs: number, streams: string[], perProcess: number, apply: 'shared' | 'each', inflate: number, out: string }}
+ * @returns {{ viewers: number, baseline: number, runs: number, streams: string[], target: 'venue' | 'edge', perProcess: number, apply: 'shared' | 'each', inflate: number, out: string }}
  */
 export function parseArgs(argv) {
   return /** @type {any} */ (
@@ -77,6 +79,10 @@ export function parseArgs(argv) {
       },
       others: {
         '--out': (value, options) => (options.out = value),
+        '--target': (value, options) => {
+          if (value !== 'venue' && value !== 'edge') throw new Error('--target takes venue or edge');
+          options.target = value;
+        },
         '--apply': (value, options) => {
           if (value !== 'shared' && value !== 'each') throw new Error('--apply takes shared or each');
           options.apply = value;
@@ -164,26 +170,26 @@ async function phoneCounts(workers) {
  * once through the control API. Returns the figures and what the recording phone received.
  */
 async function runOurs({ stream, viewers, options, scorePath, log }) {
-  const server = forkWorker(SHOW_SERVER, { name: 'show server', args: ['--score', scorePath, '--token', TOKEN, '--stream', stream] });
+  const show = await startShow(options.target, { scorePath, token: TOKEN, stream, viewers });
   let workers = [];
   try {
-    const ready = await server.waitFor('ready', 60_000);
-    const phones = await connectPhones({ url: ready.wsUrl, viewers, options, label: `${stream}:${viewers}`, log });
+    const phones = await connectPhones({ url: show.wsUrl, viewers, options, label: `${options.target} ${stream}:${viewers}`, log });
     workers = phones.workers;
     // The runner's first fetch sets up its HTTP client and connection (~40 ms here): not the server's time.
-    await (await fetch(`${ready.controlUrl}/api/status`, { headers: { authorization: `Bearer ${TOKEN}` } })).arrayBuffer();
+    await (await fetch(`${show.controlUrl}/api/status`, { headers: { authorization: `Bearer ${TOKEN}` } })).arrayBuffer();
     await sleep(SETTLE_MS);
-    const cpu0 = readCpuSeconds(server.pid);
+    const cpu0 = show.pid === null ? null : readCpuSeconds(show.pid);
     const actions = {};
     for (const action of OPERATOR_ACTIONS) {
-      actions[action.name] = await measureAction(workers, action, () => control(ready.controlUrl, action.request), log);
-      for (const undo of action.undo) await control(ready.controlUrl, undo);
+      actions[action.name] = await measureAction(workers, action, () => control(show.controlUrl, action.request), log);
+      for (const undo of action.undo) await control(show.controlUrl, undo);
       await sleep(SETTLE_MS);
     }
-    const cpu1 = readCpuSeconds(server.pid);
+    const cpu1 = show.pid === null ? null : readCpuSeconds(show.pid);
     const recording = await workers[0].request('recording');
     return {
       impl: 'ours',
+      target: options.target,
       stream,
       viewers,
       connected: phones.connected,
@@ -194,7 +200,7 @@ async function runOurs({ stream, viewers, options, scorePath, log }) {
     };
   } finally {
     await Promise.all(workers.map((w) => w.stop()));
-    await server.stop();
+    await show.stop();
   }
 }
 
@@ -270,7 +276,7 @@ async function main(options, log) {
   const scorePath = writeOperatorScore();
   const loadBefore = os.loadavg()[0];
   log(
-    `bench:operator — ${options.streams.join(' and ')} stream, ${options.viewers} phones (baseline ${options.baseline}), ${options.runs} run(s); ${os.cpus().length} CPUs, load ${loadBefore.toFixed(2)}`,
+    `bench:operator — ${options.target}, ${options.streams.join(' and ')} stream, ${options.viewers} phones (baseline ${options.baseline}), ${options.runs} run(s); ${os.cpus().length} CPUs, load ${loadBefore.toFixed(2)}`,
   );
   const runs = [];
   for (let run = 1; run <= options.runs; run += 1) {
@@ -293,7 +299,7 @@ async function main(options, log) {
   const rows = summarize(runs, options);
   const loadAfter = os.loadavg()[0];
   process.stdout.write(
-    `\noperator action → applied on ${options.viewers} phones (ms from the request, medians of ${options.runs} run(s); load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)})\n${formatRows(rows, options)}\n`,
+    `\noperator action → applied on ${options.viewers} phones of the ${options.target} (ms from the request, medians of ${options.runs} run(s); load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)})\n${formatRows(rows, options)}\n`,
   );
   mkdirSync(dirname(options.out), { recursive: true });
   writeFileSync(options.out, JSON.stringify({ options, when: new Date().toISOString(), cpus: os.cpus().length, rows, runs }, null, 2));
