@@ -23,7 +23,7 @@ import { readCpuSeconds } from '../lib/proc-stats.js';
 import { median, percentile, round } from '../lib/stats.js';
 import { formatTable } from '../lib/table.js';
 import { OPERATOR_ACTIONS } from './actions.js';
-import { writeOperatorScore } from './score.js';
+import { removeOperatorScore, writeOperatorScore } from './score.js';
 import { startShow } from './shows.js';
 
 const VIEWERS = fileURLToPath(new URL('./viewers.js', import.meta.url));
@@ -274,6 +274,15 @@ function formatRows(rows, options) {
 
 async function main(options, log) {
   const scorePath = writeOperatorScore();
+  try {
+    await measureAll(options, scorePath, log);
+  } finally {
+    removeOperatorScore(scorePath);
+  }
+}
+
+/** Every run, the table and the JSON. */
+async function measureAll(options, scorePath, log) {
   const loadBefore = os.loadavg()[0];
   log(
     `bench:operator — ${options.target}, ${options.streams.join(' and ')} stream, ${options.viewers} phones (baseline ${options.baseline}), ${options.runs} run(s); ${os.cpus().length} CPUs, load ${loadBefore.toFixed(2)}`,

@@ -3,9 +3,9 @@
 // prompt added, so a seek to the prompt's bar opens a vote the way a seek opens one in a show.
 // Written to a temporary folder with a copy of the load score's media, so its assets resolve.
 
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const LOAD_SCORE = fileURLToPath(new URL('../../scores/union-rose-load.score.json', import.meta.url));
@@ -42,4 +42,12 @@ export function writeOperatorScore(prefix = 'tutti-bench-operator-') {
   const file = join(dir, 'operator.score.json');
   writeFileSync(file, JSON.stringify(score));
   return file;
+}
+
+/**
+ * Delete a score written by writeOperatorScore, with its folder and media copy.
+ * @param {string} file
+ */
+export function removeOperatorScore(file) {
+  rmSync(dirname(file), { recursive: true, force: true });
 }
