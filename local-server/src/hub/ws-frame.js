@@ -34,6 +34,23 @@ export function encodeDeflatedTextFrame(text) {
 }
 
 /**
+ * Below this many bytes a lean frame goes out uncompressed: RFC 7692 lets every message choose
+ * (RSV1 clear = not compressed) and ws's own default threshold is the same 1 KiB. Inflating a
+ * small frame costs each phone more than the few bytes it saves (a pause, a vote's counts).
+ */
+export const DEFLATE_THRESHOLD_BYTES = 1024;
+
+/**
+ * A frame for clients that negotiated permessage-deflate (README.md, `?stream=lean`): compressed
+ * once for all of them when the text is at least DEFLATE_THRESHOLD_BYTES, plain below that.
+ * @param {string} text
+ * @returns {Buffer}
+ */
+export function encodeLeanFrame(text) {
+  return Buffer.byteLength(text) < DEFLATE_THRESHOLD_BYTES ? encodeTextFrame(text) : encodeDeflatedTextFrame(text);
+}
+
+/**
  * The raw TCP socket under a ws WebSocket (ws keeps it in `_socket`) and whether the client
  * negotiated permessage-deflate (`_extensions`): the hub writes pre-built frames to the former.
  * Every reach into ws's internals lives in this file.
