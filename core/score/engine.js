@@ -143,32 +143,13 @@ function loadScore(show, nextScore) {
 }
 
 /**
- * Create a show engine for one score. Call `dispose()` before dropping it.
- * @param {EngineOptions} options
+ * The engine's rehearsal entry points (README.md, "Rehearsing"): checked here, run by the
+ * rehearsal controls (rehearsal-controls.js).
+ * @param {import('./engine-context.js').ShowContext} show
  */
-export function createShowEngine(options) {
-  const { show, view } = wireParts(options);
-  const { transport, tempo, rehearsal, clock, branch } = show;
-  const moves = createTransportMoves(show);
-  const resume = createResume(show);
-  loadScore(show, options.score);
-
+function rehearsalEntryPoints(show) {
+  const { rehearsal } = show;
   return {
-    play: moves.play,
-    pause: moves.pause,
-    stop: moves.stop,
-    seek: moves.seek,
-    /**
-     * Override the tempo: the written tempo map is scaled so the current beat plays at `bpm`
-     * (ramps keep their shape). `null` returns to the written tempo.
-     * @param {number | null} bpm
-     */
-    setTempo: (bpm) => tempo.setBpm(bpm),
-    /**
-     * A rehearsal tempo: the written tempo map scaled to `percent` % (README.md, "Rehearsing").
-     * @param {number} percent
-     */
-    setTempoPercent: (percent) => tempo.setPercent(percent),
     /**
      * Start from beat `index` (README.md, "Rehearsing"), after a count-in of `countInBeats` clicks
      * at the tempo of that beat (0: at once, as a seek and play): rehearsal-controls.js.
@@ -189,7 +170,6 @@ export function createShowEngine(options) {
       show.emitState();
       return true;
     },
-    playFrom: moves.playFrom,
     /**
      * Loop beats `start` up to `end` (not included) `passes` times, or until released (null); the
      * loop wins over a pending branch.
@@ -206,6 +186,38 @@ export function createShowEngine(options) {
     releaseLoop: () => rehearsal.releaseLoop(),
     /** The pass of the loop being played (1 on the first), or null when no loop is set. */
     loopPass: () => rehearsal.loopPass(),
+  };
+}
+
+/**
+ * Create a show engine for one score. Call `dispose()` before dropping it.
+ * @param {EngineOptions} options
+ */
+export function createShowEngine(options) {
+  const { show, view } = wireParts(options);
+  const { transport, tempo, clock, branch } = show;
+  const moves = createTransportMoves(show);
+  const resume = createResume(show);
+  loadScore(show, options.score);
+
+  return {
+    play: moves.play,
+    pause: moves.pause,
+    stop: moves.stop,
+    seek: moves.seek,
+    /**
+     * Override the tempo: the written tempo map is scaled so the current beat plays at `bpm`
+     * (ramps keep their shape). `null` returns to the written tempo.
+     * @param {number | null} bpm
+     */
+    setTempo: (bpm) => tempo.setBpm(bpm),
+    /**
+     * A rehearsal tempo: the written tempo map scaled to `percent` % (README.md, "Rehearsing").
+     * @param {number} percent
+     */
+    setTempoPercent: (percent) => tempo.setPercent(percent),
+    ...rehearsalEntryPoints(show),
+    playFrom: moves.playFrom,
     /**
      * Replace the score; the transport stops. Publishes no state: the caller starts a new
      * epoch with a snapshot of state() (local-server/src/show.js).
