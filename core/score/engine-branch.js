@@ -37,7 +37,13 @@ export function createBranch(show) {
      */
     jumpAtNextBar(index) {
       const { timeline } = show.loaded;
-      if (show.rehearsal.loopPass() !== null || !show.transport.playing() || !Number.isInteger(index) || index < 0 || index >= timeline.totalBeats)
+      if (
+        show.rehearsal.loopPass() !== null ||
+        !show.transport.playing() ||
+        !Number.isInteger(index) ||
+        index < 0 ||
+        index >= timeline.totalBeats
+      )
         return null;
       const from = nextBarLine();
       if (from === null) return null;

@@ -24,14 +24,7 @@ import { createResume } from './engine-resume.js';
 import { createStatusView } from './engine-status.js';
 import { checkStartBeat, checkLoopRange } from './engine-limits.js';
 
-export {
-  DEFAULT_LOOKAHEAD_MS,
-  MIN_BPM,
-  MAX_BPM,
-  MIN_TEMPO_PERCENT,
-  MAX_TEMPO_PERCENT,
-  EngineError,
-} from './engine-limits.js';
+export { DEFAULT_LOOKAHEAD_MS, MIN_BPM, MAX_BPM, MIN_TEMPO_PERCENT, MAX_TEMPO_PERCENT, EngineError } from './engine-limits.js';
 import { DEFAULT_LOOKAHEAD_MS } from './engine-limits.js';
 
 /**
