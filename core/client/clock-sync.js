@@ -12,7 +12,11 @@
 // Clocks drift (phones: tens of ppm), so each sample's interval widens with its age; a sample
 // that contradicts newer ones (clock step, sleep) is dropped. The window evicts its oldest
 // samples except the two that hold up the interval's edges, so a rare fast leg keeps helping. The estimator only does arithmetic:
-// the caller owns the clock, the timers and the transport.
+// the caller owns the clock, the timers and the transport. The window's arithmetic is
+// clock-interval.js, the ping spacing ping-pace.js; this file keeps the window and the pings in flight.
+
+import { intervalOf, evictOne, newestAgreeing, estimateOf } from './clock-interval.js';
+import { createPingPace } from './ping-pace.js';
 
 /**
  * @typedef {object} ClockSample
@@ -57,16 +61,18 @@
  */
 export function createClockSync(options = {}) {
   const windowSize = options.window ?? 64;
-  const drift = (options.driftPpm ?? 50) / 1e6;
-  const resolution = options.serverResolutionMs;
-  const schedule = options.schedule ?? [
-    { until: 24, every: 50 },
-    { until: 64, every: 250 },
-  ];
-  const steadyEvery = options.steadyEvery ?? 3000;
-  const target = options.targetUncertainty ?? 3;
-  const refineEvery = options.refineEvery ?? 500;
-  const refinePatience = options.refinePatience ?? 40;
+  /** @type {import('./clock-interval.js').ClockLimits} */
+  const limits = { drift: (options.driftPpm ?? 50) / 1e6, resolution: options.serverResolutionMs };
+  const pace = createPingPace({
+    schedule: options.schedule ?? [
+      { until: 24, every: 50 },
+      { until: 64, every: 250 },
+    ],
+    steadyEvery: options.steadyEvery ?? 3000,
+    targetUncertainty: options.targetUncertainty ?? 3,
+    refineEvery: options.refineEvery ?? 500,
+    refinePatience: options.refinePatience ?? 40,
+  });
 
   /** @type {ClockSample[]} */
   let samples = [];
@@ -74,90 +80,20 @@ export function createClockSync(options = {}) {
   const pending = new Map();
   let nextId = 1;
   let total = 0;
-  let learned = 0; // samples since creation or the last invalidate: drives the learning schedule
   let stale = false;
   /** @type {ClockEstimate | null} */
   let current = null;
-  /** The tightest bound seen, and samples since it last got 10 % tighter: refining stops when it stops helping. */
-  let best = Infinity;
-  let sinceBetter = 0;
 
-  /** Follow whether more samples still tighten the bound; a bound twice the best (a new path) starts over. */
-  function noteProgress() {
-    if (!current) return;
-    if (current.uncertainty < best * 0.9 || current.uncertainty > best * 2) {
-      best = current.uncertainty;
-      sinceBetter = 0;
-    } else sinceBetter += 1;
-  }
-
-  /** A whole-ms stamp (Date.now) was truncated: the reading lies in [s, s + 1). Fractional stamps are exact enough. */
-  const resOf = (s) => resolution ?? (Number.isInteger(s) ? 1 : 0);
-
-  /** The intersection of the samples' intervals, widened for drift since each was taken. */
-  function bounds(list, ref) {
-    let lo = -Infinity;
-    let hi = Infinity;
-    for (const x of list) {
-      lo = Math.max(lo, x.s - x.r - drift * (ref - x.r));
-      hi = Math.min(hi, x.s + resOf(x.s) - x.c + drift * (ref - x.c));
-    }
-    return { lo, hi };
-  }
-
-  /**
-   * Drop the oldest sample that does not hold up either edge of the interval: a lucky fast leg
-   * stays useful (widening with age) until a fresher one beats it, instead of falling out of a
-   * plain first-in-first-out window after a fixed number of pings.
-   */
-  function evictOne(ref) {
-    let loAt = 0;
-    let hiAt = 0;
-    let lo = -Infinity;
-    let hi = Infinity;
-    samples.forEach((x, i) => {
-      const b = bounds([x], ref);
-      if (b.lo > lo) [lo, loAt] = [b.lo, i];
-      if (b.hi < hi) [hi, hiAt] = [b.hi, i];
-    });
-    const victim = samples.findIndex((_, i) => i !== loAt && i !== hiAt);
-    samples.splice(victim, 1);
-  }
-
+  /** The window's estimate; a contradiction (the clocks stepped) keeps the newest samples that still agree. */
   function recompute() {
     const ref = samples[samples.length - 1].r;
-    let { lo, hi } = bounds(samples, ref);
-    if (lo > hi) {
-      // Contradiction: the clocks stepped. Keep the newest samples that still agree.
-      let keep = 0;
-      let l = -Infinity;
-      let h = Infinity;
-      for (let i = samples.length - 1; i >= 0; i -= 1) {
-        const one = bounds([samples[i]], ref);
-        const nl = Math.max(l, one.lo);
-        const nh = Math.min(h, one.hi);
-        if (nl > nh) break;
-        l = nl;
-        h = nh;
-        keep += 1;
-      }
-      samples = samples.slice(samples.length - keep);
-      lo = l;
-      hi = h;
+    let interval = intervalOf(samples, ref, limits);
+    if (interval.lo > interval.hi) {
+      const agreeing = newestAgreeing(samples, ref, limits);
+      samples = agreeing.kept;
+      interval = agreeing;
     }
-    const byRtt = samples.map((x) => ({ rtt: x.r - x.c, off: x.s + resOf(x.s) / 2 - (x.c + x.r) / 2 })).sort((a, b) => a.rtt - b.rtt);
-    const best = byRtt.slice(0, Math.max(1, Math.ceil(byRtt.length / 4)));
-    const recent = samples.slice(-8).map((x) => x.r - x.c);
-    const uncertainty = (hi - lo) / 2;
-    current = {
-      offset: (lo + hi) / 2,
-      uncertainty,
-      quality: uncertainty <= 5 ? 'good' : uncertainty <= 25 ? 'fair' : 'poor',
-      rtt: median(recent),
-      minRtt: byRtt[0].rtt,
-      ntpOffset: median(best.map((b) => b.off)),
-      samples: samples.length,
-    };
+    current = estimateOf(samples, interval, limits);
   }
 
   /** @param {ClockSample} sample */
@@ -166,17 +102,14 @@ export function createClockSync(options = {}) {
     if (![c, s, r].every(Number.isFinite) || r < c) return false;
     if (stale) {
       samples = [];
-      learned = 0;
+      pace.restart();
       stale = false;
-      best = Infinity;
-      sinceBetter = 0;
     }
     samples.push({ c, s, r });
-    if (samples.length > windowSize) evictOne(r);
+    if (samples.length > windowSize) evictOne(samples, r, limits);
     total += 1;
-    learned += 1;
     recompute();
-    noteProgress();
+    pace.sampled(current.uncertainty);
     return true;
   }
 
@@ -203,26 +136,11 @@ export function createClockSync(options = {}) {
     estimate: () => current,
     toServer: (viewerMs) => viewerMs + (current ? current.offset : 0),
     toLocal: (serverMs) => serverMs - (current ? current.offset : 0),
-    nextDelay() {
-      const n = stale ? 0 : learned;
-      for (const step of schedule) if (n < step.until) return step.every;
-      // Keep refining: ping faster while the bound is wider than wanted (a jittery network needs
-      // more exchanges to catch fast legs; old samples widen with drift), slowly once it is tight,
-      // and slowly too once refining stopped making it tighter (the path's own floor).
-      const refining = current && current.uncertainty > target && sinceBetter < refinePatience;
-      return refining ? Math.min(refineEvery, steadyEvery) : steadyEvery;
-    },
+    nextDelay: () => pace.nextDelay(current, stale),
     invalidate() {
       stale = true;
       pending.clear();
     },
     count: () => total,
   };
-}
-
-/** @param {number[]} values */
-function median(values) {
-  const v = [...values].sort((a, b) => a - b);
-  const mid = v.length >> 1;
-  return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
 }

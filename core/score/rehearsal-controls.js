@@ -1,10 +1,11 @@
 // The engine's rehearsal controls (README.md, "Rehearsing"): start from a beat after a count-in,
 // a loop taken at every pass like a branch, and their part of the state. Kept out of the engine
 // (core/score/engine.js), which hands over the few moves of its own these need: stand on a beat,
-// play from one, drop a pending branch, refresh the flywheel, publish. The count-in's plan and
-// scheduling are core/score/count-in.js; a loop's passes core/score/loop.js.
+// play from one, drop a pending branch, refresh the flywheel, publish. The running count-in is
+// core/score/running-count-in.js (its plan and scheduling core/score/count-in.js); a loop's passes
+// core/score/loop.js.
 
-import { planCountIn, runCountIn } from './count-in.js';
+import { createRunningCountIn } from './running-count-in.js';
 import { createLoop, goesOn, loopState, resumeLoop } from './loop.js';
 
 /**
@@ -30,47 +31,13 @@ import { createLoop, goesOn, loopState, resumeLoop } from './loop.js';
 export function createRehearsalControls(engine) {
   /** @type {import('./loop.js').Loop | null} */
   let loop = null;
-  /** @type {{ plan: import('./count-in.js').CountIn, run: { cancel: () => void } } | null} */
-  let countIn = null;
-
-  /** Stop a running count-in (its clicks not yet sent are dropped by whoever sends them). */
-  function cancelCountIn(/** @type {string} */ reason) {
-    if (!countIn) return false;
-    countIn.run.cancel();
-    countIn = null;
-    engine.onCountIn({ cancelled: true, reason });
-    return true;
-  }
+  const countIn = createRunningCountIn(engine);
+  const cancelCountIn = (/** @type {string} */ reason) => countIn.cancel(reason);
 
   /** Past the loop's end the show never comes round again: the loop is forgotten (before or inside it, it stays). */
   const movedTo = (/** @type {number} */ index) => {
     if (loop && index >= loop.end) loop = null;
   };
-
-  /** Play a count-in leading into beat `index`, then the show from there. */
-  function countInto(index, beats, audience) {
-    const timeline = engine.timeline();
-    const counted = planCountIn({
-      from: { ...timeline.positionOf(index), index },
-      beats,
-      bpm: timeline.bpmAt(index) * engine.tempoFactor(),
-      at: engine.now() + engine.lookaheadMs,
-      audience,
-    });
-    const run = runCountIn({
-      countIn: counted,
-      now: engine.now,
-      setTimer: engine.setTimer,
-      clearTimer: engine.clearTimer,
-      lookaheadMs: engine.lookaheadMs,
-      onClick: (click) => engine.onCountIn(click),
-      onDone: (firstBeatAt) => {
-        countIn = null;
-        engine.play(index, firstBeatAt);
-      },
-    });
-    countIn = { plan: counted, run };
-  }
 
   return {
     cancelCountIn,
@@ -85,7 +52,7 @@ export function createRehearsalControls(engine) {
       movedTo(index);
       if (countInBeats === 0) return engine.play(index);
       engine.stand(index);
-      countInto(index, countInBeats, audience);
+      countIn.start(index, countInBeats, audience);
       engine.emitState();
     },
     /**
@@ -137,7 +104,8 @@ export function createRehearsalControls(engine) {
     state() {
       /** @type {Record<string, unknown>} */
       const s = {};
-      if (countIn) s.countIn = countIn.plan;
+      const counting = countIn.plan();
+      if (counting) s.countIn = counting;
       if (loop) s.loop = loopState(loop, engine.timeline());
       return s;
     },
@@ -147,7 +115,7 @@ export function createRehearsalControls(engine) {
      * comes back paused on its start beat).
      */
     resumePart() {
-      return { loop: loop ? { ...loop } : null, ...(countIn ? { countingIn: true } : {}) };
+      return { loop: loop ? { ...loop } : null, ...(countIn.plan() ? { countingIn: true } : {}) };
     },
     /**
      * Restore the loop of a resume point checked by core/score/resume-point.js, carried forward
@@ -168,6 +136,6 @@ export function createRehearsalControls(engine) {
       return { ...point, anchor: carried.anchor };
     },
     /** For the status: the count-in's plan and the loop, or null. */
-    status: () => ({ countIn: countIn ? countIn.plan : null, loop: loop ? loopState(loop, engine.timeline()) : null }),
+    status: () => ({ countIn: countIn.plan(), loop: loop ? loopState(loop, engine.timeline()) : null }),
   };
 }
