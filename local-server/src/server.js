@@ -19,6 +19,7 @@ import { createVoices } from './votes/voices.js';
 import { buildShowListeners } from './show-listeners.js';
 import { openRecord } from './record/open-record.js';
 import { createClosers } from './closers.js';
+import { transportFields } from './console/transport-status.js';
 
 /**
  * A wall clock that cannot jump: read once, then advanced by the monotonic clock, so an NTP
@@ -115,11 +116,7 @@ export async function startShowServer(options = {}) {
       const engine = show.engine.status();
       const score = show.engine.score();
       return {
-        transport: engine.transport,
-        position: engine.position,
-        tempo: engine.tempo,
-        tempoOverride: engine.tempoOverride,
-        tempoPercent: engine.tempoPercent,
+        ...transportFields(engine),
         countIn: engine.countIn,
         loop: engine.loop,
         epoch: show.stream.epoch(),
