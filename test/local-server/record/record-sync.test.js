@@ -51,6 +51,8 @@ test('within syncMs, not per line; an action at once; each chunk flushed before 
   await waitFor(() => spy.chunks().length === 1, 2000, 'the timed sync');
   expect(spy.chunks()[0]).toMatchObject({ name: '0001.jsonl' });
   expect(spy.chunks()[0].at - t0).toBeGreaterThanOrEqual(290);
+  // The folder is fsynced once the chunk's own fsync has finished: wait for it, not for luck.
+  await waitFor(() => spy.calls.some((c) => c.name === 'folder'), 2000, 'the folder synced after its first chunk');
   expect(spy.calls.filter((c) => c.name === 'folder')).toHaveLength(1);
 
   // An action: synced at once, not 300 ms later.
