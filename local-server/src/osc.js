@@ -19,6 +19,7 @@ import { startSendThread } from './osc-send-thread.js';
 import { wallClock } from './osc-send-core.js';
 import { createOscTargetList, targetKey } from './osc-target-list.js';
 import { createOscPings } from './osc-pings.js';
+import { createPendingSends } from './osc-pending.js';
 
 export { parseOscTarget } from './osc-target.js';
 
@@ -29,7 +30,7 @@ const float = (value) => ({ type: 'f', value });
 /**
  * @param {object} options
  * @param {Array<{ host: string, port: number, mode?: 'plain' | 'ahead', offsetMs?: number }>} options.targets
- * @param {any} options.show
+ * @param {import('./show.js').Show} options.show
  * @param {import('./metrics.js').Metrics} options.metrics
  * @param {{ warn: (msg: string) => void, info: (msg: string) => void }} options.log
  * @param {() => number} [options.now] the server clock beats are timed on (ms)
@@ -37,8 +38,8 @@ const float = (value) => ({ type: 'f', value });
  */
 export function createOscOut({ targets, show, metrics, log, now = () => Date.now(), allPlain = false }) {
   const list = createOscTargetList(allPlain);
-  /** @type {Set<() => void>} beats and cues waiting for their moment (dropped on pause/stop) */
-  const waitingShow = new Set();
+  /** Beats and cues waiting for their moment (dropped on pause/stop). */
+  const waitingShow = createPendingSends(now);
   let nextJob = 1;
   /** @type {ReturnType<typeof startSendThread> | null} started with the first packet */
   let thread = null;
@@ -83,38 +84,21 @@ export function createOscOut({ targets, show, metrics, log, now = () => Date.now
     return () => ids.forEach((id) => post({ type: 'cancel', id }));
   }
   /** Beats and cues: remembered until sent, so a pause or stop drops the ones not yet due. */
-  function timedShow(at, element, kind) {
-    const cancel = timed(at, element, kind);
-    waitingShow.add(cancel);
-    // After the latest offset has passed, forget it.
-    setTimeout(() => waitingShow.delete(cancel), Math.max(0, at - now()) + 1000).unref();
-  }
+  const timedShow = (at, element, kind) => waitingShow.hold(at, timed(at, element, kind));
   const onBeat = (beat) => timedShow(beat.at, ['/tutti/beat', beat.bar, beat.beat, float(beat.bpm)], 'beat');
   const onCue = (cue) => timedShow(cue.at, [cue.address, ...cue.args], 'cue');
-  /** @type {Set<() => void>} count-in clicks not yet sent (dropped when the count-in is cancelled) */
-  const waitingCountIn = new Set();
+  /** Count-in clicks not yet sent (dropped when the count-in is cancelled). */
+  const waitingCountIn = createPendingSends(now);
   // A count-in (README.md, "Rehearsing"): `/tutti/countin n of`, timed like a beat.
   const onCountIn = (click) => {
-    if ('cancelled' in click) {
-      for (const cancel of waitingCountIn) cancel();
-      waitingCountIn.clear();
-      return;
-    }
-    const cancel = timed(click.at, ['/tutti/countin', click.n, click.of], 'countin');
-    waitingCountIn.add(cancel);
-    setTimeout(() => waitingCountIn.delete(cancel), Math.max(0, click.at - now()) + 1000).unref();
+    if ('cancelled' in click) waitingCountIn.cancelAll();
+    else waitingCountIn.hold(click.at, timed(click.at, ['/tutti/countin', click.n, click.of], 'countin'));
   };
   const onTransport = (state) => {
-    if (state !== 'playing') {
-      for (const cancel of waitingShow) cancel();
-      waitingShow.clear();
-    }
+    if (state !== 'playing') waitingShow.cancelAll();
     sendNow(encode(new Message('/tutti/transport', state)), 'transport');
   };
-  show.events.on('beat', onBeat);
-  show.events.on('osc-cue', onCue);
-  show.events.on('transport', onTransport);
-  show.events.on('countin', onCountIn);
+  const stopListening = show.listen({ beat: onBeat, 'osc-cue': onCue, transport: onTransport, countin: onCountIn });
 
   const api = {
     /** Add a target (or change the mode/offset of one already there). */
@@ -146,12 +130,9 @@ export function createOscOut({ targets, show, metrics, log, now = () => Date.now
     /** @returns {TargetState[]} */
     list: list.list,
     close() {
-      show.events.off('beat', onBeat);
-      show.events.off('osc-cue', onCue);
-      show.events.off('transport', onTransport);
-      show.events.off('countin', onCountIn);
-      for (const cancel of waitingShow) cancel();
-      for (const cancel of waitingCountIn) cancel();
+      stopListening();
+      waitingShow.cancelAll();
+      waitingCountIn.cancelAll();
       thread?.close();
     },
   };

@@ -19,6 +19,7 @@ import { createVoices } from './votes/voices.js';
 import { buildShowListeners } from './show-listeners.js';
 import { openRecord } from './record/open-record.js';
 import { createClosers } from './closers.js';
+import { createServerStatus } from './server-status.js';
 
 /**
  * A wall clock that cannot jump: read once, then advanced by the monotonic clock, so an NTP
@@ -111,29 +112,7 @@ export async function startShowServer(options = {}) {
     const { votes, reactions } = voices;
     const overflow = createOverflow({ maxClients, edgeUrl: () => edge.publicUrl(), viewers: () => show.hub.viewers(), metrics });
 
-    const status = () => {
-      const engine = show.engine.status();
-      const score = show.engine.score();
-      return {
-        transport: engine.transport,
-        position: engine.position,
-        tempo: engine.tempo,
-        tempoOverride: engine.tempoOverride,
-        tempoPercent: engine.tempoPercent,
-        countIn: engine.countIn,
-        loop: engine.loop,
-        epoch: show.stream.epoch(),
-        seq: show.stream.seq(),
-        clients: show.hub.counts(),
-        score: { id: score.id, title: score.title, path: show.source().path, bars: score.bars },
-        osc: { targets: osc.list(), in: oscIn ? oscIn.port : null, inHost: oscIn ? oscIn.host : null },
-        edge: edge.status(),
-        maxClients,
-        vote: votes.status(),
-        reaction: reactions.status(),
-        rehearsal: show.rehearsal(),
-      };
-    };
+    const status = createServerStatus({ show, osc, oscIn: () => oscIn, edge, votes, reactions, maxClients });
 
     const parts = { show, metrics, now, overflow, votes, reactions, log, osc, edge, status, media: mediaSource };
     const { audience, control, probeKey, partKey, partPages, stopSweeping } = await buildShowListeners({

@@ -1,20 +1,16 @@
 // One running show: the engine playing a score, the state stream it feeds (epoch, seq, deltas)
 // and the hub that fans the stream out. Loading a score starts a new epoch; every viewer gets
-// the new snapshot and resyncs.
+// the new snapshot and resyncs. What goes out on the streams (extras, rehearsal mode, the lean
+// stream) is show-streams.js; this file wires the engine to it and keeps the show's events.
 
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { createShowEngine } from '#core/score/engine.js';
-import { createStateStream } from '#core/stream/state-stream.js';
-import { deriveLeanState, LEAN_EPOCH_SUFFIX } from '#core/stream/lean-state.js';
-import { rehearsalState } from '#core/stream/rehearsal-state.js';
-import { createHub } from './hub/hub.js';
+import { createShowStreams } from './show-streams.js';
 
-/**
- * A new epoch id: changes on every restart and every score load (README.md, "Audience endpoints").
- */
 /** @typedef {ReturnType<typeof createShow>} Show the running show: engine, streams, hub, events */
 
+/** A new epoch id: changes on every restart and every score load (README.md, "Audience endpoints"). */
 export const newEpoch = () => randomBytes(6).toString('base64url');
 
 /**
@@ -39,55 +35,20 @@ export function createShow({
   clearTimer = (handle) => clearTimeout(/** @type {any} */ (handle)),
 }) {
   // The show's one event surface (README.md, "Where things are"): `beat`, `osc-cue`, `transport`
-  // and `countin` (a count-in's clicks ahead of time, or `{cancelled, reason}`) from the engine, `envelope` (every envelope published: deltas, and the snapshot after a
-  // score load), `score` (another score was loaded) and `rehearsal` (rehearsal mode on/off).
+  // and `countin` (a count-in's clicks ahead of time, or `{cancelled, reason}`) from the engine,
+  // `envelope` (every envelope published: deltas, and the snapshot after a score load), `score`
+  // (another score was loaded) and `rehearsal` (rehearsal mode on/off).
   const events = new EventEmitter();
   let source = loaded;
-
-  // The stream is created with a placeholder; the engine's first state replaces it below. Envelope
-  // `t` in whole ms (as in README.md's envelope example, "Audience endpoints"; fewer bytes than a
-  // fractional clock reading).
-  const stream = createStateStream({ epoch: newEpoch(), state: {}, now: () => Math.round(now()), replayLimit });
-  // The lean stream (README.md, `?stream=lean`): its own seq space and epoch id, derived from
-  // every full state in order, encoded once per update for all its clients.
-  const leanStream = createStateStream({
-    epoch: `${stream.epoch()}${LEAN_EPOCH_SUFFIX}`,
-    state: {},
-    now: () => Math.round(now()),
+  const published = createShowStreams({
+    epoch: newEpoch(),
+    now,
+    metrics,
     replayLimit,
+    hubOptions,
+    onEnvelope: (json) => events.emit('envelope', json),
   });
-  /** @type {Record<string, unknown> | null} */
-  let lean = null;
-  const hub = createHub({ stream, leanStream, metrics, now, ...hubOptions });
-
-  /** Start both streams in a new epoch with the engine's current state. */
-  const resetStreams = (epoch) => {
-    const state = fullState();
-    stream.reset(epoch, state);
-    lean = deriveLeanState(null, state);
-    leanStream.reset(`${epoch}${LEAN_EPOCH_SUFFIX}`, lean);
-  };
-
-  /** @type {Array<() => Record<string, unknown>>} parts of the state kept outside the engine (the vote tally) */
-  const extras = [];
-  /** Rehearsal mode (README.md, "Rehearsal mode"): the phones show "the show starts soon". */
-  let rehearsal = false;
-  /** The engine's state with the extras merged in (and, in rehearsal mode, what phones must not act on withheld). */
-  const fullState = (state = engine.state()) => {
-    const full = extras.length === 0 ? state : Object.assign({}, state, ...extras.map((extra) => extra()));
-    return rehearsal ? rehearsalState(full) : full;
-  };
-
-  const publish = (engineState) => {
-    const state = fullState(engineState);
-    const update = stream.update(state);
-    if (!update) return;
-    hub.broadcast(update.seq, update.json);
-    events.emit('envelope', update.json);
-    lean = deriveLeanState(lean, state);
-    const leanUpdate = leanStream.update(lean);
-    if (leanUpdate) hub.broadcast(leanUpdate.seq, leanUpdate.json, 'lean');
-  };
+  const { stream, leanStream, hub } = published;
 
   const engine = createShowEngine({
     score: loaded.score,
@@ -95,13 +56,13 @@ export function createShow({
     lookaheadMs,
     setTimer,
     clearTimer,
-    onState: publish,
+    onState: published.publish,
     onBeat: (beat) => events.emit('beat', beat),
     onOscCue: (cue) => events.emit('osc-cue', cue),
     onTransport: (transport) => events.emit('transport', transport),
     onCountIn: (click) => events.emit('countin', click),
   });
-  resetStreams(stream.epoch());
+  published.reset(stream.epoch(), engine.state());
   metrics.seq.set(0);
 
   return {
@@ -137,7 +98,7 @@ export function createShow({
       source = next;
       // engine.load() publishes nothing: the new score goes out as one snapshot in a new epoch.
       engine.load(next.score);
-      resetStreams(newEpoch());
+      published.reset(newEpoch(), engine.state());
       metrics.seq.set(0);
       hub.broadcastSnapshot();
       events.emit('envelope', stream.snapshot().json);
@@ -149,25 +110,24 @@ export function createShow({
      * @param {() => Record<string, unknown>} extra
      */
     addStateExtra(extra) {
-      extras.push(extra);
+      published.addExtra(extra);
     },
     /** Whether rehearsal mode is on (README.md, "Rehearsal mode"). */
-    rehearsal: () => rehearsal,
+    rehearsal: published.rehearsal,
     /**
      * Turn rehearsal mode on or off and publish the state at once (one delta for every viewer).
      * @param {boolean} on
      * @returns {boolean} whether it changed
      */
     setRehearsal(on) {
-      if (rehearsal === on) return false;
-      rehearsal = on;
-      publish(engine.state());
+      if (!published.setRehearsal(on)) return false;
+      published.publish(engine.state());
       events.emit('rehearsal', on);
       return true;
     },
     /** Publish the current state again (an extra changed between engine updates). */
     republish() {
-      publish(engine.state());
+      published.publish(engine.state());
     },
     close() {
       engine.dispose();

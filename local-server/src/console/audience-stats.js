@@ -12,6 +12,17 @@ const percentile = (/** @type {number[]} */ sorted, /** @type {number} */ p) =>
 const round1 = (/** @type {number | null} */ x) => (x === null ? null : Math.round(x * 10) / 10);
 
 /**
+ * Viewers at the venue (the latency probe is not among them, hub.js) and at the edge.
+ * @param {{ counts: () => { total: number } & Record<string, number> }} hub the venue's fan-out
+ * @param {{ status: () => { remoteViewers?: number | null } }} edge the edge mirror
+ */
+export function countViewers(hub, edge) {
+  const local = hub.counts();
+  const remote = edge.status().remoteViewers ?? null;
+  return { local, edge: remote, total: local.total + (remote ?? 0) };
+}
+
+/**
  * @param {object} options
  * @param {import('../metrics.js').Metrics} options.metrics
  * @param {ReturnType<typeof import('./latency-probe.js').createLatencyProbe>} options.probe

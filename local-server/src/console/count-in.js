@@ -15,6 +15,16 @@ import { countInEnd } from '#core/score/count-in.js';
  */
 
 /**
+ * The console's view of the engine's running count-in (its `countIn` status): how many clicks
+ * and when the music starts, or null when none runs.
+ * @param {import('#core/score/count-in.js').CountIn | null | undefined} running
+ * @returns {{ beats: number, startsAt: number } | null}
+ */
+export function countInView(running) {
+  return running ? { beats: running.beats, startsAt: countInEnd(running) } : null;
+}
+
+/**
  * @param {object} options
  * @param {any} options.show the running show (its engine and events)
  * @param {(data: Record<string, unknown>) => void} options.tell a click `{n, of, at}`, or `{cancelled, reason}`, for the consoles
@@ -29,10 +39,7 @@ export function createCountIn({ show, tell }) {
       show.engine.startFrom(show.engine.playFrom(), { countInBeats: beats });
     },
     cancel,
-    active() {
-      const running = show.engine.status().countIn;
-      return running ? { beats: running.beats, startsAt: countInEnd(running) } : null;
-    },
+    active: () => countInView(show.engine.status().countIn),
     close(reason) {
       cancel(reason);
       show.events.off('countin', relay);

@@ -3,14 +3,17 @@
 // stream as it was sent, transport and tempo actions with who made them, vote results, the
 // score loaded, warnings and errors, and every SAMPLE_MS the audience and sync figures. A
 // crash-resumed show continues the same record (the resume file names it). Recording never
-// stops the show: a disk error is logged once and recording ends.
+// stops the show: a disk error is logged once and recording ends. This file opens the record (a
+// new one or the interrupted one) and closes it; what is written comes by source from
+// show-entries.js (envelopes, vote results via vote-entries.js, actions, score loads) and
+// sample-entries.js (the log's warnings, the figures).
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { onAction } from '../transport-log.js';
 import { packageVersion } from '../version.js';
 import { openRecordWriter, newRecordId, RECORD_ID, SUMMARY_FILE } from './record-writer.js';
-import { createRecordSampler } from './record-sampler.js';
+import { recordShowEntries } from './show-entries.js';
+import { recordSamples } from './sample-entries.js';
 
 /** Audience and sync figures are sampled this often (1,440 samples in a 2-hour show). */
 export const SAMPLE_MS = 5000;
@@ -80,6 +83,7 @@ export async function startRecorder({
     ? { ...previous, endedAt: null, resumes: (previous.resumes ?? 0) + 1 }
     : { v: 1, id, score: { id: score().id, title: score().title }, startedAt: Math.round(now()), endedAt: null, resumes: 0 };
   const writer = await openRecordWriter({ root, id, summary, chunkBytes, onError, syncMs, fsync });
+  const appendLine = (/** @type {string} */ line) => writer.append(line);
   const write = (/** @type {Record<string, unknown>} */ entry) =>
     writer.append(JSON.stringify({ t: Math.round(now()), ...entry }), { durable: DURABLE.has(/** @type {string} */ (entry.k)) });
 
@@ -93,93 +97,34 @@ export async function startRecorder({
     pid: process.pid,
   });
   // Every segment (a start, a resume) begins with a snapshot, so a reader never needs what a crash lost.
-  writer.append(`{"k":"env","e":${show.stream.snapshot().json}}`);
+  appendLine(`{"k":"env","e":${show.stream.snapshot().json}}`);
 
-  let lastVoteKey = null;
-  let lastBranchKey = null;
-  const onEnvelope = (/** @type {string} */ json) => {
-    writer.append(`{"k":"env","e":${json}}`);
-    // The desk's round even when phones do not see it (rehearsal mode, README.md).
-    const vote = votes.voteState?.() ?? /** @type {any} */ (show.stream.state()).vote;
-    if (!vote?.closed) return;
-    if (vote.key !== lastVoteKey) {
-      lastVoteKey = vote.key;
-      const status = votes.status();
-      write({
-        k: 'vote',
-        id: vote.id,
-        key: vote.key,
-        q: vote.q,
-        options: status?.key === vote.key ? status.options : vote.options.map((o, i) => ({ ...o, count: vote.counts[i] })),
-        total: vote.total,
-        winner: vote.winner,
-        branch: vote.branch ?? null,
-        edge: status?.key === vote.key ? status.edge : null,
-        ...(vote.rehearsal ? { rehearsal: true } : {}),
-      });
-    }
-    if (vote.branch && vote.key !== lastBranchKey) {
-      lastBranchKey = vote.key;
-      write({
-        k: 'act',
-        by: 'vote',
-        kind: 'branch',
-        what: `branch at bar ${vote.branch.bar}: ${vote.winner} won "${vote.id}"`,
-        at: vote.branch.at,
-      });
-    }
-  };
-  show.events.on('envelope', onEnvelope);
-  const stopActions = onAction(show.engine, (action) => write({ k: 'act', ...action }));
-  const onScore = () => write({ k: 'score', score: score(), epoch: show.stream.epoch() });
-  show.events.on('score', onScore);
-
-  // Warnings and errors of the log since the last look (log.recent() hands out the same objects).
-  let lastSeen = null;
-  const newProblems = () => {
-    const entries = log.recent();
-    const at = lastSeen ? entries.lastIndexOf(lastSeen) : -1;
-    const fresh = at >= 0 ? entries.slice(at + 1) : entries.filter((e) => !lastSeen || e.t >= lastSeen.t);
-    if (entries.length) lastSeen = entries[entries.length - 1];
-    return fresh.filter((e) => e.level !== 'info');
-  };
-  newProblems(); // what happened before this record opened is not the show's
-
+  // What is written, by source: the show (envelopes, votes, actions, scores), then the samples.
+  const stopShow = recordShowEntries({ show, votes, write, appendLine, score });
   probe?.start();
-  const sample = createRecordSampler({ show, metrics, edge, partPages, probe, clock: probeClock });
-  let sampling = false;
-  const tick = async () => {
-    if (sampling) return;
-    sampling = true;
-    try {
-      for (const e of newProblems()) write({ k: 'log', level: e.level, msg: e.msg, wall: e.t });
-      write({ k: 'sample', ...(await sample()) });
-    } catch (err) {
-      onError(/** @type {Error} */ (err));
-    } finally {
-      sampling = false;
-    }
-  };
-  const timer = setInterval(tick, sampleMs);
-  timer.unref();
+  const samples = recordSamples({
+    figures: { show, metrics, edge, partPages, probe, clock: probeClock },
+    log,
+    write,
+    onError,
+    sampleMs,
+  });
   let closed = false;
 
   return {
     id,
     dir: writer.dir,
     /** Take a sample now (tests; the timer does it every sampleMs). */
-    sample: tick,
+    sample: samples.tick,
     /** How many fsyncs of the record's chunks have completed (npm run bench:record). */
     syncs: () => writer.syncs(),
     /** A clean stop: the record says so and its last chunk is gzipped. */
     async close() {
       if (closed) return;
       closed = true;
-      clearInterval(timer);
-      await tick();
-      show.events.off('envelope', onEnvelope);
-      show.events.off('score', onScore);
-      stopActions();
+      samples.stop();
+      await samples.tick();
+      stopShow();
       probe?.close();
       write({ k: 'close', reason: 'stop' });
       await writer.summarize({ endedAt: Math.round(now()) });

@@ -8,7 +8,7 @@
 import { ImportError } from '#core/import/import-error.js';
 import { validateScore } from '#core/score/validate.js';
 import { importInWorker } from '../import/import-worker.js';
-import { scoreSummary } from './console-api.js';
+import { scoreSummary } from '../console/score-summary.js';
 import { sendError } from '../send-error.js';
 
 const importBody = {

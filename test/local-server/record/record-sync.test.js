@@ -9,9 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { openRecordWriter } from '../../../local-server/src/record/record-writer.js';
 import { fsyncFd } from '../../../local-server/src/record/chunk-sync.js';
-import { startRecorder } from '../../../local-server/src/record/recorder.js';
 import { createTransportLog } from '../../../local-server/src/transport-log.js';
 import { startShow } from '../../support/show.js';
+import { recorderOf } from '../../support/recorder.js';
 import { waitFor } from '../../support/clients.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tutti-record-sync-'));
@@ -88,21 +88,7 @@ test('within syncMs, not per line; an action at once; each chunk flushed before 
 test('the recorder of a real show: an operator action is on disk at once, envelopes only within syncMs', async () => {
   const server = await startShow({ autoplay: false });
   const spy = spiedFsync();
-  const recorder = await startRecorder({
-    root,
-    show: server.show,
-    now: Date.now,
-    metrics: server.metrics,
-    edge: server.edge,
-    votes: server.votes,
-    partPages: { list: () => [] },
-    probe: null,
-    probeClock: Date.now,
-    log: server.log,
-    sampleMs: 60_000,
-    syncMs: SYNC_MS,
-    fsync: spy.fsync,
-  });
+  const recorder = await recorderOf(server, root, { syncMs: SYNC_MS, fsync: spy.fsync });
   try {
     // The open entry is durable: one sync at once.
     await waitFor(() => spy.chunks().length === 1, 2000, 'the open entry synced');

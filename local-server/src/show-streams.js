@@ -1,0 +1,86 @@
+// What a show publishes (README.md, "Audience endpoints"): the engine's state, with the parts kept
+// outside the engine (the vote tally) merged in and, in rehearsal mode, what phones must not act
+// on withheld, goes out on the full state stream and, derived from it in order, on the lean
+// stream (`?stream=lean`: its own seq space and epoch id); the hub fans both out, each update
+// encoded once for all its clients.
+
+import { createStateStream } from '#core/stream/state-stream.js';
+import { deriveLeanState, LEAN_EPOCH_SUFFIX } from '#core/stream/lean-state.js';
+import { rehearsalState } from '#core/stream/rehearsal-state.js';
+import { createHub } from './hub/hub.js';
+
+/**
+ * @param {object} options
+ * @param {string} options.epoch the first epoch id
+ * @param {() => number} options.now server clock (ms)
+ * @param {import('./metrics.js').Metrics} options.metrics
+ * @param {number} options.replayLimit
+ * @param {object} options.hubOptions
+ * @param {(json: string) => void} options.onEnvelope every envelope of the full stream published
+ */
+export function createShowStreams({ epoch, now, metrics, replayLimit, hubOptions, onEnvelope }) {
+  // Created with a placeholder state: the show resets both with the engine's first state. Envelope
+  // `t` in whole ms (as in README.md's envelope example; fewer bytes than a fractional reading).
+  const stream = createStateStream({ epoch, state: {}, now: () => Math.round(now()), replayLimit });
+  const leanStream = createStateStream({ epoch: `${epoch}${LEAN_EPOCH_SUFFIX}`, state: {}, now: () => Math.round(now()), replayLimit });
+  /** @type {Record<string, unknown> | null} */
+  let lean = null;
+  const hub = createHub({ stream, leanStream, metrics, now, ...hubOptions });
+
+  /** @type {Array<() => Record<string, unknown>>} parts of the state kept outside the engine (the vote tally) */
+  const extras = [];
+  /** Rehearsal mode (README.md, "Rehearsal mode"): the phones show "the show starts soon". */
+  let rehearsal = false;
+  /** @param {Record<string, unknown>} state the engine's */
+  const fullState = (state) => {
+    const full = extras.length === 0 ? state : Object.assign({}, state, ...extras.map((extra) => extra()));
+    return rehearsal ? rehearsalState(full) : full;
+  };
+
+  return {
+    stream,
+    leanStream,
+    hub,
+    /**
+     * Publish the engine's state: a delta on each stream that changed, to every viewer.
+     * @param {Record<string, unknown>} engineState
+     */
+    publish(engineState) {
+      const state = fullState(engineState);
+      const update = stream.update(state);
+      if (!update) return;
+      hub.broadcast(update.seq, update.json);
+      onEnvelope(update.json);
+      lean = deriveLeanState(lean, state);
+      const leanUpdate = leanStream.update(lean);
+      if (leanUpdate) hub.broadcast(leanUpdate.seq, leanUpdate.json, 'lean');
+    },
+    /**
+     * Start both streams in a new epoch with the engine's current state (nothing is sent).
+     * @param {string} next the new epoch id
+     * @param {Record<string, unknown>} engineState
+     */
+    reset(next, engineState) {
+      const state = fullState(engineState);
+      stream.reset(next, state);
+      lean = deriveLeanState(null, state);
+      leanStream.reset(`${next}${LEAN_EPOCH_SUFFIX}`, lean);
+    },
+    /** @param {() => Record<string, unknown>} extra keys added to every state published */
+    addExtra(extra) {
+      extras.push(extra);
+    },
+    /** Whether rehearsal mode is on. */
+    rehearsal: () => rehearsal,
+    /**
+     * Turn rehearsal mode on or off (the show publishes the state then).
+     * @param {boolean} on
+     * @returns {boolean} whether it changed
+     */
+    setRehearsal(on) {
+      if (rehearsal === on) return false;
+      rehearsal = on;
+      return true;
+    },
+  };
+}
