@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createShowEngine } from '#core/score/engine.js';
 import { createStateStream } from '#core/stream/state-stream.js';
 import { deriveLeanState, LEAN_EPOCH_SUFFIX } from '#core/stream/lean-state.js';
+import { createAheadStager } from '#core/stream/ahead-pieces.js';
 import { createHub } from './hub/hub.js';
 
 /**
@@ -58,10 +59,15 @@ export function createShow({
   /** @type {Record<string, unknown> | null} */
   let lean = null;
   const hub = createHub({ stream, leanStream, metrics, now, ...hubOptions });
+  // The full stream gets a chunk that starts later in pieces, one per update, so no beat's delta
+  // carries a whole chunk to every viewer (core/stream/ahead-pieces.js). The lean stream is
+  // derived from the engine's state as it is: it changes once per window anyway.
+  const stager = createAheadStager();
 
   /** Start both streams in a new epoch with the engine's current state. */
   const resetStreams = (epoch) => {
     const state = fullState();
+    stager.reset(state);
     stream.reset(epoch, state);
     lean = deriveLeanState(null, state);
     leanStream.reset(`${epoch}${LEAN_EPOCH_SUFFIX}`, lean);
@@ -74,7 +80,7 @@ export function createShow({
 
   const publish = (engineState) => {
     const state = fullState(engineState);
-    const update = stream.update(state);
+    const update = stream.update(stager.stage(state));
     if (!update) return;
     hub.broadcast(update.seq, update.json);
     events.emit('envelope', update.json);
