@@ -11,6 +11,7 @@ import { encodeVoteReply } from '#core/votes/vote-message.js';
 import { isAccepted } from '#core/votes/tally.js';
 import { createSocketVoter, createTapBudget } from '../votes/socket-voter.js';
 import { refuseQuery } from './refuse-query.js';
+import { releaseUpgradeState } from '../hub/ws-frame.js';
 
 /**
  * @param {import('fastify').FastifyInstance} app
@@ -85,6 +86,8 @@ export default async function wsRoutes(app, { show, metrics, now, overflow, isPr
         else metrics.badInput.inc({ source: BadInput.WS_RESYNC });
       });
 
+      // Nothing of the upgrade request is kept per viewer; this file's own listener replaces the plugin's.
+      releaseUpgradeState(socket);
       // ws reports oversize frames (maxPayload → close 1009) and invalid UTF-8 (1007) as errors.
       socket.on('error', (err) => {
         const code = /** @type {any} */ (err).code;
