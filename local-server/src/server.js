@@ -66,6 +66,7 @@ export { DEFAULT_SCORE } from './start-score.js';
  * @property {() => number} [now] the server clock (default createServerClock(); tests: a laptop whose clock is off)
  * @property {number} [voteEdgeWaitMs] how long after a prompt's close its result waits for the edge's final count (default EDGE_WAIT_MS in votes/vote-desk.js)
  * @property {object} [hubOptions] fan-out tuning (tests)
+ * @property {boolean} [aheadPieces] false: the full stream sends each `ahead` chunk whole, as before issue 27 (the fan-out bench's `ours-whole`)
  * @property {{ ratePerSecond?: number, burst?: number }} [rateLimit] per-address audience request limit
  * @property {number} [maxPerAddress] sockets one address may hold on the audience listener (0 = no cap; default 16)
  * @property {boolean} [trustProxy] take the client address from X-Forwarded-For when the request comes from 127.0.0.1/::1
@@ -98,6 +99,7 @@ export async function startShowServer(options = {}) {
     maxClients = null,
     lookaheadMs,
     hubOptions,
+    aheadPieces,
   } = options;
   const token = options.token ?? randomBytes(18).toString('base64url');
   const { printed, log, fileLog, fastifyLogging } = openServerLogs({
@@ -116,7 +118,14 @@ export async function startShowServer(options = {}) {
     throw err;
   }
   const { saved, scorePath, loaded } = start;
-  const show = createShow({ loaded: { score: loaded.score, dir: loaded.dir, path: scorePath }, now, metrics, lookaheadMs, hubOptions });
+  const show = createShow({
+    loaded: { score: loaded.score, dir: loaded.dir, path: scorePath },
+    now,
+    metrics,
+    lookaheadMs,
+    hubOptions,
+    aheadPieces,
+  });
   const osc = createOscOut({ targets: oscTargets, show, metrics, log, allPlain: oscPlain, now });
 
   // The mirror copies the current score's media (the files behind /media/…) to the edge too.

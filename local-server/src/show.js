@@ -25,6 +25,7 @@ export const newEpoch = () => randomBytes(6).toString('base64url');
  * @param {number} [options.lookaheadMs]
  * @param {number} [options.replayLimit]
  * @param {object} [options.hubOptions]
+ * @param {boolean} [options.aheadPieces] false: `ahead` chunks go whole on the full stream too (the bench's baseline)
  * @param {(fn: () => void, ms: number) => unknown} [options.setTimer] the engine's timer (default setTimeout; the record benchmark injects a simulated clock)
  * @param {(handle: unknown) => void} [options.clearTimer]
  */
@@ -35,6 +36,7 @@ export function createShow({
   lookaheadMs,
   replayLimit = 512,
   hubOptions = {},
+  aheadPieces = true,
   setTimer = (fn, ms) => setTimeout(fn, ms),
   clearTimer = (handle) => clearTimeout(/** @type {any} */ (handle)),
 }) {
@@ -80,7 +82,7 @@ export function createShow({
 
   const publish = (engineState) => {
     const state = fullState(engineState);
-    const update = stream.update(stager.stage(state));
+    const update = stream.update(aheadPieces ? stager.stage(state) : state);
     if (!update) return;
     hub.broadcast(update.seq, update.json);
     events.emit('envelope', update.json);
