@@ -61,7 +61,7 @@ export async function runCase({ kase, impl, run, plan, log }) {
     ? ['--cpu-prof', `--cpu-prof-dir=${plan.profileDir}`, `--cpu-prof-name=${kase.label.replace(':', '-')}-${impl}-${run}.cpuprofile`]
     : [];
   const server =
-    impl === 'ours' || impl === 'ours-whole'
+    impl === 'ours' || impl === 'ours-pieces'
       ? forkWorker(SHOW_SERVER, {
           name: 'show server',
           args: [
@@ -70,7 +70,7 @@ export async function runCase({ kase, impl, run, plan, log }) {
             `--token=${token}`,
             '--stream',
             kase.transport === 'lean' ? 'lean' : 'full',
-            ...(impl === 'ours-whole' ? ['--whole-ahead'] : []),
+            ...(impl === 'ours-pieces' ? ['--ahead-pieces'] : []),
           ],
           execArgv,
         })

@@ -4,7 +4,7 @@
 // than bucketed) and loops the score so a run can last longer than the piece.
 //
 // argv: --score FILE --token T [--stream full|lean] (which stream the window and fan-out times follow)
-//   [--whole-ahead] (impl ours-whole: the full stream's `ahead` chunks whole, as before issue 27)
+//   [--ahead-pieces] (impl ours-pieces: the full stream's next `ahead` chunk in pieces)
 
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -16,7 +16,7 @@ const { values } = parseArgs({
     score: { type: 'string' },
     token: { type: 'string' },
     stream: { type: 'string', default: 'full' },
-    'whole-ahead': { type: 'boolean', default: false },
+    'ahead-pieces': { type: 'boolean', default: false },
   },
 });
 const streamName = values.stream === 'lean' ? 'lean' : 'full';
@@ -29,8 +29,8 @@ const server = await startShowServer({
   token: values.token,
   autoplay: true,
   oscTargets: [],
-  // ours-whole: the flywheel's chunks whole in the beat's delta, as before issue 27
-  aheadPieces: !values['whole-ahead'],
+  // ours-pieces: the flywheel's next chunk in pieces on the full stream (README.md, "flywheel")
+  aheadPieces: values['ahead-pieces'],
 });
 const { show } = server;
 
@@ -68,7 +68,7 @@ serveParent(
 );
 
 tellParent('ready', {
-  impl: values['whole-ahead'] ? 'ours-whole' : 'ours',
+  impl: values['ahead-pieces'] ? 'ours-pieces' : 'ours',
   audienceUrl: server.audienceUrl,
   controlUrl: server.controlUrl,
   wsUrl: `${server.audienceUrl.replace(/^http/, 'ws')}/ws${streamName === 'lean' ? '?stream=lean' : ''}`,

@@ -66,7 +66,7 @@ export { DEFAULT_SCORE } from './start-score.js';
  * @property {() => number} [now] the server clock (default createServerClock(); tests: a laptop whose clock is off)
  * @property {number} [voteEdgeWaitMs] how long after a prompt's close its result waits for the edge's final count (default EDGE_WAIT_MS in votes/vote-desk.js)
  * @property {object} [hubOptions] fan-out tuning (tests)
- * @property {boolean} [aheadPieces] false: the full stream sends each `ahead` chunk whole, as before issue 27 (the fan-out bench's `ours-whole`)
+ * @property {boolean} [aheadPieces] true: the full stream sends a chunk that starts later in ~512-byte pieces (README.md, "flywheel"; the fan-out bench's `ours-pieces`); default off
  * @property {{ ratePerSecond?: number, burst?: number }} [rateLimit] per-address audience request limit
  * @property {number} [maxPerAddress] sockets one address may hold on the audience listener (0 = no cap; default 16)
  * @property {boolean} [trustProxy] take the client address from X-Forwarded-For when the request comes from 127.0.0.1/::1

@@ -25,7 +25,7 @@ export const newEpoch = () => randomBytes(6).toString('base64url');
  * @param {number} [options.lookaheadMs]
  * @param {number} [options.replayLimit]
  * @param {object} [options.hubOptions]
- * @param {boolean} [options.aheadPieces] false: `ahead` chunks go whole on the full stream too (the bench's baseline)
+ * @param {boolean} [options.aheadPieces] true: the full stream sends a chunk that starts later in pieces (core/stream/ahead-pieces.js); off by default, see README.md "flywheel"
  * @param {(fn: () => void, ms: number) => unknown} [options.setTimer] the engine's timer (default setTimeout; the record benchmark injects a simulated clock)
  * @param {(handle: unknown) => void} [options.clearTimer]
  */
@@ -36,7 +36,7 @@ export function createShow({
   lookaheadMs,
   replayLimit = 512,
   hubOptions = {},
-  aheadPieces = true,
+  aheadPieces = false,
   setTimer = (fn, ms) => setTimeout(fn, ms),
   clearTimer = (handle) => clearTimeout(/** @type {any} */ (handle)),
 }) {
@@ -61,9 +61,11 @@ export function createShow({
   /** @type {Record<string, unknown> | null} */
   let lean = null;
   const hub = createHub({ stream, leanStream, metrics, now, ...hubOptions });
-  // The full stream gets a chunk that starts later in pieces, one per update, so no beat's delta
-  // carries a whole chunk to every viewer (core/stream/ahead-pieces.js). The lean stream is
-  // derived from the engine's state as it is: it changes once per window anyway.
+  // With aheadPieces the full stream gets a chunk that starts later in pieces, one per update, so
+  // no beat's delta carries a whole chunk to every viewer (core/stream/ahead-pieces.js). The lean
+  // stream is derived from the engine's state as it is: it changes once per window anyway. Off by
+  // default: the edge derives its lean stream from the full one, where pieces mean ~6 small lean
+  // updates per window instead of one (README.md, "flywheel").
   const stager = createAheadStager();
 
   /** Start both streams in a new epoch with the engine's current state. */

@@ -1,6 +1,7 @@
-// The show's full stream sends a chunk that starts later in pieces (issue 27; README.md,
-// "flywheel"): the beat on which the window moves no longer carries the whole next chunk to every
-// viewer, a viewer applying the full stream holds the same cues, and the lean stream is as before.
+// With aheadPieces the show's full stream sends a chunk that starts later in pieces (issue 27;
+// README.md, "flywheel"): the beat on which the window moves no longer carries the whole next chunk
+// to every viewer, a viewer applying the full stream holds the same cues, and the lean stream is as
+// before. Without it (the default) the chunk goes whole, as the second test shows.
 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +12,8 @@ import { createFakeClock } from '../support/fake-clock.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-test('load-test score, 2 minutes: no full-stream delta over 1.3 KB while playing on; a viewer ends each window with every cue', async () => {
+/** Play the load-test score for 2 minutes on a fake clock; the full stream's envelope sizes and what a viewer holds. */
+async function play(aheadPieces) {
   const loaded = await loadScoreFile(path.join(ROOT, 'scores/union-rose-load.score.json'));
   expect(loaded.ok).toBe(true);
   const clock = createFakeClock();
@@ -21,6 +23,7 @@ test('load-test score, 2 minutes: no full-stream delta over 1.3 KB while playing
     metrics: createMetrics(),
     setTimer: clock.setTimer,
     clearTimer: clock.clearTimer,
+    aheadPieces,
   });
   /** @type {Record<string, any> | null} */
   let viewer = applyEnvelope(null, JSON.parse(show.stream.snapshot().json));
@@ -46,11 +49,21 @@ test('load-test score, 2 minutes: no full-stream delta over 1.3 KB while playing
   }
   leanUpdates = show.leanStream.seq() - leanBefore;
   show.engine.dispose?.();
-  const playing = sizes.slice(startSizes);
+  return { playing: sizes.slice(startSizes), complete, checked, leanUpdates };
+}
+
+test('aheadPieces: no full-stream delta over 1.3 KB while playing on; a viewer ends each window with every cue', async () => {
+  const { playing, complete, checked, leanUpdates } = await play(true);
   expect(playing.length).toBeGreaterThan(200);
   // A beat's delta with one piece; the whole next chunk is ~3.2 KB on this score.
   expect(Math.max(...playing)).toBeLessThan(1300);
   expect(complete / checked).toBeGreaterThan(0.7);
   // The lean stream still moves about once per 15 s window, not once per piece.
   expect(leanUpdates).toBeLessThan(20);
+});
+
+test('by default the chunk goes whole: the beat on which the window moves carries ~3 KB', async () => {
+  const { playing, complete, checked } = await play(false);
+  expect(Math.max(...playing)).toBeGreaterThan(2500);
+  expect(complete).toBe(checked);
 });
