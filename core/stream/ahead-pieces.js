@@ -56,8 +56,10 @@ const sameChunk = (a, b) =>
  * @returns {number | null}
  */
 function beatOf(state) {
-  if (isPlainObject(state.position) && Number.isFinite(state.position.index)) return state.position.index;
-  if (isPlainObject(state.segment) && Number.isFinite(state.segment.index)) return state.segment.index;
+  for (const holder of [state.position, state.segment]) {
+    const index = isPlainObject(holder) ? /** @type {Record<string, unknown>} */ (holder).index : undefined;
+    if (typeof index === 'number' && Number.isFinite(index)) return index;
+  }
   return null;
 }
 
@@ -128,7 +130,10 @@ export function createAheadStager({ pieceBytes = AHEAD_PIECE_BYTES } = {}) {
     reset(state) {
       tracked = new Map();
       if (!isPlainObject(state.ahead)) return;
-      for (const [key, chunk] of Object.entries(state.ahead)) tracked.set(key, { chunk, pieces: [[key, chunk]], sent: 1 });
+      for (const [key, value] of Object.entries(state.ahead)) {
+        const chunk = /** @type {ChunkLike} */ (value);
+        tracked.set(key, { chunk, pieces: [[key, chunk]], sent: 1 });
+      }
     },
   };
 }
