@@ -6,7 +6,8 @@
 //
 //   node --expose-gc bench/fanout/proto/heap-census.js [--viewers 2000] [--top 25] [--stream full|lean]
 //
-// Snapshots go to a temporary directory and are deleted; at 2,000 viewers each is ~50 MB.
+// Snapshots go to a temporary directory and are deleted; at 2,000 viewers each is ~50 MB. The RSS
+// figure includes what writing the first snapshot left behind; for RSS, the bench's MB/1k>idle.
 
 import { fork } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -71,21 +72,26 @@ const server = await startShowServer({
   autoplay: true,
   oscTargets: [],
 });
-const child = fork(path.join(ROOT, 'test/support/ws-viewers-process.js'), [
-  `${server.audienceUrl.replace(/^http/, 'ws')}/ws${values.stream === 'lean' ? '?stream=lean' : ''}`,
-  String(viewers),
-]);
+/** @type {import('node:child_process').ChildProcess | null} */
+let child = null;
 try {
   await sleep(2000);
   const idle = settled();
   const before = path.join(dir, 'before.heapsnapshot');
   writeHeapSnapshot(before);
   const idleAfterSnapshot = settled();
+  const viewersProcess = fork(path.join(ROOT, 'test/support/ws-viewers-process.js'), [
+    `${server.audienceUrl.replace(/^http/, 'ws')}/ws${values.stream === 'lean' ? '?stream=lean' : ''}`,
+    String(viewers),
+  ]);
+  child = viewersProcess;
   await new Promise((resolve, reject) => {
-    child.on('message', (m) => (m.open ? resolve(m) : reject(new Error(m.error))));
-    child.once('exit', (code) => reject(new Error(`viewers exited with ${code}`)));
+    viewersProcess.on('message', (/** @type {any} */ m) => (m.open ? resolve(m) : reject(new Error(m.error))));
+    viewersProcess.once('exit', (code) => reject(new Error(`viewers exited with ${code}`)));
   });
   await sleep(5000); // join snapshots drained, several beats sent
+  const connected = server.show.hub.counts().ws;
+  if (connected !== viewers) throw new Error(`only ${connected} of ${viewers} viewers are connected`);
   const joined = settled();
   const after = path.join(dir, 'after.heapsnapshot');
   writeHeapSnapshot(after);
@@ -111,7 +117,7 @@ try {
       `  ${(row.bytes / viewers).toFixed(0).padStart(6)} B  ${(row.count / viewers).toFixed(2).padStart(6)}  ${row.name.slice(0, 70)}`,
     );
 } finally {
-  child.kill();
+  child?.kill();
   await server.close();
   rmSync(dir, { recursive: true, force: true });
 }
