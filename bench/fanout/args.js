@@ -9,7 +9,7 @@ export const DEFAULT_SCORE = `${ROOT}scores/union-rose-load.score.json`;
 export const DEFAULT_OUT = `${ROOT}bench-results/fanout.json`;
 export const FULL_CASES = 'ws:1000,ws:5000,ws:10000,sse:2000,poll:2000,longpoll:2000,hold:10000';
 export const QUICK_CASES = 'ws:200,sse:200,poll:200,longpoll:200';
-export const IMPLS = ['ours', 'naive', 'naive-delta', 'proto-split', 'proto-single'];
+export const IMPLS = ['ours', 'ours-pieces', 'naive', 'naive-delta', 'proto-split', 'proto-single'];
 const TRANSPORTS = ['ws', 'lean', 'sse', 'poll', 'longpoll', 'hold'];
 
 export const USAGE = `Usage: node bench/fanout/run.js [flags]
@@ -22,8 +22,9 @@ to N viewers in separate client processes, all on 127.0.0.1.
                       poll = GET /poll every --poll-interval ms (like ZScore), longpoll = /poll?wait=,
                       lean = WebSocket on /ws?stream=lean (no per-beat deltas, compressed once; ours only),
                       hold = WebSocket held for --hold seconds, one run, ours only
-  --impls LIST        implementations for ws cases (default ours,naive): ours, naive, naive-delta
-                      (naive loop sending the real deltas), proto-split / proto-single (prototype:
+  --impls LIST        implementations for ws cases (default ours,naive): ours, ours-pieces (ours
+                      with the flywheel's next chunk in pieces, startShowServer aheadPieces), naive, naive-delta
+                      (naive loop sending the engine's deltas, chunks whole), proto-split / proto-single (prototype:
                       pre-framed fan-out in 2 / 1 processes sharing the port, bench/fanout/proto)
   --duration S        measurement window per run, seconds (default 30; quick 5)
   --runs N            runs per case and implementation; the table shows medians (default 3; quick 1)

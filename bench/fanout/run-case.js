@@ -61,10 +61,17 @@ export async function runCase({ kase, impl, run, plan, log }) {
     ? ['--cpu-prof', `--cpu-prof-dir=${plan.profileDir}`, `--cpu-prof-name=${kase.label.replace(':', '-')}-${impl}-${run}.cpuprofile`]
     : [];
   const server =
-    impl === 'ours'
+    impl === 'ours' || impl === 'ours-pieces'
       ? forkWorker(SHOW_SERVER, {
           name: 'show server',
-          args: ['--score', plan.score, `--token=${token}`, '--stream', kase.transport === 'lean' ? 'lean' : 'full'],
+          args: [
+            '--score',
+            plan.score,
+            `--token=${token}`,
+            '--stream',
+            kase.transport === 'lean' ? 'lean' : 'full',
+            ...(impl === 'ours-pieces' ? ['--ahead-pieces'] : []),
+          ],
           execArgv,
         })
       : impl.startsWith('proto-')
@@ -139,7 +146,7 @@ export async function runCase({ kase, impl, run, plan, log }) {
     const rampPeakRss = rss.peak();
 
     // ---- measurement window ----
-    const metrics0 = impl === 'ours' ? await scrapeMetrics(ready.controlUrl, token) : null;
+    const metrics0 = impl.startsWith('ours') ? await scrapeMetrics(ready.controlUrl, token) : null;
     const cpu0 = serverCpuSeconds();
     const clientCpu0 = sum(clients, (c) => readCpuSeconds(c.pid) ?? 0);
     const system0 = readSystemBusySeconds();
@@ -171,7 +178,7 @@ export async function runCase({ kase, impl, run, plan, log }) {
         ? NaN
         : system1 - system0 - serverCpu - clientCpu - (runnerUsage.user + runnerUsage.system) / 1e6;
     const memory = await server.request('memory');
-    const metrics1 = impl === 'ours' ? await scrapeMetrics(ready.controlUrl, token) : null;
+    const metrics1 = impl.startsWith('ours') ? await scrapeMetrics(ready.controlUrl, token) : null;
     const windowPeakRss = rss.peak();
     const windowEndRss = serverRssBytes();
 

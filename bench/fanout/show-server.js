@@ -4,6 +4,7 @@
 // than bucketed) and loops the score so a run can last longer than the piece.
 //
 // argv: --score FILE --token T [--stream full|lean] (which stream the window and fan-out times follow)
+//   [--ahead-pieces] (impl ours-pieces: the full stream's next `ahead` chunk in pieces)
 
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -11,7 +12,12 @@ import { startShowServer } from '../../local-server/index.js';
 import { serveParent, tellParent } from '../lib/child-ipc.js';
 
 const { values } = parseArgs({
-  options: { score: { type: 'string' }, token: { type: 'string' }, stream: { type: 'string', default: 'full' } },
+  options: {
+    score: { type: 'string' },
+    token: { type: 'string' },
+    stream: { type: 'string', default: 'full' },
+    'ahead-pieces': { type: 'boolean', default: false },
+  },
 });
 const streamName = values.stream === 'lean' ? 'lean' : 'full';
 
@@ -23,6 +29,8 @@ const server = await startShowServer({
   token: values.token,
   autoplay: true,
   oscTargets: [],
+  // ours-pieces: the flywheel's next chunk in pieces on the full stream (README.md, "flywheel")
+  aheadPieces: values['ahead-pieces'],
 });
 const { show } = server;
 
@@ -60,7 +68,7 @@ serveParent(
 );
 
 tellParent('ready', {
-  impl: 'ours',
+  impl: values['ahead-pieces'] ? 'ours-pieces' : 'ours',
   audienceUrl: server.audienceUrl,
   controlUrl: server.controlUrl,
   wsUrl: `${server.audienceUrl.replace(/^http/, 'ws')}/ws${streamName === 'lean' ? '?stream=lean' : ''}`,

@@ -57,6 +57,7 @@ export { DEFAULT_SCORE } from './start-score.js';
  * @property {() => number} [now] the server clock (default createServerClock(); tests: a laptop whose clock is off)
  * @property {number} [voteEdgeWaitMs] how long after a prompt's close its result waits for the edge's final count (default EDGE_WAIT_MS in votes/vote-desk.js)
  * @property {object} [hubOptions] fan-out tuning (tests)
+ * @property {boolean} [aheadPieces] true: the full stream sends a chunk that starts later in ~512-byte pieces (README.md, "flywheel"; the fan-out bench's `ours-pieces`); default off
  * @property {{ ratePerSecond?: number, burst?: number }} [rateLimit] per-address audience request limit
  * @property {number} [maxPerAddress] sockets one address may hold on the audience listener (0 = no cap; default 16)
  * @property {boolean} [trustProxy] take the client address from X-Forwarded-For when the request comes from 127.0.0.1/::1
@@ -77,7 +78,7 @@ export { DEFAULT_SCORE } from './start-score.js';
 export async function startShowServer(options = {}) {
   const stateFile = options.stateFile ?? null;
   const { host = '0.0.0.0', port = 8080, controlPort = 8081, autoplay = false, maxClients = null } = options;
-  const { oscTargets = [], oscPlain = false, edgeUrl = null, edgeToken = null, lookaheadMs, hubOptions } = options;
+  const { oscTargets = [], oscPlain = false, edgeUrl = null, edgeToken = null, lookaheadMs, hubOptions, aheadPieces } = options;
   const token = options.token ?? randomBytes(18).toString('base64url');
   const { printed, log, fileLog, fastifyLogging } = openServerLogs({
     log: options.log,
@@ -96,7 +97,14 @@ export async function startShowServer(options = {}) {
     // The listeners close after everything else: the show tells its viewers the server goes away first.
     const listeners = [];
     closers.add('listeners', () => Promise.allSettled(listeners.map((listener) => listener.close())));
-    const show = createShow({ loaded: { score: loaded.score, dir: loaded.dir, path: scorePath }, now, metrics, lookaheadMs, hubOptions });
+    const show = createShow({
+      loaded: { score: loaded.score, dir: loaded.dir, path: scorePath },
+      now,
+      metrics,
+      lookaheadMs,
+      hubOptions,
+      aheadPieces,
+    });
     closers.add('show', () => show.close());
     const osc = createOscOut({ targets: oscTargets, show, metrics, log, allPlain: oscPlain, now });
     closers.add('OSC out', () => osc.close());

@@ -7,6 +7,7 @@
 import { createStateStream } from '#core/stream/state-stream.js';
 import { deriveLeanState, LEAN_EPOCH_SUFFIX } from '#core/stream/lean-state.js';
 import { rehearsalState } from '#core/stream/rehearsal-state.js';
+import { createAheadStager } from '#core/stream/ahead-pieces.js';
 import { createHub } from './hub/hub.js';
 
 /**
@@ -17,8 +18,9 @@ import { createHub } from './hub/hub.js';
  * @param {number} options.replayLimit
  * @param {object} options.hubOptions
  * @param {(json: string) => void} options.onEnvelope every envelope of the full stream published
+ * @param {boolean} [options.aheadPieces] true: the full stream sends a chunk that starts later in pieces (core/stream/ahead-pieces.js)
  */
-export function createShowStreams({ epoch, now, metrics, replayLimit, hubOptions, onEnvelope }) {
+export function createShowStreams({ epoch, now, metrics, replayLimit, hubOptions, onEnvelope, aheadPieces = false }) {
   // Created with a placeholder state: the show resets both with the engine's first state. Envelope
   // `t` in whole ms (as in README.md's envelope example; fewer bytes than a fractional reading).
   const stream = createStateStream({ epoch, state: {}, now: () => Math.round(now()), replayLimit });
@@ -26,6 +28,12 @@ export function createShowStreams({ epoch, now, metrics, replayLimit, hubOptions
   /** @type {Record<string, unknown> | null} */
   let lean = null;
   const hub = createHub({ stream, leanStream, metrics, now, ...hubOptions });
+  // With aheadPieces the full stream gets a chunk that starts later in pieces, one per update, so
+  // no beat's delta carries a whole chunk to every viewer (core/stream/ahead-pieces.js). The lean
+  // stream is derived from the engine's state as it is: it changes once per window anyway. Off by
+  // default: the edge derives its lean stream from the full one, where pieces mean ~6 small lean
+  // updates per window instead of one (README.md, "flywheel").
+  const stager = createAheadStager();
 
   /** @type {Array<() => Record<string, unknown>>} parts of the state kept outside the engine (the vote tally) */
   const extras = [];
@@ -47,7 +55,7 @@ export function createShowStreams({ epoch, now, metrics, replayLimit, hubOptions
      */
     publish(engineState) {
       const state = fullState(engineState);
-      const update = stream.update(state);
+      const update = stream.update(aheadPieces ? stager.stage(state) : state);
       if (!update) return;
       hub.broadcast(update.seq, update.json);
       onEnvelope(update.json);
@@ -62,6 +70,7 @@ export function createShowStreams({ epoch, now, metrics, replayLimit, hubOptions
      */
     reset(next, engineState) {
       const state = fullState(engineState);
+      stager.reset(state);
       stream.reset(next, state);
       lean = deriveLeanState(null, state);
       leanStream.reset(`${next}${LEAN_EPOCH_SUFFIX}`, lean);

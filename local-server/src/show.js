@@ -21,6 +21,7 @@ export const newEpoch = () => randomBytes(6).toString('base64url');
  * @param {number} [options.lookaheadMs]
  * @param {number} [options.replayLimit]
  * @param {object} [options.hubOptions]
+ * @param {boolean} [options.aheadPieces] true: the full stream sends a chunk that starts later in pieces (core/stream/ahead-pieces.js); off by default, see README.md "flywheel"
  * @param {(fn: () => void, ms: number) => unknown} [options.setTimer] the engine's timer (default setTimeout; the record benchmark injects a simulated clock)
  * @param {(handle: unknown) => void} [options.clearTimer]
  */
@@ -31,6 +32,7 @@ export function createShow({
   lookaheadMs,
   replayLimit = 512,
   hubOptions = {},
+  aheadPieces = false,
   setTimer = (fn, ms) => setTimeout(fn, ms),
   clearTimer = (handle) => clearTimeout(/** @type {any} */ (handle)),
 }) {
@@ -47,6 +49,7 @@ export function createShow({
     replayLimit,
     hubOptions,
     onEnvelope: (json) => events.emit('envelope', json),
+    aheadPieces,
   });
   const { stream, leanStream, hub } = published;
 

@@ -61,3 +61,19 @@ export function rawSocketOf(ws) {
   const internals = /** @type {any} */ (ws);
   return { socket: internals._socket, deflate: Boolean(internals._extensions?.['permessage-deflate']) };
 }
+
+/**
+ * Let go of what the upgrade's HTTP exchange left on a viewer's socket for the whole show
+ * (issue 27, memory per viewer): @fastify/websocket's `error` listener closes over the Fastify
+ * request and reply, and the ServerResponse it assigned to the TCP socket (`_httpMessage`) holds
+ * the raw request with its headers. Removes that listener (the caller must add its own `error`
+ * listener) and detaches the response: about 2.7 KB of heap per viewer
+ * (test/local-server/ws-memory.test.js).
+ * @param {import('ws').WebSocket} ws
+ */
+export function releaseUpgradeState(ws) {
+  ws.removeAllListeners('error');
+  const socket = /** @type {any} */ (ws)._socket;
+  const response = socket?._httpMessage;
+  if (response && typeof response.detachSocket === 'function') response.detachSocket(socket);
+}

@@ -11,6 +11,7 @@ import { isAccepted } from '#core/votes/tally.js';
 import { createSocketVoter, createTapBudget } from '../votes/socket-voter.js';
 import { refuseQuery } from './refuse-query.js';
 import { sendError } from '../send-error.js';
+import { releaseUpgradeState } from '../hub/ws-frame.js';
 
 /**
  * @param {import('fastify').FastifyInstance} app
@@ -47,10 +48,16 @@ export default async function wsRoutes(app, { show, metrics, now, overflow, isPr
       const query = streamOf(request);
       const sink = show.hub.addWebSocket(socket, query.ok ? query.stream : 'full', { counted: !probe });
       // The viewer's frame budgets are one table for venue and edge (core/protocol/viewer-limits.js).
-      const budget = createTokenBucket({ ...VIEWER_LIMITS.frames, now: performance.now() });
-      const resyncBudget = createTokenBucket({ ...VIEWER_LIMITS.resyncs, now: performance.now() });
-      const voter = createSocketVoter(votes, metrics);
-      const tapBudget = createTapBudget();
+      // Each is made when first needed: a bucket starts full, and one untouched since the join is
+      // full anyway, so nothing changes but the memory of viewers that never send (issue 27).
+      /** @type {import('#core/util/token-bucket.js').TokenBucket | null} */
+      let budget = null;
+      /** @type {import('#core/util/token-bucket.js').TokenBucket | null} */
+      let resyncBudget = null;
+      /** @type {ReturnType<typeof createSocketVoter> | null} */
+      let voter = null;
+      /** @type {ReturnType<typeof createTapBudget> | null} */
+      let tapBudget = null;
 
       const reject = (source, code, reason) => {
         metrics.badInput.inc({ source });
@@ -58,6 +65,7 @@ export default async function wsRoutes(app, { show, metrics, now, overflow, isPr
       };
 
       socket.on('message', (data, isBinary) => {
+        budget ??= createTokenBucket({ ...VIEWER_LIMITS.frames, now: performance.now() });
         if (!budget.take(performance.now())) return reject(BadInput.WS_FLOOD, CloseCode.POLICY_VIOLATION, 'too many frames');
         if (isBinary) return reject(BadInput.WS_BINARY, CloseCode.POLICY_VIOLATION, 'binary frames are not accepted');
         const parsed = parseClientFrame(data.toString());
@@ -71,17 +79,22 @@ export default async function wsRoutes(app, { show, metrics, now, overflow, isPr
         const frame = /** @type {any} */ (parsed).frame;
         if (frame.type === 'ping') socket.send(encodePong(frame.id, frame.c, now()));
         else if (frame.type === 'tap') {
+          tapBudget ??= createTapBudget();
           const fit = tapBudget(frame.n);
           if (fit > 0) reactions.tap(fit, 'venue');
           if (fit < frame.n) metrics.taps.inc({ where: 'dropped' }, frame.n - fit);
         } else if (frame.type === 'vote') {
+          voter ??= createSocketVoter(votes, metrics);
           const result = voter(frame.vote);
           if ('close' in result) return reject(BadInput.VOTE, CloseCode.POLICY_VIOLATION, result.close);
           socket.send(encodeVoteReply(frame.vote.key, isAccepted(result.outcome) ? null : result.outcome));
-        } else if (resyncBudget.take(performance.now())) show.hub.resync(sink);
+        } else if ((resyncBudget ??= createTokenBucket({ ...VIEWER_LIMITS.resyncs, now: performance.now() })).take(performance.now()))
+          show.hub.resync(sink);
         else metrics.badInput.inc({ source: BadInput.WS_RESYNC });
       });
 
+      // Nothing of the upgrade request is kept per viewer; this file's own listener replaces the plugin's.
+      releaseUpgradeState(socket);
       // ws reports oversize frames (maxPayload → close 1009) and invalid UTF-8 (1007) as errors.
       socket.on('error', (err) => {
         const code = /** @type {any} */ (err).code;
