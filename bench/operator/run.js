@@ -65,6 +65,7 @@ export function parseArgs(argv) {
         baseline: 100,
         runs: 3,
         streams: ['lean', 'full'],
+        target: 'venue',
         perProcess: 2500,
         apply: 'shared',
         inflate: 10,

@@ -18,6 +18,9 @@ test('40 phones per stream (two processes), 5 in the small hall: every action ap
   );
   expect({ code, output: code === 0 ? '' : output }).toEqual({ code: 0, output: '' });
   expect(output).toMatch(/p99 \/ naive/);
+  // Without --target the phones are on the venue, and the report says so (it printed "undefined").
+  expect(output).toMatch(/applied on 40 phones of the venue/);
+  expect(output).not.toMatch(/undefined/);
   const saved = JSON.parse(readFileSync(runner.out, 'utf8'));
   const cases = saved.runs[0].cases;
   expect(cases.map((c) => `${c.impl} ${c.stream} ${c.viewers}`)).toEqual([
