@@ -38,8 +38,10 @@ test('a prompt inside a loop opens on the first pass only; its winning branch is
   expect(result).toMatchObject({ winner: 'd', counts: [0, 1, 0] });
   expect(result.branch).toBeUndefined();
   // Three passes of bars 1–3, then bar 4 and on to B — never D.
-  await waitFor(() => show.status().position.bar >= 6, 25_000, 'past the loop');
-  const bars = client.tracker.envelopes.map((e) => e.data?.position?.bar).filter((b) => b !== undefined);
+  // Wait on what the viewer has received, not on the server's position: bar 6 may still be on its way.
+  const barsSeen = () => client.tracker.envelopes.map((e) => e.data?.position?.bar).filter((b) => b !== undefined);
+  await waitFor(() => barsSeen().includes(6), 25_000, 'the viewer past the loop');
+  const bars = barsSeen();
   const runs = bars.filter((b, k) => b !== bars[k - 1]);
   expect(runs.slice(0, 12)).toEqual([1, 2, 3, 1, 2, 3, 1, 2, 3, 4, 5, 6]);
   expect(bars).not.toContain(13);
