@@ -32,6 +32,22 @@ import { startLivenessSweep } from './liveness-sweep.js';
  */
 
 /**
+ * An event stream resuming after `since`: the deltas it missed, when the replay window still holds them.
+ * @param {import('#core/stream/state-stream.js').StateStream} stream the sink's stream
+ * @param {Sink} sink
+ * @param {number | null} since
+ * @param {(sink: Sink, seq: number, json: string) => void} sendOne
+ * @returns {boolean} false: nothing to resume from (a snapshot is due)
+ */
+function sendMissed(stream, sink, since, sendOne) {
+  if (since === null) return false;
+  const missed = stream.deltasSince(since);
+  if (!missed) return false;
+  missed.forEach((json, i) => sendOne(sink, since + i + 1, json));
+  return true;
+}
+
+/**
  * @param {object} options
  * @param {import('#core/stream/state-stream.js').StateStream} options.stream the full stream
  * @param {import('#core/stream/state-stream.js').StateStream} [options.leanStream] the lean stream (`?stream=lean`); the full one when absent
@@ -104,11 +120,7 @@ export function createHub({ stream, leanStream, metrics, now, maxBufferedBytes =
     addEventStream(res, since, requested = /** @type {StreamName} */ ('full')) {
       const sink = eventStreamSink(res, groupOf(requested), registry.remove);
       registry.add(sink);
-      const missed = since === null ? null : streams[sink.group].deltasSince(since);
-      if (missed) {
-        const base = /** @type {number} */ (since);
-        missed.forEach((json, i) => sendOne(sink, base + i + 1, json));
-      } else {
+      if (!sendMissed(streams[sink.group], sink, since, sendOne)) {
         if (since !== null) metrics.resyncs.inc({ transport: 'sse', reason: 'resume_outside_window' });
         sendSnapshot(sink);
       }
