@@ -3,45 +3,32 @@
 // mode (a stripe under the top bar says so) and back; a change made elsewhere (the control API,
 // as a script or OSC-in would) shows in the console at once. Screenshot: artifacts/console/.
 
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { startShowServer } from '../../local-server/src/server.js';
 import { waitFor } from '../support/clients.js';
+import { CONSOLE_SHOTS, openConsolePage } from '../support/console-page.js';
 import { writeRehearsalModeScore } from '../support/rehearsal-mode-score.js';
-import { acquireBrowserLock } from '../audience/support/exclusive.js';
-import { launchBrowser } from '../audience/support/browser.js';
 
 const TOKEN = 'console-rehearsal-token';
-const SHOTS = fileURLToPath(new URL('../../artifacts/console/', import.meta.url));
 
 let server;
-let browser;
 let page;
-let releaseLock;
-const pageErrors = [];
+let pageErrors;
+let stop;
 
 beforeAll(async () => {
-  releaseLock = await acquireBrowserLock();
-  mkdirSync(SHOTS, { recursive: true });
-  server = await startShowServer({
-    scorePath: writeRehearsalModeScore({ bpm: 400 }),
-    host: '127.0.0.1',
-    port: 0,
-    controlPort: 0,
+  ({
+    server,
+    page,
+    pageErrors,
+    close: stop,
+  } = await openConsolePage({
     token: TOKEN,
-  });
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.on('pageerror', (e) => pageErrors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`);
-  });
+    viewport: { width: 1400, height: 900 },
+    server: { scorePath: writeRehearsalModeScore({ bpm: 400 }) },
+  }));
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await releaseLock?.();
+  await stop?.();
 });
 
 const toggle = '[data-testid=rehearsal-toggle]';
@@ -60,7 +47,7 @@ test('the toggle says what the hall sees, switches rehearsal mode, and follows a
   expect(await page.getAttribute(toggle, 'aria-pressed')).toBe('true');
   expect(server.log.recent().some((e) => e.msg.startsWith('rehearsal mode on') && e.msg.endsWith('(console)'))).toBe(true);
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: `${SHOTS}rehearsal-mode-on.png` });
+  await page.screenshot({ path: `${CONSOLE_SHOTS}rehearsal-mode-on.png` });
 
   // Someone else ends it (a script on the control API): the console follows from its live feed.
   const res = await fetch(`${server.controlUrl}/api/rehearsal-mode`, {

@@ -3,48 +3,34 @@
 // card, release with the L key, a rehearsal tempo in percent, start from a printed bar, and a
 // mistake (an unknown section) shown as the server's sentence. Screenshot: artifacts/console/rehearsal.png.
 
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { startShowServer } from '../../local-server/src/server.js';
 import { createLog } from '../../local-server/src/log.js';
 import { waitFor } from '../support/clients.js';
-import { acquireBrowserLock } from '../audience/support/exclusive.js';
-import { launchBrowser } from '../audience/support/browser.js';
+import { CONSOLE_SHOTS, openConsolePage } from '../support/console-page.js';
 import { writeRehearsalScore } from '../support/rehearsal-score.js';
 import { placeFromText } from '../../web/console/rehearsal-panel.js';
 
 const TOKEN = 'console-rehearsal-token';
-const SHOTS = fileURLToPath(new URL('../../artifacts/console/', import.meta.url));
 
 let server;
-let browser;
 let page;
-let releaseLock;
-const pageErrors = [];
+let pageErrors;
+let stop;
 
 beforeAll(async () => {
-  releaseLock = await acquireBrowserLock();
-  mkdirSync(SHOTS, { recursive: true });
-  server = await startShowServer({
-    scorePath: writeRehearsalScore(),
-    host: '127.0.0.1',
-    port: 0,
-    controlPort: 0,
+  ({
+    server,
+    page,
+    pageErrors,
+    close: stop,
+  } = await openConsolePage({
     token: TOKEN,
-    log: createLog(),
-  });
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-  page.on('pageerror', (e) => pageErrors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`);
-  });
+    viewport: { width: 1600, height: 1000 },
+    server: { scorePath: writeRehearsalScore(), log: createLog() },
+  }));
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await releaseLock?.();
+  await stop?.();
 });
 
 test('places typed as musicians say them', () => {
@@ -72,7 +58,7 @@ test('loop B from the card, the pass shown, L releases it; tempo in percent; an 
     timeout: 5000,
   });
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: `${SHOTS}rehearsal.png`, fullPage: true });
+  await page.screenshot({ path: `${CONSOLE_SHOTS}rehearsal.png`, fullPage: true });
   await page.click('h2#h-rehearsal'); // leave the fields: L is a shortcut, not a letter typed
   await page.keyboard.press('l');
   await waitFor(() => server.status().loop?.releasing === true, 5000, 'released');
