@@ -9,6 +9,8 @@ import { contextTime, unlockAudioContext } from '../src/audio-clock.js';
 export const CLICK_MODES = /** @type {const} */ (['off', 'countin', 'every']);
 const TONE = { plain: { hz: 1000, gain: 0.3 }, accent: { hz: 1500, gain: 0.55 }, countIn: { hz: 2000, gain: 0.7 } };
 const LENGTH_S = 0.04;
+/** How many sounded keys are remembered: far more than the clicks of one horizon. */
+const SOUNDED_KEPT = 1024;
 
 /**
  * @param {{ toLocal: (serverMs: number) => number }} options server ms → page clock ms
@@ -18,6 +20,13 @@ export function createClick({ toLocal }) {
   let ctx = null;
   /** @type {Map<string, { osc: OscillatorNode, at: number, record: { cancelled: boolean } }>} */
   const pending = new Map();
+  /**
+   * Keys that have sounded (insertion order, the oldest dropped past SOUNDED_KEPT): a click whose
+   * tone ended before the page's clock reached its beat (the audio and page clocks disagree by a
+   * few ms on a busy page) must not be put on the audio clock a second time.
+   * @type {Set<string>}
+   */
+  const sounded = new Set();
   const scheduled = [];
 
   return {
@@ -34,7 +43,7 @@ export function createClick({ toLocal }) {
      * @param {{ accent: boolean, countIn: number | null }} kind
      */
     schedule(key, beat, kind) {
-      if (!ctx || ctx.state !== 'running' || pending.has(key)) return;
+      if (!ctx || ctx.state !== 'running' || pending.has(key) || sounded.has(key)) return;
       const when = contextTime(ctx, toLocal(beat.at));
       if (when < ctx.currentTime) return; // its moment has passed: a late click is worse than none
       const tone = kind.countIn !== null ? TONE.countIn : kind.accent ? TONE.accent : TONE.plain;
@@ -46,7 +55,12 @@ export function createClick({ toLocal }) {
       osc.connect(gain).connect(ctx.destination);
       osc.start(when);
       osc.stop(when + LENGTH_S);
-      osc.onended = () => pending.delete(key);
+      osc.onended = () => {
+        if (pending.get(key)?.osc !== osc) return; // cancelled (it may be scheduled again), or replaced
+        pending.delete(key);
+        sounded.add(key);
+        if (sounded.size > SOUNDED_KEPT) sounded.delete(sounded.values().next().value);
+      };
       // What the tests check: each click was put on the audio clock ahead of time, at its beat's server time.
       const record = {
         key,
