@@ -120,13 +120,25 @@ test('a workerd that also dies while starting again is started again by edge:dev
 test(`a crash loop ends edge:dev with exit code 1 after ${MAX_RESTARTS} restarts within 60 s`, async () => {
   const { dev, port } = await startDev();
   const killed = new Set();
-  // Each time it is back and serving, kill it again: MAX_RESTARTS + 1 crashes, all within seconds.
-  for (let crash = 1; crash <= MAX_RESTARTS + 1; crash += 1) {
-    const pid = await liveWorkerd(dev, killed, `workerd to serve before crash ${crash}`);
-    killed.add(pid);
-    process.kill(pid, 'SIGKILL');
+  const exited = () => dev.child.exitCode !== null || dev.child.signalCode !== null;
+  // Each time a workerd is back and serving, kill it again, until edge:dev gives up. Not a fixed
+  // count: on a busy machine the supervisor's health check can miss a slow start and try again
+  // while Miniflare restarts the crashed one itself, so one kill may hit a workerd the supervisor
+  // never counted. Bounded in kills and time.
+  const deadline = Date.now() + 90_000;
+  while (!exited() && killed.size < 3 * (MAX_RESTARTS + 1) && Date.now() < deadline) {
+    const fresh = dev.workerdPids().filter((pid) => !killed.has(pid));
+    const serving = fresh.length > 0 && (await fetch(`${dev.base}/healthz`, { signal: AbortSignal.timeout(5000) }).catch(() => null))?.ok;
+    if (!serving) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      continue;
+    }
+    for (const pid of fresh) {
+      killed.add(pid);
+      process.kill(pid, 'SIGKILL');
+    }
   }
-  await waitFor(() => dev.child.exitCode !== null || dev.child.signalCode !== null, {
+  await waitFor(exited, {
     timeoutMs: 20_000,
     what: () => `edge:dev to exit:\n${dev.output.join('\n')}`,
   });
@@ -135,9 +147,12 @@ test(`a crash loop ends edge:dev with exit code 1 after ${MAX_RESTARTS} restarts
   const restarts = dev.output.filter((line) => /^edge:dev: workerd \(pid \d+\) exited \(signal SIGKILL\); starting it again/.test(line));
   expect(restarts).toHaveLength(MAX_RESTARTS);
   expect(restarts.at(-1)).toContain(`on :${port} with the same storage (restart ${MAX_RESTARTS} of ${MAX_RESTARTS} within 60 s)`);
-  expect(dev.output).toContain(
-    `edge:dev: workerd (pid ${[...killed].at(-1)}) exited (signal SIGKILL): ${MAX_RESTARTS + 1} crashes within 60 s, giving up (the storage is kept; fix the cause and run it again)`,
+  const givingUp = new RegExp(
+    `^edge:dev: workerd \\(pid (\\d+)\\) exited \\(signal SIGKILL\\): ${MAX_RESTARTS + 1} crashes within 60 s, giving up \\(the storage is kept; fix the cause and run it again\\)$`,
   );
+  const gaveUp = dev.output.map((line) => givingUp.exec(line)).find(Boolean);
+  expect(gaveUp).toBeTruthy();
+  expect(killed.has(Number(gaveUp?.[1]))).toBe(true);
   // Nothing left behind.
   expect(dev.workerdPids()).toEqual([]);
   for (const pid of killed) expect(processName(pid)).toBeNull();
