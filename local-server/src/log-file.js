@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
+import { createSecrets } from './secrets.js';
 
 export const LOG_MAX_BYTES = 5 * 1024 * 1024;
 export const LOG_KEEP = 3;
@@ -14,11 +15,11 @@ export const LOG_KEEP = 3;
  * A size-rotated, append-only file that pino writes to (synchronously: a line is on disk when
  * the call returns, so the last words before a crash are kept).
  * @param {{ file: string, maxBytes?: number, keep?: number, secrets?: string[] }} options
- * @returns {{ write: (line: string) => boolean, close: () => void }}
+ * @returns {{ write: (line: string) => boolean, close: () => void, hide: (secret: string) => void }}
  */
 export function openRotatingFile({ file, maxBytes = LOG_MAX_BYTES, keep = LOG_KEEP, secrets = [] }) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const hidden = secrets.filter((s) => typeof s === 'string' && s.length >= 4);
+  const hidden = createSecrets(secrets);
   let fd = fs.openSync(file, 'a', 0o600);
   let size = fs.fstatSync(fd).size;
 
@@ -35,8 +36,7 @@ export function openRotatingFile({ file, maxBytes = LOG_MAX_BYTES, keep = LOG_KE
 
   return {
     write(line) {
-      let text = line;
-      for (const secret of hidden) text = text.split(secret).join('***');
+      const text = hidden.hide(line);
       const bytes = Buffer.byteLength(text);
       if (size > 0 && size + bytes > maxBytes) rotate();
       fs.writeSync(fd, text);
@@ -46,27 +46,29 @@ export function openRotatingFile({ file, maxBytes = LOG_MAX_BYTES, keep = LOG_KE
     close() {
       fs.closeSync(fd);
     },
+    hide: hidden.add,
   };
 }
 
 /**
  * A pino logger writing JSON lines to a rotated file; Fastify takes it as its logger.
  * @param {{ file: string, maxBytes?: number, keep?: number, secrets?: string[] }} options
- * @returns {{ logger: import('pino').Logger, close: () => void }}
+ * @returns {{ logger: import('pino').Logger, close: () => void, hide: (secret: string) => void }}
  */
 export function createFileLogger(options) {
   const out = openRotatingFile(options);
   const logger = pino({ level: 'info', base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, out);
-  return { logger, close: () => out.close() };
+  return { logger, close: () => out.close(), hide: out.hide };
 }
 
 /**
- * The server's log (log.js) with every entry also written to the log file.
+ * The server's log (log.js) with every entry also written to the log file; a secret learnt while
+ * running is hidden from both.
  * @param {import('./log.js').Log} log
- * @param {import('pino').Logger} logger
+ * @param {{ logger: import('pino').Logger, hide: (secret: string) => void }} file createFileLogger's
  * @returns {import('./log.js').Log}
  */
-export function teeToFile(log, logger) {
+export function teeToFile(log, { logger, hide }) {
   return {
     info: (msg) => {
       log.info(msg);
@@ -81,5 +83,9 @@ export function teeToFile(log, logger) {
       logger.error(String(msg));
     },
     recent: () => log.recent(),
+    hide: (secret) => {
+      log.hide(secret);
+      hide(secret);
+    },
   };
 }

@@ -1,7 +1,11 @@
 // The server's log: printed (CLI) and kept in a short ring so the console can show warnings.
 
+import { createSecrets } from './secrets.js';
+
 /**
- * @typedef {{ info: (msg: string) => void, warn: (msg: string) => void, error: (msg: string) => void, recent: () => Array<{ t: number, level: string, msg: string }> }} Log
+ * @typedef {{ info: (msg: string) => void, warn: (msg: string) => void, error: (msg: string) => void,
+ *   recent: () => Array<{ t: number, level: string, msg: string }>, hide: (secret: string) => void }} Log
+ *   hide: a secret learnt while running (an edge token typed into the console) is never shown from then on
  */
 
 /**
@@ -11,14 +15,13 @@
 export function createLog({ print = () => {}, keep = 200, redact = [] } = {}) {
   /** @type {Array<{ t: number, level: string, msg: string }>} */
   const entries = [];
-  const secrets = redact.filter((s) => typeof s === 'string' && s.length >= 4);
+  const secrets = createSecrets(redact);
   const write = (level) => (msg) => {
     // Whatever a caller formats, a secret never reaches a log line.
-    let text = String(msg);
-    for (const secret of secrets) text = text.split(secret).join('***');
+    const text = secrets.hide(msg);
     entries.push({ t: Date.now(), level, msg: text });
     if (entries.length > keep) entries.shift();
     print(level, text);
   };
-  return { info: write('info'), warn: write('warn'), error: write('error'), recent: () => entries.slice() };
+  return { info: write('info'), warn: write('warn'), error: write('error'), recent: () => entries.slice(), hide: secrets.add };
 }

@@ -18,7 +18,7 @@ export function openServerLogs({ log, logFile, secrets }) {
     /** The terminal's (or the desktop app's) log alone: one line for a phone's 500. */
     printed,
     /** The log everything uses: the printed log, and the file when there is one. */
-    log: fileLog ? teeToFile(printed, fileLog.logger) : printed,
+    log: fileLog ? teeToFile(printed, fileLog) : printed,
     fileLog,
     /**
      * A Fastify listener's logging: into the file, one child logger per listener, or none.

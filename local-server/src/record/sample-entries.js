@@ -15,8 +15,8 @@ import { createRecordSampler } from './record-sampler.js';
  * @param {number} options.sampleMs
  */
 export function recordSamples({ figures, log, write, onError, sampleMs }) {
-  // The same cursor as the console's log view; the record keeps the messages unredacted, as before.
-  const problems = createLogCursor({ log, secrets: new Set() });
+  // The same cursor as the console's log view: the same text, secrets hidden by the log (log.js).
+  const problems = createLogCursor({ log });
   problems.fresh(); // what happened before this record opened is not the show's
   const sample = createRecordSampler(figures);
   let sampling = false;

@@ -43,8 +43,6 @@ export default async function consoleApi(
   { show, metrics, status, log, osc, edge, audiencePort, probeKey, consoleHost, votes, reactions },
 ) {
   const startedAt = Date.now();
-  /** Secrets typed into the console (edge tokens) never leave it again, not even via the log. */
-  const secrets = new Set();
   /** What the console changed, for the host to save. */
   const tell = (change) => {
     try {
@@ -67,8 +65,8 @@ export default async function consoleApi(
   const currentScore = () => scoreSummary(show.engine.score(), show.source().path);
   const countIn = createCountIn({ show, tell: (data) => broadcast('countin', data) });
   const oscPanel = createOscPanel({ osc, status, log, tell });
-  const edgePanel = createEdgePanel({ edge, status, tell, secrets });
-  const logView = createLogCursor({ log, secrets });
+  const edgePanel = createEdgePanel({ edge, status, tell, log });
+  const logView = createLogCursor({ log });
   // Prompts and reactions (README.md, "Audience voices"): a `voices` event whenever they change.
   const voices = createVoicesFeed({ show, votes, reactions, broadcast });
   const audienceAddress = createAudienceAddress({ audiencePort, boundHost: () => consoleHost.audienceHost ?? null });

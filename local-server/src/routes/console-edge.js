@@ -20,9 +20,9 @@ const edgeBody = {
  * @param {any} options.edge the edge mirror (edge-mirror.js)
  * @param {() => any} options.status the server's status (its `maxClients`)
  * @param {(change: Record<string, unknown>) => void} options.tell what the host should save
- * @param {Set<string>} options.secrets typed-in secrets the console's log never shows
+ * @param {import('../log.js').Log} options.log the server's log: a typed-in token is hidden in all of it (terminal, file, console, record)
  */
-export function createEdgePanel({ edge, status, tell, secrets }) {
+export function createEdgePanel({ edge, status, tell, log }) {
   const current = () => ({ ...edge.status(), publicUrl: edge.publicUrl(), maxClients: status().maxClients ?? null });
   return {
     /** The card's content: the mirror's status, its public URL and the local audience cap. */
@@ -33,7 +33,7 @@ export function createEdgePanel({ edge, status, tell, secrets }) {
         const { url, token } = /** @type {any} */ (request.body);
         const checked = edgePublishUrl(url);
         if (!checked.url) return sendError(reply, 'BAD_EDGE_URL', { message: checked.reason.replace('--edge', 'the edge URL') });
-        secrets.add(token);
+        log.hide(token);
         await edge.enable(url, token);
         // The desktop app keeps the token encrypted (app/main/edge-token-store.js); other hosts drop it.
         tell({ edgeUrl: edge.publicUrl(), edgeToken: token });
