@@ -4,7 +4,7 @@
 // state ends where the server's lean stream is. Real server, real control API, a lean WebSocket
 // viewer that negotiates permessage-deflate as a browser does.
 import { startShowServer } from '../../local-server/src/server.js';
-import { openWs, waitFor } from '../support/clients.js';
+import { openWs, postControl, waitFor } from '../support/clients.js';
 import { OPERATOR_ACTIONS, actionShown } from '../../bench/operator/actions.js';
 import { removeOperatorScore, writeOperatorScore } from '../../bench/operator/score.js';
 import { DEFLATE_THRESHOLD_BYTES } from '../../local-server/src/hub/ws-frame.js';
@@ -21,14 +21,7 @@ afterAll(async () => {
   removeOperatorScore(scorePath);
 });
 
-const control = async ({ path, body }) => {
-  const res = await fetch(`${server.controlUrl}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(res.status).toBe(200);
-};
+const control = async (request) => expect((await postControl(server.controlUrl, token, request)).status).toBe(200);
 
 const bytesOf = (envelope) => Buffer.byteLength(JSON.stringify(envelope));
 
