@@ -3,8 +3,10 @@
 // the per-cue `view`/`audio` changes (from `ahead`). Its `view` is the view when the current
 // ahead window began, so it changes once per chunk, not once per cue. Pure and runtime-free: the
 // server derives it from every full state in order, and a viewer or an edge can do the same.
+// leanSteps splits an operator's action from the look-ahead it brings, so the action reaches
+// every phone in a small update of its own and the big `ahead` chunks follow.
 
-import { isPlainObject } from '#core/protocol/merge-patch.js';
+import { isPlainObject, jsonEqual } from '#core/protocol/merge-patch.js';
 
 /** Suffix that gives the lean stream its own epoch id, so no client ever mixes the two seq spaces. */
 export const LEAN_EPOCH_SUFFIX = '~lean';
@@ -38,4 +40,51 @@ export function deriveLeanState(previous, full) {
   const sameWindow = previous !== null && previous.transport === 'playing' && windowStart(previous.ahead) === windowStart(full.ahead);
   if (sameWindow && previous.view !== undefined) lean.view = previous.view;
   return lean;
+}
+
+/**
+ * Keys of the lean state that change while the show simply plays (the window moves on): anything
+ * else changing (`transport`, `segment`, `vote`, `section`, `tempoPercent`, `rehearsal`, …) is an
+ * operator's action or an event of the show that a phone should see at once.
+ */
+const WINDOW_KEYS = new Set(['ahead', 'view', 'position', 'tempo']);
+
+/**
+ * Whether a key outside WINDOW_KEYS differs between two lean states. Deep compare only of what
+ * differs by reference (the engine keeps `score` and `segment` objects between beats).
+ * @param {Record<string, unknown>} previous
+ * @param {Record<string, unknown>} next
+ */
+function actionChanged(previous, next) {
+  for (const key of Object.keys(next)) if (!WINDOW_KEYS.has(key) && !jsonEqual(previous[key], next[key])) return true;
+  for (const key of Object.keys(previous)) if (!WINDOW_KEYS.has(key) && !Object.hasOwn(next, key)) return true;
+  return false;
+}
+
+/**
+ * The lean states to publish, in order, for the full state `full` (README.md, "flywheel": the
+ * action first, the look-ahead after). Usually one: `deriveLeanState(previous, full)`. Two when
+ * that lean state brings new `ahead` chunks together with an operator's action (a key outside
+ * `ahead`/`view`/`position`/`tempo` changed: a play, seek, tempo change, vote opening, …): first the
+ * action without the look-ahead — the lean state of `full` minus `ahead`, a state the show could
+ * really have (no flywheel, so it carries `position`, `tempo` and the current `view`, and the old
+ * `ahead` is removed, so no phone combines the new `segment` with stale cues) — then the one-step
+ * lean state (`ahead` back, `position` and `tempo` gone again). The window moving on while the show
+ * plays (only `ahead` and `view` change) stays one update, and so does an action that removes
+ * `ahead` (a pause, a stop). With `previous` null (a reset: the stream starts again with a
+ * snapshot) there is nothing to split: one state. The last state returned is always the one-step
+ * lean state, the `previous` of the next call.
+ * @param {Record<string, unknown> | null} previous the last lean state published, or null
+ * @param {Record<string, unknown>} full
+ * @returns {Record<string, unknown>[]} one or two lean states, in publishing order
+ */
+export function leanSteps(previous, full) {
+  const lean = deriveLeanState(previous, full);
+  if (previous === null || !isPlainObject(lean.ahead) || !actionChanged(previous, lean)) return [lean];
+  // Checked last: with the engine's chunks shared by reference this compare is cheap, and it only
+  // runs when an action changed something.
+  if (jsonEqual(previous.ahead, lean.ahead)) return [lean];
+  const withoutAhead = { ...full };
+  delete withoutAhead.ahead;
+  return [deriveLeanState(previous, withoutAhead), lean];
 }

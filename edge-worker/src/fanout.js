@@ -115,15 +115,15 @@ export function createFanout({ send, latest, onEmpty, warn = () => {}, maxPendin
         });
     },
     /**
-     * Queue one serialized envelope (and the lean envelope it led to, if any) for every shard and
-     * start pushing.
+     * Queue one serialized envelope (and the lean envelopes it led to, in order: none, one, or an
+     * action then its look-ahead) for every shard and start pushing.
      * @param {string} item
-     * @param {string | null} [leanItem]
+     * @param {string[]} [leanItems]
      */
-    publish(item, leanItem = null) {
+    publish(item, leanItems = []) {
       for (const lane of lanes.values()) {
         lane.pending.push(item);
-        if (leanItem !== null) lane.pendingLean.push(leanItem);
+        lane.pendingLean.push(...leanItems);
         if (lane.pending.length > maxPending || lane.pendingLean.length > maxPending) {
           lane.pending = [];
           lane.pendingLean = [];

@@ -3,7 +3,8 @@
 // rule (core/stream/lean-state.js), numbers and encodes it once (core/stream/state-stream.js), and
 // hands the envelope to the shards and the Worker's SSE/poll cache beside the full one. Viewers of
 // the lean stream then get one message per ~15 s window (plus operator actions, votes and
-// reactions) instead of one per beat.
+// reactions) instead of one per beat. An operator's action that brings new `ahead` chunks is two
+// lean updates, as at the venue (leanSteps): the action first, the look-ahead right after.
 //
 // Like the venue's, its seq space is its own; its epoch is the full epoch + `~lean-edge`
 // (EDGE_LEAN_SUFFIX): the edge numbers its lean stream itself, so the same full epoch's lean seqs
@@ -15,7 +16,7 @@
 // reasons it does on the full stream (venue-status.js, NONE_SEQ). It is stored beside the full
 // stream, so an evicted or restarted root carries on with the same numbers.
 
-import { deriveLeanState, LEAN_EPOCH_SUFFIX } from '#core/stream/lean-state.js';
+import { deriveLeanState, leanSteps, LEAN_EPOCH_SUFFIX } from '#core/stream/lean-state.js';
 import { deltasAfter } from '#core/stream/catch-up.js';
 import { createStateStream } from '#core/stream/state-stream.js';
 import { deltaKeys, forgetDeltas } from './stored-deltas.js';
@@ -124,28 +125,33 @@ export function createLeanFeed({ storage, replayLimit }) {
 
     /**
      * The root accepted an update (or minted its own snapshot): derive the lean state from the
-     * root's new state. Returns the lean envelope every lean viewer needs, or null when the lean
-     * state did not change.
+     * root's new state. Returns the lean envelopes every lean viewer needs, in order: none when
+     * the lean state did not change, one usually, two for an action with new `ahead` chunks.
      * @param {{ type: string, epoch: string, seq: number, t: number }} envelope what the root accepted
      * @param {Record<string, unknown>} state the root's state after it
-     * @returns {string | null}
+     * @returns {string[]}
      */
     follow(envelope, state) {
       stamp = Number.isFinite(envelope.t) ? envelope.t : Date.now();
       // A snapshot of the epoch already followed (the publisher's catch-up) continues the stream.
       if (!stream || follows !== envelope.epoch) {
         restart(envelope.epoch, envelope.seq, state);
-        return /** @type {NonNullable<typeof stream>} */ (stream).snapshot().json;
+        return [/** @type {NonNullable<typeof stream>} */ (stream).snapshot().json];
       }
-      lean = deriveLeanState(lean, state);
-      const update = stream.update(lean);
-      if (!update) return null;
-      rev += 1;
-      // The replay buffer keeps the last replayLimit deltas: the one it just dropped goes from storage too.
-      const dropped = update.seq - replayLimit;
-      if (dropped > base) forget([{ seq: dropped }]);
-      save({ [deltaKey(update.seq)]: { seq: update.seq, json: update.json } });
-      return update.json;
+      /** @type {string[]} */
+      const out = [];
+      for (const step of leanSteps(lean, state)) {
+        lean = step;
+        const update = stream.update(step);
+        if (!update) continue;
+        rev += 1;
+        // The replay buffer keeps the last replayLimit deltas: the one it just dropped goes from storage too.
+        const dropped = update.seq - replayLimit;
+        if (dropped > base) forget([{ seq: dropped }]);
+        save({ [deltaKey(update.seq)]: { seq: update.seq, json: update.json } });
+        out.push(update.json);
+      }
+      return out;
     },
 
     /** @returns {{ rev: number, snapshot: string | null }} the current lean snapshot, for shards */

@@ -66,7 +66,7 @@ export function createShardRegistry({ env, storage, show, clockOffset, latest, o
     /**
      * Hand one update to every attached shard.
      * @param {string} text the full stream's envelope
-     * @param {string | null} lean the lean stream's, if it changed (lean-feed.js)
+     * @param {string[]} lean the lean stream's envelopes it led to, in order (lean-feed.js)
      */
     publish: (text, lean) => fanout.publish(text, lean),
     viewers: () => fanout.viewers(),

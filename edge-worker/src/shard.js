@@ -110,7 +110,7 @@ export class Shard extends DurableObject {
       const frames = batch.gap ? (latest ? [latest] : []) : stream === 'full' ? batch.items : (batch.leanItems ?? []);
       const sockets = this.ctx.getWebSockets(STREAM_TAGS[stream]);
       viewers += sockets.length;
-      if (frames.length > 0) for (const ws of sockets) sendAll(ws, frames);
+      if (frames.length > 0) sendAll(sockets, frames);
     }
     const joining = this.view.settle(viewers);
     const { refused, taps } = this;
@@ -186,15 +186,22 @@ export class Shard extends DurableObject {
 }
 
 /**
- * @param {WebSocket} ws
+ * Send the frames in order, frame by frame to every socket: an operator's action reaches every
+ * viewer before its look-ahead goes to any (lean-feed.js). A viewer whose send throws is gone: it
+ * gets nothing more, the others still get every frame.
+ * @param {WebSocket[]} sockets
  * @param {string[]} frames
  */
-function sendAll(ws, frames) {
+function sendAll(sockets, frames) {
+  let open = sockets;
   for (const frame of frames) {
-    try {
-      ws.send(frame);
-    } catch {
-      return; // this viewer is gone; the others still get the update
-    }
+    open = open.filter((ws) => {
+      try {
+        ws.send(frame);
+        return true;
+      } catch {
+        return false;
+      }
+    });
   }
 }

@@ -2,10 +2,11 @@
 // outside the engine (the vote tally) merged in and, in rehearsal mode, what phones must not act
 // on withheld, goes out on the full state stream and, derived from it in order, on the lean
 // stream (`?stream=lean`: its own seq space and epoch id); the hub fans both out, each update
-// encoded once for all its clients.
+// encoded once for all its clients. On the lean stream an operator's action goes out in its own
+// small update and the look-ahead it brings right after (leanSteps, core/stream/lean-state.js).
 
 import { createStateStream } from '#core/stream/state-stream.js';
-import { deriveLeanState, LEAN_EPOCH_SUFFIX } from '#core/stream/lean-state.js';
+import { deriveLeanState, leanSteps, LEAN_EPOCH_SUFFIX } from '#core/stream/lean-state.js';
 import { rehearsalState } from '#core/stream/rehearsal-state.js';
 import { createAheadStager } from '#core/stream/ahead-pieces.js';
 import { createHub } from './hub/hub.js';
@@ -59,9 +60,15 @@ export function createShowStreams({ epoch, now, metrics, replayLimit, hubOptions
       if (!update) return;
       hub.broadcast(update.seq, update.json);
       onEnvelope(update.json);
-      lean = deriveLeanState(lean, state);
-      const leanUpdate = leanStream.update(lean);
-      if (leanUpdate) hub.broadcast(leanUpdate.seq, leanUpdate.json, 'lean');
+      // Each step to every lean viewer in order, in this same turn: the first loop has written the
+      // small action frame to every socket before the second writes the look-ahead (deferring
+      // the look-ahead would let the next beat's update overtake it).
+      const steps = leanSteps(lean, state);
+      for (const step of steps) {
+        const leanUpdate = leanStream.update(step);
+        if (leanUpdate) hub.broadcast(leanUpdate.seq, leanUpdate.json, 'lean');
+      }
+      lean = steps[steps.length - 1];
     },
     /**
      * Start both streams in a new epoch with the engine's current state (nothing is sent).

@@ -45,11 +45,10 @@ test('one lean delta per window, stored; the oldest dropped beyond the replay li
   const lean = createLeanFeed({ storage: /** @type {any} */ (storage), replayLimit: 2 });
   const show = venue('unit');
   const leanEpoch = `unit${EDGE_LEAN_SUFFIX}`;
-  expect(JSON.parse(lean.follow(show.snapshot(), show.state()))).toMatchObject({ type: 'snapshot', epoch: leanEpoch, seq: 0 });
+  expect(lean.follow(show.snapshot(), show.state()).map((json) => JSON.parse(json))).toMatchObject([{ type: 'snapshot', epoch: leanEpoch, seq: 0 }]);
   const sent = [];
   for (let i = 0; i < 3 * WINDOW_BEATS; i += 1) {
-    const out = lean.follow(show.next(), show.state());
-    if (out !== null) sent.push(JSON.parse(out));
+    for (const json of lean.follow(show.next(), show.state())) sent.push(JSON.parse(json));
   }
   expect(sent.map((e) => [e.type, e.seq])).toEqual([
     ['delta', 1],
@@ -83,15 +82,30 @@ test("a catch-up snapshot of the same epoch continues the lean stream; a new epo
   lean.follow(show.snapshot(), show.state());
   for (let i = 0; i < WINDOW_BEATS - 1; i += 1) lean.follow(show.next(), show.state());
   // The publisher reconnects and sends a snapshot of the same epoch: no new lean snapshot, no change.
-  expect(lean.follow({ ...show.snapshot(), type: 'snapshot' }, show.state())).toBeNull();
-  expect(JSON.parse(lean.follow(show.next(), show.state()))).toMatchObject({ type: 'delta', seq: 1 });
+  expect(lean.follow({ ...show.snapshot(), type: 'snapshot' }, show.state())).toEqual([]);
+  expect(lean.follow(show.next(), show.state()).map((json) => JSON.parse(json))).toMatchObject([{ type: 'delta', seq: 1 }]);
   // The root's own "lost" snapshot: a new epoch at the full snapshot's seq.
   const lost = { type: 'snapshot', epoch: 'lost-x', seq: show.beat() + 1, t: Date.now() };
-  expect(JSON.parse(lean.follow(lost, { ...show.state(), venue: { status: 'lost', since: 1 } }))).toMatchObject({
-    type: 'snapshot',
-    epoch: `lost-x${EDGE_LEAN_SUFFIX}`,
-    seq: show.beat() + 1,
-  });
+  expect(lean.follow(lost, { ...show.state(), venue: { status: 'lost', since: 1 } }).map((json) => JSON.parse(json))).toMatchObject([
+    { type: 'snapshot', epoch: `lost-x${EDGE_LEAN_SUFFIX}`, seq: show.beat() + 1 },
+  ]);
+});
+
+test('an operator action that moves the cues ahead: two lean envelopes, the action first, both stored', () => {
+  const storage = mapStorage();
+  const lean = createLeanFeed({ storage: /** @type {any} */ (storage), replayLimit: 8 });
+  const stream = createStateStream({ epoch: 'act', state: playingAt(0), now: Date.now });
+  lean.follow(JSON.parse(stream.snapshot().json), stream.state());
+  const tempo = JSON.parse(stream.update(playingAt(1, { bpm: 90 })).json);
+  const out = lean.follow(tempo, stream.state()).map((json) => JSON.parse(json));
+  expect(out.map((e) => [e.type, e.seq])).toEqual([
+    ['delta', 1],
+    ['delta', 2],
+  ]);
+  expect(out[0].data).toMatchObject({ segment: { bpm: 90 }, ahead: null, tempo: 90 });
+  expect(out[1].data).toEqual({ ahead: stream.state().ahead, tempo: null, position: null });
+  expect([...storage.map.keys()].filter((k) => k.startsWith('l:'))).toEqual(['l:0000000000000001', 'l:0000000000000002']);
+  expect(lean.feed(`act${EDGE_LEAN_SUFFIX}`, 0).deltas.map((d) => d.seq)).toEqual([1, 2]);
 });
 
 test('the Worker keeps one SSE/poll cache per show and stream, and the lean one asks the root for the lean feed', async () => {

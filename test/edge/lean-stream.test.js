@@ -1,7 +1,8 @@
 // `?stream=lean` at the edge (README.md; edge-worker/README.md, "The lean stream"): the root
 // derives the lean stream once per update with the venue's rule and pushes it to the shards and
 // the SSE/poll cache. A lean viewer gets one message per ahead window and per operator action,
-// not one per beat; its own epoch (+ `~lean-edge`) and seq space; catch-up by seq on every transport;
+// not one per beat (an action that moves the cues ahead: the action first, the look-ahead right
+// after); its own epoch (+ `~lean-edge`) and seq space; catch-up by seq on every transport;
 // the numbers survive a workerd restart.
 
 import { LEAN_EPOCH_SUFFIX, deriveLeanState } from '#core/stream/lean-state.js';
@@ -76,7 +77,7 @@ describe('a playing show', () => {
     await lean?.close();
   });
 
-  test('WebSocket: one lean delta per window and per operator action, not one per beat', async () => {
+  test('WebSocket: one lean delta per window, an operator action first then its look-ahead, none per beat', async () => {
     const snap = await lean.next();
     expect(snap).toMatchObject({ type: 'snapshot', epoch: leanEpoch, seq: 0 });
     expect(snap.data.position).toBeUndefined();
@@ -88,11 +89,13 @@ describe('a playing show', () => {
     // An operator action: the tempo changes the segment.
     bpm = 90;
     await beats(1);
+    const tempoAhead = venue.state().ahead;
+    const tempoBeat = beat;
     await full.next((f) => f.seq === beat, 15_000);
-    await lean.next((f) => f.seq === 2, 15_000);
-    // A barrier: the next window's change is lean seq 3, so nothing else may have come in between.
-    await beats(WINDOW_BEATS - (beat % WINDOW_BEATS));
     await lean.next((f) => f.seq === 3, 15_000);
+    // A barrier: the next window's change is lean seq 4, so nothing else may have come in between.
+    await beats(WINDOW_BEATS - (beat % WINDOW_BEATS));
+    await lean.next((f) => f.seq === 4, 15_000);
     await full.next((f) => f.seq === beat, 15_000);
 
     const fullDeltas = full.frames.filter((f) => f.type === 'delta');
@@ -102,13 +105,18 @@ describe('a playing show', () => {
       [leanEpoch, 1],
       [leanEpoch, 2],
       [leanEpoch, 3],
+      [leanEpoch, 4],
     ]);
-    expect(lean.frames).toHaveLength(4);
+    expect(lean.frames).toHaveLength(5);
     // The window move carries the new ahead and the window's first view; the tempo change the segment.
     expect(leanDeltas[0].data).toMatchObject({ ahead: expect.any(Object), view: { text: 'window 30' } });
-    // (the new tempo moves the cues ahead too; never `tempo` or `position`, which the segment gives).
-    expect(leanDeltas[1].data).toMatchObject({ segment: { bpm: 90 } });
-    expect(Object.keys(leanDeltas[1].data).sort()).toEqual(['ahead', 'segment']);
+    // The new tempo moves the cues ahead too: first the action alone — the segment, the beat and
+    // the tempo, the old cues removed, a few hundred bytes — then the new cues (and the beat and
+    // tempo gone again: the segment gives them).
+    expect(leanDeltas[1].data).toMatchObject({ segment: { bpm: 90 }, ahead: null, tempo: 90, position: { index: tempoBeat } });
+    expect(JSON.stringify(leanDeltas[1]).length).toBeLessThan(1024);
+    expect(leanDeltas[2].data).toEqual({ ahead: tempoAhead, tempo: null, position: null });
+    expect(leanDeltas[3].data).toMatchObject({ ahead: expect.any(Object), view: { text: 'window 60' } });
     // The venue's own rule, applied to the venue's stream, gives the same lean state (plus the edge's venue field).
     expect(held(lean.frames)).toEqual({ ...reference, venue: { status: 'live', since: expect.any(Number) } });
     expect(held(full.frames).position.index).toBe(beat);
@@ -117,23 +125,24 @@ describe('a playing show', () => {
   test('a late lean joiner and a resync get the lean snapshot at the lean head', async () => {
     const late = openSocket(`${edge.wsUrl}/ws?stream=lean`);
     await late.opened;
-    expect(await late.next()).toMatchObject({ type: 'snapshot', epoch: leanEpoch, seq: 3 });
+    expect(await late.next()).toMatchObject({ type: 'snapshot', epoch: leanEpoch, seq: 4 });
     late.send({ type: 'resync' });
     const again = await late.next((f) => f.type === 'snapshot');
-    expect(again).toMatchObject({ epoch: leanEpoch, seq: 3 });
+    expect(again).toMatchObject({ epoch: leanEpoch, seq: 4 });
     expect(again.data).toEqual({ ...reference, venue: expect.any(Object) });
     await late.close();
   });
 
   test('poll: the lean snapshot, the lean deltas after a gap, a long poll that waits for the next window', async () => {
-    await waitFor(async () => (await getJson('/poll?stream=lean'))[0]?.seq === 3, { what: 'the lean cache at seq 3' });
+    await waitFor(async () => (await getJson('/poll?stream=lean'))[0]?.seq === 4, { what: 'the lean cache at seq 4' });
     const [snap] = await getJson('/poll?stream=lean');
-    expect(snap).toMatchObject({ type: 'snapshot', epoch: leanEpoch, seq: 3 });
+    expect(snap).toMatchObject({ type: 'snapshot', epoch: leanEpoch, seq: 4 });
     expect(snap.data.position).toBeUndefined();
     // A gap: the viewer held lean seq 1.
     expect((await getJson(`/poll?stream=lean&since=1&epoch=${leanEpoch}`)).map((e) => [e.type, e.seq])).toEqual([
       ['delta', 2],
       ['delta', 3],
+      ['delta', 4],
     ]);
     // The full stream's epoch is foreign to the lean stream: the snapshot. So is the venue's lean
     // epoch (its lean seqs are numbered there, not here).
@@ -141,10 +150,10 @@ describe('a playing show', () => {
     expect((await getJson(`/poll?stream=lean&since=1&epoch=${epoch}${LEAN_EPOCH_SUFFIX}`)).map((e) => [e.type, e.epoch])).toEqual([
       ['snapshot', leanEpoch],
     ]);
-    expect(await getJson(`/poll?stream=lean&since=3&epoch=${leanEpoch}`)).toEqual([]);
+    expect(await getJson(`/poll?stream=lean&since=4&epoch=${leanEpoch}`)).toEqual([]);
 
     // Beats alone do not end a long poll; the next window does, with exactly one delta.
-    const pending = getJson(`/poll?stream=lean&since=3&epoch=${leanEpoch}&wait=20000`);
+    const pending = getJson(`/poll?stream=lean&since=4&epoch=${leanEpoch}&wait=20000`);
     let settled = false;
     void pending.then(() => {
       settled = true;
@@ -153,19 +162,19 @@ describe('a playing show', () => {
     await new Promise((r) => setTimeout(r, 300)); // several FEED_TTL_MS: the cache has seen those beats
     expect(settled).toBe(false);
     await beats(1);
-    expect((await pending).map((e) => [e.type, e.seq])).toEqual([['delta', 4]]);
+    expect((await pending).map((e) => [e.type, e.seq])).toEqual([['delta', 5]]);
   }, 60_000);
 
   test('SSE: resumes from Last-Event-ID in the lean seq space, then live lean events', async () => {
-    const reading = readSse(`${edge.url}/sse?stream=lean`, { count: 3, headers: { 'last-event-id': '2' }, timeoutMs: 20_000 });
+    const reading = readSse(`${edge.url}/sse?stream=lean`, { count: 3, headers: { 'last-event-id': '3' }, timeoutMs: 20_000 });
     await new Promise((r) => setTimeout(r, 300));
     await beats(WINDOW_BEATS);
     const { events, contentType } = await reading;
     expect(contentType).toMatch(/text\/event-stream/);
     expect(events.map((e) => [e.id, e.data.type, e.data.epoch])).toEqual([
-      ['3', 'delta', leanEpoch],
       ['4', 'delta', leanEpoch],
       ['5', 'delta', leanEpoch],
+      ['6', 'delta', leanEpoch],
     ]);
   }, 60_000);
 

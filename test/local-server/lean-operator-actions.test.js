@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
 import { startShowServer } from '../../local-server/src/server.js';
-import { createTracker, waitFor, wsUrl } from '../support/clients.js';
+import { createTracker, postControl, waitFor, wsUrl } from '../support/clients.js';
 import { OPERATOR_ACTIONS, actionShown } from '../../bench/operator/actions.js';
 import { removeOperatorScore, writeOperatorScore } from '../../bench/operator/score.js';
 
@@ -50,14 +50,7 @@ async function openViewer(query) {
   return viewer;
 }
 
-const control = async ({ path, body }) => {
-  const res = await fetch(`${server.controlUrl}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(res.status).toBe(200);
-};
+const control = async (request) => expect((await postControl(server.controlUrl, token, request)).status).toBe(200);
 
 test('pause, seek, tempo and a vote opening reach the lean viewer as soon as the full one', async () => {
   const full = await openViewer('?stream=full');

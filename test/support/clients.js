@@ -89,3 +89,15 @@ export async function getJson(url, init) {
   const res = await fetch(url, init);
   return { status: res.status, headers: res.headers, body: await res.json().catch(() => null) };
 }
+
+/**
+ * POST a control API request (`{ path, body }`, as bench/operator/actions.js lists them) with the
+ * bearer token; resolves to the response.
+ */
+export function postControl(controlUrl, token, { path, body }) {
+  return fetch(`${controlUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
