@@ -45,7 +45,9 @@ test('one lean delta per window, stored; the oldest dropped beyond the replay li
   const lean = createLeanFeed({ storage: /** @type {any} */ (storage), replayLimit: 2 });
   const show = venue('unit');
   const leanEpoch = `unit${EDGE_LEAN_SUFFIX}`;
-  expect(lean.follow(show.snapshot(), show.state()).map((json) => JSON.parse(json))).toMatchObject([{ type: 'snapshot', epoch: leanEpoch, seq: 0 }]);
+  expect(lean.follow(show.snapshot(), show.state()).map((json) => JSON.parse(json))).toMatchObject([
+    { type: 'snapshot', epoch: leanEpoch, seq: 0 },
+  ]);
   const sent = [];
   for (let i = 0; i < 3 * WINDOW_BEATS; i += 1) {
     for (const json of lean.follow(show.next(), show.state())) sent.push(JSON.parse(json));
