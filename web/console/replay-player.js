@@ -33,6 +33,8 @@ export function createReplayPlayer(entries) {
   let lastVote = null;
   let lastSample = null;
   let envelopes = 0;
+  /** How many entries naming a score (`open`, `score`) have been applied: the media route's `?score=`. */
+  let scores = 0;
 
   function reset() {
     next = 0;
@@ -43,11 +45,13 @@ export function createReplayPlayer(entries) {
     lastVote = null;
     lastSample = null;
     envelopes = 0;
+    scores = 0;
   }
 
   function apply(entry) {
     if (entry.k === 'vote') lastVote = entry;
     else if (entry.k === 'sample') lastSample = entry;
+    else if (entry.k === 'open' || entry.k === 'score') scores += 1;
     if (entry.k !== 'env') return;
     const before = state;
     state = entry.e.type === 'snapshot' || !state ? entry.e.data : /** @type {any} */ (applyMergePatch(state, entry.e.data));
@@ -94,6 +98,7 @@ export function createReplayPlayer(entries) {
         vote: s.vote ?? null,
         rehearsal: s.rehearsal === true,
         score: s.score ?? null,
+        scoreIndex: Math.max(0, scores - 1),
         lastVote: lastVote && lastVote.t <= at ? lastVote : null,
         sample: lastSample,
         recent: done.slice(-RECENT_ACTIONS),

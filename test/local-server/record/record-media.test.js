@@ -36,7 +36,7 @@ function rawGet(rawPath) {
 }
 
 beforeAll(async () => {
-  // A real show plays the score with its image (bar 1) and its bell (bar 3), and is recorded.
+  // A real show plays the score with its image (bar 1) and its swell (bar 3), and is recorded.
   const show = await startShow({ scorePath: score.file, autoplay: false, recordDir });
   await fetch(`${show.controlUrl}/api/transport`, {
     method: 'POST',
@@ -62,13 +62,13 @@ test('the image and the sound the record named: their bytes, type and validators
   expect(image.headers.get('x-content-type-options')).toBe('nosniff');
   expect(Buffer.from(await image.arrayBuffer())).toEqual(readFileSync(path.join(score.dir, 'media/lines.svg')));
 
-  const sound = await get(`/api/records/${recordId}/media/media/bell.wav?score=0`);
+  const sound = await get(`/api/records/${recordId}/media/media/swell.wav?score=0`);
   expect(sound.status).toBe(200);
   expect(sound.headers.get('content-type')).toBe('audio/wav');
-  expect(Buffer.from(await sound.arrayBuffer())).toEqual(readFileSync(path.join(score.dir, 'media/bell.wav')));
+  expect(Buffer.from(await sound.arrayBuffer())).toEqual(readFileSync(path.join(score.dir, 'media/swell.wav')));
   // Revalidation: the same bytes are a 304; changed bytes a new ETag.
   const etag = sound.headers.get('etag');
-  expect((await get(`/api/records/${recordId}/media/media/bell.wav`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+  expect((await get(`/api/records/${recordId}/media/media/swell.wav`, { headers: { 'if-none-match': etag } })).status).toBe(304);
 
   const anonymous = await get(`/api/records/${recordId}/media/media/lines.svg`, { auth: false });
   expect(anonymous.status).toBe(401);
@@ -105,7 +105,7 @@ test('a link out of the score folder is refused; the score folder moved away is 
   expect((await get(`/api/records/${recordId}/media/media/lines.svg`)).status).toBe(200);
 
   renameSync(score.dir, `${score.dir}-moved`);
-  const gone = await get(`/api/records/${recordId}/media/media/bell.wav`);
+  const gone = await get(`/api/records/${recordId}/media/media/swell.wav`);
   expect(gone.status).toBe(404);
   expect(await gone.json()).toMatchObject({ error: 'NO_SUCH_MEDIA', message: expect.stringMatching(/no longer next to the score/) });
 });
