@@ -10,6 +10,20 @@ import { setText } from './dom.js';
 const MEDIA_PREFIX = 'media/';
 
 /**
+ * The bytes of `GET /api/records/<id>/media/<path>?score=N` for a `media/<path>` URL of the
+ * record, or null when the server does not have them (404) or cannot be reached.
+ * @param {{ token: string, recordId: string, src: string, scoreIndex: number }} what
+ * @returns {Promise<Blob | null>}
+ */
+function fetchMedia({ token, recordId, src, scoreIndex }) {
+  const rel = src.slice(MEDIA_PREFIX.length).split('/').map(encodeURIComponent).join('/');
+  const url = `/api/records/${encodeURIComponent(recordId)}/media/${rel}?score=${scoreIndex}`;
+  return fetch(url, { headers: { authorization: `Bearer ${token}` } })
+    .then((res) => (res.ok ? res.blob() : null))
+    .catch(() => null);
+}
+
+/**
  * @param {{ token: string, image: HTMLImageElement, label: HTMLElement }} deps
  *   image: the preview's <img>; label: where an image not (yet) shown is named
  */
@@ -37,18 +51,13 @@ export function createReplayMedia({ token, image, label }) {
     const key = `${scoreIndex}\n${src}`;
     if (!blobs.has(key)) {
       const mine = generation;
-      const rel = src.slice(MEDIA_PREFIX.length).split('/').map(encodeURIComponent).join('/');
-      const url = `/api/records/${encodeURIComponent(recordId)}/media/${rel}?score=${scoreIndex}`;
-      const loaded = fetch(url, { headers: { authorization: `Bearer ${token}` } })
-        .then((res) => (res.ok ? res.blob() : null))
-        .catch(() => null)
-        .then((blob) => {
-          if (!blob || mine !== generation) return null;
-          const made = URL.createObjectURL(blob);
-          urls.push(made);
-          return made;
-        });
-      blobs.set(key, loaded);
+      const made = fetchMedia({ token, recordId, src, scoreIndex }).then((blob) => {
+        if (!blob || mine !== generation) return null;
+        const url = URL.createObjectURL(blob);
+        urls.push(url);
+        return url;
+      });
+      blobs.set(key, made);
     }
     return blobs.get(key);
   }

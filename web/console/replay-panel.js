@@ -11,16 +11,35 @@ import { createReplayMedia } from './replay-media.js';
 const TICK_MS = 20;
 const SPEEDS = [1, 4, 16];
 
+/**
+ * Fetch every entry of a record, a page at a time, saying how far it got.
+ * @param {{ get: (path: string) => Promise<any> }} api
+ * @param {string} id
+ */
+async function loadEntries(api, id) {
+  const entries = [];
+  let from = 0;
+  while (from !== null) {
+    const page = await api.get(`/api/records/${encodeURIComponent(id)}/entries?from=${from}`);
+    entries.push(...page.entries);
+    setText($('replay-state'), `loading ${entries.length.toLocaleString()} / ${page.total.toLocaleString()}`);
+    from = page.next;
+  }
+  return entries;
+}
+
+/** Show which speed button is on. */
+function pressSpeed(speed) {
+  for (const b of document.querySelectorAll('[data-replay-speed]'))
+    b.setAttribute('aria-pressed', String(Number(/** @type {HTMLElement} */ (b).dataset.replaySpeed) === speed));
+}
+
 /** @param {{ api: { token: string, get: (path: string) => Promise<any> } }} deps */
 export function createReplayPanel({ api }) {
   const card = $('replay');
   const seek = /** @type {HTMLInputElement} */ ($('replay-seek'));
   const playButton = $('replay-play');
-  const media = createReplayMedia({
-    token: api.token,
-    image: /** @type {HTMLImageElement} */ ($('replay-img')),
-    label: $('replay-image'),
-  });
+  const media = createReplayMedia({ token: api.token, image: /** @type {HTMLImageElement} */ ($('replay-img')), label: $('replay-image') });
   const view = createReplayView({ onJump: (t) => jump(t), media });
   /** @type {ReturnType<typeof createReplayPlayer> | null} */
   let player = null;
@@ -79,22 +98,8 @@ export function createReplayPanel({ api }) {
   function setSpeed(speed) {
     media.stop();
     clock = { ...clock, from: now(), wall: performance.now(), speed };
-    for (const b of document.querySelectorAll('[data-replay-speed]'))
-      b.setAttribute('aria-pressed', String(Number(/** @type {HTMLElement} */ (b).dataset.replaySpeed) === speed));
+    pressSpeed(speed);
     tick();
-  }
-
-  /** Fetch every entry of the record, a page at a time, saying how far it got. */
-  async function load(id) {
-    const entries = [];
-    let from = 0;
-    while (from !== null) {
-      const page = await api.get(`/api/records/${encodeURIComponent(id)}/entries?from=${from}`);
-      entries.push(...page.entries);
-      setText($('replay-state'), `loading ${entries.length.toLocaleString()} / ${page.total.toLocaleString()}`);
-      from = page.next;
-    }
-    return entries;
   }
 
   /**
@@ -111,7 +116,7 @@ export function createReplayPanel({ api }) {
     setText($('replay-title'), record.id);
     card.scrollIntoView({ block: 'nearest' });
     try {
-      const entries = await load(record.id);
+      const entries = await loadEntries(api, record.id);
       if (mine !== loading) return;
       player = createReplayPlayer(entries);
       view.reset();

@@ -37,7 +37,7 @@ export const CONSOLE_CSP = [
   "script-src 'self'",
   "style-src 'self'",
   "img-src 'self' data: blob:",
-  "media-src blob:",
+  'media-src blob:',
   "connect-src 'self'",
   "font-src 'self'",
   "manifest-src 'self'",

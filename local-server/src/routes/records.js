@@ -17,26 +17,26 @@ import { MEDIA_CSP, decodeMediaPath, etagMatches, mediaType } from '#core/protoc
 export const ENTRIES_PAGE = 2000;
 export const ENTRIES_PAGE_MAX = 10_000;
 
+/** 400s the control listener's error handler answers and counts as bad input (routes/control.js). */
+const badQuery = (message) => Object.assign(new Error(message), { statusCode: 400, code: 'BAD_QUERY' });
+const badMediaPath = () =>
+  Object.assign(new Error('a media path is relative, without empty, "." or ".." segments'), { statusCode: 400, code: 'BAD_MEDIA_PATH' });
+
 /**
- * `?from=N&limit=M` of the entries route; anything else is a 400 (counted by the control
- * listener's error handler, routes/control.js).
+ * `?from=N&limit=M` of the entries route; anything else is a 400 BAD_QUERY.
  * @param {Record<string, unknown>} query
  */
 function pageOf(query) {
-  const bad = (message) => Object.assign(new Error(message), { statusCode: 400, code: 'BAD_QUERY' });
-  for (const key of Object.keys(query)) if (key !== 'from' && key !== 'limit') throw bad(`unknown parameter "${key.slice(0, 20)}"`);
+  for (const key of Object.keys(query)) if (key !== 'from' && key !== 'limit') throw badQuery(`unknown parameter "${key.slice(0, 20)}"`);
   const number = (key, fallback, min, max) => {
     const raw = query[key];
     if (raw === undefined) return fallback;
     const n = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
-    if (!(n >= min && n <= max)) throw bad(`"${key}" must be a whole number from ${min} to ${max}`);
+    if (!(n >= min && n <= max)) throw badQuery(`"${key}" must be a whole number from ${min} to ${max}`);
     return n;
   };
   return { from: number('from', 0, 0, 999_999_999), limit: number('limit', ENTRIES_PAGE, 1, ENTRIES_PAGE_MAX) };
 }
-
-/** A 400 the control listener's error handler answers and counts as bad input (routes/control.js). */
-const badInput = (code, message) => Object.assign(new Error(message), { statusCode: 400, code });
 
 /**
  * `?score=N` of the media route: which of the record's scores (0 = the first it names), or null
@@ -45,10 +45,10 @@ const badInput = (code, message) => Object.assign(new Error(message), { statusCo
  * @returns {number | null}
  */
 function scoreIndexOf(query) {
-  for (const key of Object.keys(query)) if (key !== 'score') throw badInput('BAD_QUERY', `unknown parameter "${key.slice(0, 20)}"`);
+  for (const key of Object.keys(query)) if (key !== 'score') throw badQuery(`unknown parameter "${key.slice(0, 20)}"`);
   const raw = query.score;
   if (raw === undefined) return null;
-  if (typeof raw !== 'string' || !/^\d{1,4}$/.test(raw)) throw badInput('BAD_QUERY', '"score" must be a whole number from 0 to 9999');
+  if (typeof raw !== 'string' || !/^\d{1,4}$/.test(raw)) throw badQuery('"score" must be a whole number from 0 to 9999');
   return Number(raw);
 }
 
@@ -61,7 +61,7 @@ function scoreIndexOf(query) {
 function mediaPathOf(url) {
   const raw = url.split('?')[0].split('/').slice(5).join('/');
   const rel = decodeMediaPath(raw);
-  if (rel === null) throw badInput('BAD_MEDIA_PATH', 'a media path is relative, without empty, "." or ".." segments');
+  if (rel === null) throw badMediaPath();
   return rel;
 }
 
@@ -112,7 +112,8 @@ export default async function recordRoutes(app, { recordDir }) {
     const dir = index === null ? media.scores.at(-1) : media.scores[index];
     if (!dir) return noSuchMedia(index === null ? 'the record names no score folder' : `the record has no score ${index}`);
     const info = await resolveMediaFile(dir, rel);
-    if (!info.ok) return noSuchMedia(info.reason === 'outside' ? "it links outside the score's folder" : 'the file is no longer next to the score');
+    if (!info.ok)
+      return noSuchMedia(info.reason === 'outside' ? "it links outside the score's folder" : 'the file is no longer next to the score');
     const etag = `"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`;
     reply
       .header('content-type', mediaType(rel))

@@ -14,6 +14,9 @@ import { writeReplayMediaScore } from '../../support/replay-media-score.js';
 const recordDir = mkdtempSync(path.join(os.tmpdir(), 'tutti-record-media-'));
 const outside = mkdtempSync(path.join(os.tmpdir(), 'tutti-outside-'));
 const score = writeReplayMediaScore();
+/** A second score, loaded mid-show: the same media path, other bytes. */
+const second = writeReplayMediaScore();
+const SECOND_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"/>';
 let recordId;
 let server;
 
@@ -44,6 +47,13 @@ beforeAll(async () => {
     body: JSON.stringify({ action: 'play' }),
   });
   await waitFor(() => show.status().position.bar >= 4, 15_000, 'bar 4');
+  writeFileSync(path.join(second.dir, 'media/lines.svg'), SECOND_SVG);
+  const loaded = await fetch(`${show.controlUrl}/api/score`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${show.token}` },
+    body: JSON.stringify({ path: second.file }),
+  });
+  expect(loaded.status).toBe(200);
   recordId = show.recorder.id;
   await show.close();
   server = await startShow({ autoplay: false, recordDir });
@@ -51,11 +61,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  for (const dir of [recordDir, outside, score.dir, `${score.dir}-moved`]) rmSync(dir, { recursive: true, force: true });
+  for (const dir of [recordDir, outside, score.dir, second.dir, `${score.dir}-moved`]) rmSync(dir, { recursive: true, force: true });
 });
 
 test('the image and the sound the record named: their bytes, type and validators; the token is needed', async () => {
-  const image = await get(`/api/records/${recordId}/media/media/lines.svg`);
+  const image = await get(`/api/records/${recordId}/media/media/lines.svg?score=0`);
   expect(image.status).toBe(200);
   expect(image.headers.get('content-type')).toBe('image/svg+xml');
   expect(image.headers.get('cache-control')).toBe('private, no-cache');
@@ -66,16 +76,23 @@ test('the image and the sound the record named: their bytes, type and validators
   expect(sound.status).toBe(200);
   expect(sound.headers.get('content-type')).toBe('audio/wav');
   expect(Buffer.from(await sound.arrayBuffer())).toEqual(readFileSync(path.join(score.dir, 'media/swell.wav')));
-  // Revalidation: the same bytes are a 304; changed bytes a new ETag.
+  // Revalidation: the same file, unchanged, is a 304.
   const etag = sound.headers.get('etag');
-  expect((await get(`/api/records/${recordId}/media/media/swell.wav`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+  expect((await get(`/api/records/${recordId}/media/media/swell.wav?score=0`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+
+  // Which score's folder: ?score=N counts the record's `open` and `score` entries; none → the last.
+  const svg = async (query) => (await get(`/api/records/${recordId}/media/media/lines.svg${query}`)).text();
+  expect(await svg('?score=0')).toBe(readFileSync(path.join(score.dir, 'media/lines.svg'), 'utf8'));
+  expect(await svg('?score=1')).toBe(SECOND_SVG);
+  expect(await svg('')).toBe(SECOND_SVG);
 
   const anonymous = await get(`/api/records/${recordId}/media/media/lines.svg`, { auth: false });
   expect(anonymous.status).toBe(401);
 });
 
 test('an unknown record, a file the record never named, a bad query, a climbing or absolute path', async () => {
-  const expectError = async (res, status, error) => expect({ status: res.status, error: (await res.json()).error }).toEqual({ status, error });
+  const expectError = async (res, status, error) =>
+    expect({ status: res.status, error: (await res.json()).error }).toEqual({ status, error });
   await expectError(await get('/api/records/20990101-000000-zzzz/media/media/lines.svg'), 404, 'NO_SUCH_RECORD');
   await expectError(await get(`/api/records/${recordId}/media/replay-media.score.json`), 404, 'NO_SUCH_MEDIA');
   await expectError(await get(`/api/records/${recordId}/media/media/lines.svg?score=7`), 404, 'NO_SUCH_MEDIA');
@@ -97,15 +114,15 @@ test('a link out of the score folder is refused; the score folder moved away is 
   writeFileSync(path.join(outside, 'secret.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><text>secret</text></svg>');
   rmSync(lines);
   symlinkSync(path.join(outside, 'secret.svg'), lines);
-  const linked = await get(`/api/records/${recordId}/media/media/lines.svg`);
+  const linked = await get(`/api/records/${recordId}/media/media/lines.svg?score=0`);
   expect(linked.status).toBe(404);
   expect(await linked.json()).toMatchObject({ error: 'NO_SUCH_MEDIA', message: expect.stringMatching(/outside the score's folder/) });
   rmSync(lines);
   writeFileSync(lines, kept);
-  expect((await get(`/api/records/${recordId}/media/media/lines.svg`)).status).toBe(200);
+  expect((await get(`/api/records/${recordId}/media/media/lines.svg?score=0`)).status).toBe(200);
 
   renameSync(score.dir, `${score.dir}-moved`);
-  const gone = await get(`/api/records/${recordId}/media/media/swell.wav`);
+  const gone = await get(`/api/records/${recordId}/media/media/swell.wav?score=0`);
   expect(gone.status).toBe(404);
   expect(await gone.json()).toMatchObject({ error: 'NO_SUCH_MEDIA', message: expect.stringMatching(/no longer next to the score/) });
 });
