@@ -66,12 +66,15 @@ export function createReplayPanel({ api }) {
     view.render(m, { live: !jumped && clock.running && clock.speed === 1 });
     seek.value = String(Math.round(t - player.start));
     setText($('replay-clock'), `${duration(t - player.start)} / ${duration(player.end - player.start)} · ${clock.speed}×`);
-    if (t >= player.end) pause();
+    if (t >= player.end) pause(false); // the record's last sound rings out
   }
 
   function play() {
     if (!player) return;
-    if (now() >= player.end) clock.from = player.start;
+    if (now() >= player.end) {
+      clock.from = player.start; // from the top, without the end's last sound
+      media.stop();
+    }
     clock = { ...clock, from: now(), wall: performance.now(), running: true };
     clearInterval(timer);
     timer = window.setInterval(() => tick(), TICK_MS);
@@ -79,8 +82,9 @@ export function createReplayPanel({ api }) {
     tick();
   }
 
-  function pause() {
-    media.stop();
+  /** @param {boolean} [silence] stop the sounds too (not when the record simply ends) */
+  function pause(silence = true) {
+    if (silence) media.stop();
     clock = { ...clock, from: now(), running: false };
     clearInterval(timer);
     setText(playButton, 'Play');
