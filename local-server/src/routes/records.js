@@ -67,9 +67,11 @@ function mediaPathOf(url) {
 
 /**
  * @param {import('fastify').FastifyInstance} app
- * @param {{ recordDir: string | null }} options where this server writes its records (null: it records nothing)
+ * @param {{ recordDir: string | null, onOutside?: (src: string) => void }} options recordDir: where this
+ *   server writes its records (null: it records nothing); onOutside: told when a media file the
+ *   replay asks for links outside its score's folder (media-link-warning.js)
  */
-export default async function recordRoutes(app, { recordDir }) {
+export default async function recordRoutes(app, { recordDir, onOutside = () => {} }) {
   const cache = createRecordCache();
   const noSuchRecord = (reply, id) => sendError(reply, 'NO_SUCH_RECORD', { message: `no performance record "${String(id).slice(0, 40)}"` });
 
@@ -112,6 +114,7 @@ export default async function recordRoutes(app, { recordDir }) {
     const dir = index === null ? media.scores.at(-1) : media.scores[index];
     if (!dir) return noSuchMedia(index === null ? 'the record names no score folder' : `the record has no score ${index}`);
     const info = await resolveMediaFile(dir, rel);
+    if (info.reason === 'outside') onOutside(rel);
     if (!info.ok)
       return noSuchMedia(info.reason === 'outside' ? "it links outside the score's folder" : 'the file is no longer next to the score');
     const etag = `"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`;

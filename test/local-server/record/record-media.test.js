@@ -114,9 +114,11 @@ test('a link out of the score folder is refused; the score folder moved away is 
   writeFileSync(path.join(outside, 'secret.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><text>secret</text></svg>');
   rmSync(lines);
   symlinkSync(path.join(outside, 'secret.svg'), lines);
+  const linksBefore = await badInputCount('media_link');
   const linked = await get(`/api/records/${recordId}/media/media/lines.svg?score=0`);
   expect(linked.status).toBe(404);
   expect(await linked.json()).toMatchObject({ error: 'NO_SUCH_MEDIA', message: expect.stringMatching(/outside the score's folder/) });
+  expect(await badInputCount('media_link')).toBe(linksBefore + 1);
   rmSync(lines);
   writeFileSync(lines, kept);
   expect((await get(`/api/records/${recordId}/media/media/lines.svg?score=0`)).status).toBe(200);
@@ -127,9 +129,9 @@ test('a link out of the score folder is refused; the score folder moved away is 
   expect(await gone.json()).toMatchObject({ error: 'NO_SUCH_MEDIA', message: expect.stringMatching(/no longer next to the score/) });
 });
 
-/** tutti_bad_input_total{source="http_body"} from /metrics. */
-async function badInputCount() {
+/** tutti_bad_input_total{source} from /metrics. */
+async function badInputCount(source = 'http_body') {
   const text = await (await get('/metrics')).text();
-  const m = /^tutti_bad_input_total\{source="http_body"\} (\d+)/m.exec(text);
+  const m = new RegExp(`^tutti_bad_input_total\\{source="${source}"\\} (\\d+)`, 'm').exec(text);
   return m ? Number(m[1]) : 0;
 }
