@@ -87,7 +87,7 @@ test('at 1× the preview shows the view’s image and the swell plays at its gai
   // Bar 5 takes the image away.
   await page.waitForFunction(() => document.getElementById('replay-img').hidden, undefined, { timeout: 15_000 });
 
-  expect((await media()).blobs).toBe(2);
+  await page.waitForFunction(() => window.__tuttiReplay.media().blobs === 2);
   await page.click('#replay-close');
   expect(await media()).toEqual({ asked: 0, started: [], playing: 0, blobs: 0 });
   expect(problems).toEqual([]);
@@ -98,8 +98,10 @@ test('at 16× and after a jump nothing sounds; the cue is named', async () => {
   await page.click('#replay-speed-16');
   await page.fill('#replay-seek', '0');
   await page.waitForFunction(() => !window.__tuttiReplay.status().running, undefined, { timeout: 20_000 });
-  // The whole record went by at 16×, the swell with it: no sound was even asked for.
+  // The whole record went by at 16×, the swell with it: no sound was even asked for, yet both
+  // files were fetched when the replay loaded, before they were due.
   expect((await media()).asked).toBe(0);
+  await page.waitForFunction(() => window.__tuttiReplay.media().blobs === 2);
   // A jump (paused) onto the swell names it and plays nothing.
   const { entries } = readRecord(path.join(recordDir, recordId));
   const start = entries.find((e) => e.k === 'open').t;

@@ -74,6 +74,11 @@ test("which of the record's scores was loaded at each moment (the media route's 
     env(2000, 'snapshot', { view: { text: 'B', image: 'media/x.png' } }),
     { k: 'close', t: 3000 },
   ]);
+  // The same path in each score is two files, to fetch from each score's folder.
+  expect(player.media).toEqual([
+    { src: 'media/x.png', scoreIndex: 0 },
+    { src: 'media/x.png', scoreIndex: 1 },
+  ]);
   player.advanceTo(1500);
   expect(player.moment()).toMatchObject({ scoreIndex: 0, view: { image: 'media/x.png' } });
   player.advanceTo(2500);

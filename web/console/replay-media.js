@@ -136,6 +136,8 @@ export function createReplayMedia({ token, image, label }) {
     },
     close,
     stop,
+    /** Fetch files before they are due: a sound on time at 1×, an image with its view. @param {Array<{ src: string, scoreIndex: number }>} files */
+    prefetch: (files) => files.forEach(({ src, scoreIndex }) => blobUrl(src, scoreIndex)),
     showImage,
     play,
     /** What the browser tests read: sounds asked for and started, how many play now, blob URLs held. */

@@ -124,6 +124,7 @@ export function createReplayPanel({ api }) {
       if (mine !== loading) return;
       player = createReplayPlayer(entries);
       view.reset();
+      media.prefetch(player.media);
       seek.max = String(Math.round(player.end - player.start));
       shownViews.length = 0;
       lastView = null;
