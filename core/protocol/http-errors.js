@@ -64,6 +64,8 @@ export const VENUE_ERRORS = Object.freeze({
   IMPORT_FAILED: { status: 400, message: 'the file could not be imported', doc: 'Bringing a piece in' },
   NO_SUCH_RECORD: { status: 404, message: 'no such performance record', doc: 'Control API' },
   BAD_QUERY: { status: 400, message: 'from and limit are whole numbers', doc: 'Replaying a record' },
+  NO_SUCH_MEDIA: { status: 404, message: 'the record names no such media file, or it is gone', doc: 'Replaying a record' },
+  BAD_MEDIA_PATH: { status: 400, message: 'a media path is relative, without empty, "." or ".." segments', doc: 'Replaying a record' },
   // The console's cards.
   NO_SUCH_TARGET: { status: 404, message: 'no such OSC target', doc: 'OSC out: on time in every receiver' },
   BAD_EDGE_URL: { status: 400, message: 'the edge URL is not valid', doc: 'Venue errors' },

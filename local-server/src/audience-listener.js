@@ -22,6 +22,7 @@ import voteRoutes from './routes/vote.js';
 import partRoutes from './routes/part.js';
 import partStreamRoutes from './routes/part-stream.js';
 import { sendError, sendThrownError, thrownStatus } from './send-error.js';
+import { warnMediaLinks } from './media-link-warning.js';
 
 /** Keep-alive sockets between requests (a polling phone asks every ≤ 2 s). Fastify's default is 72 s. */
 const KEEP_ALIVE_TIMEOUT_MS = 10_000;
@@ -127,15 +128,4 @@ export async function buildAudienceListener({
   await audience.register(partRoutes, { dir: settings.partDist, show, metrics, partKey, partPages, log });
   await audience.register(partStreamRoutes, { prefix: '/part/:key', partKey, routeOptions });
   return { audience, probeKey, partKey, partPages, stopSweeping: () => clearInterval(sweepLimiter) };
-}
-
-/** A media file that links outside the score's folder: counted always, said once per file. */
-function warnMediaLinks({ metrics, log }) {
-  const warned = new Set();
-  return (/** @type {string} */ src) => {
-    metrics.badInput.inc({ source: BadInput.MEDIA_LINK });
-    if (warned.has(src) || warned.size > 256) return;
-    warned.add(src);
-    log.warn(`media ${src} links outside the score's folder; not served (SECURITY.md, score files)`);
-  };
 }

@@ -11,6 +11,7 @@ import consolePartRoutes from './routes/console-parts.js';
 import recordRoutes from './routes/records.js';
 import rehearsalRoutes from './routes/rehearsal.js';
 import rehearsalModeRoutes from './routes/rehearsal-mode.js';
+import { warnMediaLinks } from './media-link-warning.js';
 
 /**
  * Build the control listener (not listening yet).
@@ -40,7 +41,7 @@ export async function buildControlListener({ token, metrics, authFailures, fasti
   await control.register(consoleImportRoutes, context);
   await control.register(consoleUiRoutes, {});
   await control.register(consolePartRoutes, context);
-  await control.register(recordRoutes, { recordDir });
+  await control.register(recordRoutes, { recordDir, onOutside: warnMediaLinks({ metrics, log: context.log }) });
   await control.register(rehearsalModeRoutes, { show: context.show, status: context.status, log: context.log });
   return control;
 }

@@ -65,3 +65,24 @@ test('what a phone showed at each moment, forward and after a jump back', () => 
   player.advanceTo(1800);
   expect(player.moment()).toMatchObject({ transport: 'playing', section: { mark: 'A' } });
 });
+
+test("which of the record's scores was loaded at each moment (the media route's ?score=)", () => {
+  const player = createReplayPlayer([
+    { k: 'open', t: 1000, score: { id: 'a', path: '/a/a.score.json' } },
+    env(1000, 'snapshot', { view: { text: 'A', image: 'media/x.png' } }),
+    { k: 'score', t: 2000, score: { id: 'b', path: '/b/b.score.json' } },
+    env(2000, 'snapshot', { view: { text: 'B', image: 'media/x.png' } }),
+    { k: 'close', t: 3000 },
+  ]);
+  // The same path in each score is two files, to fetch from each score's folder.
+  expect(player.media).toEqual([
+    { src: 'media/x.png', scoreIndex: 0 },
+    { src: 'media/x.png', scoreIndex: 1 },
+  ]);
+  player.advanceTo(1500);
+  expect(player.moment()).toMatchObject({ scoreIndex: 0, view: { image: 'media/x.png' } });
+  player.advanceTo(2500);
+  expect(player.moment().scoreIndex).toBe(1);
+  player.advanceTo(1200); // a jump back: from the top, the first score again
+  expect(player.moment().scoreIndex).toBe(0);
+});

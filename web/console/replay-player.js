@@ -14,6 +14,25 @@ const timeOf = (entry) => (entry.k === 'env' ? entry.e.t : entry.t);
 const RECENT_ACTIONS = 6;
 
 /**
+ * Every image and sound the record's envelopes name, once each, with the score they belong to
+ * (moment().scoreIndex counts the same entries), so the replay can fetch them before they are due.
+ * @param {any[]} entries
+ * @returns {Array<{ src: string, scoreIndex: number }>}
+ */
+function namedMedia(entries) {
+  const found = new Map();
+  let scores = 0;
+  for (const entry of entries) {
+    if (entry.k === 'open' || entry.k === 'score') scores += 1;
+    if (entry.k !== 'env') continue;
+    const scoreIndex = Math.max(0, scores - 1);
+    for (const src of [entry.e.data?.view?.image, entry.e.data?.audio?.src])
+      if (typeof src === 'string') found.set(`${scoreIndex}\n${src}`, { src, scoreIndex });
+  }
+  return [...found.values()];
+}
+
+/**
  * @param {any[]} entries every entry of one record, in order (GET /api/records/<id>/entries)
  */
 export function createReplayPlayer(entries) {
@@ -33,6 +52,8 @@ export function createReplayPlayer(entries) {
   let lastVote = null;
   let lastSample = null;
   let envelopes = 0;
+  /** How many entries naming a score (`open`, `score`) have been applied: the media route's `?score=`. */
+  let scores = 0;
 
   function reset() {
     next = 0;
@@ -43,11 +64,13 @@ export function createReplayPlayer(entries) {
     lastVote = null;
     lastSample = null;
     envelopes = 0;
+    scores = 0;
   }
 
   function apply(entry) {
     if (entry.k === 'vote') lastVote = entry;
     else if (entry.k === 'sample') lastSample = entry;
+    else if (entry.k === 'open' || entry.k === 'score') scores += 1;
     if (entry.k !== 'env') return;
     const before = state;
     state = entry.e.type === 'snapshot' || !state ? entry.e.data : /** @type {any} */ (applyMergePatch(state, entry.e.data));
@@ -66,6 +89,8 @@ export function createReplayPlayer(entries) {
     start,
     end,
     actions,
+    /** The images and sounds the record names (namedMedia). */
+    media: namedMedia(timed),
     /**
      * Move the replay to record time `t`: forward applies what happened since; backward starts again from the top.
      * @param {number} t
@@ -94,6 +119,7 @@ export function createReplayPlayer(entries) {
         vote: s.vote ?? null,
         rehearsal: s.rehearsal === true,
         score: s.score ?? null,
+        scoreIndex: Math.max(0, scores - 1),
         lastVote: lastVote && lastVote.t <= at ? lastVote : null,
         sample: lastSample,
         recent: done.slice(-RECENT_ACTIONS),

@@ -1,7 +1,8 @@
 // What the replay shows of one moment (README.md, "Replaying a record"): a phone-sized preview of
-// what the audience saw — section, bar:beat, the view's text, instruction, colour and image (named:
-// a past score's media may not be loaded), the sound cue, the vote, the rehearsal screen — and
-// beside it the transport, the audience figures and the last actions with who made them.
+// what the audience saw — section, bar:beat, the view's text, instruction, colour and image (its
+// file from the record's score folder, replay-media.js; named when the file is gone), the sound
+// cue (played at 1×, named always), the vote, the rehearsal screen — and beside it the transport,
+// the audience figures and the last actions with who made them.
 
 import { $, h, fill, setText, clockTime } from './dom.js';
 
@@ -24,9 +25,10 @@ function voteLine(vote) {
 }
 
 /**
- * @param {{ onJump: (t: number) => void }} deps onJump: an action was clicked (its record time)
+ * @param {{ onJump: (t: number) => void, media: ReturnType<typeof import('./replay-media.js').createReplayMedia> }} deps
+ *   onJump: an action was clicked (its record time); media: shows the images and plays the sounds
  */
-export function createReplayView({ onJump }) {
+export function createReplayView({ onJump, media }) {
   const el = {
     phone: $('replay-phone'),
     section: $('replay-section'),
@@ -36,16 +38,20 @@ export function createReplayView({ onJump }) {
     stage: $('replay-stage'),
     text: $('replay-text'),
     instruction: $('replay-instruction'),
-    image: $('replay-image'),
     sound: $('replay-sound'),
     vote: $('replay-vote'),
     viewers: $('replay-viewers'),
     actions: $('replay-actions'),
   };
   let lastActions = -1;
+  /** The record time of the previous render: a sound cue plays when live time crosses its `at`. */
+  let lastT = -Infinity;
 
-  /** @param {ReturnType<ReturnType<typeof import('./replay-player.js').createReplayPlayer>['moment']>} m */
-  function render(m) {
+  /**
+   * @param {ReturnType<ReturnType<typeof import('./replay-player.js').createReplayPlayer>['moment']>} m
+   * @param {{ live: boolean }} how live: the replay runs at 1× and this is not a jump (sounds play)
+   */
+  function render(m, { live }) {
     el.phone.classList.toggle('rehearsing', m.rehearsal);
     setText(el.section, m.section ? [m.section.mark, m.section.name].filter(Boolean).join(' — ') : '');
     setText(el.bar, m.position?.bar ?? '–');
@@ -54,13 +60,15 @@ export function createReplayView({ onJump }) {
     const v = m.view ?? {};
     setText(el.text, typeof v.text === 'string' ? v.text : '');
     setText(el.instruction, typeof v.instruction === 'string' ? v.instruction : '');
-    setText(el.image, typeof v.image === 'string' ? `image: ${v.image}` : '');
+    media.showImage(typeof v.image === 'string' ? v.image : null, m.scoreIndex);
     const ink = inkOn(v.color);
     el.stage.style.background = ink ? v.color : '';
     el.stage.style.color = ink ?? '';
     // A sound cue is named for a moment from the time it sounds, as the phones played it.
     const sounding = m.audio?.src && typeof m.audio.at === 'number' && m.t >= m.audio.at && m.t < m.audio.at + SOUND_SHOWN_MS;
     setText(el.sound, sounding ? `♪ ${m.audio.src}` : '');
+    if (live && sounding && m.audio.at > lastT) media.play(m.audio.src, m.audio.gain ?? 1, m.scoreIndex);
+    lastT = m.t;
     setText(el.vote, m.rehearsal ? '' : voteLine(m.vote));
     const s = m.sample;
     setText(
@@ -84,5 +92,11 @@ export function createReplayView({ onJump }) {
       );
     }
   }
-  return { render };
+  return {
+    render,
+    /** A new replay starts: its first cue may sound whatever the last replay's clock read. */
+    reset() {
+      lastT = -Infinity;
+    },
+  };
 }

@@ -28,12 +28,16 @@ export const CONSOLE_CORE_FILES = Object.freeze([
   'protocol/merge-patch.js',
 ]);
 
-/** The console's Content-Security-Policy: only its own files; data: only for images (the QR code). */
+/**
+ * The console's Content-Security-Policy: only its own files; data: only for images (the QR code);
+ * blob: for the images and sounds of a replayed record, fetched with the token (web/console/replay-media.js).
+ */
 export const CONSOLE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self' data:",
+  "img-src 'self' data: blob:",
+  'media-src blob:',
   "connect-src 'self'",
   "font-src 'self'",
   "manifest-src 'self'",
