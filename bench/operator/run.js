@@ -45,9 +45,10 @@ export const USAGE = `npm run bench:operator -- [--viewers 5000] [--baseline 100
   --target WHERE    venue (default): the phones on the show server; edge: the show mirrored to
                     the edge worker on local workerd, the phones on the edge's /ws
   --per-process N   phones per client process (100 … 9000)
-  --apply MODE      shared (default): phones with the same state and the same bytes share one
-                    parse and merge, so the load generator's CPU does not swamp the figure;
-                    each: every phone parses and merges on its own, as the app does
+  --apply MODE      shared (default): phones that receive the same bytes share one inflation
+                    and one parse, and phones with the same state one merge, so the load
+                    generator's CPU does not swamp the figure; each: every phone inflates,
+                    parses and merges on its own, as the app does on its own CPU
   --inflate N       concurrent inflations per phone process (ws's limiter; default 10, ws's own)
   --out FILE        where the JSON goes (bench-results/operator.json)
 `;
@@ -160,10 +161,15 @@ async function measureAction(workers, action, trigger, log) {
   return a;
 }
 
-/** Sum of one counter over the phone processes. */
-async function phoneCounts(workers) {
+/**
+ * Gaps and closes over the phone processes; said out loud when there are any (a phone closed
+ * mid-case leaves the figures, so "0 missing" alone would hide it).
+ */
+async function phoneCounts(workers, label, log) {
   const all = await Promise.all(workers.map((w) => w.request('counts')));
-  return { gaps: all.reduce((a, c) => a + c.gaps, 0), closed: all.reduce((a, c) => a + c.closed, 0) };
+  const counts = { gaps: all.reduce((a, c) => a + c.gaps, 0), closed: all.reduce((a, c) => a + c.closed, 0) };
+  if (counts.gaps || counts.closed) log(`${label}: WARNING ${counts.closed} phones closed, ${counts.gaps} gaps during the case`);
+  return counts;
 }
 
 /**
@@ -195,7 +201,7 @@ async function runOurs({ stream, viewers, options, scorePath, log }) {
       viewers,
       connected: phones.connected,
       actions,
-      ...(await phoneCounts(workers)),
+      ...(await phoneCounts(workers, `${options.target} ${stream}:${viewers}`, log)),
       serverCpuSeconds: cpu0 !== null && cpu1 !== null ? round(cpu1 - cpu0) : null,
       recording,
     };
@@ -224,7 +230,14 @@ async function runReplay({ stream, viewers, options, recording, log }) {
       await sleep(SETTLE_MS);
       actions[action.name] = await measureAction(workers, action, () => server.request('action', k), log);
     }
-    return { impl: 'naive', stream, viewers, connected: phones.connected, actions, ...(await phoneCounts(workers)) };
+    return {
+      impl: 'naive',
+      stream,
+      viewers,
+      connected: phones.connected,
+      actions,
+      ...(await phoneCounts(workers, `naive ${stream}:${viewers}`, log)),
+    };
   } finally {
     await Promise.all(workers.map((w) => w.stop()));
     await server.stop();

@@ -15,6 +15,7 @@ import { WebSocket } from 'ws';
 import { serveParent } from '../lib/child-ipc.js';
 import { actionShown } from './actions.js';
 import { createEnvelopeCache } from './envelope-cache.js';
+import { shareInflations } from './shared-inflate.js';
 
 /** Wall clock with sub-millisecond resolution, the same in every process on this machine. */
 const clock = () => performance.timeOrigin + performance.now();
@@ -41,6 +42,8 @@ let armed = null;
 let pending = 0;
 /** How envelopes are parsed and applied (envelope-cache.js); set by connect. */
 let envelopes = createEnvelopeCache('shared');
+/** Whether phones share inflations of the same compressed bytes (shared-inflate.js); set by connect. */
+let sharedInflation = true;
 let inflateConcurrency = 10;
 /** The recording phone's envelopes (texts) and, per armed action, the index of the one that showed it. */
 const recording = { on: false, texts: /** @type {string[]} */ ([]), applied: /** @type {number[]} */ ([]), arms: 0 };
@@ -94,6 +97,7 @@ function openPhone(url) {
     /** @type {Phone} */
     const phone = { ws, state: null, epoch: '', seq: -1, open: false, appliedAt: null, arrivedAt: 0, arrivedAtApplied: null };
     ws.on('open', () => {
+      if (sharedInflation) shareInflations(ws);
       phone.open = true;
       phones.push(phone);
       resolve(true);
@@ -118,6 +122,7 @@ serveParent({
     recording.on = record;
     inflateConcurrency = inflate;
     envelopes = createEnvelopeCache(apply);
+    sharedInflation = apply === 'shared';
     for (let i = 0; i < count; i += batch) {
       const n = Math.min(batch, count - i);
       await Promise.all(Array.from({ length: n }, () => openPhone(url)));
