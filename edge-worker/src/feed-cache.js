@@ -15,6 +15,8 @@ import { deltasAfter } from '#core/stream/catch-up.js';
 
 /** A refresh that has not finished after this long is presumed abandoned (its request went away). */
 const REFRESH_TIMEOUT_MS = 2000;
+/** How often a request waiting for another request's refresh looks again (ms). */
+const WAIT_STEP_MS = 5;
 
 /**
  * @param {object} options
@@ -59,9 +61,13 @@ export function createFeedCache({ ttlMs, limit, stream = 'full' }) {
      * @returns {Promise<Feed>}
      */
     async current(root) {
-      const now = Date.now();
-      const busy = refreshingSince !== 0 && now - refreshingSince < REFRESH_TIMEOUT_MS;
-      if (now - fetchedAt >= ttlMs && !busy) await refresh(root);
+      const busy = () => refreshingSince !== 0 && Date.now() - refreshingSince < REFRESH_TIMEOUT_MS;
+      if (Date.now() - fetchedAt < ttlMs) return feed;
+      // Another request is refreshing: wait for its answer rather than hand out the copy before it,
+      // which right after a start is the root's "no show yet" (its promise cannot be shared: see
+      // above; this request looks again every few ms, at most until the refresh counts as abandoned).
+      while (busy()) await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
+      if (Date.now() - fetchedAt >= ttlMs) await refresh(root);
       return feed;
     },
     /**
