@@ -1,31 +1,25 @@
 // The full stream's `ahead` in pieces (issue 27): no beat's delta carries a whole chunk that starts
 // later, every piece arrives before the beat it starts at, and a viewer ends up with the same cues.
 
-import { readFileSync } from 'node:fs';
-import { validateScore } from '#core/score/validate.js';
-import { createShowEngine } from '#core/score/engine.js';
 import { createStateStream } from '#core/stream/state-stream.js';
 import { createAheadStager, splitChunk, AHEAD_PIECE_BYTES } from '#core/stream/ahead-pieces.js';
 import { aheadItems } from '#core/client/flywheel.js';
 import { createFakeClock } from '../../support/fake-clock.js';
+import { engineOnFakeClock, loadTestScore } from '../../support/engine-on-fake-clock.js';
 
-const loadScore = JSON.parse(readFileSync(new URL('../../../scores/union-rose-load.score.json', import.meta.url), 'utf8'));
+const loadScore = loadTestScore();
 
 /** Play the load-test score on a fake clock; the full stream publishes staged (or, with stage: false, raw) states. */
 function play({ stage = true, steps }) {
-  const { score } = validateScore(loadScore);
   const clock = createFakeClock();
   const stream = createStateStream({ epoch: 'e', state: {}, now: clock.now });
   const stager = createAheadStager();
   /** @type {Array<{ bytes: number, raw: any, published: any, reanchor: boolean }>} */
   const updates = [];
   let lastSegmentAt = null;
-  const engine = createShowEngine({
-    score,
-    now: clock.now,
-    setTimer: clock.setTimer,
-    clearTimer: clock.clearTimer,
-    onState: (state) => {
+  const { engine } = engineOnFakeClock(
+    loadScore,
+    (state) => {
       const published = stage ? stager.stage(state) : state;
       const u = stream.update(published);
       if (!u) return;
@@ -33,7 +27,8 @@ function play({ stage = true, steps }) {
       lastSegmentAt = state.segment?.at ?? null;
       updates.push({ bytes: Buffer.byteLength(u.json), raw: state, published: stream.state(), reanchor });
     },
-  });
+    clock,
+  );
   steps(engine, clock);
   engine.dispose?.();
   return updates;

@@ -2,34 +2,29 @@
 // beat and every view the full stream would have sent, and the lean stream is much smaller.
 
 import { readFileSync } from 'node:fs';
-import { validateScore } from '#core/score/validate.js';
-import { createShowEngine } from '#core/score/engine.js';
 import { createStateStream } from '#core/stream/state-stream.js';
 import { deriveLeanState } from '#core/stream/lean-state.js';
 import { beatAt, flywheelSegment, plannedViews } from '#core/client/flywheel.js';
 import { encodeTextFrame, encodeDeflatedTextFrame } from '../../../local-server/src/hub/ws-frame.js';
 import { createFakeClock } from '../../support/fake-clock.js';
+import { engineOnFakeClock, loadTestScore } from '../../support/engine-on-fake-clock.js';
 
-const loadScore = JSON.parse(readFileSync(new URL('../../../scores/union-rose-load.score.json', import.meta.url), 'utf8'));
+const loadScore = loadTestScore();
 const tidal = JSON.parse(readFileSync(new URL('../../../scores/tidal-lines.score.json', import.meta.url), 'utf8'));
 
 const withoutAt = ({ at: _at, ...view }) => view;
 
 /** Play a score on a fake clock, deriving the lean stream from every full state. */
 function play(raw, steps) {
-  const { score } = validateScore(raw);
   const clock = createFakeClock();
   const full = createStateStream({ epoch: 'e', state: {}, now: clock.now });
   const leanStream = createStateStream({ epoch: 'e~lean', state: {}, now: clock.now });
   let lean = null;
   const bytes = { full: 0, lean: 0 };
   const checks = [];
-  const engine = createShowEngine({
-    score,
-    now: clock.now,
-    setTimer: clock.setTimer,
-    clearTimer: clock.clearTimer,
-    onState: (state) => {
+  const { engine } = engineOnFakeClock(
+    raw,
+    (state) => {
       const u = full.update(state);
       if (u) bytes.full += encodeTextFrame(u.json).length;
       lean = deriveLeanState(lean, state);
@@ -37,7 +32,8 @@ function play(raw, steps) {
       if (l) bytes.lean += encodeDeflatedTextFrame(l.json).length;
       if (state.transport === 'playing') checks.push({ full: state, lean: leanStream.state() });
     },
-  });
+    clock,
+  );
   steps(engine, clock);
   return { bytes, checks };
 }

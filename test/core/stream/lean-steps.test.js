@@ -3,14 +3,9 @@
 // look-ahead right after, and leaves the window's own moves during plain play one update each.
 // Real engine states of the load-test score, on a fake clock.
 
-import { readFileSync } from 'node:fs';
-import { validateScore } from '#core/score/validate.js';
-import { createShowEngine } from '#core/score/engine.js';
 import { applyMergePatch, createMergePatch } from '#core/protocol/merge-patch.js';
 import { deriveLeanState, leanSteps } from '#core/stream/lean-state.js';
-import { createFakeClock } from '../../support/fake-clock.js';
-
-const loadScore = JSON.parse(readFileSync(new URL('../../../scores/union-rose-load.score.json', import.meta.url), 'utf8'));
+import { engineOnFakeClock, loadTestScore } from '../../support/engine-on-fake-clock.js';
 
 /** A vote as the venue's vote desk adds it to the state when a prompt opens (local-server/src/votes/vote-view.js). */
 const VOTE = {
@@ -32,23 +27,15 @@ const VOTE = {
  * the venue merges the vote) is recorded with the lean state before it and its lean steps.
  */
 function createShow() {
-  const { score } = validateScore(loadScore);
-  const clock = createFakeClock();
   /** @type {Record<string, unknown>} */
   let extra = {};
   let lean = null;
   const published = [];
-  const engine = createShowEngine({
-    score,
-    now: clock.now,
-    setTimer: clock.setTimer,
-    clearTimer: clock.clearTimer,
-    onState: (state) => {
-      const full = { ...state, ...extra };
-      const steps = leanSteps(lean, full);
-      published.push({ previous: lean, full, steps });
-      lean = steps.at(-1);
-    },
+  const { engine, clock } = engineOnFakeClock(loadTestScore(), (state) => {
+    const full = { ...state, ...extra };
+    const steps = leanSteps(lean, full);
+    published.push({ previous: lean, full, steps });
+    lean = steps.at(-1);
   });
   lean = deriveLeanState(null, engine.state());
   return {
