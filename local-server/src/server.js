@@ -54,6 +54,7 @@ export { DEFAULT_SCORE } from './start-score.js';
  * @property {string | null} [recordDir] write the performance record of this show into this folder (README.md, "The performance record"); null = none
  * @property {string | null} [stateFile] persist the show position here; resume from it after an unclean stop (a clean close deletes it)
  * @property {number} [lookaheadMs]
+ * @property {number} [lookAheadDelayMs] how long an operator's action's look-ahead waits on the lean stream (default LOOK_AHEAD_DELAY_MS in show-streams.js)
  * @property {() => number} [now] the server clock (default createServerClock(); tests: a laptop whose clock is off)
  * @property {number} [voteEdgeWaitMs] how long after a prompt's close its result waits for the edge's final count (default EDGE_WAIT_MS in votes/vote-desk.js)
  * @property {object} [hubOptions] fan-out tuning (tests)
@@ -78,7 +79,16 @@ export { DEFAULT_SCORE } from './start-score.js';
 export async function startShowServer(options = {}) {
   const stateFile = options.stateFile ?? null;
   const { host = '0.0.0.0', port = 8080, controlPort = 8081, autoplay = false, maxClients = null } = options;
-  const { oscTargets = [], oscPlain = false, edgeUrl = null, edgeToken = null, lookaheadMs, hubOptions, aheadPieces } = options;
+  const {
+    oscTargets = [],
+    oscPlain = false,
+    edgeUrl = null,
+    edgeToken = null,
+    lookaheadMs,
+    lookAheadDelayMs,
+    hubOptions,
+    aheadPieces,
+  } = options;
   const token = options.token ?? randomBytes(18).toString('base64url');
   const { printed, log, fileLog, fastifyLogging } = openServerLogs({
     log: options.log,
@@ -102,6 +112,7 @@ export async function startShowServer(options = {}) {
       now,
       metrics,
       lookaheadMs,
+      lookAheadDelayMs,
       hubOptions,
       aheadPieces,
     });

@@ -3,13 +3,25 @@
 // on withheld, goes out on the full state stream and, derived from it in order, on the lean
 // stream (`?stream=lean`: its own seq space and epoch id); the hub fans both out, each update
 // encoded once for all its clients. On the lean stream an operator's action goes out in its own
-// small update and the look-ahead it brings right after (leanSteps, core/stream/lean-state.js).
+// small update and the look-ahead it brings after it (leanSteps, core/stream/lean-state.js): a
+// moment later, or with the next update if that comes first, so the action reaches every phone
+// before the look-ahead's bytes compete with it (README.md, "The action first, the look-ahead after").
 
 import { createStateStream } from '#core/stream/state-stream.js';
 import { deriveLeanState, leanSteps, LEAN_EPOCH_SUFFIX } from '#core/stream/lean-state.js';
 import { rehearsalState } from '#core/stream/rehearsal-state.js';
 import { createAheadStager } from '#core/stream/ahead-pieces.js';
 import { createHub } from './hub/hub.js';
+
+/**
+ * How long the look-ahead of an operator's action waits after the action itself on the lean
+ * stream, unless the next update comes first (README.md, "The action first, the look-ahead
+ * after"): longer than the action takes to reach 5,000 phones (≈ 100–170 ms on the operator
+ * bench), shorter than a beat at any usual tempo. The next beat's update flushes it anyway, and
+ * that update is published `lookaheadMs` before its beat sounds, so every cue of the look-ahead
+ * reaches a phone at least as early as a beat does.
+ */
+export const LOOK_AHEAD_DELAY_MS = 250;
 
 /**
  * @param {object} options
@@ -20,8 +32,22 @@ import { createHub } from './hub/hub.js';
  * @param {object} options.hubOptions
  * @param {(json: string) => void} options.onEnvelope every envelope of the full stream published
  * @param {boolean} [options.aheadPieces] true: the full stream sends a chunk that starts later in pieces (core/stream/ahead-pieces.js)
+ * @param {number} [options.lookAheadDelayMs] how long an action's look-ahead waits on the lean stream (LOOK_AHEAD_DELAY_MS)
+ * @param {(fn: () => void, ms: number) => unknown} [options.setTimer] the show's timer (default setTimeout; the record benchmark injects a simulated clock)
+ * @param {(handle: unknown) => void} [options.clearTimer]
  */
-export function createShowStreams({ epoch, now, metrics, replayLimit, hubOptions, onEnvelope, aheadPieces = false }) {
+export function createShowStreams({
+  epoch,
+  now,
+  metrics,
+  replayLimit,
+  hubOptions,
+  onEnvelope,
+  aheadPieces = false,
+  lookAheadDelayMs = LOOK_AHEAD_DELAY_MS,
+  setTimer = (fn, ms) => setTimeout(fn, ms),
+  clearTimer = (handle) => clearTimeout(/** @type {any} */ (handle)),
+}) {
   // Created with a placeholder state: the show resets both with the engine's first state. Envelope
   // `t` in whole ms (as in README.md's envelope example; fewer bytes than a fractional reading).
   const stream = createStateStream({ epoch, state: {}, now: () => Math.round(now()), replayLimit });
@@ -35,6 +61,24 @@ export function createShowStreams({ epoch, now, metrics, replayLimit, hubOptions
   // default: the edge derives its lean stream from the full one, where pieces mean ~6 small lean
   // updates per window instead of one (README.md, "flywheel").
   const stager = createAheadStager();
+  /** The look-ahead of the last action, not yet on the lean stream, and the timer that sends it. */
+  let pendingLookAhead = /** @type {Record<string, unknown> | null} */ (null);
+  let lookAheadTimer = /** @type {unknown} */ (null);
+  /** @param {Record<string, unknown>} step one lean state: published and sent to every lean viewer */
+  const publishLean = (step) => {
+    const leanUpdate = leanStream.update(step);
+    if (leanUpdate) hub.broadcast(leanUpdate.seq, leanUpdate.json, 'lean');
+  };
+  const dropLookAhead = () => {
+    if (lookAheadTimer !== null) clearTimer(lookAheadTimer);
+    lookAheadTimer = null;
+    pendingLookAhead = null;
+  };
+  const flushLookAhead = () => {
+    const step = pendingLookAhead;
+    dropLookAhead();
+    if (step) publishLean(step);
+  };
 
   /** @type {Array<() => Record<string, unknown>>} parts of the state kept outside the engine (the vote tally) */
   const extras = [];
@@ -55,20 +99,23 @@ export function createShowStreams({ epoch, now, metrics, replayLimit, hubOptions
      * @param {Record<string, unknown>} engineState
      */
     publish(engineState) {
+      // A look-ahead still waiting goes out first: the lean stream stays in order, and the next
+      // update is derived from the state every lean viewer then has.
+      flushLookAhead();
       const state = fullState(engineState);
       const update = stream.update(aheadPieces ? stager.stage(state) : state);
       if (!update) return;
       hub.broadcast(update.seq, update.json);
       onEnvelope(update.json);
-      // Each step to every lean viewer in order, in this same turn: the first loop has written the
-      // small action frame to every socket before the second writes the look-ahead (deferring
-      // the look-ahead would let the next beat's update overtake it).
       const steps = leanSteps(lean, state);
-      for (const step of steps) {
-        const leanUpdate = leanStream.update(step);
-        if (leanUpdate) hub.broadcast(leanUpdate.seq, leanUpdate.json, 'lean');
-      }
+      publishLean(steps[0]);
       lean = steps[steps.length - 1];
+      // Two steps: the action is on every socket; its look-ahead follows a moment later, so on the
+      // phones (and the venue's air) the action does not share its moment with the chunks' bytes.
+      if (steps.length > 1) {
+        pendingLookAhead = lean;
+        lookAheadTimer = setTimer(flushLookAhead, lookAheadDelayMs);
+      }
     },
     /**
      * Start both streams in a new epoch with the engine's current state (nothing is sent).
@@ -76,6 +123,8 @@ export function createShowStreams({ epoch, now, metrics, replayLimit, hubOptions
      * @param {Record<string, unknown>} engineState
      */
     reset(next, engineState) {
+      // The new epoch's snapshot carries its own look-ahead.
+      dropLookAhead();
       const state = fullState(engineState);
       stager.reset(state);
       stream.reset(next, state);
@@ -85,6 +134,11 @@ export function createShowStreams({ epoch, now, metrics, replayLimit, hubOptions
     /** @param {() => Record<string, unknown>} extra keys added to every state published */
     addExtra(extra) {
       extras.push(extra);
+    },
+    /** Stop: the look-ahead waiting is dropped and every viewer closed (hub.close). */
+    close() {
+      dropLookAhead();
+      hub.close();
     },
     /** Whether rehearsal mode is on. */
     rehearsal: () => rehearsal,

@@ -22,6 +22,7 @@ export const newEpoch = () => randomBytes(6).toString('base64url');
  * @param {number} [options.replayLimit]
  * @param {object} [options.hubOptions]
  * @param {boolean} [options.aheadPieces] true: the full stream sends a chunk that starts later in pieces (core/stream/ahead-pieces.js); off by default, see README.md "flywheel"
+ * @param {number} [options.lookAheadDelayMs] how long an action's look-ahead waits on the lean stream (show-streams.js, LOOK_AHEAD_DELAY_MS)
  * @param {(fn: () => void, ms: number) => unknown} [options.setTimer] the engine's timer (default setTimeout; the record benchmark injects a simulated clock)
  * @param {(handle: unknown) => void} [options.clearTimer]
  */
@@ -33,6 +34,7 @@ export function createShow({
   replayLimit = 512,
   hubOptions = {},
   aheadPieces = false,
+  lookAheadDelayMs,
   setTimer = (fn, ms) => setTimeout(fn, ms),
   clearTimer = (handle) => clearTimeout(/** @type {any} */ (handle)),
 }) {
@@ -50,6 +52,9 @@ export function createShow({
     hubOptions,
     onEnvelope: (json) => events.emit('envelope', json),
     aheadPieces,
+    lookAheadDelayMs,
+    setTimer,
+    clearTimer,
   });
   const { stream, leanStream, hub } = published;
 
@@ -134,7 +139,7 @@ export function createShow({
     },
     close() {
       engine.dispose();
-      hub.close();
+      published.close();
     },
   };
 }

@@ -1,6 +1,7 @@
 // The action first, the look-ahead after (issue 27; README.md, "flywheel"): on the lean stream an
 // operator's seek, tempo change or vote opening reaches a viewer in an update of its own, without
-// the new `ahead` chunks, and the chunks come in the very next update — no gap, and the viewer's
+// the new `ahead` chunks, and the chunks come in the very next update (a moment later:
+// LOOK_AHEAD_DELAY_MS in local-server/src/show-streams.js) — no gap, and the viewer's
 // state ends where the server's lean stream is. Real server, real control API, a lean WebSocket
 // viewer that negotiates permessage-deflate as a browser does.
 import { startShowServer } from '../../local-server/src/server.js';
@@ -47,7 +48,7 @@ test('a seek, a tempo change and a vote opening: the action alone first, `ahead`
       shownAt = null;
       await control(action.request);
       await waitFor(() => shownAt !== null, 10_000, `${name} on the lean viewer`);
-      // Both steps are written in the same turn: the look-ahead is on its way already.
+      // The look-ahead follows within LOOK_AHEAD_DELAY_MS, or with the next beat's update.
       await waitFor(() => tracker.envelopes.length > shownAt + 1, 5000, `the update after ${name}`);
       const [shown, next] = tracker.envelopes.slice(shownAt, shownAt + 2);
       // `ahead: null` (the old chunks removed) is fine in the first; chunks come only in the next.

@@ -47,10 +47,14 @@ test('WebSocket lean: compressed, own epoch and seq space, no per-beat position,
   // Operator actions move the lean stream; beats alone (within a 15 s chunk) do not.
   server.show.engine.seek(5);
   server.show.engine.setTempo(120);
+  // The action first, its look-ahead (`ahead`, without `position`) a moment later (README.md).
   await waitFor(
-    () => lean.tracker.seq >= server.show.leanStream.seq() && server.show.leanStream.seq() > leanSeqBefore,
+    () =>
+      lean.tracker.seq >= server.show.leanStream.seq() &&
+      server.show.leanStream.seq() > leanSeqBefore &&
+      typeof lean.tracker.state?.ahead === 'object',
     5000,
-    'lean deltas',
+    'lean deltas and the look-ahead',
   );
   expect(lean.tracker.gaps).toBe(0);
   expect(lean.tracker.epoch).toBe(`${server.show.stream.epoch()}${LEAN_EPOCH_SUFFIX}`);
@@ -157,6 +161,9 @@ function firstFrame(bytes) {
 }
 
 test("Firefox's bare permessage-deflate offer (no client_max_window_bits) is accepted on the lean stream, and its frames are compressed", async () => {
+  // A snapshot with its look-ahead (the last test's seek sends it a moment after the seek itself):
+  // big enough to be compressed (DEFLATE_THRESHOLD_BYTES).
+  await waitFor(() => typeof server.show.leanStream.state().ahead === 'object', 5000, 'the look-ahead');
   const { status, headers, rest } = await rawUpgrade('/ws?stream=lean', 'permessage-deflate');
   expect(status).toMatch(/^HTTP\/1\.1 101/);
   expect(headers['sec-websocket-extensions']).toMatch(/^permessage-deflate/);

@@ -1,16 +1,19 @@
 // What a show publishes (local-server/src/show-streams.js), with a real hub and metrics and no
 // viewers: extras merged into every state, rehearsal mode withholding what phones could act on,
-// the lean stream derived from the full one in order, and a reset that starts both streams in a
-// new epoch without sending anything.
-import { afterEach, expect, test } from '@jest/globals';
-import { createShowStreams } from '../../local-server/src/show-streams.js';
+// the lean stream derived from the full one in order, a reset that starts both streams in a
+// new epoch without sending anything, and an action's look-ahead held back a moment on the lean
+// stream (a real engine playing the load-test score on a fake clock).
+import { afterEach, describe, expect, test } from '@jest/globals';
+import { createShowStreams, LOOK_AHEAD_DELAY_MS } from '../../local-server/src/show-streams.js';
 import { createMetrics } from '../../local-server/src/metrics.js';
 import { LEAN_EPOCH_SUFFIX } from '#core/stream/lean-state.js';
+import { createFakeClock } from '../support/fake-clock.js';
+import { engineOnFakeClock, loadTestScore } from '../support/engine-on-fake-clock.js';
 
 let streams;
 const envelopes = [];
 afterEach(() => {
-  streams?.hub.close();
+  streams?.close();
   envelopes.length = 0;
 });
 
@@ -62,4 +65,68 @@ test('extras are merged into every state; rehearsal mode withholds the vote and 
   s.publish(engineState(2));
   expect(s.stream.state()).toMatchObject({ vote: { id: 'path', closed: true } });
   expect(s.stream.state()).not.toHaveProperty('rehearsal');
+});
+
+describe('the action first, the look-ahead a moment later (README.md, "The action first, the look-ahead after")', () => {
+  /** The load-test score played by a real engine into real streams, all on one fake clock. */
+  function playLoadTestScore(lookAheadDelayMs) {
+    const clock = createFakeClock();
+    streams = createShowStreams({
+      epoch: 'first',
+      now: clock.now,
+      metrics: createMetrics(),
+      replayLimit: 64,
+      hubOptions: {},
+      onEnvelope: () => {},
+      lookAheadDelayMs,
+      setTimer: clock.setTimer,
+      clearTimer: clock.clearTimer,
+    });
+    const { engine } = engineOnFakeClock(loadTestScore(), streams.publish, clock);
+    streams.reset('e1', engine.state());
+    engine.play();
+    clock.advance(20_000);
+    return { engine, clock, lean: streams.leanStream, full: streams.stream };
+  }
+  const hasChunks = (state) => state.ahead !== null && typeof state.ahead === 'object';
+
+  test('a seek: the lean stream has the action without chunks; its look-ahead follows after the delay', () => {
+    const { engine, clock, lean, full } = playLoadTestScore(LOOK_AHEAD_DELAY_MS);
+    const before = lean.seq();
+    const fullSeq = full.seq();
+    engine.seek(40, 1);
+    expect(lean.seq()).toBe(before + 1);
+    expect(lean.state()).toMatchObject({ segment: { bar: 40, beat: 1 }, position: { bar: 40, beat: 1 } });
+    expect(hasChunks(lean.state())).toBe(false);
+    clock.advance(LOOK_AHEAD_DELAY_MS - 1);
+    expect(full.seq()).toBe(fullSeq + 1); // no beat published meanwhile: only the timer can send it
+    expect(lean.seq()).toBe(before + 1);
+    clock.advance(1);
+    expect(lean.seq()).toBe(before + 2);
+    expect(hasChunks(lean.state())).toBe(true);
+    expect(lean.state()).not.toHaveProperty('position');
+  });
+
+  test('the next update sends a look-ahead still waiting first, in order', () => {
+    const { engine, clock, lean, full } = playLoadTestScore(60_000);
+    engine.setTempo(150);
+    const action = lean.seq();
+    expect(hasChunks(lean.state())).toBe(false);
+    const fullSeq = full.seq();
+    // The next beat's update: the look-ahead goes out before it, so the lean stream has it.
+    while (full.seq() === fullSeq) clock.advance(10);
+    expect(lean.seq()).toBe(action + 1);
+    expect(hasChunks(lean.state())).toBe(true);
+    expect(lean.state().segment).toMatchObject({ bpm: 150 });
+  });
+
+  test('a reset drops the look-ahead waiting: the new epoch starts from its own snapshot', () => {
+    const { engine, clock, lean } = playLoadTestScore(LOOK_AHEAD_DELAY_MS);
+    engine.seek(40, 1);
+    engine.pause();
+    streams.reset('e2', engine.state());
+    clock.advance(LOOK_AHEAD_DELAY_MS * 2);
+    expect(lean.epoch()).toBe(`e2${LEAN_EPOCH_SUFFIX}`);
+    expect(lean.seq()).toBe(0);
+  });
 });
