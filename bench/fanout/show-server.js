@@ -5,6 +5,7 @@
 //
 // argv: --score FILE --token T [--stream full|lean] (which stream the window and fan-out times follow)
 //   [--ahead-pieces] (impl ours-pieces: the full stream's next `ahead` chunk in pieces)
+//   [--look-ahead-delay MS] (bench:operator's A/B: how long an action's look-ahead waits on the lean stream)
 
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -17,6 +18,7 @@ const { values } = parseArgs({
     token: { type: 'string' },
     stream: { type: 'string', default: 'full' },
     'ahead-pieces': { type: 'boolean', default: false },
+    'look-ahead-delay': { type: 'string' },
   },
 });
 const streamName = values.stream === 'lean' ? 'lean' : 'full';
@@ -31,6 +33,7 @@ const server = await startShowServer({
   oscTargets: [],
   // ours-pieces: the flywheel's next chunk in pieces on the full stream (README.md, "flywheel")
   aheadPieces: values['ahead-pieces'],
+  lookAheadDelayMs: values['look-ahead-delay'] === undefined ? undefined : Number(values['look-ahead-delay']),
 });
 const { show } = server;
 

@@ -37,7 +37,7 @@ const SETTLE_MS = 1500;
 const clock = () => performance.timeOrigin + performance.now();
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export const USAGE = `npm run bench:operator -- [--viewers 5000] [--baseline 100] [--runs 3] [--streams lean,full] [--target venue|edge] [--per-process 2500] [--apply shared|each] [--inflate 10] [--out FILE]
+export const USAGE = `npm run bench:operator -- [--viewers 5000] [--baseline 100] [--runs 3] [--streams lean,full] [--target venue|edge] [--per-process 2500] [--apply shared|each] [--inflate 10] [--look-ahead-delay MS] [--out FILE]
   --viewers N       phones per stream (1 … 10000)
   --baseline N      phones of the baseline case in the same run (1 … 1000; 0: none)
   --runs N          runs (1 … 10); the table gives medians
@@ -50,12 +50,15 @@ export const USAGE = `npm run bench:operator -- [--viewers 5000] [--baseline 100
                     generator's CPU does not swamp the figure; each: every phone inflates,
                     parses and merges on its own, as the app does on its own CPU
   --inflate N       concurrent inflations per phone process (ws's limiter; default 10, ws's own)
+  --look-ahead-delay MS  how long the show holds an action's look-ahead on the lean stream
+                    (0 … 2000; default the server's, 250; 0: on the next timer tick, as good
+                    as at once — the A/B for README.md "The action first, the look-ahead after")
   --out FILE        where the JSON goes (bench-results/operator.json)
 `;
 
 /**
  * @param {string[]} argv
- * @returns {{ viewers: number, baseline: number, runs: number, streams: string[], target: 'venue' | 'edge', perProcess: number, apply: 'shared' | 'each', inflate: number, out: string }}
+ * @returns {{ viewers: number, baseline: number, runs: number, streams: string[], target: 'venue' | 'edge', perProcess: number, apply: 'shared' | 'each', inflate: number, lookAheadDelay: number | null, out: string }}
  */
 export function parseArgs(argv) {
   return /** @type {any} */ (
@@ -70,6 +73,7 @@ export function parseArgs(argv) {
         perProcess: 2500,
         apply: 'shared',
         inflate: 10,
+        lookAheadDelay: null,
         out: RESULTS,
       },
       numbers: {
@@ -78,6 +82,7 @@ export function parseArgs(argv) {
         '--runs': ['runs', 1, 10],
         '--per-process': ['perProcess', 100, 9000],
         '--inflate': ['inflate', 1, 10_000],
+        '--look-ahead-delay': ['lookAheadDelay', 0, 2000],
       },
       others: {
         '--out': (value, options) => (options.out = value),
@@ -177,7 +182,7 @@ async function phoneCounts(workers, label, log) {
  * once through the control API. Returns the figures and what the recording phone received.
  */
 async function runOurs({ stream, viewers, options, scorePath, log }) {
-  const show = await startShow(options.target, { scorePath, token: TOKEN, stream, viewers });
+  const show = await startShow(options.target, { scorePath, token: TOKEN, stream, viewers, lookAheadDelay: options.lookAheadDelay });
   let workers = [];
   try {
     const phones = await connectPhones({ url: show.wsUrl, viewers, options, label: `${options.target} ${stream}:${viewers}`, log });

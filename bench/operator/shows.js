@@ -20,11 +20,16 @@ const EDGE_SHARD_CAPACITY = 2500;
 
 /**
  * The venue's show server in its own process.
- * @param {{ scorePath: string, token: string, stream: 'lean' | 'full' }} options
+ * @param {{ scorePath: string, token: string, stream: 'lean' | 'full', lookAheadDelay?: number | null }} options
+ *   lookAheadDelay: the show's look-ahead delay on the lean stream (null: the server's default)
  * @returns {Promise<RunningShow>}
  */
-async function startVenueShow({ scorePath, token, stream }) {
-  const server = forkWorker(SHOW_SERVER, { name: 'show server', args: ['--score', scorePath, '--token', token, '--stream', stream] });
+async function startVenueShow({ scorePath, token, stream, lookAheadDelay = null }) {
+  const delay = lookAheadDelay === null ? [] : ['--look-ahead-delay', String(lookAheadDelay)];
+  const server = forkWorker(SHOW_SERVER, {
+    name: 'show server',
+    args: ['--score', scorePath, '--token', token, '--stream', stream, ...delay],
+  });
   try {
     const ready = await server.waitFor('ready', 60_000);
     return { controlUrl: ready.controlUrl, wsUrl: ready.wsUrl, pid: server.pid, stop: () => server.stop() };
@@ -84,7 +89,8 @@ async function startEdgeShow({ scorePath, token, stream, viewers }) {
 
 /**
  * @param {'venue' | 'edge'} target
- * @param {{ scorePath: string, token: string, stream: 'lean' | 'full', viewers: number }} options
+ * @param {{ scorePath: string, token: string, stream: 'lean' | 'full', viewers: number, lookAheadDelay?: number | null }} options
+ *   lookAheadDelay: venue only (the edge derives its own lean stream and sends both steps at once)
  * @returns {Promise<RunningShow>}
  */
 export const startShow = (target, options) => (target === 'edge' ? startEdgeShow(options) : startVenueShow(options));
