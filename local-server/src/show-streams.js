@@ -33,8 +33,8 @@ export const LOOK_AHEAD_DELAY_MS = 250;
  * @param {(json: string) => void} options.onEnvelope every envelope of the full stream published
  * @param {boolean} [options.aheadPieces] true: the full stream sends a chunk that starts later in pieces (core/stream/ahead-pieces.js)
  * @param {number} [options.lookAheadDelayMs] how long an action's look-ahead waits on the lean stream (LOOK_AHEAD_DELAY_MS)
- * @param {(fn: () => void, ms: number) => unknown} [options.setTimer] the show's timer (default setTimeout; the record benchmark injects a simulated clock)
- * @param {(handle: unknown) => void} [options.clearTimer]
+ * @param {(fn: () => void, ms: number) => unknown} options.setTimer the show's timer (show.js: setTimeout, or the record benchmark's simulated clock)
+ * @param {(handle: unknown) => void} options.clearTimer
  */
 export function createShowStreams({
   epoch,
@@ -45,8 +45,8 @@ export function createShowStreams({
   onEnvelope,
   aheadPieces = false,
   lookAheadDelayMs = LOOK_AHEAD_DELAY_MS,
-  setTimer = (fn, ms) => setTimeout(fn, ms),
-  clearTimer = (handle) => clearTimeout(/** @type {any} */ (handle)),
+  setTimer,
+  clearTimer,
 }) {
   // Created with a placeholder state: the show resets both with the engine's first state. Envelope
   // `t` in whole ms (as in README.md's envelope example; fewer bytes than a fractional reading).
@@ -61,23 +61,22 @@ export function createShowStreams({
   // default: the edge derives its lean stream from the full one, where pieces mean ~6 small lean
   // updates per window instead of one (README.md, "flywheel").
   const stager = createAheadStager();
-  /** The look-ahead of the last action, not yet on the lean stream, and the timer that sends it. */
-  let pendingLookAhead = /** @type {Record<string, unknown> | null} */ (null);
+  /** Set while the last action's look-ahead (`lean`, below) is not yet on the lean stream: the timer that sends it. */
   let lookAheadTimer = /** @type {unknown} */ (null);
   /** @param {Record<string, unknown>} step one lean state: published and sent to every lean viewer */
   const publishLean = (step) => {
     const leanUpdate = leanStream.update(step);
     if (leanUpdate) hub.broadcast(leanUpdate.seq, leanUpdate.json, 'lean');
   };
+  /** @returns {boolean} whether a look-ahead was waiting */
   const dropLookAhead = () => {
-    if (lookAheadTimer !== null) clearTimer(lookAheadTimer);
+    if (lookAheadTimer === null) return false;
+    clearTimer(lookAheadTimer);
     lookAheadTimer = null;
-    pendingLookAhead = null;
+    return true;
   };
   const flushLookAhead = () => {
-    const step = pendingLookAhead;
-    dropLookAhead();
-    if (step) publishLean(step);
+    if (dropLookAhead()) publishLean(/** @type {Record<string, unknown>} */ (lean));
   };
 
   /** @type {Array<() => Record<string, unknown>>} parts of the state kept outside the engine (the vote tally) */
@@ -112,10 +111,7 @@ export function createShowStreams({
       lean = steps[steps.length - 1];
       // Two steps: the action is on every socket; its look-ahead follows a moment later, so on the
       // phones (and the venue's air) the action does not share its moment with the chunks' bytes.
-      if (steps.length > 1) {
-        pendingLookAhead = lean;
-        lookAheadTimer = setTimer(flushLookAhead, lookAheadDelayMs);
-      }
+      if (steps.length > 1) lookAheadTimer = setTimer(flushLookAhead, lookAheadDelayMs);
     },
     /**
      * Start both streams in a new epoch with the engine's current state (nothing is sent).

@@ -25,6 +25,8 @@ function start() {
     replayLimit: 16,
     hubOptions: {},
     onEnvelope: (json) => envelopes.push(JSON.parse(json)),
+    setTimer: setTimeout,
+    clearTimer: clearTimeout,
   });
   return streams;
 }
