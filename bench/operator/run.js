@@ -50,8 +50,8 @@ export const USAGE = `npm run bench:operator -- [--viewers 5000] [--baseline 100
                     generator's CPU does not swamp the figure; each: every phone inflates,
                     parses and merges on its own, as the app does on its own CPU
   --inflate N       concurrent inflations per phone process (ws's limiter; default 10, ws's own)
-  --look-ahead-delay MS  how long the show holds an action's look-ahead on the lean stream
-                    (0 … 2000; default the server's, 250; 0: on the next timer tick, as good
+  --look-ahead-delay MS  how long the show (or with --target edge, the edge's root) holds an
+                    action's look-ahead on the lean stream (0 … 2000; default the server's, 250; 0: on the next timer tick, as good
                     as at once — the A/B for README.md "The action first, the look-ahead after")
   --out FILE        where the JSON goes (bench-results/operator.json)
 `;

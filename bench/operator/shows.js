@@ -41,16 +41,21 @@ async function startVenueShow({ scorePath, token, stream, lookAheadDelay = null 
 
 /**
  * A fresh local edge and a show server (in this process) mirroring to it.
- * @param {{ scorePath: string, token: string, stream: 'lean' | 'full', viewers: number }} options
+ * @param {{ scorePath: string, token: string, stream: 'lean' | 'full', viewers: number, lookAheadDelay?: number | null }} options
+ *   lookAheadDelay: the edge root's look-ahead delay on its lean stream (null: the edge's default)
  * @returns {Promise<RunningShow>}
  */
-async function startEdgeShow({ scorePath, token, stream, viewers }) {
+async function startEdgeShow({ scorePath, token, stream, viewers, lookAheadDelay = null }) {
   const edgeToken = randomBytes(16).toString('hex');
   const shardCount = Math.max(4, Math.ceil(viewers / EDGE_SHARD_CAPACITY) + 1);
   const edge = await startLocalEdge({
     token: edgeToken,
     persistDir: false,
-    vars: { SHARD_CAPACITY: EDGE_SHARD_CAPACITY, SHARD_COUNT: shardCount },
+    vars: {
+      SHARD_CAPACITY: EDGE_SHARD_CAPACITY,
+      SHARD_COUNT: shardCount,
+      ...(lookAheadDelay === null ? {} : { LOOK_AHEAD_DELAY_MS: lookAheadDelay }),
+    },
     direct: true,
   });
   let server = null;
@@ -90,7 +95,7 @@ async function startEdgeShow({ scorePath, token, stream, viewers }) {
 /**
  * @param {'venue' | 'edge'} target
  * @param {{ scorePath: string, token: string, stream: 'lean' | 'full', viewers: number, lookAheadDelay?: number | null }} options
- *   lookAheadDelay: venue only (the edge derives its own lean stream and sends both steps at once)
+ *   lookAheadDelay: the lean stream's look-ahead delay of the server the phones read (the venue's, or the edge root's)
  * @returns {Promise<RunningShow>}
  */
 export const startShow = (target, options) => (target === 'edge' ? startEdgeShow(options) : startVenueShow(options));

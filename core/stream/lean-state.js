@@ -8,6 +8,17 @@
 
 import { isPlainObject, jsonEqual } from '#core/protocol/merge-patch.js';
 
+/**
+ * How long the look-ahead of an operator's action waits after the action itself on a lean stream,
+ * unless the next update comes first (README.md, "The action first, the look-ahead after"), at the
+ * venue (local-server/src/show-streams.js) and at the edge (edge-worker/src/lean-feed.js): longer
+ * than the action takes to reach 5,000 phones (≈ 100–170 ms on the operator bench), shorter than a
+ * beat at any usual tempo. At the venue the next beat's update flushes it anyway, and that update
+ * is published `lookaheadMs` before its beat sounds, so every cue of the look-ahead reaches a phone
+ * at least as early as a beat does.
+ */
+export const LOOK_AHEAD_DELAY_MS = 250;
+
 /** Suffix that gives the lean stream its own epoch id, so no client ever mixes the two seq spaces. */
 export const LEAN_EPOCH_SUFFIX = '~lean';
 

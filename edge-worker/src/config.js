@@ -2,6 +2,7 @@
 // the default instead of breaking the show.
 
 import { MAX_SNAPSHOT_BYTES } from '#core/protocol/envelope.js';
+import { LOOK_AHEAD_DELAY_MS } from '#core/stream/lean-state.js';
 
 const DEFAULTS = Object.freeze({
   SHARD_CAPACITY: 5000,
@@ -15,6 +16,7 @@ const DEFAULTS = Object.freeze({
   VENUE_EXPIRE_MS: 6 * 3600_000,
   ADDRESS_MAX_SOCKETS: 16,
   ADDRESS_MAX_STREAMS: 8,
+  LOOK_AHEAD_DELAY_MS,
 });
 
 /**
@@ -60,5 +62,7 @@ export function readConfig(env) {
     // one shard (never more than half of it), and open SSE/long-poll requests per isolate.
     addressMaxSockets: intVar(env, 'ADDRESS_MAX_SOCKETS', 1, 32_768),
     addressMaxStreams: intVar(env, 'ADDRESS_MAX_STREAMS', 1, 100_000),
+    // How long an operator's action's look-ahead waits on the lean stream (lean-feed.js); 0: the next timer tick.
+    lookAheadDelayMs: intVar(env, 'LOOK_AHEAD_DELAY_MS', 0, 5000),
   };
 }

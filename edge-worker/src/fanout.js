@@ -87,6 +87,25 @@ export function createFanout({ send, latest, onEmpty, warn = () => {}, maxPendin
     if (lane.pending.length > 0 || lane.pendingLean.length > 0) void drain(lane);
   }
 
+  /**
+   * Queue envelopes of both streams for every shard and start pushing; a lane that falls too far
+   * behind gets the snapshots instead.
+   * @param {string[]} items full stream
+   * @param {string[]} leanItems lean stream
+   */
+  function queue(items, leanItems) {
+    for (const lane of lanes.values()) {
+      lane.pending.push(...items);
+      lane.pendingLean.push(...leanItems);
+      if (lane.pending.length > maxPending || lane.pendingLean.length > maxPending) {
+        lane.pending = [];
+        lane.pendingLean = [];
+        lane.gap = true;
+      }
+      void drain(lane);
+    }
+  }
+
   return {
     /**
      * Register (or re-register) a shard.
@@ -121,16 +140,14 @@ export function createFanout({ send, latest, onEmpty, warn = () => {}, maxPendin
      * @param {string[]} [leanItems]
      */
     publish(item, leanItems = []) {
-      for (const lane of lanes.values()) {
-        lane.pending.push(item);
-        lane.pendingLean.push(...leanItems);
-        if (lane.pending.length > maxPending || lane.pendingLean.length > maxPending) {
-          lane.pending = [];
-          lane.pendingLean = [];
-          lane.gap = true;
-        }
-        void drain(lane);
-      }
+      queue([item], leanItems);
+    },
+    /**
+     * Queue lean envelopes alone (an action's look-ahead released later: lean-feed.js).
+     * @param {string[]} leanItems
+     */
+    publishLean(leanItems) {
+      queue([], leanItems);
     },
     /** Total viewers the shards reported on their last push. */
     viewers() {

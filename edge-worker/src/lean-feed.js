@@ -4,7 +4,10 @@
 // hands the envelope to the shards and the Worker's SSE/poll cache beside the full one. Viewers of
 // the lean stream then get one message per ~15 s window (plus operator actions, votes and
 // reactions) instead of one per beat. An operator's action that brings new `ahead` chunks is two
-// lean updates, as at the venue (leanSteps): the action first, the look-ahead right after.
+// lean updates, as at the venue (leanSteps): the action first, the look-ahead a moment after
+// (LOOK_AHEAD_DELAY_MS, the root's timer: show.js) or just before the next update, whichever
+// comes first. A look-ahead still waiting is not stored: a root evicted meanwhile derives the next
+// update from the action's lean state, whose missing `ahead` then comes with it.
 //
 // Like the venue's, its seq space is its own; its epoch is the full epoch + `~lean-edge`
 // (EDGE_LEAN_SUFFIX): the edge numbers its lean stream itself, so the same full epoch's lean seqs
@@ -66,6 +69,10 @@ export function createLeanFeed({ storage, replayLimit }) {
   let base = 0;
   /** The `t` stamped on the next envelope: the source envelope's (venue clock), or the root's now. */
   let stamp = 0;
+  /** When `stamp` was taken (root clock): a look-ahead released later is stamped that much later. */
+  let stampedAt = 0;
+  /** The last action's look-ahead (its one-step lean state), not yet on the stream: releaseLookAhead puts it there. */
+  let waiting = /** @type {Record<string, unknown> | null} */ (null);
   const now = () => stamp;
 
   const save = (extra = {}) => {
@@ -85,6 +92,7 @@ export function createLeanFeed({ storage, replayLimit }) {
    * @param {Record<string, unknown>} state
    */
   const restart = (fullEpoch, seq, state) => {
+    waiting = null; // the new snapshot carries its own look-ahead
     if (stream) forget(stream.window());
     lean = deriveLeanState(null, state);
     follows = fullEpoch;
@@ -94,6 +102,34 @@ export function createLeanFeed({ storage, replayLimit }) {
     if (stream) stream.reset(epoch, lean, seq);
     else stream = createStateStream({ epoch, state: lean, seq, now, replayLimit });
     save();
+  };
+
+  /**
+   * Number one lean state, store it and add its envelope to `out` (nothing when it did not change).
+   * @param {Record<string, unknown>} step
+   * @param {string[]} out
+   */
+  const append = (step, out) => {
+    lean = step;
+    const update = /** @type {NonNullable<typeof stream>} */ (stream).update(step);
+    if (!update) return;
+    rev += 1;
+    // The replay buffer keeps the last replayLimit deltas: the one it just dropped goes from storage too.
+    const dropped = update.seq - replayLimit;
+    if (dropped > base) forget([{ seq: dropped }]);
+    save({ [deltaKey(update.seq)]: { seq: update.seq, json: update.json } });
+    out.push(update.json);
+  };
+
+  /** @returns {string[]} the waiting look-ahead's envelope, now on the stream, or none */
+  const release = () => {
+    /** @type {string[]} */
+    const out = [];
+    if (waiting === null) return out;
+    const step = waiting;
+    waiting = null;
+    append(step, out);
+    return out;
   };
 
   return {
@@ -126,32 +162,42 @@ export function createLeanFeed({ storage, replayLimit }) {
     /**
      * The root accepted an update (or minted its own snapshot): derive the lean state from the
      * root's new state. Returns the lean envelopes every lean viewer needs, in order: none when
-     * the lean state did not change, one usually, two for an action with new `ahead` chunks.
+     * the lean state did not change, one usually; an action with new `ahead` chunks gives its own
+     * and leaves the look-ahead waiting (lookAheadWaiting, releaseLookAhead); a look-ahead that
+     * was waiting comes first.
      * @param {{ type: string, epoch: string, seq: number, t: number }} envelope what the root accepted
      * @param {Record<string, unknown>} state the root's state after it
      * @returns {string[]}
      */
     follow(envelope, state) {
       stamp = Number.isFinite(envelope.t) ? envelope.t : Date.now();
+      stampedAt = Date.now();
       // A snapshot of the epoch already followed (the publisher's catch-up) continues the stream.
       if (!stream || follows !== envelope.epoch) {
         restart(envelope.epoch, envelope.seq, state);
         return [/** @type {NonNullable<typeof stream>} */ (stream).snapshot().json];
       }
-      /** @type {string[]} */
-      const out = [];
-      for (const step of leanSteps(lean, state)) {
-        lean = step;
-        const update = stream.update(step);
-        if (!update) continue;
-        rev += 1;
-        // The replay buffer keeps the last replayLimit deltas: the one it just dropped goes from storage too.
-        const dropped = update.seq - replayLimit;
-        if (dropped > base) forget([{ seq: dropped }]);
-        save({ [deltaKey(update.seq)]: { seq: update.seq, json: update.json } });
-        out.push(update.json);
-      }
+      // A look-ahead still waiting goes out first: the stream stays in order, and the next lean
+      // state is derived from the one every lean viewer then has.
+      const out = release();
+      const steps = leanSteps(lean, state);
+      append(steps[0], out);
+      if (steps.length > 1) waiting = steps[1];
       return out;
+    },
+
+    /** Whether an action's look-ahead waits for releaseLookAhead (the root's timer, show.js). */
+    lookAheadWaiting: () => waiting !== null,
+
+    /**
+     * Put the waiting look-ahead on the stream, its `t` the last update's plus the time since.
+     * @returns {string[]} its envelope, or none when nothing was waiting
+     */
+    releaseLookAhead() {
+      const at = Date.now();
+      stamp += Math.max(0, at - stampedAt);
+      stampedAt = at;
+      return release();
     },
 
     /** @returns {{ rev: number, snapshot: string | null }} the current lean snapshot, for shards */

@@ -69,6 +69,11 @@ export function createShardRegistry({ env, storage, show, clockOffset, latest, o
      * @param {string[]} lean the lean stream's envelopes it led to, in order (lean-feed.js)
      */
     publish: (text, lean) => fanout.publish(text, lean),
+    /**
+     * Hand lean envelopes alone to every attached shard (an action's look-ahead, lean-feed.js).
+     * @param {string[]} lean
+     */
+    publishLean: (lean) => fanout.publishLean(lean),
     viewers: () => fanout.viewers(),
     /** For /healthz?deep=1: viewers per shard, and when each shard's instance started. */
     stats: () => ({ viewers: fanout.viewers(), shards: fanout.perShard(), shardStartedAt: fanout.startedAt() }),

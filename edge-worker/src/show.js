@@ -36,6 +36,9 @@ export class Show extends DurableObject {
     this.store = createStreamStore({ storage, replayLimit: config.replayLimit });
     /** The lean stream (lean-feed.js): derived here once per update, pushed beside the full one. */
     this.lean = createLeanFeed({ storage, replayLimit: config.replayLimit });
+    /** Set while an action's look-ahead waits (lean-feed.js): the timer that releases it to the shards. */
+    this.lookAheadTimer = /** @type {ReturnType<typeof setTimeout> | null} */ (null);
+    this.lookAheadDelayMs = config.lookAheadDelayMs;
     this.judge = createFrameJudge({
       head: () => this.store.publisherHead(),
       accept: (envelope, text) => this.accept(envelope, text),
@@ -120,7 +123,19 @@ export class Show extends DurableObject {
    */
   publish(text, envelope) {
     this.shards.publish(text, this.lean.follow(/** @type {any} */ (envelope), this.store.state()));
+    // An action's look-ahead follows it a moment later (or with the next update: follow sends it first).
+    if (this.lean.lookAheadWaiting() && this.lookAheadTimer === null)
+      this.lookAheadTimer = setTimeout(() => this.releaseLookAhead(), this.lookAheadDelayMs);
     this.votes.follow();
+  }
+
+  /** The waiting look-ahead (if the next update has not already sent it) to every lean viewer. */
+  releaseLookAhead() {
+    this.lookAheadTimer = null;
+    const lean = this.lean.releaseLookAhead();
+    if (lean.length > 0) this.shards.publishLean(lean);
+    // Released by an update that brought another action's look-ahead: that one waits its own moment.
+    if (this.lean.lookAheadWaiting()) this.lookAheadTimer = setTimeout(() => this.releaseLookAhead(), this.lookAheadDelayMs);
   }
 
   alarm() {

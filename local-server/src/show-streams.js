@@ -8,20 +8,13 @@
 // before the look-ahead's bytes compete with it (README.md, "The action first, the look-ahead after").
 
 import { createStateStream } from '#core/stream/state-stream.js';
-import { deriveLeanState, leanSteps, LEAN_EPOCH_SUFFIX } from '#core/stream/lean-state.js';
+import { deriveLeanState, leanSteps, LEAN_EPOCH_SUFFIX, LOOK_AHEAD_DELAY_MS } from '#core/stream/lean-state.js';
 import { rehearsalState } from '#core/stream/rehearsal-state.js';
 import { createAheadStager } from '#core/stream/ahead-pieces.js';
 import { createHub } from './hub/hub.js';
 
-/**
- * How long the look-ahead of an operator's action waits after the action itself on the lean
- * stream, unless the next update comes first (README.md, "The action first, the look-ahead
- * after"): longer than the action takes to reach 5,000 phones (≈ 100–170 ms on the operator
- * bench), shorter than a beat at any usual tempo. The next beat's update flushes it anyway, and
- * that update is published `lookaheadMs` before its beat sounds, so every cue of the look-ahead
- * reaches a phone at least as early as a beat does.
- */
-export const LOOK_AHEAD_DELAY_MS = 250;
+/** How long an action's look-ahead waits on the lean stream (defined with the lean rule). */
+export { LOOK_AHEAD_DELAY_MS };
 
 /**
  * @param {object} options

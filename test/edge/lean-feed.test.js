@@ -93,21 +93,45 @@ test("a catch-up snapshot of the same epoch continues the lean stream; a new epo
   ]);
 });
 
-test('an operator action that moves the cues ahead: two lean envelopes, the action first, both stored', () => {
+test('an operator action that moves the cues ahead: the action at once, its look-ahead when released, both stored', () => {
   const storage = mapStorage();
   const lean = createLeanFeed({ storage: /** @type {any} */ (storage), replayLimit: 8 });
   const stream = createStateStream({ epoch: 'act', state: playingAt(0), now: Date.now });
   lean.follow(JSON.parse(stream.snapshot().json), stream.state());
   const tempo = JSON.parse(stream.update(playingAt(1, { bpm: 90 })).json);
-  const out = lean.follow(tempo, stream.state()).map((json) => JSON.parse(json));
-  expect(out.map((e) => [e.type, e.seq])).toEqual([
-    ['delta', 1],
-    ['delta', 2],
-  ]);
-  expect(out[0].data).toMatchObject({ segment: { bpm: 90 }, ahead: null, tempo: 90 });
-  expect(out[1].data).toEqual({ ahead: stream.state().ahead, tempo: null, position: null });
+  const action = lean.follow(tempo, stream.state()).map((json) => JSON.parse(json));
+  expect(action.map((e) => [e.type, e.seq])).toEqual([['delta', 1]]);
+  expect(action[0].data).toMatchObject({ segment: { bpm: 90 }, ahead: null, tempo: 90 });
+  // The look-ahead waits (the root's timer releases it): not on the stream, its feed or storage yet.
+  expect(lean.lookAheadWaiting()).toBe(true);
+  expect(lean.feed(`act${EDGE_LEAN_SUFFIX}`, 0).deltas.map((d) => d.seq)).toEqual([1]);
+  expect([...storage.map.keys()].filter((k) => k.startsWith('l:'))).toEqual(['l:0000000000000001']);
+
+  const lookAhead = lean.releaseLookAhead().map((json) => JSON.parse(json));
+  expect(lookAhead.map((e) => [e.type, e.seq])).toEqual([['delta', 2]]);
+  expect(lookAhead[0].data).toEqual({ ahead: stream.state().ahead, tempo: null, position: null });
+  expect(lookAhead[0].t).toBeGreaterThanOrEqual(action[0].t);
+  expect(lean.lookAheadWaiting()).toBe(false);
+  expect(lean.releaseLookAhead()).toEqual([]); // released once
   expect([...storage.map.keys()].filter((k) => k.startsWith('l:'))).toEqual(['l:0000000000000001', 'l:0000000000000002']);
   expect(lean.feed(`act${EDGE_LEAN_SUFFIX}`, 0).deltas.map((d) => d.seq)).toEqual([1, 2]);
+
+  // The next update comes before the timer: the waiting look-ahead goes out first, in order.
+  lean.follow(JSON.parse(stream.update(playingAt(2, { bpm: 100 })).json), stream.state());
+  expect(lean.lookAheadWaiting()).toBe(true);
+  const next = lean.follow(JSON.parse(stream.update(playingAt(3, { bpm: 100 })).json), stream.state()).map((json) => JSON.parse(json));
+  expect(next.map((e) => [e.seq, Object.hasOwn(e.data, 'ahead')])).toEqual([[4, true]]);
+  expect(lean.lookAheadWaiting()).toBe(false);
+
+  // A new epoch drops a waiting look-ahead: its snapshot carries the cues.
+  lean.follow(JSON.parse(stream.update(playingAt(4, { bpm: 80 })).json), stream.state());
+  expect(lean.lookAheadWaiting()).toBe(true);
+  const lost = { type: 'snapshot', epoch: 'lost-y', seq: 9, t: Date.now() };
+  expect(lean.follow(lost, stream.state()).map((json) => JSON.parse(json))).toMatchObject([
+    { type: 'snapshot', epoch: `lost-y${EDGE_LEAN_SUFFIX}` },
+  ]);
+  expect(lean.lookAheadWaiting()).toBe(false);
+  expect(lean.releaseLookAhead()).toEqual([]);
 });
 
 test('the Worker keeps one SSE/poll cache per show and stream, and the lean one asks the root for the lean feed', async () => {

@@ -1,11 +1,11 @@
 // `?stream=lean` at the edge (README.md; edge-worker/README.md, "The lean stream"): the root
 // derives the lean stream once per update with the venue's rule and pushes it to the shards and
 // the SSE/poll cache. A lean viewer gets one message per ahead window and per operator action,
-// not one per beat (an action that moves the cues ahead: the action first, the look-ahead right
-// after); its own epoch (+ `~lean-edge`) and seq space; catch-up by seq on every transport;
+// not one per beat (an action that moves the cues ahead: the action first, the look-ahead
+// LOOK_AHEAD_DELAY_MS after); its own epoch (+ `~lean-edge`) and seq space; catch-up by seq on every transport;
 // the numbers survive a workerd restart.
 
-import { LEAN_EPOCH_SUFFIX, deriveLeanState } from '#core/stream/lean-state.js';
+import { LEAN_EPOCH_SUFFIX, LOOK_AHEAD_DELAY_MS, deriveLeanState } from '#core/stream/lean-state.js';
 import { applyEnvelope, createStateStream } from '#core/stream/state-stream.js';
 import { NONE_SEQ } from '../../edge-worker/src/venue-status.js';
 import { EDGE_LEAN_SUFFIX } from '../../edge-worker/src/lean-feed.js';
@@ -88,11 +88,15 @@ describe('a playing show', () => {
     await beats(1);
     // An operator action: the tempo changes the segment.
     bpm = 90;
+    const published = Date.now();
     await beats(1);
     const tempoAhead = venue.state().ahead;
     const tempoBeat = beat;
     await full.next((f) => f.seq === beat, 15_000);
+    await lean.next((f) => f.seq === 2, 15_000);
+    // Its look-ahead waits LOOK_AHEAD_DELAY_MS on the root (nothing else is published meanwhile).
     await lean.next((f) => f.seq === 3, 15_000);
+    expect(Date.now() - published).toBeGreaterThanOrEqual(LOOK_AHEAD_DELAY_MS);
     // A barrier: the next window's change is lean seq 4, so nothing else may have come in between.
     await beats(WINDOW_BEATS - (beat % WINDOW_BEATS));
     await lean.next((f) => f.seq === 4, 15_000);
