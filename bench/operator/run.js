@@ -37,7 +37,7 @@ const SETTLE_MS = 1500;
 const clock = () => performance.timeOrigin + performance.now();
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export const USAGE = `npm run bench:operator -- [--viewers 5000] [--baseline 100] [--runs 3] [--streams lean,full] [--target venue|edge] [--per-process 2500] [--apply shared|each] [--inflate 10] [--look-ahead-delay MS] [--out FILE]
+export const USAGE = `npm run bench:operator -- [--viewers 5000] [--baseline 100] [--runs 3] [--streams lean,full] [--target venue|edge] [--per-process 2500] [--apply shared|each] [--inflate 10] [--deflate offer|none] [--look-ahead-delay MS] [--out FILE]
   --viewers N       phones per stream (1 … 10000)
   --baseline N      phones of the baseline case in the same run (1 … 1000; 0: none)
   --runs N          runs (1 … 10); the table gives medians
@@ -50,15 +50,19 @@ export const USAGE = `npm run bench:operator -- [--viewers 5000] [--baseline 100
                     generator's CPU does not swamp the figure; each: every phone inflates,
                     parses and merges on its own, as the app does on its own CPU
   --inflate N       concurrent inflations per phone process (ws's limiter; default 10, ws's own)
+  --deflate MODE    offer (default): the phones offer permessage-deflate, as browsers do; none:
+                    they do not, so the server sends every message uncompressed (on the edge:
+                    without the compression workerd does for each message on each socket)
   --look-ahead-delay MS  how long the show (or with --target edge, the edge's root) holds an
-                    action's look-ahead on the lean stream (0 … 2000; default the server's, 250; 0: on the next timer tick, as good
-                    as at once — the A/B for README.md "The action first, the look-ahead after")
+                    action's look-ahead on the lean stream (0 … 2000; default the server's,
+                    250; 0: on the next timer tick, as good as at once — the A/B for README.md
+                    "The action first, the look-ahead after")
   --out FILE        where the JSON goes (bench-results/operator.json)
 `;
 
 /**
  * @param {string[]} argv
- * @returns {{ viewers: number, baseline: number, runs: number, streams: string[], target: 'venue' | 'edge', perProcess: number, apply: 'shared' | 'each', inflate: number, lookAheadDelay: number | null, out: string }}
+ * @returns {{ viewers: number, baseline: number, runs: number, streams: string[], target: 'venue' | 'edge', perProcess: number, apply: 'shared' | 'each', inflate: number, deflate: 'offer' | 'none', lookAheadDelay: number | null, out: string }}
  */
 export function parseArgs(argv) {
   return /** @type {any} */ (
@@ -73,6 +77,7 @@ export function parseArgs(argv) {
         perProcess: 2500,
         apply: 'shared',
         inflate: 10,
+        deflate: 'offer',
         lookAheadDelay: null,
         out: RESULTS,
       },
@@ -89,6 +94,10 @@ export function parseArgs(argv) {
         '--target': (value, options) => {
           if (value !== 'venue' && value !== 'edge') throw new Error('--target takes venue or edge');
           options.target = value;
+        },
+        '--deflate': (value, options) => {
+          if (value !== 'offer' && value !== 'none') throw new Error('--deflate takes offer or none');
+          options.deflate = value;
         },
         '--apply': (value, options) => {
           if (value !== 'shared' && value !== 'each') throw new Error('--apply takes shared or each');
@@ -117,13 +126,13 @@ async function control(controlUrl, { path, body }) {
 
 /** Fork the phone processes and connect `viewers` phones to `url`; the first process records. */
 async function connectPhones({ url, viewers, options, label, log }) {
-  const { perProcess, apply, inflate } = options;
+  const { perProcess, apply, inflate, deflate } = options;
   const processes = Math.ceil(viewers / perProcess);
   const workers = [];
   for (let i = 0; i < processes; i += 1) workers.push(forkWorker(VIEWERS, { name: `phones ${i + 1}` }));
   const share = (i) => Math.floor(viewers / processes) + (i < viewers % processes ? 1 : 0);
   const connects = await Promise.all(
-    workers.map((w, i) => w.request('connect', { url, count: share(i), batch: 100, record: i === 0, apply, inflate }, 300_000)),
+    workers.map((w, i) => w.request('connect', { url, count: share(i), batch: 100, record: i === 0, apply, inflate, deflate }, 300_000)),
   );
   const connected = connects.reduce((a, c) => a + c.connected, 0);
   log(`${label}: ${connected} phones connected (${connects.reduce((a, c) => a + c.failed, 0)} failed)`);
@@ -327,7 +336,7 @@ async function measureAll(options, scorePath, log) {
   const rows = summarize(runs, options);
   const loadAfter = os.loadavg()[0];
   process.stdout.write(
-    `\noperator action → applied on ${options.viewers} phones of the ${options.target} (ms from the request, medians of ${options.runs} run(s); load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)})\n${formatRows(rows, options)}\n`,
+    `\noperator action → applied on ${options.viewers} phones of the ${options.target}${options.deflate === 'none' ? ' offering no permessage-deflate' : ''} (ms from the request, medians of ${options.runs} run(s); load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)})\n${formatRows(rows, options)}\n`,
   );
   mkdirSync(dirname(options.out), { recursive: true });
   writeFileSync(options.out, JSON.stringify({ options, when: new Date().toISOString(), cpus: os.cpus().length, rows, runs }, null, 2));

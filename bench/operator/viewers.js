@@ -45,6 +45,8 @@ let envelopes = createEnvelopeCache('shared');
 /** Whether phones share inflations of the same compressed bytes (shared-inflate.js); set by connect. */
 let sharedInflation = true;
 let inflateConcurrency = 10;
+/** Whether phones offer permessage-deflate (as browsers do); set by connect (--deflate). */
+let offerDeflate = true;
 /** The recording phone's envelopes (texts) and, per armed action, the index of the one that showed it. */
 const recording = { on: false, texts: /** @type {string[]} */ ([]), applied: /** @type {number[]} */ ([]), arms: 0 };
 /** @type {(() => void) | null} */
@@ -61,14 +63,15 @@ function check(phone) {
 }
 
 /** One envelope, as the app handles it (web/audience/src/connection.js): seq check, then apply. */
-function onEnvelope(phone, text) {
-  let envelope;
+function onEnvelope(phone, bytes) {
+  let entry;
   try {
-    envelope = envelopes.parse(text);
+    entry = envelopes.read(bytes);
   } catch {
     counts.malformed += 1;
     return;
   }
+  const { envelope } = entry;
   if (envelope.type !== 'snapshot' && envelope.type !== 'delta') return; // pong, vote reply, notice
   counts.envelopes += 1;
   if (envelope.type === 'delta' && (envelope.epoch !== phone.epoch || envelope.seq !== phone.seq + 1)) {
@@ -78,8 +81,8 @@ function onEnvelope(phone, text) {
     phone.ws.send('{"type":"resync"}');
     return;
   }
-  if (recording.on && phone === phones[0]) recording.texts.push(text);
-  phone.state = envelopes.apply(phone.state, text, envelope);
+  if (recording.on && phone === phones[0]) recording.texts.push(bytes.toString());
+  phone.state = envelopes.apply(phone.state, entry);
   phone.epoch = envelope.epoch;
   phone.seq = envelope.seq;
   check(phone);
@@ -92,7 +95,7 @@ function openPhone(url) {
       handshakeTimeout: CONNECT_TIMEOUT_MS,
       // ws's client offers permessage-deflate (the lean stream accepts it); its inflations share
       // one limiter per process (concurrencyLimit), which a phone with its own CPU does not have.
-      perMessageDeflate: { concurrencyLimit: inflateConcurrency },
+      perMessageDeflate: offerDeflate && { concurrencyLimit: inflateConcurrency },
     });
     /** @type {Phone} */
     const phone = { ws, state: null, epoch: '', seq: -1, open: false, appliedAt: null, arrivedAt: 0, arrivedAtApplied: null };
@@ -104,7 +107,7 @@ function openPhone(url) {
     });
     ws.on('message', (data, isBinary) => {
       phone.arrivedAt = clock();
-      if (!isBinary) onEnvelope(phone, data.toString());
+      if (!isBinary) onEnvelope(phone, /** @type {Buffer} */ (data));
     });
     ws.on('error', () => {});
     ws.on('close', () => {
@@ -118,9 +121,10 @@ function openPhone(url) {
 
 serveParent({
   /** Open `count` phones, `batch` at a time; resolves when each has its first state. */
-  async connect({ url, count, batch, record = false, apply = 'shared', inflate = 10 }) {
+  async connect({ url, count, batch, record = false, apply = 'shared', inflate = 10, deflate = 'offer' }) {
     recording.on = record;
     inflateConcurrency = inflate;
+    offerDeflate = deflate === 'offer';
     envelopes = createEnvelopeCache(apply);
     sharedInflation = apply === 'shared';
     for (let i = 0; i < count; i += batch) {
