@@ -95,7 +95,32 @@ export function leanSteps(previous, full) {
   // Checked last: with the engine's chunks shared by reference this compare is cheap, and it only
   // runs when an action changed something.
   if (jsonEqual(previous.ahead, lean.ahead)) return [lean];
+  return [withoutLookAhead(full), lean];
+}
+
+/**
+ * The lean state of `full` without its look-ahead: the state the show would have without a
+ * flywheel (`ahead` removed; `position`, `tempo` and the current `view` in). The first of
+ * leanSteps' two, and what goes out while that look-ahead waits (keepsBeat).
+ * @param {Record<string, unknown>} full
+ * @returns {Record<string, unknown>}
+ */
+export function withoutLookAhead(full) {
   const withoutAhead = { ...full };
   delete withoutAhead.ahead;
-  return [deriveLeanState(previous, withoutAhead), lean];
+  return deriveLeanState(null, withoutAhead);
+}
+
+/**
+ * Whether the full state `next` keeps the beat and the cues of `previous` (`transport`,
+ * `position` and `ahead` unchanged): the show republishing what it keeps beside the engine — a
+ * vote's tally, a vote dropped by a seek, a reaction's level. An action's look-ahead still waiting
+ * keeps waiting through such an update, which goes out withoutLookAhead (README.md, "The action
+ * first, the look-ahead after"): no cue falls due before the next beat, and the next beat's update
+ * sends the look-ahead first.
+ * @param {Record<string, unknown>} previous
+ * @param {Record<string, unknown>} next
+ */
+export function keepsBeat(previous, next) {
+  return previous.transport === next.transport && jsonEqual(previous.position, next.position) && jsonEqual(previous.ahead, next.ahead);
 }

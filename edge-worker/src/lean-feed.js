@@ -19,7 +19,7 @@
 // reasons it does on the full stream (venue-status.js, NONE_SEQ). It is stored beside the full
 // stream, so an evicted or restarted root carries on with the same numbers.
 
-import { deriveLeanState, leanSteps, LEAN_EPOCH_SUFFIX } from '#core/stream/lean-state.js';
+import { deriveLeanState, keepsBeat, leanSteps, LEAN_EPOCH_SUFFIX, withoutLookAhead } from '#core/stream/lean-state.js';
 import { deltasAfter } from '#core/stream/catch-up.js';
 import { createStateStream } from '#core/stream/state-stream.js';
 import { deltaKeys, forgetDeltas } from './stored-deltas.js';
@@ -73,6 +73,8 @@ export function createLeanFeed({ storage, replayLimit }) {
   let stampedAt = 0;
   /** The last action's look-ahead (its one-step lean state), not yet on the stream: releaseLookAhead puts it there. */
   let waiting = /** @type {Record<string, unknown> | null} */ (null);
+  /** The root's full state the lean state was last derived from (keepsBeat). */
+  let lastFull = /** @type {Record<string, unknown> | null} */ (null);
   const now = () => stamp;
 
   const save = (extra = {}) => {
@@ -94,6 +96,7 @@ export function createLeanFeed({ storage, replayLimit }) {
   const restart = (fullEpoch, seq, state) => {
     waiting = null; // the new snapshot carries its own look-ahead
     if (stream) forget(stream.window());
+    lastFull = state;
     lean = deriveLeanState(null, state);
     follows = fullEpoch;
     rev += 1;
@@ -154,6 +157,7 @@ export function createLeanFeed({ storage, replayLimit }) {
       const replay = listed.at(-1)?.seq === stored.seq ? listed : [];
       if (replay !== listed) forget(listed);
       lean = stored.state;
+      lastFull = state;
       follows = stored.follows;
       base = (replay[0]?.seq ?? stored.seq + 1) - 1;
       stream = createStateStream({ epoch: stored.epoch, state: stored.state, seq: stored.seq, replay, now, replayLimit });
@@ -164,7 +168,8 @@ export function createLeanFeed({ storage, replayLimit }) {
      * root's new state. Returns the lean envelopes every lean viewer needs, in order: none when
      * the lean state did not change, one usually; an action with new `ahead` chunks gives its own
      * and leaves the look-ahead waiting (lookAheadWaiting, releaseLookAhead); a look-ahead that
-     * was waiting comes first.
+     * was waiting comes first, unless the update keeps the beat and the cues (keepsBeat: a vote's
+     * tally), which goes out without it while it keeps waiting.
      * @param {{ type: string, epoch: string, seq: number, t: number }} envelope what the root accepted
      * @param {Record<string, unknown>} state the root's state after it
      * @returns {string[]}
@@ -176,6 +181,17 @@ export function createLeanFeed({ storage, replayLimit }) {
       if (!stream || follows !== envelope.epoch) {
         restart(envelope.epoch, envelope.seq, state);
         return [/** @type {NonNullable<typeof stream>} */ (stream).snapshot().json];
+      }
+      const previous = lastFull;
+      lastFull = state;
+      if (waiting !== null && previous !== null && keepsBeat(previous, state)) {
+        // Same beat, same cues (a vote's tally, a vote dropped): the look-ahead keeps waiting, so
+        // this goes out in the action's form and the look-ahead to come is this state's.
+        /** @type {string[]} */
+        const out = [];
+        append(withoutLookAhead(state), out);
+        waiting = deriveLeanState(waiting, state);
+        return out;
       }
       // A look-ahead still waiting goes out first: the stream stays in order, and the next lean
       // state is derived from the one every lean viewer then has.

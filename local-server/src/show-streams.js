@@ -8,7 +8,7 @@
 // before the look-ahead's bytes compete with it (README.md, "The action first, the look-ahead after").
 
 import { createStateStream } from '#core/stream/state-stream.js';
-import { deriveLeanState, leanSteps, LEAN_EPOCH_SUFFIX, LOOK_AHEAD_DELAY_MS } from '#core/stream/lean-state.js';
+import { deriveLeanState, keepsBeat, leanSteps, LEAN_EPOCH_SUFFIX, LOOK_AHEAD_DELAY_MS, withoutLookAhead } from '#core/stream/lean-state.js';
 import { rehearsalState } from '#core/stream/rehearsal-state.js';
 import { createAheadStager } from '#core/stream/ahead-pieces.js';
 import { createHub } from './hub/hub.js';
@@ -45,8 +45,10 @@ export function createShowStreams({
   // `t` in whole ms (as in README.md's envelope example; fewer bytes than a fractional reading).
   const stream = createStateStream({ epoch, state: {}, now: () => Math.round(now()), replayLimit });
   const leanStream = createStateStream({ epoch: `${epoch}${LEAN_EPOCH_SUFFIX}`, state: {}, now: () => Math.round(now()), replayLimit });
-  /** @type {Record<string, unknown> | null} */
+  /** @type {Record<string, unknown> | null} the lean state last derived (while a look-ahead waits: the one it will send) */
   let lean = null;
+  /** @type {Record<string, unknown> | null} the full state last published */
+  let lastFull = null;
   const hub = createHub({ stream, leanStream, metrics, now, ...hubOptions });
   // With aheadPieces the full stream gets a chunk that starts later in pieces, one per update, so
   // no beat's delta carries a whole chunk to every viewer (core/stream/ahead-pieces.js). The lean
@@ -91,14 +93,23 @@ export function createShowStreams({
      * @param {Record<string, unknown>} engineState
      */
     publish(engineState) {
-      // A look-ahead still waiting goes out first: the lean stream stays in order, and the next
-      // update is derived from the state every lean viewer then has.
-      flushLookAhead();
       const state = fullState(engineState);
+      const previous = lastFull;
+      lastFull = state;
       const update = stream.update(aheadPieces ? stager.stage(state) : state);
       if (!update) return;
       hub.broadcast(update.seq, update.json);
       onEnvelope(update.json);
+      if (lookAheadTimer !== null && previous !== null && keepsBeat(previous, state)) {
+        // Same beat, same cues (a vote's tally, a vote dropped): the look-ahead keeps waiting, so
+        // this goes out in the action's form and the look-ahead to come is this state's.
+        publishLean(withoutLookAhead(state));
+        lean = deriveLeanState(lean, state);
+        return;
+      }
+      // A look-ahead still waiting goes out first: the lean stream stays in order, and the next
+      // update is derived from the state every lean viewer then has.
+      flushLookAhead();
       const steps = leanSteps(lean, state);
       publishLean(steps[0]);
       lean = steps[steps.length - 1];
@@ -117,6 +128,7 @@ export function createShowStreams({
       const state = fullState(engineState);
       stager.reset(state);
       stream.reset(next, state);
+      lastFull = state;
       lean = deriveLeanState(null, state);
       leanStream.reset(`${next}${LEAN_EPOCH_SUFFIX}`, lean);
     },

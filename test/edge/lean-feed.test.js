@@ -123,6 +123,18 @@ test('an operator action that moves the cues ahead: the action at once, its look
   expect(next.map((e) => [e.seq, Object.hasOwn(e.data, 'ahead')])).toEqual([[4, true]]);
   expect(lean.lookAheadWaiting()).toBe(false);
 
+  // An update that keeps the beat and the cues (a vote's tally) goes out without the look-ahead,
+  // which keeps waiting and then carries the new state.
+  lean.releaseLookAhead();
+  lean.follow(JSON.parse(stream.update(playingAt(5, { bpm: 90 })).json), stream.state());
+  expect(lean.lookAheadWaiting()).toBe(true);
+  const tally = lean.follow(JSON.parse(stream.update({ ...playingAt(5, { bpm: 90 }), vote: { counts: [2] } }).json), stream.state());
+  expect(tally.map((json) => JSON.parse(json).data)).toEqual([{ vote: { counts: [2] } }]);
+  expect(lean.lookAheadWaiting()).toBe(true);
+  expect(lean.releaseLookAhead().map((json) => JSON.parse(json).data)).toEqual([
+    { ahead: stream.state().ahead, tempo: null, position: null },
+  ]);
+
   // A new epoch drops a waiting look-ahead: its snapshot carries the cues.
   lean.follow(JSON.parse(stream.update(playingAt(4, { bpm: 80 })).json), stream.state());
   expect(lean.lookAheadWaiting()).toBe(true);

@@ -122,6 +122,25 @@ describe('the action first, the look-ahead a moment later (README.md, "The actio
     expect(lean.state().segment).toMatchObject({ bpm: 150 });
   });
 
+  test("a republish while it waits (a vote's tally) goes out without it; the look-ahead still waits for its timer", () => {
+    const { engine, clock, lean, full } = playLoadTestScore(LOOK_AHEAD_DELAY_MS);
+    let counts = [0, 0];
+    streams.addExtra(() => ({ vote: { id: 'q', counts } }));
+    engine.seek(40, 1);
+    const action = lean.seq();
+    counts = [3, 1];
+    streams.publish(engine.state()); // what the show's republish() does when the tally changes
+    expect(lean.seq()).toBe(action + 1);
+    expect(lean.state()).toMatchObject({ vote: { counts: [3, 1] }, position: { bar: 40, beat: 1 } });
+    expect(hasChunks(lean.state())).toBe(false);
+    clock.advance(LOOK_AHEAD_DELAY_MS);
+    expect(lean.seq()).toBe(action + 2);
+    expect(hasChunks(lean.state())).toBe(true);
+    expect(lean.state().ahead).toEqual(full.state().ahead);
+    expect(lean.state()).toMatchObject({ vote: { counts: [3, 1] } });
+    expect(lean.state()).not.toHaveProperty('position');
+  });
+
   test('a reset drops the look-ahead waiting: the new epoch starts from its own snapshot', () => {
     const { engine, clock, lean } = playLoadTestScore(LOOK_AHEAD_DELAY_MS);
     engine.seek(40, 1);
