@@ -8,7 +8,14 @@
 // before the look-ahead's bytes compete with it (README.md, "The action first, the look-ahead after").
 
 import { createStateStream } from '#core/stream/state-stream.js';
-import { deriveLeanState, keepsBeat, leanSteps, LEAN_EPOCH_SUFFIX, LOOK_AHEAD_DELAY_MS, withoutLookAhead } from '#core/stream/lean-state.js';
+import {
+  deriveLeanState,
+  keepsBeat,
+  leanSteps,
+  LEAN_EPOCH_SUFFIX,
+  LOOK_AHEAD_DELAY_MS,
+  withoutLookAhead,
+} from '#core/stream/lean-state.js';
 import { rehearsalState } from '#core/stream/rehearsal-state.js';
 import { createAheadStager } from '#core/stream/ahead-pieces.js';
 import { createHub } from './hub/hub.js';
