@@ -26,6 +26,15 @@ async function startDev() {
   return { dev, port };
 }
 
+/** SIGKILL a workerd; one that has already exited (Miniflare or the supervisor got there first) is fine. */
+function killWorkerd(pid) {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch (error) {
+    if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'ESRCH') throw error;
+  }
+}
+
 /** Wait until exactly one workerd runs below dev.js that is not in `gone`, and it answers /healthz. */
 async function liveWorkerd(dev, gone, what) {
   let pid = null;
@@ -104,7 +113,7 @@ test('a workerd that also dies while starting again is started again by edge:dev
     const fresh = dev.workerdPids().filter((pid) => !killed.has(pid));
     for (const pid of fresh) {
       killed.add(pid);
-      process.kill(pid, 'SIGKILL');
+      killWorkerd(pid);
     }
     await new Promise((resolve) => setTimeout(resolve, fresh.length ? 300 : 5));
   }
@@ -135,7 +144,7 @@ test(`a crash loop ends edge:dev with exit code 1 after ${MAX_RESTARTS} restarts
     }
     for (const pid of fresh) {
       killed.add(pid);
-      process.kill(pid, 'SIGKILL');
+      killWorkerd(pid);
     }
   }
   await waitFor(exited, {
