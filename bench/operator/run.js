@@ -18,17 +18,17 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { forkWorker } from '../lib/children.js';
-import { parseFlags, runBench } from '../lib/cli.js';
+import { runBench } from '../lib/cli.js';
 import { readCpuSeconds } from '../lib/proc-stats.js';
 import { median, percentile, round } from '../lib/stats.js';
 import { formatTable } from '../lib/table.js';
 import { OPERATOR_ACTIONS } from './actions.js';
 import { removeOperatorScore, writeOperatorScore } from './score.js';
 import { startShow } from './shows.js';
+import { parseArgs, USAGE } from './options.js';
 
 const VIEWERS = fileURLToPath(new URL('./viewers.js', import.meta.url));
 const REPLAY_SERVER = fileURLToPath(new URL('./replay-server.js', import.meta.url));
-const RESULTS = fileURLToPath(new URL('../../bench-results/operator.json', import.meta.url));
 const TOKEN = randomBytes(18).toString('base64url');
 /** How long every phone may take to apply one action before the rest count as missing. */
 const APPLY_TIMEOUT_MS = 10_000;
@@ -36,82 +36,6 @@ const APPLY_TIMEOUT_MS = 10_000;
 const SETTLE_MS = 1500;
 const clock = () => performance.timeOrigin + performance.now();
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-export const USAGE = `npm run bench:operator -- [--viewers 5000] [--baseline 100] [--runs 3] [--streams lean,full] [--target venue|edge] [--per-process 2500] [--apply shared|each] [--inflate 10] [--deflate offer|none] [--look-ahead-delay MS] [--out FILE]
-  --viewers N       phones per stream (1 … 10000)
-  --baseline N      phones of the baseline case in the same run (1 … 1000; 0: none)
-  --runs N          runs (1 … 10); the table gives medians
-  --streams LIST    lean, full or both
-  --target WHERE    venue (default): the phones on the show server; edge: the show mirrored to
-                    the edge worker on local workerd, the phones on the edge's /ws
-  --per-process N   phones per client process (100 … 9000)
-  --apply MODE      shared (default): phones that receive the same bytes share one inflation
-                    and one parse, and phones with the same state one merge, so the load
-                    generator's CPU does not swamp the figure; each: every phone inflates,
-                    parses and merges on its own, as the app does on its own CPU
-  --inflate N       concurrent inflations per phone process (ws's limiter; default 10, ws's own)
-  --deflate MODE    offer (default): the phones offer permessage-deflate, as browsers do; none:
-                    they do not, so the server sends every message uncompressed (on the edge:
-                    without the compression workerd does for each message on each socket)
-  --look-ahead-delay MS  how long the show (or with --target edge, the edge's root) holds an
-                    action's look-ahead on the lean stream (0 … 2000; default the server's,
-                    250; 0: on the next timer tick, as good as at once — the A/B for README.md
-                    "The action first, the look-ahead after")
-  --out FILE        where the JSON goes (bench-results/operator.json)
-`;
-
-/**
- * @param {string[]} argv
- * @returns {{ viewers: number, baseline: number, runs: number, streams: string[], target: 'venue' | 'edge', perProcess: number, apply: 'shared' | 'each', inflate: number, deflate: 'offer' | 'none', lookAheadDelay: number | null, out: string }}
- */
-export function parseArgs(argv) {
-  return /** @type {any} */ (
-    parseFlags(argv, {
-      usage: USAGE,
-      defaults: {
-        viewers: 5000,
-        baseline: 100,
-        runs: 3,
-        streams: ['lean', 'full'],
-        target: 'venue',
-        perProcess: 2500,
-        apply: 'shared',
-        inflate: 10,
-        deflate: 'offer',
-        lookAheadDelay: null,
-        out: RESULTS,
-      },
-      numbers: {
-        '--viewers': ['viewers', 1, 10_000],
-        '--baseline': ['baseline', 0, 1000],
-        '--runs': ['runs', 1, 10],
-        '--per-process': ['perProcess', 100, 9000],
-        '--inflate': ['inflate', 1, 10_000],
-        '--look-ahead-delay': ['lookAheadDelay', 0, 2000],
-      },
-      others: {
-        '--out': (value, options) => (options.out = value),
-        '--target': (value, options) => {
-          if (value !== 'venue' && value !== 'edge') throw new Error('--target takes venue or edge');
-          options.target = value;
-        },
-        '--deflate': (value, options) => {
-          if (value !== 'offer' && value !== 'none') throw new Error('--deflate takes offer or none');
-          options.deflate = value;
-        },
-        '--apply': (value, options) => {
-          if (value !== 'shared' && value !== 'each') throw new Error('--apply takes shared or each');
-          options.apply = value;
-        },
-        '--streams': (value, options) => {
-          const streams = value.split(',');
-          if (streams.some((s) => s !== 'lean' && s !== 'full')) throw new Error('--streams takes lean, full or lean,full');
-          options.streams = streams;
-        },
-      },
-    })
-  );
-}
 
 /** POST to the control API with the token; throws on an error status. */
 async function control(controlUrl, { path, body }) {
