@@ -148,6 +148,8 @@ export function createShowStreams({
       dropLookAhead();
       hub.close();
     },
+    /** Whether an action's look-ahead still waits for its timer (or the next update). */
+    lookAheadWaiting: () => lookAheadTimer !== null,
     /** Whether rehearsal mode is on. */
     rehearsal: () => rehearsal,
     /**

@@ -77,6 +77,8 @@ export function createShow({
     engine,
     stream,
     leanStream,
+    /** Whether an action's look-ahead still waits to go out on the lean stream (show-streams.js). */
+    lookAheadWaiting: published.lookAheadWaiting,
     /**
      * The stream a `?stream=` query selects (README.md): `lean`, else the full one.
      * @param {unknown} name

@@ -63,7 +63,9 @@ test('pause, seek, tempo and a vote opening reach the lean viewer as soon as the
       full.tracker.state?.transport === 'playing' &&
       lean.tracker.state?.transport === 'playing' &&
       full.tracker.seq === server.show.stream.seq() &&
-      lean.tracker.seq === server.show.leanStream.seq();
+      lean.tracker.seq === server.show.leanStream.seq() &&
+      // The last undo's look-ahead (a play's) is out too: else this action would send it first.
+      !server.show.lookAheadWaiting();
     // The test's first fetch sets up its HTTP client: not the server's time.
     await (await fetch(`${server.controlUrl}/api/status`, { headers: { authorization: `Bearer ${token}` } })).arrayBuffer();
     const seen = [];
