@@ -9,11 +9,11 @@
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
+import { freePort } from './helpers.js';
 
 const WORKERD = fileURLToPath(new URL('../../node_modules/.bin/workerd', import.meta.url));
 const CONFIG = fileURLToPath(new URL('../../edge-worker/wrangler.jsonc', import.meta.url));
@@ -23,18 +23,6 @@ async function edgeCompatibility() {
   const { unstable_readConfig } = await import('wrangler');
   const config = unstable_readConfig({ config: CONFIG });
   return { date: config.compatibility_date, flags: config.compatibility_flags ?? [] };
-}
-
-/** A free port on 127.0.0.1 (workerd's config names its socket's address). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A worker that accepts every WebSocket and sends one message, as the shards do. */
