@@ -34,7 +34,7 @@ test('a prompt inside a loop opens on the first pass only; its winning branch is
   const before = client.others.length;
   client.ws.send(JSON.stringify({ type: 'vote', key: open.key, option: 'd', device: deviceId(1) }));
   await waitFor(() => client.others.slice(before).find((m) => m.type === 'voted' && m.ok), 3000, 'the vote counted');
-  const result = await waitFor(() => client.tracker.state?.vote?.closed && client.tracker.state.vote, 5000, 'the result');
+  const result = await waitFor(() => client.tracker.state?.vote?.closed && client.tracker.state.vote, 15_000, 'the result');
   expect(result).toMatchObject({ winner: 'd', counts: [0, 1, 0] });
   expect(result.branch).toBeUndefined();
   // Three passes of bars 1–3, then bar 4 and on to B — never D.
