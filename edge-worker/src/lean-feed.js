@@ -73,6 +73,8 @@ export function createLeanFeed({ storage, replayLimit }) {
   let stampedAt = 0;
   /** The last action's look-ahead (its one-step lean state), not yet on the stream: releaseLookAhead puts it there. */
   let waiting = /** @type {Record<string, unknown> | null} */ (null);
+  /** How many actions have left a look-ahead waiting: the root's timer restarts for each new one (show.js). */
+  let lookAheadsStarted = 0;
   /** The root's full state the lean state was last derived from (keepsBeat). */
   let lastFull = /** @type {Record<string, unknown> | null} */ (null);
   const now = () => stamp;
@@ -198,12 +200,21 @@ export function createLeanFeed({ storage, replayLimit }) {
       const out = release();
       const steps = leanSteps(lean, state);
       append(steps[0], out);
-      if (steps.length > 1) waiting = steps[1];
+      if (steps.length > 1) {
+        waiting = steps[1];
+        lookAheadsStarted += 1;
+      }
       return out;
     },
 
     /** Whether an action's look-ahead waits for releaseLookAhead (the root's timer, show.js). */
     lookAheadWaiting: () => waiting !== null,
+
+    /**
+     * How many actions have left a look-ahead waiting so far. A change across follow() means a
+     * new action's look-ahead waits from now (a republish that keeps the beat does not count).
+     */
+    lookAheadsStarted: () => lookAheadsStarted,
 
     /**
      * Put the waiting look-ahead on the stream, its `t` the last update's plus the time since.

@@ -122,10 +122,17 @@ export class Show extends DurableObject {
    * @param {{ type: string, epoch: string, seq: number, t: number }} envelope what the lean stream follows (lean-feed.js)
    */
   publish(text, envelope) {
+    const started = this.lean.lookAheadsStarted();
     this.shards.publish(text, this.lean.follow(/** @type {any} */ (envelope), this.store.state()));
-    // An action's look-ahead follows it a moment later (or with the next update: follow sends it first).
-    if (this.lean.lookAheadWaiting() && this.lookAheadTimer === null)
+    // An action's look-ahead follows it a moment later (or with the next update: follow sends it
+    // first). Each new action waits its own full moment, as at the venue (show-streams.js): the
+    // timer of an earlier action, whose look-ahead follow() has just sent, must not cut it short.
+    // A republish that keeps the beat (a vote's tally) leaves the running timer alone, so a flood
+    // of tallies cannot hold a look-ahead back.
+    if (this.lean.lookAheadsStarted() !== started) {
+      this.clearLookAheadTimer();
       this.lookAheadTimer = setTimeout(() => this.releaseLookAhead(), this.lookAheadDelayMs);
+    } else if (!this.lean.lookAheadWaiting()) this.clearLookAheadTimer();
     this.votes.follow();
   }
 
@@ -134,8 +141,11 @@ export class Show extends DurableObject {
     this.lookAheadTimer = null;
     const lean = this.lean.releaseLookAhead();
     if (lean.length > 0) this.shards.publishLean(lean);
-    // Released by an update that brought another action's look-ahead: that one waits its own moment.
-    if (this.lean.lookAheadWaiting()) this.lookAheadTimer = setTimeout(() => this.releaseLookAhead(), this.lookAheadDelayMs);
+  }
+
+  clearLookAheadTimer() {
+    if (this.lookAheadTimer !== null) clearTimeout(this.lookAheadTimer);
+    this.lookAheadTimer = null;
   }
 
   alarm() {

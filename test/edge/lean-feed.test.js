@@ -128,9 +128,12 @@ test('an operator action that moves the cues ahead: the action at once, its look
   lean.releaseLookAhead();
   lean.follow(JSON.parse(stream.update(playingAt(5, { bpm: 90 })).json), stream.state());
   expect(lean.lookAheadWaiting()).toBe(true);
+  // The root restarts its timer for a new action's look-ahead only (show.js), not for a tally.
+  const started = lean.lookAheadsStarted();
   const tally = lean.follow(JSON.parse(stream.update({ ...playingAt(5, { bpm: 90 }), vote: { counts: [2] } }).json), stream.state());
   expect(tally.map((json) => JSON.parse(json).data)).toEqual([{ vote: { counts: [2] } }]);
   expect(lean.lookAheadWaiting()).toBe(true);
+  expect(lean.lookAheadsStarted()).toBe(started);
   expect(lean.releaseLookAhead().map((json) => JSON.parse(json).data)).toEqual([
     { ahead: stream.state().ahead, tempo: null, position: null },
   ]);
@@ -138,6 +141,7 @@ test('an operator action that moves the cues ahead: the action at once, its look
   // A new epoch drops a waiting look-ahead: its snapshot carries the cues.
   lean.follow(JSON.parse(stream.update(playingAt(4, { bpm: 80 })).json), stream.state());
   expect(lean.lookAheadWaiting()).toBe(true);
+  expect(lean.lookAheadsStarted()).toBe(started + 1);
   const lost = { type: 'snapshot', epoch: 'lost-y', seq: 9, t: Date.now() };
   expect(lean.follow(lost, stream.state()).map((json) => JSON.parse(json))).toMatchObject([
     { type: 'snapshot', epoch: `lost-y${EDGE_LEAN_SUFFIX}` },

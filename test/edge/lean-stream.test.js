@@ -182,6 +182,34 @@ describe('a playing show', () => {
     ]);
   }, 60_000);
 
+  test('a second action within the look-ahead delay waits its own full delay for its look-ahead', async () => {
+    /** When each lean frame arrived, by seq (next() may resolve long after the frame came). */
+    const arrived = new Map();
+    const stamp = (data) => arrived.set(JSON.parse(String(data)).seq, Date.now());
+    lean.ws.on('message', stamp);
+    try {
+      const start = Math.max(...lean.frames.map((f) => f.seq));
+      bpm = 80;
+      await beats(1);
+      await lean.next((f) => f.seq === start + 1, 15_000);
+      // The second action while the first one's look-ahead still waits (its timer set ~250 ms ahead).
+      await new Promise((resolve) => setTimeout(resolve, LOOK_AHEAD_DELAY_MS / 2));
+      bpm = 100;
+      const second = Date.now();
+      await beats(1);
+      // The first look-ahead goes out before the second action (the stream stays in order), then
+      // the second one's look-ahead after its own delay, not when the first one's timer fires.
+      await lean.next((f) => f.seq === start + 4, 15_000);
+      expect(arrived.get(start + 3)).toBeLessThan(second + LOOK_AHEAD_DELAY_MS);
+      expect(arrived.get(start + 4) - second).toBeGreaterThanOrEqual(LOOK_AHEAD_DELAY_MS);
+      expect(lean.frames.at(-2).data).toMatchObject({ segment: { bpm: 100 }, ahead: null, tempo: 100 });
+      expect(lean.frames.at(-1).data).toEqual({ ahead: venue.state().ahead, tempo: null, position: null });
+      expect(held(lean.frames)).toEqual({ ...reference, venue: expect.any(Object) });
+    } finally {
+      lean.ws.off('message', stamp);
+    }
+  }, 60_000);
+
   test("a new epoch starts the lean stream again at the snapshot's seq; a workerd restart keeps its numbers", async () => {
     const next = 'lean-b';
     venue = createStateStream({ epoch: next, state: playingAt(beat, { bpm }), now: Date.now });
