@@ -5,6 +5,7 @@ import { refusePublisher } from './publish-guard.js';
 import { tooBigReply } from './publisher-frames.js';
 import { openStream, releaseWhenDone } from './address-caps.js';
 import { forgetCachedMedia, serveCachedMedia } from './media-cache.js';
+import { readMediaBody } from './media-body.js';
 import { classifyClient } from './venue-address.js';
 import { refuseJoin, serveSession } from './viewer-session.js';
 import { MAX_PUBLISH_FRAME_BYTES, readConfig } from './config.js';
@@ -115,8 +116,16 @@ const showRoutes = {
       // object: the root answering 413 while the body is still arriving made workerd's forward
       // fail with a 500 now and then (seen under load in test/edge/media.test.js).
       const declared = Number(request.headers.get('content-length') ?? NaN);
-      if (request.method === 'PUT' && url.pathname.startsWith('/publish/media/') && declared > config.mediaFileBytes) {
-        return edgeError('MEDIA_TOO_BIG', { message: `the upload is larger than the ${config.mediaFileBytes}-byte limit per file` });
+      const mediaUpload = request.method === 'PUT' && url.pathname.startsWith('/publish/media/');
+      const tooBig = () =>
+        edgeError('MEDIA_TOO_BIG', { message: `the upload is larger than the ${config.mediaFileBytes}-byte limit per file` });
+      if (mediaUpload && declared > config.mediaFileBytes) return tooBig();
+      // A streamed upload (no content-length) is read here up to the cap, for the same reason:
+      // the root then only ever sees a whole body of known length, never answers mid-body.
+      if (mediaUpload && !Number.isFinite(declared) && request.body) {
+        const body = await readMediaBody(request.body, config.mediaFileBytes);
+        if (!body) return tooBig();
+        request = new Request(request, { body: new Blob(body.chunks) });
       }
       if (request.method === 'POST' && url.pathname === '/publish' && declared > MAX_PUBLISH_FRAME_BYTES) {
         return json(tooBigReply(), 413);
