@@ -1,11 +1,12 @@
 // The musicians' own OSC tools, run for real (README.md, "Interoperability suite"): Pd vanilla
 // (Debian's puredata-core: a patch [netreceive -u -b] → [oscparse] → [list trim] → [print OSC],
-// headless) and liblo's `oscdump` (liblo-tools). Each prints a line per message it acts on; the
-// line's arrival here, on a high-resolution wall clock, is when that tool acted on it.
+// headless), liblo's `oscdump` (liblo-tools) and SuperCollider's language, sclang
+// (supercollider-language), running an OSCdef patch. Each prints a line per message it acts on;
+// the line's arrival here, on a high-resolution wall clock, is when that tool acted on it.
 
 import { spawn, spawnSync } from 'node:child_process';
 import dgram from 'node:dgram';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Message, encode } from 'node-osc';
@@ -16,10 +17,11 @@ export function requireTools() {
   const missing = [
     ['pd', 'puredata-core'],
     ['oscdump', 'liblo-tools'],
+    ['sclang', 'supercollider-language'],
   ].filter(([bin]) => spawnSync('sh', ['-c', `command -v ${bin}`]).status !== 0);
   if (missing.length) {
     throw new Error(
-      `npm run test:interop needs ${missing.map(([bin, pkg]) => `${bin} (Debian package ${pkg})`).join(' and ')}: apt-get install -y --no-install-recommends puredata-core liblo-tools`,
+      `npm run test:interop needs ${missing.map(([bin, pkg]) => `${bin} (Debian package ${pkg})`).join(' and ')}: apt-get install -y --no-install-recommends puredata-core liblo-tools supercollider-language`,
     );
   }
 }
@@ -36,10 +38,11 @@ export async function freeUdpPort() {
 /**
  * Start a tool and collect its output lines with their arrival time; resolves once it has acted
  * on a probe message (so it is listening).
- * @param {{ name: string, command: string, args: string[], stream: 'stdout' | 'stderr', port: number, parse: (line: string) => { address: string, args: number[] } | null }} spec
+ * @param {{ name: string, command: string, args: string[], stream: 'stdout' | 'stderr', port: number, parse: (line: string) => { address: string, args: number[] } | null, env?: NodeJS.ProcessEnv, dir?: string }} spec
+ *   dir: the tool's temporary directory, removed when it stops
  */
-async function startTool({ name, command, args, stream, port, parse }) {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+async function startTool({ name, command, args, stream, port, parse, env = process.env, dir }) {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   /** @type {Array<{ address: string, args: number[], at: number }>} */
   const received = [];
   let rest = '';
@@ -63,6 +66,11 @@ async function startTool({ name, command, args, stream, port, parse }) {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   // Probe until it answers: a tool that cannot start fails here with its own words.
   const probe = dgram.createSocket('udp4');
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await exited;
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  };
   try {
     const deadline = Date.now() + 15_000;
     while (!received.some((r) => r.address === '/tutti/probe')) {
@@ -71,6 +79,9 @@ async function startTool({ name, command, args, stream, port, parse }) {
       probe.send(encode(new Message('/tutti/probe', 1)), port, '127.0.0.1');
       await new Promise((r) => setTimeout(r, 100));
     }
+  } catch (err) {
+    await stop();
+    throw err;
   } finally {
     probe.close();
   }
@@ -78,10 +89,7 @@ async function startTool({ name, command, args, stream, port, parse }) {
     name,
     port,
     received,
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
-    },
+    stop,
   };
 }
 
@@ -111,6 +119,7 @@ export function startPd(port) {
     name: 'Pd vanilla',
     command: 'pd',
     port,
+    dir,
     stream: 'stderr',
     args: ['-nogui', '-nosound', '-nomidi', '-noprefs', '-stderr', '-sleepgrain', '1', '-open', join(dir, 'osc-print.pd')],
     parse(line) {
@@ -130,6 +139,59 @@ export function startOscdump(port) {
     args: ['-L', String(port)],
     parse(line) {
       const m = /^(?:[0-9a-f]{8}\.[0-9a-f]{8} )?(\/\S+) \S+((?: \S+)*)$/.exec(line.trim());
+      return m ? { address: m[1], args: m[2].trim().split(' ').filter(Boolean).map(Number) } : null;
+    },
+  });
+}
+
+/**
+ * SuperCollider's language, sclang, headless (`-D`: no stdin, no editor), listening on `port`
+ * (`-u`: its one UDP port, which it also replies from) with a musician's patch: one OSCdef per
+ * address. `patch` says what the beat's function does with the `time` sclang passes it, which is
+ * the arrival for a plain message and the bundle's timetag (on sclang's own clock) for a bundle:
+ * - `arrival`: acts at once, as most patches do (sclang runs a bundle's responders when it
+ *   arrives, whatever its timetag);
+ * - `timetag`: `SystemClock.schedAbs(time, …)`, the patch scheduling on the time it is given.
+ * Both echo `/tutti/ping n` to the sender, as README.md tells musicians to. sclang is a Qt
+ * program: it runs without a display on Qt's offscreen platform; its QtWebEngine refuses to run
+ * as root without the sandbox disabled and forks helper processes unless single-process; HOME
+ * and XDG_RUNTIME_DIR point at a temporary directory so it writes its settings there.
+ * @param {number} port
+ * @param {'arrival' | 'timetag'} patch
+ */
+export function startSclang(port, patch) {
+  const dir = mkdtempSync(join(tmpdir(), 'tutti-sclang-'));
+  mkdirSync(join(dir, 'run'), { mode: 0o700 });
+  const act = patch === 'timetag' ? '{ |msg, time| SystemClock.schedAbs(time, { report.(msg); nil }) }' : '{ |msg, time| report.(msg) }';
+  writeFileSync(
+    join(dir, 'tutti.scd'),
+    [
+      '(',
+      'var report = { |msg| ("SC: " ++ msg.collect(_.asString).join(" ")).postln };',
+      `OSCdef(\\tuttiBeat, ${act}, '/tutti/beat');`,
+      `OSCdef(\\tuttiProbe, ${act}, '/tutti/probe');`,
+      "OSCdef(\\tuttiPing, { |msg, time, addr| addr.sendMsg(*msg) }, '/tutti/ping');",
+      ')',
+      '',
+    ].join('\n'),
+  );
+  return startTool({
+    name: `sclang ${patch}`,
+    command: 'sclang',
+    port,
+    dir,
+    stream: 'stdout',
+    args: ['-u', String(port), '-D', join(dir, 'tutti.scd')],
+    env: {
+      ...process.env,
+      QT_QPA_PLATFORM: 'offscreen',
+      QTWEBENGINE_DISABLE_SANDBOX: '1',
+      QTWEBENGINE_CHROMIUM_FLAGS: '--single-process',
+      HOME: dir,
+      XDG_RUNTIME_DIR: join(dir, 'run'),
+    },
+    parse(line) {
+      const m = /^SC: (\/\S+)((?: \S+)*)$/.exec(line.trim());
       return m ? { address: m[1], args: m[2].trim().split(' ').filter(Boolean).map(Number) } : null;
     },
   });

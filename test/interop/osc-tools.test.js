@@ -1,13 +1,16 @@
 // Interoperability with the musicians' own tools (README.md, "Interoperability suite"; run with
-// `npm run test:interop`, not part of `npm test`): `tutti serve` with default --osc targets, one
-// read by Pd vanilla (acts on a packet when it arrives) and one by liblo's oscdump (holds a
-// bundle until its timetag). Every beat must reach both when it sounds: its error is measured
-// against position.at of the same beat on /ws. A second case shows why `mode=ahead` is only for
-// timetag schedulers: liblo stays on time, Pd plays each beat one lookahead early.
+// `npm run test:interop`, not part of `npm test`): `tutti serve` with default --osc targets, read
+// by Pd vanilla (acts on a packet when it arrives), liblo's oscdump (holds a bundle until its
+// timetag) and SuperCollider's sclang with two OSCdef patches (one acting at once, one scheduling
+// on the `time` sclang passes it). Every beat must reach each when it sounds: its error is
+// measured against position.at of the same beat on /ws. A second case shows why `mode=ahead` is
+// only for timetag schedulers: liblo and the scheduling sclang patch stay on time, Pd and an
+// sclang patch acting at once play each beat one lookahead early. The console's Test ping gets
+// its round trip from the echo README.md gives SuperCollider users.
 import { openWs, waitFor } from '../support/clients.js';
 import { serveProcesses } from '../support/serve-process.js';
 import { beatErrors, medianOf } from '../support/osc-receivers.js';
-import { requireTools, freeUdpPort, startPd, startOscdump } from './osc-receivers.js';
+import { requireTools, freeUdpPort, startPd, startOscdump, startSclang } from './osc-receivers.js';
 
 const TOKEN = 'interop-token-0123456789';
 const BEATS = 16;
@@ -48,51 +51,92 @@ const control = (server, path, body) =>
     body: JSON.stringify(body),
   }).then((r) => r.json());
 
-/** Play to Pd and oscdump with the given per-target options; return each tool's beat errors. */
+/** The receivers every case plays to, by the name the tests use. */
+const TOOLS = {
+  pd: startPd,
+  liblo: startOscdump,
+  scArrival: (port) => startSclang(port, 'arrival'),
+  scTimetag: (port) => startSclang(port, 'timetag'),
+};
+
+/**
+ * Play to every tool in TOOLS with the given per-target options; return each tool's beat errors.
+ * @param {string} name
+ * @param {string} [options]
+ * @returns {Promise<Record<keyof typeof TOOLS, number[]>>}
+ */
 async function measure(name, options = '') {
-  const pd = await startPd(await freeUdpPort());
-  const liblo = await startOscdump(await freeUdpPort());
-  const server = await serve(['--osc', `127.0.0.1:${pd.port}${options}`, '--osc', `127.0.0.1:${liblo.port}${options}`]);
-  const viewer = await openWs(server.audienceUrl);
-  /** @type {Map<string, number>} "bar:beat" → when it sounds */
-  const soundsAt = new Map();
-  viewer.ws.on('message', () => {
-    const s = viewer.tracker.state;
-    if (s?.transport === 'playing') soundsAt.set(`${s.position.bar}:${s.position.beat}`, s.position.at);
-  });
+  /** @type {Array<[string, Awaited<ReturnType<typeof startPd>>]>} */
+  const tools = [];
   try {
-    await control(server, '/api/tempo', { bpm: 240 });
-    await control(server, '/api/transport', { action: 'play' });
-    const result = {};
-    for (const tool of [pd, liblo]) {
-      await waitFor(() => beatErrors(tool.received, soundsAt).length >= BEATS, 20_000, `${BEATS} beats in ${tool.name}`);
-      const errors = beatErrors(tool.received, soundsAt);
-      const worst = errors.reduce((w, e) => (Math.abs(e) > Math.abs(w) ? e : w), 0);
-      measured.push({ case: name, tool: tool.name, median: medianOf(errors), worst, beats: errors.length });
-      result[tool === pd ? 'pd' : 'liblo'] = errors;
+    for (const [key, start] of Object.entries(TOOLS)) tools.push([key, await start(await freeUdpPort())]);
+    const server = await serve(tools.flatMap(([, tool]) => ['--osc', `127.0.0.1:${tool.port}${options}`]));
+    const viewer = await openWs(server.audienceUrl);
+    /** @type {Map<string, number>} "bar:beat" → when it sounds */
+    const soundsAt = new Map();
+    viewer.ws.on('message', () => {
+      const s = viewer.tracker.state;
+      if (s?.transport === 'playing') soundsAt.set(`${s.position.bar}:${s.position.beat}`, s.position.at);
+    });
+    try {
+      await control(server, '/api/tempo', { bpm: 240 });
+      await control(server, '/api/transport', { action: 'play' });
+      const result = /** @type {Record<keyof typeof TOOLS, number[]>} */ ({});
+      for (const [key, tool] of tools) {
+        await waitFor(() => beatErrors(tool.received, soundsAt).length >= BEATS, 20_000, `${BEATS} beats in ${tool.name}`);
+        const errors = beatErrors(tool.received, soundsAt);
+        const worst = errors.reduce((w, e) => (Math.abs(e) > Math.abs(w) ? e : w), 0);
+        measured.push({ case: name, tool: tool.name, median: medianOf(errors), worst, beats: errors.length });
+        result[/** @type {keyof typeof TOOLS} */ (key)] = errors;
+      }
+      return result;
+    } finally {
+      viewer.ws.close();
+      await server.stop();
     }
-    return result;
   } finally {
-    viewer.ws.close();
-    await server.stop();
-    await pd.stop();
-    await liblo.stop();
+    for (const [, tool] of tools) await tool.stop();
   }
 }
 
 const worstOf = (errors) => Math.max(...errors.map(Math.abs));
 
-test('default --osc targets: every beat reaches Pd vanilla and liblo when it sounds', async () => {
-  const { pd, liblo } = await measure('default');
-  for (const errors of [pd, liblo]) {
+test('default --osc targets: every beat reaches Pd vanilla, liblo and both SuperCollider patches when it sounds', async () => {
+  const errorsByTool = await measure('default');
+  for (const errors of Object.values(errorsByTool)) {
     expect(Math.abs(medianOf(errors))).toBeLessThan(MEDIAN_MS);
     expect(worstOf(errors)).toBeLessThan(WORST_MS);
   }
 });
 
-test('mode=ahead: liblo schedules the timetag and is on time; Pd acts on arrival, one lookahead early', async () => {
-  const { pd, liblo } = await measure('mode=ahead', ',mode=ahead');
+test('mode=ahead: liblo and an sclang patch scheduling on `time` are on time; Pd and an sclang patch acting at once are one lookahead early', async () => {
+  const { pd, liblo, scArrival, scTimetag } = await measure('mode=ahead', ',mode=ahead');
   expect(Math.abs(medianOf(liblo))).toBeLessThan(LIBLO_AHEAD_MS);
   expect(worstOf(liblo)).toBeLessThan(WORST_MS);
+  expect(Math.abs(medianOf(scTimetag))).toBeLessThan(MEDIAN_MS);
+  expect(worstOf(scTimetag)).toBeLessThan(WORST_MS);
   expect(medianOf(pd)).toBeLessThan(-250);
+  expect(medianOf(scArrival)).toBeLessThan(-250);
+});
+
+test("the console's Test ping: SuperCollider's echo from README.md gives a round trip; Pd, which does not echo, none", async () => {
+  const sc = await startSclang(await freeUdpPort(), 'arrival');
+  const pd = await startPd(await freeUdpPort());
+  const server = await serve(['--osc', `127.0.0.1:${sc.port}`, '--osc', `127.0.0.1:${pd.port}`]);
+  try {
+    // sclang answers its first echo slower (measured ~50 ms; then < 1 ms): both must show.
+    const rtts = [];
+    for (let i = 0; i < 3; i += 1) {
+      const echoed = await control(server, '/api/osc/ping', { host: '127.0.0.1', port: sc.port });
+      expect(echoed).toMatchObject({ ok: true, rttMs: expect.any(Number) });
+      rtts.push(echoed.rttMs);
+    }
+    const silent = await control(server, '/api/osc/ping', { host: '127.0.0.1', port: pd.port });
+    expect(silent).toMatchObject({ ok: true, rttMs: null });
+    process.stdout.write(`\nTest ping round trips to sclang: ${rtts.join(', ')} ms\n`);
+  } finally {
+    await server.stop();
+    await sc.stop();
+    await pd.stop();
+  }
 });
