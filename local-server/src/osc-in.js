@@ -8,7 +8,7 @@
 // phone. Anything dropped is counted in tutti_bad_input_total{source}.
 
 import dgram from 'node:dgram';
-import { decode } from 'node-osc';
+import { decodeOsc } from './osc-decode.js';
 import { createTokenBucket } from '#core/util/token-bucket.js';
 import { BadInput } from './metrics.js';
 import { createTransportLog } from './transport-log.js';
@@ -44,7 +44,7 @@ export function parseOscListen(text) {
 export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metrics, log }) {
   const bad = () => metrics.badInput.inc({ source: BadInput.OSC });
   const budget = createTokenBucket({ ratePerSecond: COMMANDS_PER_SECOND, burst: COMMANDS_PER_SECOND, now: performance.now() });
-  const warned = { denied: 0, flood: 0 };
+  const warned = { denied: 0, flood: 0, malformed: 0, unknown: 0 };
   /** One console line a minute per kind of drop, not one per packet. */
   const warnOnce = (kind, message) => {
     const t = Date.now();
@@ -83,7 +83,13 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
     if (!Array.isArray(message) || typeof message[0] !== 'string') return bad();
     const [address, ...args] = message;
     const command = commands[address];
-    if (!command) return bad();
+    if (!command) {
+      warnOnce(
+        'unknown',
+        `OSC-in: ${address} is not a Tutti command (README.md, "OSC address space"); counted in tutti_bad_input_total{source="osc"}`,
+      );
+      return bad();
+    }
     // Only real commands spend the budget: junk costs no state change, so it cannot crowd out a cue.
     if (!budget.take(t)) return false;
     try {
@@ -101,12 +107,10 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
     }
   };
 
-  /** Flatten a decoded packet (message or nested bundles, depth ≤ 8) into `[address, ...args]` lists. */
-  const messagesOf = (packet, depth = 0, out = []) => {
-    if (packet?.oscType === 'bundle') {
-      if (depth < 8) for (const element of packet.elements) messagesOf(element, depth + 1, out);
-    } else if (packet?.oscType === 'message') out.push([packet.address, ...packet.args.map((a) => a.value)]);
-    else out.push(null);
+  /** Flatten a decoded packet (message or nested bundles: osc-decode.js allows 8 deep) into `[address, ...args]` lists. */
+  const messagesOf = (/** @type {import('./osc-decode.js').OscPacket} */ packet, /** @type {unknown[][]} */ out = []) => {
+    if (packet.oscType === 'bundle') for (const element of packet.elements) messagesOf(element, out);
+    else out.push([packet.address, ...packet.args.map((a) => a.value)]);
     return out;
   };
 
@@ -119,8 +123,12 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
     }
     let messages;
     try {
-      messages = messagesOf(decode(bytes));
-    } catch {
+      messages = messagesOf(decodeOsc(bytes));
+    } catch (err) {
+      warnOnce(
+        'malformed',
+        `OSC-in: ignoring a malformed packet from ${rinfo.address}: ${err.message}; counted in tutti_bad_input_total{source="osc"}`,
+      );
       return bad();
     }
     let flooded = Math.max(0, messages.length - MAX_COMMANDS_PER_PACKET);

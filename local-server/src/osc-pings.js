@@ -3,7 +3,8 @@
 // such echoes are read (≤ 512 bytes, while a ping waits); anything else arriving on the sender's
 // socket is counted as `osc_reply` and dropped.
 
-import { Message, encode, decode } from 'node-osc';
+import { Message, encode } from 'node-osc';
+import { decodeOsc } from './osc-decode.js';
 import { wallClock } from './osc-send-core.js';
 import { BadInput } from './metrics.js';
 import { targetKey } from './osc-target-list.js';
@@ -69,14 +70,16 @@ export function createOscPings({ targets, metrics, sendNow }) {
       if (!bytes || pings.size === 0) return stray();
       let packet;
       try {
-        packet = decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+        packet = decodeOsc(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
       } catch {
         return stray();
       }
-      const message = packet?.oscType === 'bundle' ? packet.elements?.[0] : packet;
-      const waiting = ['/tutti/ping', '/tutti/pong'].includes(message?.address) ? pings.get(message.args?.[0]?.value) : undefined;
+      const message = packet.oscType === 'bundle' ? packet.elements[0] : packet;
+      if (message?.oscType !== 'message') return stray();
+      const id = message.args[0]?.value;
+      const waiting = ['/tutti/ping', '/tutti/pong'].includes(message.address) && typeof id === 'number' ? pings.get(id) : undefined;
       if (!waiting) return stray();
-      pings.delete(message.args[0].value);
+      pings.delete(/** @type {number} */ (id));
       const ms = Math.round((at - waiting.sentAt) * 100) / 100;
       const target = targets.get(waiting.key);
       if (target) target.rtt = { ms, at: Date.now() };

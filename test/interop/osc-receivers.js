@@ -145,6 +145,26 @@ export function startOscdump(port) {
 }
 
 /**
+ * What sclang needs to run headless in `dir`: it is a Qt program, so it runs without a display on
+ * Qt's offscreen platform; its QtWebEngine refuses to run as root without the sandbox disabled
+ * and forks helper processes unless single-process; HOME and XDG_RUNTIME_DIR point into `dir`
+ * so it writes its settings there.
+ * @param {string} dir a temporary directory
+ * @returns {NodeJS.ProcessEnv}
+ */
+export function sclangEnvironment(dir) {
+  mkdirSync(join(dir, 'run'), { recursive: true, mode: 0o700 });
+  return {
+    ...process.env,
+    QT_QPA_PLATFORM: 'offscreen',
+    QTWEBENGINE_DISABLE_SANDBOX: '1',
+    QTWEBENGINE_CHROMIUM_FLAGS: '--single-process',
+    HOME: dir,
+    XDG_RUNTIME_DIR: join(dir, 'run'),
+  };
+}
+
+/**
  * SuperCollider's language, sclang, headless (`-D`: no stdin, no editor), listening on `port`
  * (`-u`: its one UDP port, which it also replies from) with a musician's patch: one OSCdef per
  * address. `patch` says what the beat's function does with the `time` sclang passes it, which is
@@ -152,16 +172,12 @@ export function startOscdump(port) {
  * - `arrival`: acts at once, as most patches do (sclang runs a bundle's responders when it
  *   arrives, whatever its timetag);
  * - `timetag`: `SystemClock.schedAbs(time, …)`, the patch scheduling on the time it is given.
- * Both echo `/tutti/ping n` to the sender, as README.md tells musicians to. sclang is a Qt
- * program: it runs without a display on Qt's offscreen platform; its QtWebEngine refuses to run
- * as root without the sandbox disabled and forks helper processes unless single-process; HOME
- * and XDG_RUNTIME_DIR point at a temporary directory so it writes its settings there.
+ * Both echo `/tutti/ping n` to the sender, as README.md tells musicians to.
  * @param {number} port
  * @param {'arrival' | 'timetag'} patch
  */
 export function startSclang(port, patch) {
   const dir = mkdtempSync(join(tmpdir(), 'tutti-sclang-'));
-  mkdirSync(join(dir, 'run'), { mode: 0o700 });
   const act = patch === 'timetag' ? '{ |msg, time| SystemClock.schedAbs(time, { report.(msg); nil }) }' : '{ |msg, time| report.(msg) }';
   writeFileSync(
     join(dir, 'tutti.scd'),
@@ -182,14 +198,7 @@ export function startSclang(port, patch) {
     dir,
     stream: 'stdout',
     args: ['-u', String(port), '-D', join(dir, 'tutti.scd')],
-    env: {
-      ...process.env,
-      QT_QPA_PLATFORM: 'offscreen',
-      QTWEBENGINE_DISABLE_SANDBOX: '1',
-      QTWEBENGINE_CHROMIUM_FLAGS: '--single-process',
-      HOME: dir,
-      XDG_RUNTIME_DIR: join(dir, 'run'),
-    },
+    env: sclangEnvironment(dir),
     parse(line) {
       const m = /^SC: (\/\S+)((?: \S+)*)$/.exec(line.trim());
       return m ? { address: m[1], args: m[2].trim().split(' ').filter(Boolean).map(Number) } : null;

@@ -6,11 +6,13 @@
 // measured against position.at of the same beat on /ws. A second case shows why `mode=ahead` is
 // only for timetag schedulers: liblo and the scheduling sclang patch stay on time, Pd and an
 // sclang patch acting at once play each beat one lookahead early. The console's Test ping gets
-// its round trip from the echo README.md gives SuperCollider users.
+// its round trip from the echo README.md gives SuperCollider users. The other way, each tool
+// drives the show over --osc-in, encoding numbers its own way (64-bit, integer, float).
 import { openWs, waitFor } from '../support/clients.js';
 import { serveProcesses } from '../support/serve-process.js';
 import { beatErrors, medianOf } from '../support/osc-receivers.js';
 import { requireTools, freeUdpPort, startPd, startOscdump, startSclang } from './osc-receivers.js';
+import { oscsend, pdSend, sclangSend } from './osc-senders.js';
 
 const TOKEN = 'interop-token-0123456789';
 const BEATS = 16;
@@ -138,5 +140,26 @@ test("the console's Test ping: SuperCollider's echo from README.md gives a round
     await server.stop();
     await sc.stop();
     await pd.stop();
+  }
+});
+
+test('OSC-in from the tools: oscsend (64-bit d and h), sclang (an Integer tempo) and Pd (every number a float) each move the show', async () => {
+  const oscIn = await freeUdpPort();
+  const server = await serve(['--osc-in', String(oscIn)]);
+  const status = async () => (await fetch(`${server.controlUrl}/api/status`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
+  const settles = async (what, check) => waitFor(async () => check(await status()), 10_000, what);
+  try {
+    await oscsend(oscIn, '/tutti/tempo', 'd', [100.5]);
+    await settles('oscsend d tempo', (s) => s.tempo === 100.5);
+    await oscsend(oscIn, '/tutti/seek', 'hh', [7, 3]);
+    await settles('oscsend hh seek', (s) => s.position.bar === 7 && s.position.beat === 3);
+    await sclangSend(oscIn, ["'/tutti/tempo', 90", "'/tutti/seek', 12, 2"]);
+    await settles('sclang tempo and seek', (s) => s.tempo === 90 && s.position.bar === 12 && s.position.beat === 2);
+    await pdSend(oscIn, '/tutti/seek', [14, 1]);
+    await settles('Pd seek', (s) => s.position.bar === 14 && s.position.beat === 1);
+    await pdSend(oscIn, '/tutti/tempo', [88]);
+    await settles('Pd tempo', (s) => s.tempo === 88);
+  } finally {
+    await server.stop();
   }
 });

@@ -9,6 +9,7 @@ import { startShowServer } from '../../local-server/src/server.js';
 import { waitFor } from '../support/clients.js';
 import { parseOscTarget } from '../../local-server/src/osc.js';
 import { parseServeArgs } from '../../local-server/src/config.js';
+import { float64, int64, message, str } from '../support/osc-bytes.js';
 
 function listen() {
   return new Promise((resolve) => {
@@ -143,6 +144,45 @@ test('OSC-in controls the transport; garbage and unknown addresses are counted a
   } finally {
     raw.close();
     await client.close();
+    await server.close();
+  }
+});
+
+test('OSC-in reads what other tools send: 64-bit numbers (d, h), floats for bars, T/F, no type tags; a malformed packet or unknown address is logged with its reason', async () => {
+  const server = await startShowServer({ host: '127.0.0.1', port: 0, controlPort: 0, token: 't', oscInPort: 0 });
+  const port = server.status().osc.in;
+  const raw = dgram.createSocket('udp4');
+  const send = (bytes) => raw.send(bytes, port, '127.0.0.1');
+  const status = () => server.show.engine.status();
+  try {
+    // A tempo as a 64-bit float and a seek as 64-bit integers (oscP5, Rust, Go, `oscsend … d`).
+    send(message('/tutti/tempo', 'd', float64(101.5)));
+    await waitFor(() => status().tempo === 101.5);
+    send(message('/tutti/seek', 'hh', int64(7), int64(3)));
+    await waitFor(() => status().position.bar === 7 && status().position.beat === 3);
+    // Pd's [oscformat] sends every number as a float.
+    send(message('/tutti/seek', 'ff', Buffer.from([0x41, 0x30, 0, 0]), Buffer.from([0x3f, 0x80, 0, 0]))); // 11.0, 1.0
+    await waitFor(() => status().position.bar === 11);
+    send(message('/tutti/rehearsal', 'T'));
+    await waitFor(() => server.show.rehearsal() === true);
+    // An old sender without a type tag string.
+    send(str('/tutti/play'));
+    await waitFor(() => status().transport === 'playing');
+
+    send(message('/tutti/tempo', 'q', float64(90)));
+    send(message('/tutti/explode', ''));
+    await waitFor(() => server.log.recent().filter((e) => e.msg.startsWith('OSC-in: ')).length >= 2);
+    const warnings = server.log
+      .recent()
+      .map((e) => e.msg)
+      .filter((m) => m.startsWith('OSC-in: '));
+    expect(warnings).toEqual([
+      expect.stringMatching(/^OSC-in: ignoring a malformed packet from 127\.0\.0\.1: type tag 'q' is not an OSC type/),
+      expect.stringMatching(/^OSC-in: \/tutti\/explode is not a Tutti command/),
+    ]);
+    expect(status().tempo).toBe(101.5);
+  } finally {
+    raw.close();
     await server.close();
   }
 });
