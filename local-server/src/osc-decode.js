@@ -79,9 +79,12 @@ function readArgument(bytes, offset, tag) {
     case 't':
       fixed(8);
       return [readTimetag(bytes, offset), offset + 8];
-    case 'c':
+    case 'c': {
       fixed(4);
-      return [String.fromCodePoint(bytes.readUInt32BE(offset) & 0x1fffff), offset + 4];
+      const code = bytes.readUInt32BE(offset);
+      if (code > 0x10ffff) fail(`a char (${code}) is not a Unicode code point`);
+      return [String.fromCodePoint(code), offset + 4];
+    }
     case 'r':
     case 'm':
       fixed(4);

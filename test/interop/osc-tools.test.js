@@ -126,7 +126,7 @@ test("the console's Test ping: SuperCollider's echo from README.md gives a round
   const pd = await startPd(await freeUdpPort());
   const server = await serve(['--osc', `127.0.0.1:${sc.port}`, '--osc', `127.0.0.1:${pd.port}`]);
   try {
-    // sclang answers its first echo slower (measured ~50 ms; then < 1 ms): both must show.
+    // sclang answers its first echo slower (measured 40–80 ms; then about 1 ms): both must show.
     const rtts = [];
     for (let i = 0; i < 3; i += 1) {
       const echoed = await control(server, '/api/osc/ping', { host: '127.0.0.1', port: sc.port });

@@ -87,3 +87,26 @@ test('malformed packets are refused with the reason, never half-read', () => {
     expect(() => decodeOsc(bytes)).toThrow(reason);
   }
 });
+
+test('any corruption of a real packet decodes or is refused as malformed: nothing else is thrown', () => {
+  const seeds = [
+    message('/tutti/seek', 'hhc', int64(7), int64(3), int32(0x41)),
+    message('/tutti/start', 'sdib', str('p17'), float64(1), int32(2), Buffer.concat([int32(3), Buffer.alloc(4)])),
+    Buffer.concat([str('#bundle'), Buffer.alloc(8), int32(16), message('/tutti/tempo', 'f', Buffer.alloc(4))]),
+  ];
+  let refused = 0;
+  let seed = 12345;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  for (let i = 0; i < 3000; i += 1) {
+    const bytes = Buffer.from(seeds[i % seeds.length]);
+    for (let flips = 1 + Math.floor(random() * 4); flips > 0; flips -= 1)
+      bytes[Math.floor(random() * bytes.length)] = Math.floor(random() * 256);
+    try {
+      decodeOsc(bytes);
+    } catch (err) {
+      expect(err).toBeInstanceOf(OscDecodeError);
+      refused += 1;
+    }
+  }
+  expect(refused).toBeGreaterThan(100);
+});
