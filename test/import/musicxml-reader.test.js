@@ -129,3 +129,13 @@ test('a fast 6/8 (dotted quarter = 140, 420 eighths a minute) is counted in two 
     { measure: '1', message: expect.stringMatching(/^is in 6\/8 at 420 beats a minute.*counted in dotted beats, as 2\/4/) },
   ]);
 });
+
+test('blank lines before the XML declaration (as in real files) are read; a later error keeps its line', () => {
+  const xml = score([['1', metronome('quarter', 100) + note(4)]]);
+  expect(read(`\n\n  ${xml}`).score.bars).toBe(1);
+  const broken = `\n\n${xml.replace('<?xml version="1.0" encoding="UTF-8"?>', '<?xml version="1.0" encoding="UTF-8"?>\n')}`.replace(
+    '</part>',
+    '</prat>',
+  );
+  expect(() => read(broken)).toThrow(/not well-formed XML \(line 4,/);
+});

@@ -15,10 +15,15 @@ import { ImportError } from '#core/import/import-error.js';
  * @returns {XmlNode[]}
  */
 export function parseXml(text, what) {
+  // Blank lines before the XML declaration (seen in real files, e.g. libmusicxml's samples): XML
+  // forbids them but they hide nothing, so they are dropped, and a later error keeps its line.
+  const lead = /^\s+(?=<\?xml[\s?])/.exec(text)?.[0] ?? '';
+  text = text.slice(lead.length);
   const checked = XMLValidator.validate(text);
   if (checked !== true) {
     const { line, col, msg } = checked.err;
-    throw new ImportError(`${what} is not well-formed XML (line ${line}, column ${col}: ${msg})`);
+    const skipped = lead.split('\n').length - 1;
+    throw new ImportError(`${what} is not well-formed XML (line ${line + skipped}, column ${col}: ${msg})`);
   }
   const parser = new XMLParser({
     preserveOrder: true,
