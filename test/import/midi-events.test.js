@@ -1,9 +1,11 @@
 // MIDI details no corpus file has: a format 0 file with marker events (→ sections), a time
 // signature change, tempo events inside a beat, and a time signature arriving mid-bar. The file is
-// written with midi-file's writer (the same library the importer reads with).
+// written with midi-file's writer (the same library the importer reads with). Then files made to
+// test MIDI readers (test/fixtures/midi-edge/SOURCES.md).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import midiFile from 'midi-file';
 import { importNotationFile } from '../../local-server/src/import/import-file.js';
 
@@ -110,4 +112,23 @@ test('two tempo events inside one beat: that beat lasts what its two halves last
   expect(score.bars).toBe(4); // 4/4, the cut 2/4, then 2/4 twice
   expect(warnings).toEqual([{ measure: '2', message: 'is cut short by a time signature change inside it' }]);
   expect(score.parts.map((p) => p.name)).toEqual(['Flute']);
+});
+
+describe("files made to test MIDI readers (test/fixtures/midi-edge, jazz-soft's test-midi-files)", () => {
+  const edge = (name) => fileURLToPath(new URL(`../fixtures/midi-edge/${name}`, import.meta.url));
+
+  test('a chunk that is not a track is skipped, as the SMF spec says; so is a stray byte at the end', async () => {
+    for (const name of ['test-non-midi-track.mid', 'test-corrupt-file-extra-byte.mid']) {
+      const { score, written } = await importNotationFile(edge(name));
+      // A C-major scale of eight quarter notes: two bars of 4/4.
+      expect([name, written, score.bars]).toEqual([name, 2, 2]);
+    }
+  });
+
+  test('a live-only system message and a text file named .mid are refused, each with its reason', async () => {
+    await expect(importNotationFile(edge('test-illegal-message-f1-xx.mid'))).rejects.toThrow(
+      /holds a MIDI message a file may not \(status byte 0xF1: a live-only system message\)/,
+    );
+    await expect(importNotationFile(edge('test-not-a-midi-file.mid'))).rejects.toThrow(/is not a MIDI file: it does not start with "MThd"/);
+  });
 });

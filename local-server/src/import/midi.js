@@ -1,7 +1,8 @@
 // A Standard MIDI File (format 0 or 1) → the neutral piece the time map is built from
 // (core/import/time-map.js): measures cut from the ticks by its time signatures, every tempo
 // event, marker events as rehearsal marks, named tracks with notes as parts, and the conductor
-// track's name as the title. Parsing is midi-file's (no hand-written MIDI parsing here).
+// track's name as the title. Events are parsed by midi-file; here only the chunks are walked
+// (alien chunks skipped, a file cut short named).
 
 import midiFile from 'midi-file';
 import { ImportError } from '#core/import/import-error.js';
@@ -16,13 +17,18 @@ const { parseMidi } = midiFile;
  * @returns {import('./musicxml.js').NotationPiece}
  */
 export function readMidi(bytes, { maxMeasures, warn, what = 'the file' }) {
+  if (chunkType(bytes, 0) !== 'MThd') throw new ImportError(`${what} is not a MIDI file: it does not start with "MThd"`);
   let midi;
   try {
-    midi = parseMidi(bytes);
+    midi = parseMidi(trackChunksOnly(bytes));
   } catch (error) {
-    throw new ImportError(
-      `${what} is not a readable MIDI file (${error instanceof Error ? error.message : String(error)}); it may be cut short or damaged`,
-    );
+    const message = error instanceof Error ? error.message : String(error);
+    const status = /Unrecognised MIDI event type byte: (\d+)/.exec(message);
+    if (status && Number(status[1]) > 0xf0)
+      throw new ImportError(
+        `${what} holds a MIDI message a file may not (status byte 0x${Number(status[1]).toString(16).toUpperCase()}: a live-only system message); export it again from your sequencer`,
+      );
+    throw new ImportError(`${what} is not a readable MIDI file (${message}); it may be cut short or damaged`);
   }
   const cut = truncation(bytes, midi);
   if (cut) throw new ImportError(`${what} is not a readable MIDI file (${cut}); it may be cut short or damaged`);
@@ -39,13 +45,35 @@ export function readMidi(bytes, { maxMeasures, warn, what = 'the file' }) {
   return { title: events.title, composer: events.composer, parts: parts(midi), measures };
 }
 
+/** The 4-letter type of the chunk at `offset`. */
+const chunkType = (/** @type {Uint8Array} */ bytes, /** @type {number} */ offset) =>
+  String.fromCharCode(...bytes.subarray(offset, offset + 4));
+const chunkLength = (/** @type {Uint8Array} */ bytes, /** @type {number} */ offset) =>
+  ((bytes[offset + 4] << 24) >>> 0) + (bytes[offset + 5] << 16) + (bytes[offset + 6] << 8) + bytes[offset + 7];
+
+// The SMF spec tells readers to skip chunks that are neither the header nor a track ("alien"
+// chunks, which a program may add for its own data); midi-file refuses a file that has one. A
+// chunk that runs past the end is kept: truncation() names it.
+function trackChunksOnly(/** @type {Uint8Array} */ bytes) {
+  const kept = [];
+  let alien = false;
+  for (let offset = 0; offset < bytes.length;) {
+    const end = offset + 8 + chunkLength(bytes, offset);
+    if (offset + 8 > bytes.length || end > bytes.length || offset === 0 || chunkType(bytes, offset) === 'MTrk')
+      kept.push(bytes.subarray(offset, Math.min(end, bytes.length)));
+    else alien = true;
+    offset = end;
+  }
+  return alien ? Buffer.concat(kept) : bytes;
+}
+
 // midi-file reads what is there without complaint; a file cut short shows as a chunk whose
 // declared length runs past the end, fewer tracks than the header says, or a track without its
 // end-of-track event.
 function truncation(bytes, midi) {
   let offset = 0;
   while (offset + 8 <= bytes.length) {
-    const length = ((bytes[offset + 4] << 24) >>> 0) + (bytes[offset + 5] << 16) + (bytes[offset + 6] << 8) + bytes[offset + 7];
+    const length = chunkLength(bytes, offset);
     if (offset + 8 + length > bytes.length) return `a chunk declares ${length} bytes but only ${bytes.length - offset - 8} follow`;
     offset += 8 + length;
   }
