@@ -18,10 +18,12 @@ export function requireTools() {
     ['pd', 'puredata-core'],
     ['oscdump', 'liblo-tools'],
     ['sclang', 'supercollider-language'],
+    ['scsynth', 'supercollider-server'],
+    ['jackd', 'jackd2'],
   ].filter(([bin]) => spawnSync('sh', ['-c', `command -v ${bin}`]).status !== 0);
   if (missing.length) {
     throw new Error(
-      `npm run test:interop needs ${missing.map(([bin, pkg]) => `${bin} (Debian package ${pkg})`).join(' and ')}: apt-get install -y --no-install-recommends puredata-core liblo-tools supercollider-language`,
+      `npm run test:interop needs ${missing.map(([bin, pkg]) => `${bin} (Debian package ${pkg})`).join(' and ')}: apt-get install -y --no-install-recommends puredata-core liblo-tools supercollider-language supercollider-server`,
     );
   }
 }
@@ -38,10 +40,11 @@ export async function freeUdpPort() {
 /**
  * Start a tool and collect its output lines with their arrival time; resolves once it has acted
  * on a probe message (so it is listening).
- * @param {{ name: string, command: string, args: string[], stream: 'stdout' | 'stderr', port: number, parse: (line: string) => { address: string, args: number[] } | null, env?: NodeJS.ProcessEnv, dir?: string }} spec
- *   dir: the tool's temporary directory, removed when it stops
+ * @param {{ name: string, command: string, args: string[], stream: 'stdout' | 'stderr', port: number, parse: (line: string) => { address: string, args: number[] } | null, env?: NodeJS.ProcessEnv, dir?: string, setUp?: Buffer }} spec
+ *   dir: the tool's temporary directory, removed when it stops;
+ *   setUp: a packet sent before each probe (a setting the tool needs before it prints anything)
  */
-async function startTool({ name, command, args, stream, port, parse, env = process.env, dir }) {
+async function startTool({ name, command, args, stream, port, parse, env = process.env, dir, setUp }) {
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   /** @type {Array<{ address: string, args: number[], at: number }>} */
   const received = [];
@@ -76,6 +79,7 @@ async function startTool({ name, command, args, stream, port, parse, env = proce
     while (!received.some((r) => r.address === '/tutti/probe')) {
       if (child.exitCode !== null || Date.now() > deadline)
         throw new Error(`${name} did not start listening on udp ${port}: ${output.trim() || '(no output)'}`);
+      if (setUp) probe.send(setUp, port, '127.0.0.1');
       probe.send(encode(new Message('/tutti/probe', 1)), port, '127.0.0.1');
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -204,4 +208,91 @@ export function startSclang(port, patch) {
       return m ? { address: m[1], args: m[2].trim().split(' ').filter(Boolean).map(Number) } : null;
     },
   });
+}
+
+/**
+ * SuperCollider's synthesis server, scsynth, on a JACK server of its own with the dummy driver
+ * (no sound card here; 64-sample blocks at 48 kHz, as a live set-up would run). scsynth does not
+ * know Tutti's addresses: it says "FAILURE IN SERVER: /tutti/beat Command not found" at the moment
+ * it carries a message out — at once for a plain message, at its timetag for a bundle — and that
+ * line's arrival is what is measured. `/dumpOSC 1` makes it print each message with its arguments
+ * when it arrives; each FAILURE line is matched to the message it carries out (a plain one first:
+ * plain messages never wait, then the bundled ones in timetag order).
+ * @param {number} port
+ */
+export async function startScsynth(port) {
+  const dir = mkdtempSync(join(tmpdir(), 'tutti-scsynth-'));
+  const server = `tutti-${process.pid}-${port}`;
+  const env = { ...process.env, HOME: dir, JACK_DEFAULT_SERVER: server, JACK_NO_START_SERVER: '1' };
+  const jack = spawn('jackd', ['--no-realtime', '--name', server, '-d', 'dummy', '-r', '48000', '-p', '64'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+  });
+  const jackExited = new Promise((resolve) => jack.once('exit', resolve));
+  let jackOutput = '';
+  const jackReady = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`jackd did not start: ${jackOutput.trim() || '(no output)'}`)), 10_000);
+    const onData = (chunk) => {
+      jackOutput += chunk;
+      if (/JACK server starting/.test(jackOutput)) {
+        clearTimeout(timer);
+        // The dummy driver opens right after it says so.
+        setTimeout(resolve, 300);
+      }
+    };
+    jack.stdout.on('data', onData);
+    jack.stderr.on('data', onData);
+    jack.once('exit', () => reject(new Error(`jackd exited: ${jackOutput.trim() || '(no output)'}`)));
+  });
+  const stopJack = async () => {
+    if (jack.exitCode === null) jack.kill('SIGTERM');
+    await jackExited;
+  };
+  try {
+    await jackReady;
+  } catch (err) {
+    await stopJack();
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  /** Messages printed on arrival, not yet carried out: plain ones and bundled ones. */
+  const waiting = { plain: [], bundled: [] };
+  let tool;
+  try {
+    tool = await startTool({
+      name: 'scsynth',
+      command: 'scsynth',
+      port,
+      dir,
+      env,
+      stream: 'stdout',
+      args: ['-u', String(port), '-B', '127.0.0.1'],
+      setUp: encode(new Message('/dumpOSC', 1)),
+      parse(line) {
+        const dumped = /^(\s*)\[ "(\/[^"]+)"((?:, [^,\]]+)*) \]$/.exec(line);
+        if (dumped) {
+          const args = dumped[3].split(', ').filter(Boolean).map(Number);
+          (dumped[1] ? waiting.bundled : waiting.plain).push({ address: dumped[2], args });
+          return null;
+        }
+        const done = /^FAILURE IN SERVER:? (\/\S+) Command not found/.exec(line);
+        if (!done) return null;
+        for (const queue of [waiting.plain, waiting.bundled]) {
+          const i = queue.findIndex((m) => m.address === done[1]);
+          if (i >= 0) return queue.splice(i, 1)[0];
+        }
+        return null;
+      },
+    });
+  } catch (err) {
+    await stopJack();
+    throw err;
+  }
+  return {
+    ...tool,
+    async stop() {
+      await tool.stop();
+      await stopJack();
+    },
+  };
 }

@@ -1,17 +1,17 @@
 // Interoperability with the musicians' own tools (README.md, "Interoperability suite"; run with
 // `npm run test:interop`, not part of `npm test`): `tutti serve` with default --osc targets, read
-// by Pd vanilla (acts on a packet when it arrives), liblo's oscdump (holds a bundle until its
-// timetag) and SuperCollider's sclang with two OSCdef patches (one acting at once, one scheduling
-// on the `time` sclang passes it). Every beat must reach each when it sounds: its error is
+// by Pd vanilla (acts on a packet when it arrives), liblo's oscdump and SuperCollider's server
+// scsynth (both hold a bundle until its timetag) and SuperCollider's sclang with two OSCdef
+// patches (one acting at once, one scheduling on the `time` sclang passes it). Every beat must reach each when it sounds: its error is
 // measured against position.at of the same beat on /ws. A second case shows why `mode=ahead` is
-// only for timetag schedulers: liblo and the scheduling sclang patch stay on time, Pd and an
+// only for timetag schedulers: liblo, scsynth and the scheduling sclang patch stay on time, Pd and an
 // sclang patch acting at once play each beat one lookahead early. The console's Test ping gets
 // its round trip from the echo README.md gives SuperCollider users. The other way, each tool
 // drives the show over --osc-in, encoding numbers its own way (64-bit, integer, float).
 import { openWs, waitFor } from '../support/clients.js';
 import { serveProcesses } from '../support/serve-process.js';
 import { beatErrors, medianOf } from '../support/osc-receivers.js';
-import { requireTools, freeUdpPort, startPd, startOscdump, startSclang } from './osc-receivers.js';
+import { requireTools, freeUdpPort, startPd, startOscdump, startSclang, startScsynth } from './osc-receivers.js';
 import { oscsend, pdSend, sclangSend } from './osc-senders.js';
 
 const TOKEN = 'interop-token-0123456789';
@@ -59,6 +59,7 @@ const TOOLS = {
   liblo: startOscdump,
   scArrival: (port) => startSclang(port, 'arrival'),
   scTimetag: (port) => startSclang(port, 'timetag'),
+  scsynth: startScsynth,
 };
 
 /**
@@ -103,7 +104,7 @@ async function measure(name, options = '') {
 
 const worstOf = (errors) => Math.max(...errors.map(Math.abs));
 
-test('default --osc targets: every beat reaches Pd vanilla, liblo and both SuperCollider patches when it sounds', async () => {
+test('default --osc targets: every beat reaches Pd vanilla, liblo, scsynth and both sclang patches when it sounds', async () => {
   const errorsByTool = await measure('default');
   for (const errors of Object.values(errorsByTool)) {
     expect(Math.abs(medianOf(errors))).toBeLessThan(MEDIAN_MS);
@@ -111,12 +112,14 @@ test('default --osc targets: every beat reaches Pd vanilla, liblo and both Super
   }
 });
 
-test('mode=ahead: liblo and an sclang patch scheduling on `time` are on time; Pd and an sclang patch acting at once are one lookahead early', async () => {
-  const { pd, liblo, scArrival, scTimetag } = await measure('mode=ahead', ',mode=ahead');
+test('mode=ahead: liblo, scsynth and an sclang patch scheduling on `time` are on time; Pd and an sclang patch acting at once are one lookahead early', async () => {
+  const { pd, liblo, scArrival, scTimetag, scsynth } = await measure('mode=ahead', ',mode=ahead');
   expect(Math.abs(medianOf(liblo))).toBeLessThan(LIBLO_AHEAD_MS);
   expect(worstOf(liblo)).toBeLessThan(WORST_MS);
   expect(Math.abs(medianOf(scTimetag))).toBeLessThan(MEDIAN_MS);
   expect(worstOf(scTimetag)).toBeLessThan(WORST_MS);
+  expect(Math.abs(medianOf(scsynth))).toBeLessThan(MEDIAN_MS);
+  expect(worstOf(scsynth)).toBeLessThan(WORST_MS);
   expect(medianOf(pd)).toBeLessThan(-250);
   expect(medianOf(scArrival)).toBeLessThan(-250);
 });
