@@ -79,8 +79,7 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
     },
   };
   /** Carry out one message; false when it was a command the rate budget had no room for. */
-  const run = (message, t) => {
-    if (!Array.isArray(message) || typeof message[0] !== 'string') return bad();
+  const run = (/** @type {[string, ...unknown[]]} */ message, /** @type {number} */ t) => {
     const [address, ...args] = message;
     const command = commands[address];
     if (!command) {
@@ -95,7 +94,7 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
     try {
       const what = command(...args);
       metrics.oscIn.inc({ address });
-      if (address === '/tutti/tempo') said.tempo(args[0]);
+      if (address === '/tutti/tempo') said.tempo(/** @type {number} */ (args[0]));
       else if (address === '/tutti/tempo/percent') said.tempo(null, undefined, `${args[0]} % of the written tempo`);
       else if (address === '/tutti/rehearsal') {
         if (what) said.rehearsal(show.rehearsal());
@@ -108,7 +107,7 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
   };
 
   /** Flatten a decoded packet (message or nested bundles: osc-decode.js allows 8 deep) into `[address, ...args]` lists. */
-  const messagesOf = (/** @type {import('./osc-decode.js').OscPacket} */ packet, /** @type {unknown[][]} */ out = []) => {
+  const messagesOf = (/** @type {import('./osc-decode.js').OscPacket} */ packet, /** @type {Array<[string, ...unknown[]]>} */ out = []) => {
     if (packet.oscType === 'bundle') for (const element of packet.elements) messagesOf(element, out);
     else out.push([packet.address, ...packet.args.map((a) => a.value)]);
     return out;
