@@ -139,3 +139,16 @@ test('blank lines before the XML declaration (as in real files) are read; a late
   );
   expect(() => read(broken)).toThrow(/not well-formed XML \(line 4,/);
 });
+
+test('<divisions> changing in the middle of a bar counts from where it stands (as in the MusicXML test suite 03c)', () => {
+  const divisions = (n) => `<attributes><divisions>${n}</divisions></attributes>`;
+  const { score: s, warnings } = read(
+    score([
+      ['1', metronome('quarter', 100) + note(1) + note(1) + divisions(8) + note(8) + note(8)],
+      ['2', note(16) + divisions(38) + note(76)],
+    ]),
+  );
+  expect(warnings).toEqual([]);
+  expect(s.bars).toBe(2);
+  expect(s.meter).toEqual([{ bar: 1, beats: 4, unit: 4 }]);
+});

@@ -38,9 +38,10 @@ const JUMP_WORDS = /(\bd\.\s?[cs]\.|\bda capo\b|\bdal segno\b|\bto coda\b|\bal c
  */
 
 /**
- * Read one measure. `state.divisions` carries over from measure to measure within a part.
+ * Read one measure. `state.divisions` carries over from measure to measure within a part;
+ * `state.declared` says whether the part has declared it yet.
  * @param {import('./xml-tree.js').XmlNode} measure
- * @param {{ divisions: number }} state
+ * @param {{ divisions: number, declared: boolean }} state
  * @param {(message: string) => void} warn a warning about this measure
  * @returns {MeasureReading}
  */
@@ -54,7 +55,18 @@ export function readMeasure(measure, state, warn) {
     const tag = tagOf(node);
     if (tag === 'attributes') {
       const divisions = Number(textOf(first(node, 'divisions')));
-      if (divisions > 0) state.divisions = divisions;
+      if (divisions > 0) {
+        // A new <divisions> counts from where it stands: what came before in this measure is
+        // rescaled to it (03c-Rhythm-DivisionChange in the MusicXML test suite changes it
+        // mid-bar). Before the part's first <divisions> there is nothing to rescale from: notes
+        // written ahead of it (some exporters do) are read in the divisions it then declares.
+        if (state.declared) {
+          pos *= divisions / state.divisions;
+          furthest *= divisions / state.divisions;
+        }
+        state.divisions = divisions;
+        state.declared = true;
+      }
       const time = first(node, 'time');
       if (time) out.time = readTime(time, warn) ?? out.time;
     } else if (tag === 'note') {

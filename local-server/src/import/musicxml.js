@@ -46,7 +46,7 @@ export function readMusicXml(text, { maxMeasures, warn, what = 'the file' }) {
     );
 
   const readings = partNodes.map((part, p) => {
-    const state = { divisions: 1 };
+    const state = { divisions: 1, declared: false };
     return all(part, 'measure').map((measure, i) => {
       const label = attr(measure, 'number') ?? String(i + 1);
       return {
