@@ -27,7 +27,8 @@ import { ImportError } from './import-error.js';
  */
 
 /**
- * Play the measures out. Repeats are taken `backwardRepeat` times; an ending is played on the
+ * Play the measures out. Repeats are taken `backwardRepeat` times (a repeat nested in another
+ * in full on each pass of the outer one); an ending is played on the
  * passes it lists; after a D.C. or D.S. repeats are not taken again and only the last ending is
  * played (the usual convention), "To Coda" and "Fine" take effect. Jumps whose target is missing
  * are reported and ignored, as are measures that are never played.
@@ -60,18 +61,32 @@ export function performanceOrder(measures, { maxBars, warn }) {
   const times = new Array(n).fill(0);
   const jumpsTaken = new Set();
   let pos = 0;
-  let sectionStart = 0;
-  let repeatPass = 1;
+  /**
+   * The repeated sections open at this point, innermost last, each with its pass. The bottom one
+   * may be implicit: no forward repeat opened it, so a backward repeat goes back to the start or
+   * to just after the last repeat or ending (the usual convention). A forward repeat inside an
+   * open section opens a nested one (|: … |: … :| … :|), which is played out in full on every
+   * pass of the outer one.
+   * @type {Array<{ start: number, pass: number, implicit: boolean }>}
+   */
+  let open = [{ start: 0, pass: 1, implicit: true }];
+  const innermost = () => open[open.length - 1];
+  /** A section is done: the one around it carries on, or a new implicit one starts at `next`. */
+  const close = (next) => {
+    open.pop();
+    if (open.length === 0) open = [{ start: next, pass: 1, implicit: true }];
+  };
   let jumped = false;
   while (pos < n) {
     const m = measures[pos];
-    if (m.forwardRepeat && pos !== sectionStart) {
-      sectionStart = pos;
-      repeatPass = 1;
+    if (m.forwardRepeat) {
+      const section = innermost();
+      if (section.implicit) open[open.length - 1] = { start: pos, pass: section.start === pos ? section.pass : 1, implicit: false };
+      else if (section.start !== pos) open.push({ start: pos, pass: 1, implicit: false });
     }
     if (m.endingStart) {
       const goesBack = measures[endingEnd[pos]].backwardRepeat !== undefined;
-      const skip = jumped ? goesBack : !m.endingStart.includes(repeatPass);
+      const skip = jumped ? goesBack : !m.endingStart.includes(innermost().pass);
       if (skip) {
         pos = endingEnd[pos] + 1;
         continue;
@@ -89,22 +104,21 @@ export function performanceOrder(measures, { maxBars, warn }) {
       const to = target(codas, m.tocoda, 'To Coda', m);
       if (to !== undefined && to > pos) {
         pos = to;
-        sectionStart = to;
+        open = [{ start: to, pass: 1, implicit: true }];
         continue;
       }
     }
     if (m.backwardRepeat !== undefined && !jumped) {
-      if (repeatPass < m.backwardRepeat) {
-        repeatPass += 1;
-        pos = sectionStart;
+      const section = innermost();
+      if (section.pass < m.backwardRepeat) {
+        section.pass += 1;
+        pos = section.start;
         continue;
       }
-      repeatPass = 1;
-      sectionStart = pos + 1;
+      close(pos + 1);
     } else if (m.endingStop && !jumped) {
-      // The last ending is done: the next repeat starts afresh after it.
-      repeatPass = 1;
-      sectionStart = pos + 1;
+      // The last ending is done: so is its section; the next repeat starts afresh after it.
+      close(pos + 1);
     }
     if ((m.dacapo || m.dalsegno !== undefined) && !jumpsTaken.has(pos)) {
       jumpsTaken.add(pos);
@@ -112,7 +126,7 @@ export function performanceOrder(measures, { maxBars, warn }) {
       if (to !== undefined) {
         jumped = true;
         pos = to;
-        sectionStart = to;
+        open = [{ start: to, pass: 1, implicit: true }];
         continue;
       }
     }

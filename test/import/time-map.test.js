@@ -43,6 +43,25 @@ test('three endings over a repeat played three times; a D.S. without a segno is 
   expect(warnings).toEqual(['4: D.S. has no segno sign to jump to; ignored']);
 });
 
+test('a repeat nested in another is played out in full on every pass of the outer one (MusicXML test suite 45m)', () => {
+  const measures = [
+    measure('1', { forwardRepeat: true }),
+    measure('2', { forwardRepeat: true }),
+    measure('3', { backwardRepeat: 3 }),
+    measure('4', { backwardRepeat: 2 }),
+    measure('5'),
+  ];
+  expect(play(measures).text).toBe("1 2 3 2'2 3'2 2'3 3'3 4 1'2 2'4 3'4 2'5 3'5 2'6 3'6 4'2 5");
+  // Without the outer forward repeat, a backward repeat goes back to just after the last one.
+  const unopened = [
+    measure('1'),
+    measure('2', { forwardRepeat: true }),
+    measure('3', { backwardRepeat: 2 }),
+    measure('4', { backwardRepeat: 2 }),
+  ];
+  expect(play(unopened).text).toBe("1 2 3 2'2 3'2 4 4'2");
+});
+
 test('an ending no pass reaches is reported as never played', () => {
   const measures = [measure('1'), measure('2', { endingStart: [3], endingStop: true })];
   expect(play(measures)).toEqual({ text: '1', warnings: ['2: is never played (an ending no pass reaches, or after Fine); left out'] });
