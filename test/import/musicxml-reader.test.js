@@ -152,3 +152,23 @@ test('<divisions> changing in the middle of a bar counts from where it stands (a
   expect(s.bars).toBe(2);
   expect(s.meter).toEqual([{ bar: 1, beats: 4, unit: 4 }]);
 });
+
+test('a bar of rests shorter than its time signature (a bar split at a repeat, as in Bach chorales) lasts what it holds; a bar of whole-bar rests keeps its signature', () => {
+  const rest = (duration) => `<note><rest/><duration>${duration}</duration></note>`;
+  const { score: s } = read(
+    score([
+      ['1', metronome('quarter', 100) + note(4)],
+      ['2', rest(4) + rest(4)], // two whole-bar rests without a <backup>: still one 4/4 bar
+      ['3', note(3)],
+      ['3a', rest(1)], // the bar's last beat, written after a repeat barline
+      ['4', note(4)],
+    ]),
+  );
+  expect(s.bars).toBe(5);
+  expect(s.meter).toEqual([
+    { bar: 1, beats: 4, unit: 4 },
+    { bar: 3, beats: 3, unit: 4 },
+    { bar: 4, beats: 1, unit: 4 },
+    { bar: 5, beats: 4, unit: 4 },
+  ]);
+});

@@ -57,17 +57,31 @@ export function readMusicXml(text, { maxMeasures, warn, what = 'the file' }) {
     });
   });
 
+  /** The time signature in force, as quarter notes per bar (none yet: 0). */
+  let signatureQuarters = 0;
   const measures = readings[0].map((m, i) => {
     const same = readings.map((r) => r[i]?.reading).filter(Boolean);
     const reading = m.reading;
+    if (reading.time) signatureQuarters = (reading.time.beats * 4) / reading.time.unit;
+    const sounding = same.some((r) => r.sounding);
+    // A measure of rests only: its rests say little about its length (whole-bar rests are often
+    // written without their backups, two of them then seeming to fill two bars), so it keeps its
+    // time signature's length (0 here) — unless its rests are shorter than that: a bar split at a
+    // repeat ("6a": one quarter rest in 4/4) lasts what it holds, as a pickup (implicit) does.
+    const restLength = Math.max(0, ...same.map((r) => r.length));
+    const shortRests = restLength > 0 && restLength < signatureQuarters - 1e-6;
     return {
       ...reading.flow,
       label: m.label,
       number: 0,
       implicit: m.implicit,
       time: reading.time,
-      // Rests-only measures keep their time signature's length, except a pickup (implicit).
-      length: Math.max(0, ...same.filter((r) => r.sounding || m.implicit).map((r) => r.length)),
+      length:
+        sounding || m.implicit
+          ? Math.max(0, ...same.filter((r) => r.sounding || m.implicit).map((r) => r.length))
+          : shortRests
+            ? restLength
+            : 0,
       tempos: unique(
         same.flatMap((r) => r.tempos),
         (t) => `${t.at}`,
