@@ -76,21 +76,30 @@ export function performanceOrder(measures, { maxBars, warn }) {
     open.pop();
     if (open.length === 0) open = [{ start: next, pass: 1, implicit: true }];
   };
+  /** The last section closed by its backward repeat: an ending right after it is on that section's last pass. */
+  let closedAt = { pos: -2, pass: 1 };
   let jumped = false;
   while (pos < n) {
     const m = measures[pos];
-    if (m.forwardRepeat) {
-      const section = innermost();
-      if (section.implicit) open[open.length - 1] = { start: pos, pass: section.start === pos ? section.pass : 1, implicit: false };
-      else if (section.start !== pos) open.push({ start: pos, pass: 1, implicit: false });
-    }
     if (m.endingStart) {
+      // An ending is on its section's pass, or (right after a repeat that has just closed, a
+      // 2nd ending whose 1st ending was not marked) on that repeat's last pass.
+      const pass = closedAt.pos === pos - 1 ? closedAt.pass : innermost().pass;
       const goesBack = measures[endingEnd[pos]].backwardRepeat !== undefined;
-      const skip = jumped ? goesBack : !m.endingStart.includes(innermost().pass);
+      const skip = jumped ? goesBack : !m.endingStart.includes(pass);
       if (skip) {
         pos = endingEnd[pos] + 1;
         continue;
       }
+    }
+    if (m.forwardRepeat) {
+      const section = innermost();
+      if (section.implicit) open[open.length - 1] = { start: pos, pass: section.start === pos ? section.pass : 1, implicit: false };
+      else if (section.start === pos) {
+        // Back at its own start on a later pass.
+      } else if (m.endingStart) {
+        open[open.length - 1] = { start: pos, pass: 1, implicit: false }; // a last ending that starts the next section
+      } else open.push({ start: pos, pass: 1, implicit: false });
     }
     times[pos] += 1;
     order.push({ index: pos, pass: times[pos] });
@@ -115,9 +124,11 @@ export function performanceOrder(measures, { maxBars, warn }) {
         pos = section.start;
         continue;
       }
+      closedAt = { pos, pass: section.pass };
       close(pos + 1);
-    } else if (m.endingStop && !jumped) {
-      // The last ending is done: so is its section; the next repeat starts afresh after it.
+    } else if (m.endingStop && !jumped && !repeatAhead(measures, pos)) {
+      // The last ending is done: so is its section; the next repeat starts afresh after it. (A
+      // 1st ending whose stop is written before its repeat barline leaves the section open.)
       close(pos + 1);
     }
     if ((m.dacapo || m.dalsegno !== undefined) && !jumpsTaken.has(pos)) {
@@ -136,6 +147,15 @@ export function performanceOrder(measures, { maxBars, warn }) {
     if (times[i] === 0) warn(m.label, 'is never played (an ending no pass reaches, or after Fine); left out');
   });
   return order;
+}
+
+// Whether a backward repeat comes after `pos` before the next ending or forward repeat.
+function repeatAhead(measures, pos) {
+  for (let j = pos + 1; j < measures.length; j += 1) {
+    if (measures[j].endingStart || measures[j].forwardRepeat) return false;
+    if (measures[j].backwardRepeat !== undefined) return true;
+  }
+  return false;
 }
 
 // For every measure that starts an ending, the index of the measure that ends it: the first

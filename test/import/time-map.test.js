@@ -62,6 +62,36 @@ test('a repeat nested in another is played out in full on every pass of the oute
   expect(play(unopened).text).toBe("1 2 3 2'2 3'2 4 4'2");
 });
 
+test("endings as real files write them: a 1st ending's stop before its repeat barline, a 2nd ending with no 1st, a 2nd ending that starts the next repeat", () => {
+  // Beethoven op. 18 no. 3 (music21's corpus): [1. closes a bar before the :|.
+  const stopEarly = [
+    measure('1', { forwardRepeat: true }),
+    measure('2'),
+    measure('3', { endingStart: [1], endingStop: true }),
+    measure('4', { backwardRepeat: 2 }),
+    measure('5', { endingStart: [2], endingStop: true }),
+    measure('6'),
+  ];
+  expect(play(stopEarly).text).toBe("1 2 3 4 1'2 2'2 4'2 5 6");
+  // Mozart K. 458: a :| with no 1st ending marked, then [2.
+  const noFirst = [
+    measure('1', { forwardRepeat: true }),
+    measure('2', { backwardRepeat: 2 }),
+    measure('3', { endingStart: [2], endingStop: true }),
+    measure('4'),
+  ];
+  expect(play(noFirst)).toEqual({ text: "1 2 1'2 2'2 3 4", warnings: [] });
+  // Beethoven op. 18 no. 4: the 2nd ending's bar also opens the next repeat.
+  const endingOpens = [
+    measure('1', { forwardRepeat: true }),
+    measure('2', { endingStart: [1], endingStop: true, backwardRepeat: 2 }),
+    measure('3', { endingStart: [2], endingStop: true, forwardRepeat: true }),
+    measure('4', { backwardRepeat: 2 }),
+    measure('5'),
+  ];
+  expect(play(endingOpens).text).toBe("1 2 1'2 3 4 3'2 4'2 5");
+});
+
 test('an ending no pass reaches is reported as never played', () => {
   const measures = [measure('1'), measure('2', { endingStart: [3], endingStop: true })];
   expect(play(measures)).toEqual({ text: '1', warnings: ['2: is never played (an ending no pass reaches, or after Fine); left out'] });
