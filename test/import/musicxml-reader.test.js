@@ -172,3 +172,20 @@ test('a bar of rests shorter than its time signature (a bar split at a repeat, a
     { bar: 5, beats: 4, unit: 4 },
   ]);
 });
+
+test("a forward repeat on a bar's right barline (as in Beethoven's op. 18 in music21's corpus) starts the next bar", () => {
+  const barline = (location, direction) => `<barline location="${location}"><repeat direction="${direction}"/></barline>`;
+  const { score: s } = read(
+    score([
+      ['1', metronome('quarter', 100) + note(4) + barline('right', 'forward')],
+      ['2', note(4)],
+      ['3', note(4) + barline('right', 'backward')],
+    ]),
+  );
+  // 1 |: 2 3 :| → 1 2 3 2 3
+  expect(s.bars).toBe(5);
+  expect(s.printedBars).toEqual([
+    { bar: 1, number: 1 },
+    { bar: 4, number: 2, pass: 2 },
+  ]);
+});

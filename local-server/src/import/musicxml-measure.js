@@ -34,7 +34,7 @@ const JUMP_WORDS = /(\bd\.\s?[cs]\.|\bda capo\b|\bdal segno\b|\bto coda\b|\bal c
  * @property {Array<{ at: number, qpm: number }>} tempos
  * @property {Array<{ at: number, text: string }>} ramps
  * @property {Array<{ at: number, text: string }>} rehearsals
- * @property {Partial<import('#core/import/performance-order.js').FlowMeasure>} flow
+ * @property {Partial<import('#core/import/performance-order.js').FlowMeasure> & { forwardRepeatNext?: boolean }} flow (forwardRepeatNext: a forward repeat on its right barline, which starts the next measure)
  */
 
 /**
@@ -189,7 +189,8 @@ export function metronomeQpm(metronome) {
 function readBarline(barline, flow) {
   const repeat = first(barline, 'repeat');
   if (repeat) {
-    if (attr(repeat, 'direction') === 'forward') flow.forwardRepeat = true;
+    // A forward repeat written on a bar's right barline (some exporters do) starts the next bar.
+    if (attr(repeat, 'direction') === 'forward') flow[attr(barline, 'location') === 'right' ? 'forwardRepeatNext' : 'forwardRepeat'] = true;
     if (attr(repeat, 'direction') === 'backward') flow.backwardRepeat = Math.max(2, Number(attr(repeat, 'times')) || 2);
   }
   const ending = first(barline, 'ending');

@@ -62,6 +62,8 @@ export function readMusicXml(text, { maxMeasures, warn, what = 'the file' }) {
   const measures = readings[0].map((m, i) => {
     const same = readings.map((r) => r[i]?.reading).filter(Boolean);
     const reading = m.reading;
+    const { forwardRepeatNext, ...flow } = reading.flow;
+    if (readings[0][i - 1]?.reading.flow.forwardRepeatNext) flow.forwardRepeat = true;
     if (reading.time) signatureQuarters = (reading.time.beats * 4) / reading.time.unit;
     const sounding = same.some((r) => r.sounding);
     // A measure of rests only: its rests say little about its length (whole-bar rests are often
@@ -71,7 +73,7 @@ export function readMusicXml(text, { maxMeasures, warn, what = 'the file' }) {
     const restLength = Math.max(0, ...same.map((r) => r.length));
     const shortRests = restLength > 0 && restLength < signatureQuarters - 1e-6;
     return {
-      ...reading.flow,
+      ...flow,
       label: m.label,
       number: 0,
       implicit: m.implicit,
