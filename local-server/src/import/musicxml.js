@@ -62,7 +62,8 @@ export function readMusicXml(text, { maxMeasures, warn, what = 'the file' }) {
   const measures = readings[0].map((m, i) => {
     const same = readings.map((r) => r[i]?.reading).filter(Boolean);
     const reading = m.reading;
-    const { forwardRepeatNext, ...flow } = reading.flow;
+    const flow = { ...reading.flow };
+    delete flow.forwardRepeatNext; // the next measure's (below)
     if (readings[0][i - 1]?.reading.flow.forwardRepeatNext) flow.forwardRepeat = true;
     if (reading.time) signatureQuarters = (reading.time.beats * 4) / reading.time.unit;
     const sounding = same.some((r) => r.sounding);
