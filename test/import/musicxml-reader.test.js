@@ -189,3 +189,22 @@ test("a forward repeat on a bar's right barline (as in Beethoven's op. 18 in mus
     { bar: 4, number: 2, pass: 2 },
   ]);
 });
+
+test('rests running past the time signature after the last note (a slip in one voice) do not lengthen the bar; notes past it still do', () => {
+  const rest = (duration) => `<note><rest/><duration>${duration}</duration></note>`;
+  const { score: s, warnings } = read(
+    score(
+      [
+        ['1', metronome('quarter', 100) + note(2)],
+        ['2', note(1) + note(1) + rest(2)], // 2/4 with a half rest too many, as in a viola part of Beethoven's op. 18 no. 1
+        ['3', note(2) + note(1)], // a real 3/4 bar
+      ],
+      { time: '<time><beats>2</beats><beat-type>4</beat-type></time>' },
+    ),
+  );
+  expect(s.meter).toEqual([
+    { bar: 1, beats: 2, unit: 4 },
+    { bar: 3, beats: 3, unit: 4 },
+  ]);
+  expect(warnings.map((w) => w.measure)).toEqual(['3']);
+});

@@ -29,6 +29,7 @@ const JUMP_WORDS = /(\bd\.\s?[cs]\.|\bda capo\b|\bdal segno\b|\bto coda\b|\bal c
 /**
  * @typedef {object} MeasureReading
  * @property {number} length real length in quarter notes (the furthest any voice reaches)
+ * @property {number} soundingLength where its last note (not rest) ends, in quarter notes
  * @property {boolean} sounding whether any note in it is not a rest (a measure of rests only says nothing reliable about its length: whole-bar rests are often written without their backups)
  * @property {{ beats: number, unit: number } | undefined} time
  * @property {Array<{ at: number, qpm: number }>} tempos
@@ -47,9 +48,10 @@ const JUMP_WORDS = /(\bd\.\s?[cs]\.|\bda capo\b|\bdal segno\b|\bto coda\b|\bal c
  */
 export function readMeasure(measure, state, warn) {
   /** @type {MeasureReading} */
-  const out = { length: 0, sounding: false, time: undefined, tempos: [], ramps: [], rehearsals: [], flow: {} };
+  const out = { length: 0, soundingLength: 0, sounding: false, time: undefined, tempos: [], ramps: [], rehearsals: [], flow: {} };
   let pos = 0;
   let furthest = 0;
+  let soundingEnd = 0;
   const quarters = (divisions) => divisions / state.divisions;
   for (const node of childrenOf(measure)) {
     const tag = tagOf(node);
@@ -63,6 +65,7 @@ export function readMeasure(measure, state, warn) {
         if (state.declared) {
           pos *= divisions / state.divisions;
           furthest *= divisions / state.divisions;
+          soundingEnd *= divisions / state.divisions;
         }
         state.divisions = divisions;
         state.declared = true;
@@ -71,9 +74,11 @@ export function readMeasure(measure, state, warn) {
       if (time) out.time = readTime(time, warn) ?? out.time;
     } else if (tag === 'note') {
       const duration = Number(textOf(first(node, 'duration'))) || 0;
-      if (!first(node, 'rest')) out.sounding = true;
+      const rest = first(node, 'rest') !== undefined;
+      if (!rest) out.sounding = true;
       if (first(node, 'chord')) continue; // a chord note sounds with the note before it
       pos += duration;
+      if (!rest) soundingEnd = Math.max(soundingEnd, pos);
     } else if (tag === 'backup') {
       pos -= Number(textOf(first(node, 'duration'))) || 0;
     } else if (tag === 'forward') {
@@ -89,6 +94,7 @@ export function readMeasure(measure, state, warn) {
     furthest = Math.max(furthest, pos);
   }
   out.length = quarters(furthest);
+  out.soundingLength = quarters(soundingEnd);
   return out;
 }
 

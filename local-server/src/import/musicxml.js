@@ -81,7 +81,7 @@ export function readMusicXml(text, { maxMeasures, warn, what = 'the file' }) {
       time: reading.time,
       length:
         sounding || m.implicit
-          ? Math.max(0, ...same.filter((r) => r.sounding || m.implicit).map((r) => r.length))
+          ? Math.max(0, ...same.filter((r) => r.sounding || m.implicit).map((r) => withinSignature(r, signatureQuarters)))
           : shortRests
             ? restLength
             : 0,
@@ -102,6 +102,17 @@ export function readMusicXml(text, { maxMeasures, warn, what = 'the file' }) {
   numberMeasures(measures, warn);
   const parts = partNodes.map((p) => names.get(attr(p, 'id')) ?? attr(p, 'id') ?? 'Part');
   return { title: title(root), composer: composer(root), parts, measures };
+}
+
+/**
+ * A part's length of a measure, except that rests running past the time signature after its last
+ * note (a slip in one voice: a quarter rest too many) do not lengthen the bar.
+ * @param {{ length: number, soundingLength: number }} reading
+ * @param {number} signature quarter notes per bar of the signature in force (0: none)
+ */
+function withinSignature(reading, signature) {
+  const over = signature > 0 && reading.length > signature + 1e-6;
+  return over && reading.soundingLength <= signature + 1e-6 ? signature : reading.length;
 }
 
 // The printed number of each measure: its number attribute, or the one before + 1 when that is
