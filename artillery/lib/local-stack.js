@@ -35,8 +35,7 @@ export async function startTuttiServe({ score = LOAD_SCORE, edgeUrl = null, edge
     '--no-log-file',
     '--score',
     score,
-    '--token',
-    token,
+    `--token=${token}`, // one argument: a base64url token may start with "--"
   ];
   if (edgeUrl) args.push('--edge', edgeUrl, '--edge-token', edgeToken ?? '');
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });

@@ -71,7 +71,7 @@ function spread(phones, key) {
 
 /** One storm on a fresh server. */
 async function runStorm(options, log) {
-  const server = forkWorker(SHOW_SERVER, { name: 'show server', args: ['--score', LOAD_SCORE, '--token', TOKEN, '--stream', 'lean'] });
+  const server = forkWorker(SHOW_SERVER, { name: 'show server', args: ['--score', LOAD_SCORE, `--token=${TOKEN}`, '--stream', 'lean'] });
   const generators = Array.from({ length: options.processes }, (_, i) => forkWorker(PHONES, { name: `phones ${i + 1}` }));
   const probe = forkWorker(PHONES, { name: 'probe phone' });
   try {

@@ -28,7 +28,8 @@ async function startVenueShow({ scorePath, token, stream, lookAheadDelay = null 
   const delay = lookAheadDelay === null ? [] : ['--look-ahead-delay', String(lookAheadDelay)];
   const server = forkWorker(SHOW_SERVER, {
     name: 'show server',
-    args: ['--score', scorePath, '--token', token, '--stream', stream, ...delay],
+    // `--token=` form: a base64url token may start with "-", which parseArgs would take for a flag.
+    args: ['--score', scorePath, `--token=${token}`, '--stream', stream, ...delay],
   });
   try {
     const ready = await server.waitFor('ready', 60_000);

@@ -119,8 +119,8 @@ async function oneRun(options, index) {
     args: [
       '--score',
       SCORE,
-      '--token',
-      randomBytes(18).toString('base64url'),
+      // `--token=` form: a base64url token may start with "-", which parseArgs would take for a flag.
+      `--token=${randomBytes(18).toString('base64url')}`,
       '--targets',
       receivers.map((r) => r.port).join(','),
       '--bpm',
