@@ -11,6 +11,12 @@ const TONE = { plain: { hz: 1000, gain: 0.3 }, accent: { hz: 1500, gain: 0.55 },
 const LENGTH_S = 0.04;
 /** How many sounded keys are remembered: far more than the clicks of one horizon. */
 const SOUNDED_KEPT = 1024;
+/**
+ * A young context's clock is not yet steady: WebKit's currentTime jumped 0.060 → 0.134 s within
+ * one scheduling call, so the first click, on time when put on the clock, sounded 73 ms late.
+ * Clicks wait until the context has run this long (the next beat's plan schedules them).
+ */
+const WARM_UP_S = 0.25;
 
 /**
  * @param {{ toLocal: (serverMs: number) => number }} options server ms → page clock ms
@@ -35,7 +41,8 @@ export function createClick({ toLocal }) {
       ctx = await unlockAudioContext(ctx);
       return ctx !== null && ctx.state === 'running';
     },
-    ready: () => ctx !== null && ctx.state === 'running',
+    /** Running, and past its first WARM_UP_S. */
+    ready: () => ctx !== null && ctx.state === 'running' && ctx.currentTime >= WARM_UP_S,
     /**
      * Schedule one click (once per key) at server time `at`.
      * @param {string} key
@@ -43,7 +50,7 @@ export function createClick({ toLocal }) {
      * @param {{ accent: boolean, countIn: number | null }} kind
      */
     schedule(key, beat, kind) {
-      if (!ctx || ctx.state !== 'running' || pending.has(key) || sounded.has(key)) return;
+      if (!ctx || ctx.state !== 'running' || ctx.currentTime < WARM_UP_S || pending.has(key) || sounded.has(key)) return;
       const when = contextTime(ctx, toLocal(beat.at));
       if (when < ctx.currentTime) return; // its moment has passed: a late click is worse than none
       const tone = kind.countIn !== null ? TONE.countIn : kind.accent ? TONE.accent : TONE.plain;
