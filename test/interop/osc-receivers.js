@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Message, encode } from 'node-osc';
 import { wallClock } from '../support/osc-receivers.js';
+import { onOwnJack } from './jack.js';
 
 /** Fail with what to install when a tool is missing (the suite never skips silently). */
 export function requireTools() {
@@ -20,10 +21,12 @@ export function requireTools() {
     ['sclang', 'supercollider-language'],
     ['scsynth', 'supercollider-server'],
     ['jackd', 'jackd2'],
+    ['chuck', 'chuck'],
+    ['csound', 'csound'],
   ].filter(([bin]) => spawnSync('sh', ['-c', `command -v ${bin}`]).status !== 0);
   if (missing.length) {
     throw new Error(
-      `npm run test:interop needs ${missing.map(([bin, pkg]) => `${bin} (Debian package ${pkg})`).join(' and ')}: apt-get install -y --no-install-recommends puredata-core liblo-tools supercollider-language supercollider-server`,
+      `npm run test:interop needs ${missing.map(([bin, pkg]) => `${bin} (Debian package ${pkg})`).join(' and ')}: apt-get install -y --no-install-recommends puredata-core liblo-tools supercollider-language supercollider-server chuck csound`,
     );
   }
 }
@@ -44,7 +47,7 @@ export async function freeUdpPort() {
  *   dir: the tool's temporary directory, removed when it stops;
  *   setUp: a packet sent before each probe (a setting the tool needs before it prints anything)
  */
-async function startTool({ name, command, args, stream, port, parse, env = process.env, dir, setUp }) {
+export async function startTool({ name, command, args, stream, port, parse, env = process.env, dir, setUp }) {
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   /** @type {Array<{ address: string, args: number[], at: number }>} */
   const received = [];
@@ -220,46 +223,12 @@ export function startSclang(port, patch) {
  * plain messages never wait, then the bundled ones in timetag order).
  * @param {number} port
  */
-export async function startScsynth(port) {
+export function startScsynth(port) {
   const dir = mkdtempSync(join(tmpdir(), 'tutti-scsynth-'));
-  const server = `tutti-${process.pid}-${port}`;
-  const env = { ...process.env, HOME: dir, JACK_DEFAULT_SERVER: server, JACK_NO_START_SERVER: '1' };
-  const jack = spawn('jackd', ['--no-realtime', '--name', server, '-d', 'dummy', '-r', '48000', '-p', '64'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env,
-  });
-  const jackExited = new Promise((resolve) => jack.once('exit', resolve));
-  let jackOutput = '';
-  const jackReady = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`jackd did not start: ${jackOutput.trim() || '(no output)'}`)), 10_000);
-    const onData = (chunk) => {
-      jackOutput += chunk;
-      if (/JACK server starting/.test(jackOutput)) {
-        clearTimeout(timer);
-        // The dummy driver opens right after it says so.
-        setTimeout(resolve, 300);
-      }
-    };
-    jack.stdout.on('data', onData);
-    jack.stderr.on('data', onData);
-    jack.once('exit', () => reject(new Error(`jackd exited: ${jackOutput.trim() || '(no output)'}`)));
-  });
-  const stopJack = async () => {
-    if (jack.exitCode === null) jack.kill('SIGTERM');
-    await jackExited;
-  };
-  try {
-    await jackReady;
-  } catch (err) {
-    await stopJack();
-    rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
   /** Messages printed on arrival, not yet carried out: plain ones and bundled ones. */
   const waiting = { plain: [], bundled: [] };
-  let tool;
-  try {
-    tool = await startTool({
+  return onOwnJack(String(port), dir, (env) =>
+    startTool({
       name: 'scsynth',
       command: 'scsynth',
       port,
@@ -283,16 +252,6 @@ export async function startScsynth(port) {
         }
         return null;
       },
-    });
-  } catch (err) {
-    await stopJack();
-    throw err;
-  }
-  return {
-    ...tool,
-    async stop() {
-      await tool.stop();
-      await stopJack();
-    },
-  };
+    }),
+  );
 }

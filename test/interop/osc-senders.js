@@ -1,8 +1,9 @@
 // The musicians' own tools sending OSC to `tutti serve --osc-in` (README.md, "Interoperability
 // suite"), each the way it encodes numbers: liblo's `oscsend` with the types it is told (here the
 // 64-bit ones, `d` and `h`), SuperCollider's sclang (`NetAddr.sendMsg`: an Integer goes as `i`,
-// a Float as `f`) and Pd vanilla (`[oscformat]`: every number as a float `f`). Each resolves
-// once the tool has sent and exited.
+// a Float as `f`), Pd vanilla (`[oscformat]`: every number as a float `f`), ChucK (`OscOut`: an
+// int as `i`, a float as the 32-bit `f`) and Csound (`OSCsend` with the types it is given, here
+// the 64-bit `d`). Each resolves once the tool has sent and exited.
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,6 +39,26 @@ function run(command, args, { env = process.env, timeoutMs = 15_000, done } = {}
 }
 
 /**
+ * Write `text` to `name` in a fresh temporary directory, run `use` with its path and that
+ * directory, and remove the directory whatever happens.
+ * @template T
+ * @param {string} name e.g. "send.scd"
+ * @param {string} text
+ * @param {(path: string, dir: string) => Promise<T>} use
+ * @returns {Promise<T>}
+ */
+async function withScript(name, text, use) {
+  const dir = mkdtempSync(join(tmpdir(), 'tutti-send-'));
+  try {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return await use(path, dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
  * liblo's oscsend: one message with explicit type tags, e.g. `('d', [100.5])`.
  * @param {number} port
  * @param {string} address
@@ -55,25 +76,16 @@ export function oscsend(port, address, types, values) {
  * @param {string[]} messages each a sclang argument list, e.g. `"'/tutti/tempo', 90"`
  */
 export async function sclangSend(port, messages) {
-  const dir = mkdtempSync(join(tmpdir(), 'tutti-sclang-send-'));
-  try {
-    const script = join(dir, 'send.scd');
-    writeFileSync(
-      script,
-      [
-        '(',
-        `var n = NetAddr("127.0.0.1", ${port});`,
-        ...messages.map((m) => `n.sendMsg(${m});`),
-        '"SC: SENT".postln;',
-        '0.exit;',
-        ')',
-        '',
-      ].join('\n'),
-    );
-    await run('sclang', ['-D', script], { env: sclangEnvironment(dir) });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const script = [
+    '(',
+    `var n = NetAddr("127.0.0.1", ${port});`,
+    ...messages.map((m) => `n.sendMsg(${m});`),
+    '"SC: SENT".postln;',
+    '0.exit;',
+    ')',
+    '',
+  ].join('\n');
+  await withScript('send.scd', script, (path, dir) => run('sclang', ['-D', path], { env: sclangEnvironment(dir) }));
 }
 
 /**
@@ -84,40 +96,77 @@ export async function sclangSend(port, messages) {
  * @param {number[]} numbers
  */
 export async function pdSend(port, address, numbers) {
-  const dir = mkdtempSync(join(tmpdir(), 'tutti-pd-send-'));
-  try {
-    const patch = join(dir, 'send.pd');
-    writeFileSync(
-      patch,
-      [
-        '#N canvas 0 0 450 300 12;',
-        '#X obj 10 10 loadbang;',
-        '#X obj 10 40 t b b b;',
-        `#X msg 200 70 connect 127.0.0.1 ${port};`,
-        `#X msg 10 70 ${numbers.join(' ')};`,
-        `#X obj 10 100 oscformat ${address.split('/').filter(Boolean).join(' ')};`,
-        '#X obj 10 130 list prepend send;',
-        '#X obj 10 160 list trim;',
-        '#X obj 200 190 netsend -u -b;',
-        '#X msg 100 70 SENT;',
-        '#X obj 100 100 print PD;',
-        '#X connect 0 0 1 0;',
-        '#X connect 1 0 8 0;',
-        '#X connect 1 1 3 0;',
-        '#X connect 1 2 2 0;',
-        '#X connect 2 0 7 0;',
-        '#X connect 3 0 4 0;',
-        '#X connect 4 0 5 0;',
-        '#X connect 5 0 6 0;',
-        '#X connect 6 0 7 0;',
-        '#X connect 8 0 9 0;',
-        '',
-      ].join('\n'),
-    );
-    await run('pd', ['-nogui', '-nosound', '-nomidi', '-noprefs', '-stderr', '-open', patch], {
+  const patch = [
+    '#N canvas 0 0 450 300 12;',
+    '#X obj 10 10 loadbang;',
+    '#X obj 10 40 t b b b;',
+    `#X msg 200 70 connect 127.0.0.1 ${port};`,
+    `#X msg 10 70 ${numbers.join(' ')};`,
+    `#X obj 10 100 oscformat ${address.split('/').filter(Boolean).join(' ')};`,
+    '#X obj 10 130 list prepend send;',
+    '#X obj 10 160 list trim;',
+    '#X obj 200 190 netsend -u -b;',
+    '#X msg 100 70 SENT;',
+    '#X obj 100 100 print PD;',
+    '#X connect 0 0 1 0;',
+    '#X connect 1 0 8 0;',
+    '#X connect 1 1 3 0;',
+    '#X connect 1 2 2 0;',
+    '#X connect 2 0 7 0;',
+    '#X connect 3 0 4 0;',
+    '#X connect 4 0 5 0;',
+    '#X connect 5 0 6 0;',
+    '#X connect 6 0 7 0;',
+    '#X connect 8 0 9 0;',
+    '',
+  ].join('\n');
+  await withScript('send.pd', patch, (path) =>
+    run('pd', ['-nogui', '-nosound', '-nomidi', '-noprefs', '-stderr', '-open', path], {
       done: (output) => output.includes('PD: SENT'),
-    });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+    }),
+  );
+}
+
+/**
+ * ChucK sends each `[address, ...values]` with `OscOut` (ChucK literals: 9 is an int, sent as
+ * `i`; 96.5 a float, sent as `f`), then exits.
+ * @param {number} port
+ * @param {Array<[string, ...string[]]>} messages e.g. `['/tutti/tempo', '96.5']`
+ */
+export async function chuckSend(port, messages) {
+  const shred = [
+    'OscOut xmit;',
+    `xmit.dest("127.0.0.1", ${port});`,
+    ...messages.map(([address, ...values]) => `xmit.start("${address}"); ${values.map((v) => `${v} => xmit.add; `).join('')}xmit.send();`),
+    '',
+  ].join('\n');
+  await withScript('send.ck', shred, (path) => run('chuck', ['--silent', path]));
+}
+
+/**
+ * Csound sends each message once, from an instrument's first k-cycle, with `OSCsend` and the
+ * type string it is given (`d`: a 64-bit float), then the score ends. No audio (`-n`).
+ * @param {number} port
+ * @param {Array<{ address: string, types: string, values: number[] }>} messages
+ */
+export async function csoundSend(port, messages) {
+  const orchestra = [
+    '<CsoundSynthesizer>',
+    '<CsOptions>',
+    '-n -d -m0',
+    '</CsOptions>',
+    '<CsInstruments>',
+    'sr = 48000',
+    'ksmps = 64',
+    'instr 1',
+    ...messages.map((m) => `  OSCsend 1, "127.0.0.1", ${port}, "${m.address}", "${m.types}", ${m.values.join(', ')}`),
+    'endin',
+    '</CsInstruments>',
+    '<CsScore>',
+    'i 1 0 0.1',
+    '</CsScore>',
+    '</CsoundSynthesizer>',
+    '',
+  ].join('\n');
+  await withScript('send.csd', orchestra, (path) => run('csound', [path]));
 }

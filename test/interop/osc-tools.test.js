@@ -1,18 +1,21 @@
 // Interoperability with the musicians' own tools (README.md, "Interoperability suite"; run with
 // `npm run test:interop`, not part of `npm test`): `tutti serve` with default --osc targets, read
-// by Pd vanilla (acts on a packet when it arrives), liblo's oscdump and SuperCollider's server
-// scsynth (both hold a bundle until its timetag) and SuperCollider's sclang with two OSCdef
-// patches (one acting at once, one scheduling on the `time` sclang passes it). Every beat must reach each when it sounds: its error is
-// measured against position.at of the same beat on /ws. A second case shows why `mode=ahead` is
-// only for timetag schedulers: liblo, scsynth and the scheduling sclang patch stay on time, Pd and an
-// sclang patch acting at once play each beat one lookahead early. The console's Test ping gets
-// its round trip from the echo README.md gives SuperCollider users. The other way, each tool
-// drives the show over --osc-in, encoding numbers its own way (64-bit, integer, float).
+// by Pd vanilla (acts on a packet when it arrives), liblo's oscdump, SuperCollider's server
+// scsynth, ChucK and Csound (all four hold a bundle until its timetag; ChucK and Csound read OSC
+// with liblo) and SuperCollider's sclang with two OSCdef patches (one acting at once, one
+// scheduling on the `time` sclang passes it). Every beat must reach each when it sounds: its
+// error is measured against position.at of the same beat on /ws. A second case shows why
+// `mode=ahead` is only for timetag schedulers: liblo, scsynth, ChucK, Csound and the scheduling
+// sclang patch stay on time, Pd and an sclang patch acting at once play each beat one lookahead
+// early. The console's Test ping gets its round trip from the echo README.md gives SuperCollider
+// users. The other way, each tool drives the show over --osc-in, encoding numbers its own way
+// (64-bit, integer, 32-bit float).
 import { openWs, waitFor } from '../support/clients.js';
 import { serveProcesses } from '../support/serve-process.js';
 import { beatErrors, medianOf } from '../support/osc-receivers.js';
 import { requireTools, freeUdpPort, startPd, startOscdump, startSclang, startScsynth } from './osc-receivers.js';
-import { oscsend, pdSend, sclangSend } from './osc-senders.js';
+import { oscsend, pdSend, sclangSend, chuckSend, csoundSend } from './osc-senders.js';
+import { startChuck, startCsound } from './chuck-csound.js';
 
 const TOKEN = 'interop-token-0123456789';
 const BEATS = 16;
@@ -23,7 +26,10 @@ const MEDIAN_MS = 4;
  * average of 13 on 2 cores: 63 ms), far inside the failure this guards (a lookahead, 300 ms, early).
  */
 const WORST_MS = 100;
-/** liblo dispatches a scheduled bundle a little before its timetag (measured: −9 ms median). */
+/**
+ * liblo dispatches a scheduled bundle a little before its timetag (measured: −9 ms median; ChucK,
+ * which reads OSC with liblo, −8 ms; Csound, liblo then its next k-cycle, −5 ms).
+ */
 const LIBLO_AHEAD_MS = 12;
 /** @type {Array<{ case: string, tool: string, median: number, worst: number, beats: number }>} */
 const measured = [];
@@ -60,6 +66,8 @@ const TOOLS = {
   scArrival: (port) => startSclang(port, 'arrival'),
   scTimetag: (port) => startSclang(port, 'timetag'),
   scsynth: startScsynth,
+  chuck: startChuck,
+  csound: startCsound,
 };
 
 /**
@@ -104,7 +112,7 @@ async function measure(name, options = '') {
 
 const worstOf = (errors) => Math.max(...errors.map(Math.abs));
 
-test('default --osc targets: every beat reaches Pd vanilla, liblo, scsynth and both sclang patches when it sounds', async () => {
+test('default --osc targets: every beat reaches Pd vanilla, liblo, scsynth, ChucK, Csound and both sclang patches when it sounds', async () => {
   const errorsByTool = await measure('default');
   for (const errors of Object.values(errorsByTool)) {
     expect(Math.abs(medianOf(errors))).toBeLessThan(MEDIAN_MS);
@@ -112,10 +120,12 @@ test('default --osc targets: every beat reaches Pd vanilla, liblo, scsynth and b
   }
 });
 
-test('mode=ahead: liblo, scsynth and an sclang patch scheduling on `time` are on time; Pd and an sclang patch acting at once are one lookahead early', async () => {
-  const { pd, liblo, scArrival, scTimetag, scsynth } = await measure('mode=ahead', ',mode=ahead');
-  expect(Math.abs(medianOf(liblo))).toBeLessThan(LIBLO_AHEAD_MS);
-  expect(worstOf(liblo)).toBeLessThan(WORST_MS);
+test('mode=ahead: liblo, ChucK, Csound, scsynth and an sclang patch scheduling on `time` are on time; Pd and an sclang patch acting at once are one lookahead early', async () => {
+  const { pd, liblo, chuck, csound, scArrival, scTimetag, scsynth } = await measure('mode=ahead', ',mode=ahead');
+  for (const errors of [liblo, chuck, csound]) {
+    expect(Math.abs(medianOf(errors))).toBeLessThan(LIBLO_AHEAD_MS);
+    expect(worstOf(errors)).toBeLessThan(WORST_MS);
+  }
   expect(Math.abs(medianOf(scTimetag))).toBeLessThan(MEDIAN_MS);
   expect(worstOf(scTimetag)).toBeLessThan(WORST_MS);
   expect(Math.abs(medianOf(scsynth))).toBeLessThan(MEDIAN_MS);
@@ -146,7 +156,7 @@ test("the console's Test ping: SuperCollider's echo from README.md gives a round
   }
 });
 
-test('OSC-in from the tools: oscsend (64-bit d and h), sclang (an Integer tempo) and Pd (every number a float) each move the show', async () => {
+test('OSC-in from the tools: oscsend (64-bit d and h), sclang (an Integer tempo), Pd (every number a float), ChucK (32-bit f) and Csound (64-bit d) each move the show', async () => {
   const oscIn = await freeUdpPort();
   const server = await serve(['--osc-in', String(oscIn)]);
   const status = async () => (await fetch(`${server.controlUrl}/api/status`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
@@ -162,6 +172,16 @@ test('OSC-in from the tools: oscsend (64-bit d and h), sclang (an Integer tempo)
     await settles('Pd seek', (s) => s.position.bar === 14 && s.position.beat === 1);
     await pdSend(oscIn, '/tutti/tempo', [88]);
     await settles('Pd tempo', (s) => s.tempo === 88);
+    await chuckSend(oscIn, [
+      ['/tutti/tempo', '96.5'],
+      ['/tutti/seek', '9', '2'],
+    ]);
+    await settles('ChucK tempo and seek', (s) => s.tempo === 96.5 && s.position.bar === 9 && s.position.beat === 2);
+    await csoundSend(oscIn, [
+      { address: '/tutti/tempo', types: 'd', values: [100.25] },
+      { address: '/tutti/seek', types: 'ii', values: [11, 4] },
+    ]);
+    await settles('Csound tempo and seek', (s) => s.tempo === 100.25 && s.position.bar === 11 && s.position.beat === 4);
   } finally {
     await server.stop();
   }

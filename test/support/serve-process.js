@@ -44,11 +44,15 @@ export function serveProcesses({ token, prefix }) {
       running.add(child);
       let out = '';
       const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 15000);
+      let started = false;
       const onData = (d) => {
         out += d;
+        // Output after the start (log lines) only adds to `out`.
+        if (started) return;
         const control = /Control API \(127\.0\.0\.1 only\):\s+(http:\/\/\S+?)\/api\/status/.exec(out)?.[1];
         if (control && /^ {2}(Stopped: |Playing\.)/m.test(out)) {
           clearTimeout(timer);
+          started = true;
           const exited = new Promise((done) => child.once('exit', done));
           resolve({
             child,
