@@ -19,7 +19,7 @@ const MINIBROWSER_CANDIDATES = [
   '/usr/lib/aarch64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
   '/usr/libexec/webkit2gtk-4.1/MiniBrowser',
 ];
-const XVFB = '/usr/bin/Xvfb';
+export const XVFB = '/usr/bin/Xvfb';
 
 /** A phone-sized window: the audience page's layout at a phone's width. */
 const WINDOW = { width: 390, height: 844 };
@@ -51,8 +51,11 @@ function freePort() {
   });
 }
 
-/** Start Xvfb on a display it picks itself (-displayfd); resolves with `:N` and the process. */
-function startXvfb() {
+/**
+ * Start Xvfb on a display it picks itself (-displayfd).
+ * @returns {Promise<{ display: string, proc: import('node:child_process').ChildProcess }>} `:N` and the process
+ */
+export function startXvfb() {
   return new Promise((resolve, reject) => {
     const proc = spawn(XVFB, ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], {
       stdio: ['ignore', 'ignore', 'ignore', 'pipe'],

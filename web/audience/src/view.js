@@ -40,7 +40,6 @@ export function createView({ base }) {
     instruction: $('instruction'),
     text: $('text'),
     tiles: $('tiles'),
-    progress: $('progress'),
     fill: $('progress-fill'),
     progressLabel: $('progress-label'),
   };
@@ -161,8 +160,6 @@ export function createView({ base }) {
         // The beat on screen counts as reached, so the line is full on the piece's last beat.
         const fraction = Math.min(1, Math.max(0, (position.bar - 1 + position.beat / (position.beats || 1)) / bars));
         el.fill.style.transform = `scaleX(${fraction})`;
-        el.progress.setAttribute('aria-valuemax', String(bars));
-        el.progress.setAttribute('aria-valuenow', String(position.bar));
         setText(el.progressLabel, t('progress.bar', { bar: position.bar, bars }));
       }
       // The pulse: within three flashes a second, none with reduced motion (flash-limit.js).

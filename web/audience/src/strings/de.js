@@ -9,7 +9,6 @@ export default {
   'transport.stopped': '■ angehalten',
   'transport.paused': '❚❚ Pause',
   'transport.playing': '▶ läuft · ♩ = {tempo}',
-  progress: 'Fortschritt im Stück',
   'progress.bar': 'Takt {bar} von {bars}',
   stage: 'Was jetzt zu tun ist',
   'stage.image': 'Bild aus der Partitur',

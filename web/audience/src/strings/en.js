@@ -10,7 +10,6 @@ export default {
   'transport.stopped': '■ stopped',
   'transport.paused': '❚❚ paused',
   'transport.playing': '▶ playing · ♩ = {tempo}',
-  progress: 'Progress through the piece',
   'progress.bar': 'bar {bar} of {bars}',
   stage: 'What to do now',
   'stage.image': 'Image from the score',

@@ -9,7 +9,6 @@ export default {
   'transport.stopped': '■ detenido',
   'transport.paused': '❚❚ en pausa',
   'transport.playing': '▶ sonando · ♩ = {tempo}',
-  progress: 'Progreso de la obra',
   'progress.bar': 'compás {bar} de {bars}',
   stage: 'Qué hacer ahora',
   'stage.image': 'Imagen de la partitura',

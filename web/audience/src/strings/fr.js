@@ -9,7 +9,6 @@ export default {
   'transport.stopped': '■ arrêté',
   'transport.paused': '❚❚ en pause',
   'transport.playing': '▶ en cours · ♩ = {tempo}',
-  progress: 'Progression dans l’œuvre',
   'progress.bar': 'mesure {bar} sur {bars}',
   stage: 'Que faire maintenant',
   'stage.image': 'Image de la partition',

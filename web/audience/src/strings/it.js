@@ -9,7 +9,6 @@ export default {
   'transport.stopped': '■ fermo',
   'transport.paused': '❚❚ in pausa',
   'transport.playing': '▶ in corso · ♩ = {tempo}',
-  progress: 'Avanzamento del brano',
   'progress.bar': 'battuta {bar} di {bars}',
   stage: 'Cosa fare ora',
   'stage.image': 'Immagine dalla partitura',

@@ -1,0 +1,135 @@
+// A real screen reader reading a page: GNOME's Orca (Debian's `orca`) with Firefox ESR on an Xvfb
+// display of its own, on a private D-Bus session with its own accessibility bus (at-spi2-core).
+// Orca writes everything it would say to its debug output as `SPEECH OUTPUT: '…'` lines, whether
+// or not a speech synthesizer is installed; those lines are what the tests read. The debug output
+// goes to a terminal (`script` gives Orca one), because Python buffers a file in 8 KB blocks and
+// only line-buffers a terminal. Used by screen-reader.test.js (README.md, "Suites beyond npm test").
+
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FIREFOX_BINARY, XVFB, startXvfb } from './engines.js';
+
+const ORCA = '/usr/bin/orca';
+const SCRIPT = '/usr/bin/script';
+const DBUS_DAEMON = '/usr/bin/dbus-daemon';
+const ATSPI_LAUNCHER = '/usr/libexec/at-spi-bus-launcher';
+
+/** Why Orca cannot read Firefox here, or null when it can. */
+export function screenReaderUnavailable() {
+  const missing = [
+    [ORCA, 'orca'],
+    [SCRIPT, 'bsdutils'],
+    [DBUS_DAEMON, 'dbus-daemon'],
+    [ATSPI_LAUNCHER, 'at-spi2-core'],
+    [XVFB, 'xvfb'],
+    [FIREFOX_BINARY, 'firefox-esr'],
+  ].filter(([path]) => !existsSync(path));
+  return missing.length ? `${missing.map(([path, pkg]) => `${path} (apt-get install ${pkg})`).join(', ')} missing` : null;
+}
+
+/** Firefox without first-run tabs, update checks or anything phoning home. */
+const FIREFOX_PREFS = {
+  'browser.startup.homepage_override.mstone': 'ignore',
+  'startup.homepage_welcome_url': '',
+  'startup.homepage_welcome_url.additional': '',
+  'browser.aboutwelcome.enabled': false,
+  'browser.shell.checkDefaultBrowser': false,
+  'datareporting.policy.dataSubmissionEnabled': false,
+  'datareporting.policy.firstRunURL': '',
+  'toolkit.telemetry.reportingpolicy.firstRun': false,
+  'network.captive-portal-service.enabled': false,
+  'app.update.auto': false,
+};
+
+/** Poll `check` every 100 ms until it is true or `ms` pass. */
+async function until(check, ms, what) {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`screen reader: ${what} within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Start the accessibility stack and Orca, then Firefox on `url`.
+ * @param {string} url
+ * @returns {Promise<{ spoken: () => string[], waitToSay: (test: (text: string) => boolean, ms: number, what: string) => Promise<void>, stop: () => Promise<void> }>}
+ *   spoken: every utterance so far, in order
+ */
+export async function startScreenReader(url) {
+  const dir = mkdtempSync(join(tmpdir(), 'tutti-orca-'));
+  /** @type {import('node:child_process').ChildProcess[]} started last first, stopped in that order */
+  const procs = [];
+  /** What Orca said, in order, and whether it has started. */
+  const said = [];
+  let started = false;
+  const stop = async () => {
+    for (const proc of procs.reverse()) {
+      if (proc.exitCode !== null || proc.signalCode !== null) continue;
+      const exited = new Promise((resolve) => proc.once('exit', resolve));
+      proc.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const spoken = () => said.slice();
+  const waitToSay = (test, ms, what) => until(() => said.some(test), ms, `Orca did not say ${what}`);
+  try {
+    const xvfb = await startXvfb();
+    procs.push(xvfb.proc);
+    const dbus = spawn(DBUS_DAEMON, ['--session', '--nofork', '--print-address=1'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    procs.push(dbus);
+    let address = '';
+    dbus.stdout.on('data', (d) => {
+      address += d;
+    });
+    await until(() => address.includes('\n'), 10_000, 'no D-Bus session address');
+    mkdirSync(join(dir, 'run'), { mode: 0o700 });
+    const env = {
+      ...process.env,
+      DISPLAY: xvfb.display,
+      DBUS_SESSION_BUS_ADDRESS: address.trim(),
+      HOME: dir,
+      XDG_RUNTIME_DIR: join(dir, 'run'),
+      // Firefox exposes its accessibility tree over AT-SPI only when asked to.
+      GNOME_ACCESSIBILITY: '1',
+      // No synthesizer: Orca's speech client fails at once instead of starting speech-dispatcher
+      // (which can hang without an audio device); Orca still logs every utterance.
+      SPEECHD_CMD: '/bin/false',
+    };
+    procs.push(spawn(ATSPI_LAUNCHER, ['--launch-immediately'], { stdio: 'ignore', env }));
+    const orca = spawn(SCRIPT, ['-q', '-f', '-e', '-c', `${ORCA} --debug-file /dev/tty -u ${join(dir, 'orca-prefs')}`, '/dev/null'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env,
+    });
+    procs.push(orca);
+    let rest = '';
+    orca.stdout.setEncoding('utf8');
+    orca.stdout.on('data', (chunk) => {
+      const lines = (rest + chunk).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) {
+        const speech = /SPEECH OUTPUT: '(.*)'(?:\{.*\})?\r?$/.exec(line);
+        if (speech) said.push(speech[1]);
+        else if (line.includes('ORCA: Startup complete')) started = true;
+      }
+    });
+    await until(() => started, 20_000, 'Orca did not start');
+    const profile = join(dir, 'firefox');
+    mkdirSync(profile);
+    writeFileSync(
+      join(profile, 'user.js'),
+      Object.entries(FIREFOX_PREFS)
+        .map(([key, value]) => `user_pref(${JSON.stringify(key)}, ${JSON.stringify(value)});`)
+        .join('\n'),
+    );
+    procs.push(spawn(FIREFOX_BINARY, ['--no-remote', '--profile', profile, url], { stdio: 'ignore', env }));
+    return { spoken, waitToSay, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
