@@ -1,12 +1,14 @@
-// The audience page through a real screen reader: GNOME's Orca reading Firefox ESR
-// (support/orca.js; README.md, "Suites beyond npm test"). test/audience/a11y.test.js checks the
-// live regions' texts inside Chromium; this checks what a blind audience member actually hears
-// during a performance: each section and the vote as they come, and nothing that talks over the
-// music on its own — no beat numbers, and no "N percent" from the progress line (Orca speaks a
-// progress bar's changes every 10 s by default, so the line is drawn for the eye only).
+// The audience page and the part page through a real screen reader: GNOME's Orca reading Firefox
+// ESR (support/orca.js; README.md, "Suites beyond npm test"). test/audience/a11y.test.js checks
+// the live regions' texts inside Chromium; this checks what a blind listener or player actually
+// hears during a performance: each section, the vote, the next cue as they come, and nothing that
+// talks over the music on its own — no beat numbers or countdowns, and no "N percent" from the
+// progress line (Orca speaks a progress bar's changes every 10 s by default, so the line is drawn
+// for the eye only).
 
 import { startShow } from '../support/show.js';
 import { writeVoteScore } from '../support/vote-score.js';
+import { writeTempScore } from '../audience/support/temp-score.js';
 import { screenReaderUnavailable, startScreenReader } from './support/orca.js';
 
 const reason = screenReaderUnavailable();
@@ -17,36 +19,72 @@ if (reason && process.env.TUTTI_REQUIRE_ENGINES)
   });
 if (reason) console.warn(`test:browsers: screen reader not checked: ${reason}`);
 
-/**
- * 16 bars of 4/4 at 200 bpm (19 s): sections A, B, C, D every 4 bars; a vote opens at bar 6 for 8
- * beats. Nobody votes, so the option written first, "To C", wins: C follows B as written.
- */
 const BPM = 200;
+/** 4/4 at 200 bpm, sections A–C every 4 bars, the violin's cues at bars 2, 6 and 10. */
+const PART_SCORE = {
+  format: 'tutti-score/1',
+  id: 'screen-reader-part',
+  title: 'Heard part',
+  bars: 12,
+  meter: [{ bar: 1, beats: 4, unit: 4 }],
+  tempo: [{ at: { bar: 1 }, bpm: BPM }],
+  sections: [
+    { at: { bar: 1 }, mark: 'A', name: 'Opening' },
+    { at: { bar: 5 }, mark: 'B' },
+    { at: { bar: 9 }, mark: 'C' },
+  ],
+  parts: [{ id: 'vln', name: 'Violin', osc: '/vln' }],
+  cues: [
+    { at: { bar: 2 }, osc: { part: 'vln', address: '/cue', args: ['A2', 'pp'] } },
+    { at: { bar: 6 }, osc: { part: 'vln', address: '/cue', args: ['B', 'mf'] } },
+    { at: { bar: 10 }, osc: { part: 'vln', address: '/cue', args: ['C', 'f'] } },
+  ],
+};
 
-let show;
-let reader;
-afterAll(async () => {
-  await reader?.stop();
-  await show?.close();
+/** @type {Array<() => Promise<unknown>>} */
+const cleanUps = [];
+afterEach(async () => {
+  while (cleanUps.length) await cleanUps.pop()?.();
 });
 
+/**
+ * Open `url` in Firefox with Orca running, let Orca read the page once, play the show until Orca
+ * says `last`, and a little longer; returns what Orca said from the moment the show started.
+ * @param {Awaited<ReturnType<typeof startShow>>} show
+ * @param {string} url
+ * @param {string} last
+ */
+async function hearPerformance(show, url, last) {
+  const reader = await startScreenReader(url);
+  cleanUps.push(() => reader.stop());
+  await reader.waitToSay((s) => s.startsWith('Finished loading'), 40_000, 'that the page finished loading');
+  // Orca reads the page once on load; the performance starts when it has finished.
+  let heard = -1;
+  while (reader.spoken().length !== heard) {
+    heard = reader.spoken().length;
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+  show.show.engine.play();
+  await reader.waitToSay((s) => s.startsWith(last), 40_000, `"${last}"`);
+  await new Promise((r) => setTimeout(r, (4 * 4 * 60_000) / BPM)); // the last section's 4 bars
+  const said = reader.spoken().slice(heard);
+  console.log(`Orca during the performance (${said.length} utterances): ${JSON.stringify(said)}`);
+  return said;
+}
+
+/** Nothing said on its own but what the page announces: no numbers, countdowns or percentages. */
+function expectNoChatter(said) {
+  expect(said.filter((s) => /percent/.test(s))).toEqual([]);
+  expect(said.filter((s) => /^\d+(:\d+)?$/.test(s.trim()) || /^\d+ beats?/.test(s.trim()))).toEqual([]);
+}
+
 run(
-  'Orca in Firefox: sections and the vote are spoken as they come; no beat numbers, no progress percentages',
+  'audience page: Orca speaks each section and the vote as they come; no beat numbers, no progress percentages',
   async () => {
-    show = await startShow({ scorePath: writeVoteScore({ bpm: BPM, at: { bar: 6 } }), autoplay: false });
-    reader = await startScreenReader(`${show.audienceUrl}/`);
-    await reader.waitToSay((s) => s.startsWith('Finished loading'), 40_000, 'that the page finished loading');
-    // Orca reads the page once on load; the performance starts when it has finished.
-    let heard = -1;
-    while (reader.spoken().length !== heard) {
-      heard = reader.spoken().length;
-      await new Promise((r) => setTimeout(r, 2000));
-    }
-    show.show.engine.play();
-    await reader.waitToSay((s) => s === 'Section D', 40_000, '"Section D"');
-    await new Promise((r) => setTimeout(r, (4 * 4 * 60_000) / BPM)); // the last section's 4 bars
-    const said = reader.spoken().slice(heard);
-    console.log(`Orca during the performance (${said.length} utterances): ${JSON.stringify(said)}`);
+    // A vote opens at bar 6 for 8 beats. Nobody votes, so "To C", written first, wins: C follows B.
+    const show = await startShow({ scorePath: writeVoteScore({ bpm: BPM, at: { bar: 6 } }), autoplay: false });
+    cleanUps.push(() => show.close());
+    const said = await hearPerformance(show, `${show.audienceUrl}/`, 'Section D');
 
     // Each section once, as it comes (A may already have been read with the page).
     const sections = said.filter((s) => /^Section /.test(s));
@@ -54,10 +92,29 @@ run(
     expect(new Set(sections).size).toBe(sections.length);
     expect(said.filter((s) => s.startsWith('Vote: Which way?'))).toEqual(['Vote: Which way? Choices: To C, To D, Stay.']);
     expect(said.filter((s) => s.startsWith('Vote result'))).toEqual(['Vote result: To C: 0 of 0 votes']);
-    expect(said.filter((s) => /percent/.test(s))).toEqual([]);
-    expect(said.filter((s) => /^\d+(:\d+)?$/.test(s.trim()))).toEqual([]);
+    expectNoChatter(said);
     // 64 beats: a few announcements, never one per beat.
     expect(said.length).toBeLessThan(64 / 4);
+  },
+  120_000,
+);
+
+run(
+  "part page: Orca speaks the player's sections and next cues as they come; not the countdown",
+  async () => {
+    const score = await writeTempScore(PART_SCORE);
+    cleanUps.push(() => score.remove());
+    const show = await startShow({ scorePath: score.file, autoplay: false });
+    cleanUps.push(() => show.close());
+    const said = await hearPerformance(show, `${show.audienceUrl}/part/${show.partKey}/#vln`, 'Section C');
+
+    const sections = said.filter((s) => /^Section /.test(s));
+    expect(sections.slice(-2)).toEqual(['Section B', 'Section C']);
+    expect(new Set(sections).size).toBe(sections.length);
+    expect(said).toEqual(expect.arrayContaining(['Next cue: B · mf, bar 6 beat 1.', 'Next cue: C · f, bar 10 beat 1.']));
+    expectNoChatter(said);
+    // 48 beats, a countdown on every one of them: a few announcements.
+    expect(said.length).toBeLessThan(48 / 4);
   },
   120_000,
 );

@@ -6,7 +6,7 @@
 // only line-buffers a terminal. Used by screen-reader.test.js (README.md, "Suites beyond npm test").
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIREFOX_BINARY, XVFB, startXvfb } from './engines.js';
@@ -43,6 +43,30 @@ const FIREFOX_PREFS = {
   'app.update.auto': false,
 };
 
+/** @param {number} pid whether that process still exists */
+const alive = (pid) => existsSync(`/proc/${pid}`);
+
+/**
+ * SIGTERM, then SIGKILL after 3 s; resolves when the process is gone. Orca runs in a session of
+ * its own under `script`, so it is stopped by its pid, and a second Orca refuses to start while
+ * one is still running (its `otherOrcas` check).
+ * @param {number} pid
+ */
+async function end(pid) {
+  const signal = (name) => {
+    try {
+      process.kill(pid, name);
+    } catch {
+      // already gone
+    }
+  };
+  signal('SIGTERM');
+  const deadline = Date.now() + 3000;
+  while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  signal('SIGKILL');
+  while (alive(pid)) await new Promise((r) => setTimeout(r, 50));
+}
+
 /** Poll `check` every 100 ms until it is true or `ms` pass. */
 async function until(check, ms, what) {
   const deadline = Date.now() + ms;
@@ -60,28 +84,22 @@ async function until(check, ms, what) {
  */
 export async function startScreenReader(url) {
   const dir = mkdtempSync(join(tmpdir(), 'tutti-orca-'));
-  /** @type {import('node:child_process').ChildProcess[]} started last first, stopped in that order */
-  const procs = [];
   /** What Orca said, in order, and whether it has started. */
   const said = [];
   let started = false;
+  /** @type {number[]} pids, started last first, stopped in that order */
+  const pids = [];
   const stop = async () => {
-    for (const proc of procs.reverse()) {
-      if (proc.exitCode !== null || proc.signalCode !== null) continue;
-      const exited = new Promise((resolve) => proc.once('exit', resolve));
-      proc.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
-    }
+    for (const pid of pids.reverse()) await end(pid);
     rmSync(dir, { recursive: true, force: true });
   };
   const spoken = () => said.slice();
   const waitToSay = (test, ms, what) => until(() => said.some(test), ms, `Orca did not say ${what}`);
   try {
     const xvfb = await startXvfb();
-    procs.push(xvfb.proc);
+    pids.push(/** @type {number} */ (xvfb.proc.pid));
     const dbus = spawn(DBUS_DAEMON, ['--session', '--nofork', '--print-address=1'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    procs.push(dbus);
+    pids.push(/** @type {number} */ (dbus.pid));
     let address = '';
     dbus.stdout.on('data', (d) => {
       address += d;
@@ -100,12 +118,13 @@ export async function startScreenReader(url) {
       // (which can hang without an audio device); Orca still logs every utterance.
       SPEECHD_CMD: '/bin/false',
     };
-    procs.push(spawn(ATSPI_LAUNCHER, ['--launch-immediately'], { stdio: 'ignore', env }));
-    const orca = spawn(SCRIPT, ['-q', '-f', '-e', '-c', `${ORCA} --debug-file /dev/tty -u ${join(dir, 'orca-prefs')}`, '/dev/null'], {
+    pids.push(/** @type {number} */ (spawn(ATSPI_LAUNCHER, ['--launch-immediately'], { stdio: 'ignore', env }).pid));
+    // `exec`: Orca replaces script's shell, so it is script's one child.
+    const orca = spawn(SCRIPT, ['-q', '-f', '-e', '-c', `exec ${ORCA} --debug-file /dev/tty -u ${join(dir, 'orca-prefs')}`, '/dev/null'], {
       stdio: ['ignore', 'pipe', 'ignore'],
       env,
     });
-    procs.push(orca);
+    pids.push(/** @type {number} */ (orca.pid));
     let rest = '';
     orca.stdout.setEncoding('utf8');
     orca.stdout.on('data', (chunk) => {
@@ -118,6 +137,8 @@ export async function startScreenReader(url) {
       }
     });
     await until(() => started, 20_000, 'Orca did not start');
+    const children = readFileSync(`/proc/${orca.pid}/task/${orca.pid}/children`, 'utf8').trim().split(/\s+/).map(Number);
+    pids.push(...children.filter(Boolean));
     const profile = join(dir, 'firefox');
     mkdirSync(profile);
     writeFileSync(
@@ -126,7 +147,7 @@ export async function startScreenReader(url) {
         .map(([key, value]) => `user_pref(${JSON.stringify(key)}, ${JSON.stringify(value)});`)
         .join('\n'),
     );
-    procs.push(spawn(FIREFOX_BINARY, ['--no-remote', '--profile', profile, url], { stdio: 'ignore', env }));
+    pids.push(/** @type {number} */ (spawn(FIREFOX_BINARY, ['--no-remote', '--profile', profile, url], { stdio: 'ignore', env }).pid));
     return { spoken, waitToSay, stop };
   } catch (err) {
     await stop();
