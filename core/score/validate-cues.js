@@ -28,6 +28,9 @@ import { checkPosition, compare } from './validate-timing.js';
  */
 
 const VIEW_KEYS = ['text', 'instruction', 'color', 'image', 'data'];
+/** The range of an OSC `i` (a 32-bit signed integer). */
+const OSC_INT_MIN = -2_147_483_648;
+const OSC_INT_MAX = 2_147_483_647;
 const CUE_KINDS = ['view', 'audio', 'osc'];
 
 /**
@@ -163,6 +166,10 @@ function checkOsc(ctx, value, path, env) {
         if (chars(arg) > SCORE_LIMITS.oscStringChars) ctx.add(at, `the text is longer than ${SCORE_LIMITS.oscStringChars} characters`);
       } else if (!(typeof arg === 'boolean' || (typeof arg === 'number' && Number.isFinite(arg)))) {
         ctx.add(at, `OSC arguments can be numbers, text or true/false, got ${describeValue(arg)}`);
+      } else if (typeof arg === 'number' && Number.isInteger(arg) && (arg < OSC_INT_MIN || arg > OSC_INT_MAX)) {
+        // A whole number goes out as OSC's 32-bit `i`, the integer type every OSC 1.0 receiver must
+        // read (64-bit `h` is optional); a larger one cannot be encoded, and the cue would fail.
+        ctx.add(at, `${arg} does not fit an OSC integer (32 bits: ${OSC_INT_MIN} to ${OSC_INT_MAX}); send it as text ("${arg}")`);
       }
     });
   }

@@ -386,6 +386,7 @@ describe('validateScore: problems', () => {
       { at: { bar: 1 }, osc: { address: '/cue', args: [null, [1], 'x'.repeat(1001)] } },
       { at: { bar: 1 }, osc: { address: '/cue', args: new Array(33).fill(1) } },
       { at: { bar: 1 }, label: 3, view: { text: 'x' } },
+      { at: { bar: 1 }, osc: { address: '/cue', args: [2147483647, -2147483648, 2147483648, -3e9, 1e20, 0.5] } },
     ];
     expect(problemsOf(score)).toEqual([
       'cues[0]: a cue needs one of view, audio or osc',
@@ -402,6 +403,9 @@ describe('validateScore: problems', () => {
       'cues[6].osc.args[2]: the text is longer than 1000 characters',
       'cues[7].osc.args: 33 arguments is more than the limit of 32',
       'cues[8].label: expected the label (text in double quotes), got 3',
+      'cues[9].osc.args[2]: 2147483648 does not fit an OSC integer (32 bits: -2147483648 to 2147483647); send it as text ("2147483648")',
+      'cues[9].osc.args[3]: -3000000000 does not fit an OSC integer (32 bits: -2147483648 to 2147483647); send it as text ("-3000000000")',
+      'cues[9].osc.args[4]: 100000000000000000000 does not fit an OSC integer (32 bits: -2147483648 to 2147483647); send it as text ("100000000000000000000")',
     ]);
   });
 
