@@ -24,6 +24,14 @@ import { createPendingSends } from './osc-pending.js';
 export { parseOscTarget } from './osc-target.js';
 
 const float = (value) => ({ type: 'f', value });
+/**
+ * A score's cue arguments as they go out: true/false as the integers 1/0. OSC 1.0 lists `T` and
+ * `F` among its nonstandard tags, and Pd vanilla's [oscparse] drops them with an error, so
+ * `/cue A true 3` reached a patch as `cue A 3`, every later argument one place off
+ * (README.md, "OSC address space"). Every receiver reads `i`.
+ * @param {Array<number | string | boolean>} args
+ */
+const cueArgs = (args) => args.map((arg) => (typeof arg === 'boolean' ? { type: 'i', value: arg ? 1 : 0 } : arg));
 
 /** @typedef {import('./osc-target-list.js').TargetState} TargetState */
 
@@ -86,7 +94,7 @@ export function createOscOut({ targets, show, metrics, log, now = () => Date.now
   /** Beats and cues: remembered until sent, so a pause or stop drops the ones not yet due. */
   const timedShow = (at, element, kind) => waitingShow.hold(at, timed(at, element, kind));
   const onBeat = (beat) => timedShow(beat.at, ['/tutti/beat', beat.bar, beat.beat, float(beat.bpm)], 'beat');
-  const onCue = (cue) => timedShow(cue.at, [cue.address, ...cue.args], 'cue');
+  const onCue = (cue) => timedShow(cue.at, [cue.address, ...cueArgs(cue.args)], 'cue');
   /** Count-in clicks not yet sent (dropped when the count-in is cancelled). */
   const waitingCountIn = createPendingSends(now);
   // A count-in (README.md, "Rehearsing"): `/tutti/countin n of`, timed like a beat.

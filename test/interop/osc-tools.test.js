@@ -9,7 +9,10 @@
 // sclang patch stay on time, Pd and an sclang patch acting at once play each beat one lookahead
 // early. The console's Test ping gets its round trip from the echo README.md gives SuperCollider
 // users. The other way, each tool drives the show over --osc-in, encoding numbers its own way
-// (64-bit, integer, 32-bit float).
+// (64-bit, integer, 32-bit float). A cue's true/false reach Pd in their places.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openWs, waitFor } from '../support/clients.js';
 import { serveProcesses } from '../support/serve-process.js';
 import { beatErrors, medianOf } from '../support/osc-receivers.js';
@@ -184,5 +187,35 @@ test('OSC-in from the tools: oscsend (64-bit d and h), sclang (an Integer tempo)
     await settles('Csound tempo and seek', (s) => s.tempo === 100.25 && s.position.bar === 11 && s.position.beat === 4);
   } finally {
     await server.stop();
+  }
+});
+
+test("a cue's true/false reach Pd vanilla as 1/0 in their places (its oscparse drops OSC's T and F)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tutti-interop-flags-'));
+  const scorePath = join(dir, 'flags.score.json');
+  writeFileSync(
+    scorePath,
+    JSON.stringify({
+      format: 'tutti-score/1',
+      id: 'flags',
+      title: 'Flags',
+      bars: 4,
+      meter: [{ bar: 1, beats: 4, unit: 4 }],
+      tempo: [{ at: { bar: 1 }, bpm: 240 }],
+      cues: [{ at: { bar: 1, beat: 2 }, osc: { address: '/cue/flags', args: ['A', true, false, 3, 0.5] } }],
+    }),
+  );
+  const pd = await startPd(await freeUdpPort());
+  const server = await serve(['--score', scorePath, '--osc', `127.0.0.1:${pd.port}`]);
+  try {
+    await control(server, '/api/transport', { action: 'play' });
+    const cue = () => pd.received.find((r) => r.address === '/cue/flags');
+    await waitFor(() => cue(), 10_000, 'the /cue/flags cue in Pd');
+    // Pd prints `OSC: cue flags A 1 0 3 0.5`; the text "A" is not a number.
+    expect(cue().args.slice(1)).toEqual([1, 0, 3, 0.5]);
+  } finally {
+    await server.stop();
+    await pd.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -1,8 +1,12 @@
 // OSC over real UDP (README.md, "OSC address space"): beats and cues as plain messages by default
 // and as timetagged bundles sent ahead for `mode=ahead` targets, transport messages, a dead target
 // never blocking the others, the console's OSC routes (mode, offset, test ping and its round trip),
-// the count-in through the same sender, and OSC-in remote control. Timing: osc-timing.test.js.
+// the count-in through the same sender, a cue's true/false as 1/0, and OSC-in remote control.
+// Timing: osc-timing.test.js.
 import dgram from 'node:dgram';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Server, Client, Message } from 'node-osc';
 import { startShowServer } from '../../local-server/src/server.js';
@@ -219,5 +223,41 @@ test('--osc-plain (old command lines): every target plain, even one that asks fo
   } finally {
     await server.close();
     a.server.close();
+  }
+});
+
+test("a cue's true/false arguments go out as the integers 1/0, which every receiver reads, keeping each argument in its place", async () => {
+  const a = await listen();
+  const dir = await mkdtemp(join(tmpdir(), 'tutti-osc-flags-'));
+  const scorePath = join(dir, 'flags.score.json');
+  await writeFile(
+    scorePath,
+    JSON.stringify({
+      format: 'tutti-score/1',
+      id: 'flags',
+      title: 'Flags',
+      bars: 4,
+      meter: [{ bar: 1, beats: 4, unit: 4 }],
+      tempo: [{ at: { bar: 1 }, bpm: 240 }],
+      cues: [{ at: { bar: 1, beat: 2 }, osc: { address: '/flags', args: ['A', true, false, 3, 0.5] } }],
+    }),
+  );
+  const server = await startShowServer({
+    scorePath,
+    host: '127.0.0.1',
+    port: 0,
+    controlPort: 0,
+    token: 't',
+    oscTargets: [{ host: '127.0.0.1', port: a.port }],
+  });
+  try {
+    server.show.engine.play();
+    const cue = () => a.received.find((r) => r.kind === 'message' && r.message[0] === '/flags');
+    await waitFor(() => cue(), 8000, 'the /flags cue');
+    expect(cue().message).toEqual(['/flags', 'A', 1, 0, 3, 0.5]);
+  } finally {
+    await server.close();
+    a.server.close();
+    await rm(dir, { recursive: true, force: true });
   }
 });
