@@ -14,6 +14,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openWs, waitFor } from '../support/clients.js';
+import { flagsScore } from '../support/flags-score.js';
 import { serveProcesses } from '../support/serve-process.js';
 import { beatErrors, medianOf } from '../support/osc-receivers.js';
 import { requireTools, freeUdpPort, startPd, startOscdump, startSclang, startScsynth } from './osc-receivers.js';
@@ -193,18 +194,7 @@ test('OSC-in from the tools: oscsend (64-bit d and h), sclang (an Integer tempo)
 test("a cue's true/false reach Pd vanilla as 1/0 in their places (its oscparse drops OSC's T and F)", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tutti-interop-flags-'));
   const scorePath = join(dir, 'flags.score.json');
-  writeFileSync(
-    scorePath,
-    JSON.stringify({
-      format: 'tutti-score/1',
-      id: 'flags',
-      title: 'Flags',
-      bars: 4,
-      meter: [{ bar: 1, beats: 4, unit: 4 }],
-      tempo: [{ at: { bar: 1 }, bpm: 240 }],
-      cues: [{ at: { bar: 1, beat: 2 }, osc: { address: '/cue/flags', args: ['A', true, false, 3, 0.5] } }],
-    }),
-  );
+  writeFileSync(scorePath, JSON.stringify(flagsScore('/cue/flags')));
   const pd = await startPd(await freeUdpPort());
   const server = await serve(['--score', scorePath, '--osc', `127.0.0.1:${pd.port}`]);
   try {

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Server, Client, Message } from 'node-osc';
 import { startShowServer } from '../../local-server/src/server.js';
 import { waitFor } from '../support/clients.js';
+import { flagsScore } from '../support/flags-score.js';
 import { parseOscTarget } from '../../local-server/src/osc.js';
 import { parseServeArgs } from '../../local-server/src/config.js';
 import { float64, int64, message, str } from '../support/osc-bytes.js';
@@ -230,18 +231,7 @@ test("a cue's true/false arguments go out as the integers 1/0, which every recei
   const a = await listen();
   const dir = await mkdtemp(join(tmpdir(), 'tutti-osc-flags-'));
   const scorePath = join(dir, 'flags.score.json');
-  await writeFile(
-    scorePath,
-    JSON.stringify({
-      format: 'tutti-score/1',
-      id: 'flags',
-      title: 'Flags',
-      bars: 4,
-      meter: [{ bar: 1, beats: 4, unit: 4 }],
-      tempo: [{ at: { bar: 1 }, bpm: 240 }],
-      cues: [{ at: { bar: 1, beat: 2 }, osc: { address: '/flags', args: ['A', true, false, 3, 0.5] } }],
-    }),
-  );
+  await writeFile(scorePath, JSON.stringify(flagsScore('/flags')));
   const server = await startShowServer({
     scorePath,
     host: '127.0.0.1',
