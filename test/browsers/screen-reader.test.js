@@ -49,7 +49,8 @@ afterEach(async () => {
 
 /**
  * Open `url` in Firefox with Orca running, let Orca read the page once, play the show until Orca
- * says `last`, and a little longer; returns what Orca said from the moment the show started.
+ * says `last`, and a little longer; returns what Orca said from the moment the show started, and
+ * the reader (still running).
  * @param {Awaited<ReturnType<typeof startShow>>} show
  * @param {string} url
  * @param {string} last
@@ -69,7 +70,7 @@ async function hearPerformance(show, url, last) {
   await new Promise((r) => setTimeout(r, (4 * 4 * 60_000) / BPM)); // the last section's 4 bars
   const said = reader.spoken().slice(heard);
   console.log(`Orca during the performance (${said.length} utterances): ${JSON.stringify(said)}`);
-  return said;
+  return { said, reader };
 }
 
 /** Nothing said on its own but what the page announces: no numbers, countdowns or percentages. */
@@ -79,12 +80,13 @@ function expectNoChatter(said) {
 }
 
 run(
-  'audience page: Orca speaks each section and the vote as they come; no beat numbers, no progress percentages',
+  'audience page: Orca speaks each section and the vote as they come, and a lost connection; no beat numbers, no progress percentages',
   async () => {
     // A vote opens at bar 6 for 8 beats. Nobody votes, so "To C", written first, wins: C follows B.
     const show = await startShow({ scorePath: writeVoteScore({ bpm: BPM, at: { bar: 6 } }), autoplay: false });
-    cleanUps.push(() => show.close());
-    const said = await hearPerformance(show, `${show.audienceUrl}/`, 'Section D');
+    let closed = false;
+    cleanUps.push(() => (closed ? undefined : show.close()));
+    const { said, reader } = await hearPerformance(show, `${show.audienceUrl}/`, 'Section D');
 
     // Each section once, as it comes (A may already have been read with the page).
     const sections = said.filter((s) => /^Section /.test(s));
@@ -95,6 +97,11 @@ run(
     expectNoChatter(said);
     // 64 beats: a few announcements, never one per beat.
     expect(said.length).toBeLessThan(64 / 4);
+
+    // The venue's server goes away: the page says so in its assertive region, and Orca speaks it.
+    closed = true;
+    await show.close();
+    await reader.waitToSay((s) => s === 'Connection lost. Reconnecting…', 20_000, 'that the connection was lost');
   },
   120_000,
 );
@@ -106,7 +113,7 @@ run(
     cleanUps.push(() => score.remove());
     const show = await startShow({ scorePath: score.file, autoplay: false });
     cleanUps.push(() => show.close());
-    const said = await hearPerformance(show, `${show.audienceUrl}/part/${show.partKey}/#vln`, 'Section C');
+    const { said } = await hearPerformance(show, `${show.audienceUrl}/part/${show.partKey}/#vln`, 'Section C');
 
     const sections = said.filter((s) => /^Section /.test(s));
     expect(sections.slice(-2)).toEqual(['Section B', 'Section C']);
