@@ -1,5 +1,5 @@
-// The audience page and the part page through a real screen reader: GNOME's Orca reading Firefox
-// ESR (support/orca.js; README.md, "Suites beyond npm test"). test/audience/a11y.test.js checks
+// The audience page, the part page and the composer's console through a real screen reader:
+// GNOME's Orca reading Firefox ESR (support/orca.js; README.md, "Suites beyond npm test"). test/audience/a11y.test.js checks
 // the live regions' texts inside Chromium; this checks what a blind listener or player actually
 // hears during a performance: each section, the vote, the next cue as they come, and nothing that
 // talks over the music on its own — no beat numbers or countdowns, and no "N percent" from the
@@ -49,11 +49,11 @@ afterEach(async () => {
 
 /**
  * Open `url` in Firefox with Orca running, let Orca read the page once, play the show until Orca
- * says `last`, and a little longer; returns what Orca said from the moment the show started, and
+ * says what `last` matches, and a little longer; returns what Orca said from the moment the show started, and
  * the reader (still running).
  * @param {Awaited<ReturnType<typeof startShow>>} show
  * @param {string} url
- * @param {string} last
+ * @param {RegExp} last
  */
 async function hearPerformance(show, url, last) {
   const reader = await startScreenReader(url);
@@ -66,7 +66,7 @@ async function hearPerformance(show, url, last) {
     await new Promise((r) => setTimeout(r, 2000));
   }
   show.show.engine.play();
-  await reader.waitToSay((s) => s.startsWith(last), 40_000, `"${last}"`);
+  await reader.waitToSay((s) => last.test(s), 40_000, String(last));
   await new Promise((r) => setTimeout(r, (4 * 4 * 60_000) / BPM)); // the last section's 4 bars
   const said = reader.spoken().slice(heard);
   console.log(`Orca during the performance (${said.length} utterances): ${JSON.stringify(said)}`);
@@ -86,7 +86,7 @@ run(
     const show = await startShow({ scorePath: writeVoteScore({ bpm: BPM, at: { bar: 6 } }), autoplay: false });
     let closed = false;
     cleanUps.push(() => (closed ? undefined : show.close()));
-    const { said, reader } = await hearPerformance(show, `${show.audienceUrl}/`, 'Section D');
+    const { said, reader } = await hearPerformance(show, `${show.audienceUrl}/`, /^Section D$/);
 
     // Each section once, as it comes (A may already have been read with the page).
     const sections = said.filter((s) => /^Section /.test(s));
@@ -107,13 +107,31 @@ run(
 );
 
 run(
+  "console: Orca speaks the log's vote lines to the composer, not the vote's running counts",
+  async () => {
+    const show = await startShow({ scorePath: writeVoteScore({ bpm: BPM, at: { bar: 6 } }), autoplay: false });
+    cleanUps.push(() => show.close());
+    const { said } = await hearPerformance(show, `${show.controlUrl}/?token=test-token`, /INFO prompt path closed/);
+
+    // The log (a polite live region) tells the prompt's opening and its result…
+    expect(said.filter((s) => /INFO prompt path open until/.test(s))).toHaveLength(1);
+    expect(said.filter((s) => /INFO prompt path closed: c wins with 0 of 0/.test(s))).toHaveLength(1);
+    // …and the tally's rows, redrawn with every update, are not read out each time.
+    expect(said.filter((s) => /^(To C|To D|Stay)\s+\d+$/.test(s.trim()))).toEqual([]);
+    expectNoChatter(said);
+    expect(said.length).toBeLessThan(64 / 4);
+  },
+  120_000,
+);
+
+run(
   "part page: Orca speaks the player's sections and next cues as they come; not the countdown",
   async () => {
     const score = await writeTempScore(PART_SCORE);
     cleanUps.push(() => score.remove());
     const show = await startShow({ scorePath: score.file, autoplay: false });
     cleanUps.push(() => show.close());
-    const { said } = await hearPerformance(show, `${show.audienceUrl}/part/${show.partKey}/#vln`, 'Section C');
+    const { said } = await hearPerformance(show, `${show.audienceUrl}/part/${show.partKey}/#vln`, /^Section C$/);
 
     const sections = said.filter((s) => /^Section /.test(s));
     expect(sections.slice(-2)).toEqual(['Section B', 'Section C']);
