@@ -2,7 +2,8 @@
 // Audio context (Node has none; the real one is exercised in Chromium by part-page and
 // part-rehearsal): a click is put on the audio clock once per key, even when its tone has ended
 // before the page's clock reached its beat (the audio and page clocks disagree by a few ms on a
-// busy page: the fresh-clone run saw the last count-in click scheduled twice).
+// busy page: the fresh-clone run saw the last count-in click scheduled twice), and none put on a
+// young context's unsteady clock.
 import { afterEach, beforeEach, expect, test } from '@jest/globals';
 import { createClick } from '../../web/audience/part/click.js';
 
@@ -68,4 +69,17 @@ test('a click whose tone ended early is not scheduled again; a cancelled one may
     ['countin|1|9', true],
     ['countin|1|9', false],
   ]);
+});
+
+test("a young context's clock: no click before it has run 0.25 s, but one due after that is scheduled at once (a count-in just after the click was switched on keeps its first click)", async () => {
+  const click = createClick({ toLocal: (serverMs) => serverMs });
+  expect(await click.unlock()).toBe(true);
+  const [context] = StandInContext.made.slice(-1);
+  context.currentTime = 0.05; // just started: WebKit's clock jumped 0.060 → 0.134 s here
+  // A count-in's first click, one lookahead (300 ms) ahead: at 0.35 s on the context's clock.
+  click.schedule('countin|2|1', { index: -8, bar: 0, beat: 1, at: nowMs() + 300 }, { accent: true, countIn: 1 });
+  // A click 100 ms ahead, at 0.15 s: inside the unsteady start, left out.
+  click.schedule('beat|1', { index: 0, bar: 1, beat: 1, at: nowMs() + 100 }, { accent: true, countIn: null });
+  expect(click.scheduled().map((r) => r.key)).toEqual(['countin|2|1']);
+  expect(click.scheduled()[0].when).toBeGreaterThan(0.25);
 });

@@ -13,8 +13,10 @@ const LENGTH_S = 0.04;
 const SOUNDED_KEPT = 1024;
 /**
  * A young context's clock is not yet steady: WebKit's currentTime jumped 0.060 → 0.134 s within
- * one scheduling call, so the first click, on time when put on the clock, sounded 73 ms late.
- * Clicks wait until the context has run this long (the next beat's plan schedules them).
+ * one scheduling call, so a click put on the clock at 0.060 s sounded 73 ms late. No click is put
+ * on the clock before the context has run this long; one due later is scheduled at once, so a
+ * count-in started right after the click was switched on (one lookahead, 300 ms, ahead) keeps
+ * its first click.
  */
 const WARM_UP_S = 0.25;
 
@@ -41,8 +43,7 @@ export function createClick({ toLocal }) {
       ctx = await unlockAudioContext(ctx);
       return ctx !== null && ctx.state === 'running';
     },
-    /** Running, and past its first WARM_UP_S. */
-    ready: () => ctx !== null && ctx.state === 'running' && ctx.currentTime >= WARM_UP_S,
+    ready: () => ctx !== null && ctx.state === 'running',
     /**
      * Schedule one click (once per key) at server time `at`.
      * @param {string} key
@@ -50,9 +51,10 @@ export function createClick({ toLocal }) {
      * @param {{ accent: boolean, countIn: number | null }} kind
      */
     schedule(key, beat, kind) {
-      if (!ctx || ctx.state !== 'running' || ctx.currentTime < WARM_UP_S || pending.has(key) || sounded.has(key)) return;
+      if (!ctx || ctx.state !== 'running' || pending.has(key) || sounded.has(key)) return;
       const when = contextTime(ctx, toLocal(beat.at));
       if (when < ctx.currentTime) return; // its moment has passed: a late click is worse than none
+      if (when < WARM_UP_S) return; // inside the context's unsteady start
       const tone = kind.countIn !== null ? TONE.countIn : kind.accent ? TONE.accent : TONE.plain;
       const osc = ctx.createOscillator();
       const gain = ctx.createGain();
