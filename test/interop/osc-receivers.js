@@ -6,12 +6,15 @@
 
 import { spawn, spawnSync } from 'node:child_process';
 import dgram from 'node:dgram';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Message, encode } from 'node-osc';
 import { wallClock } from '../support/osc-receivers.js';
 import { onOwnJack } from './jack.js';
+
+/** Where Debian's pd-osc puts Martin Peach's OSC objects for Pd. */
+const PD_OSC_LIBRARY = '/usr/lib/pd/extra/osc/unpackOSC.pd_linux';
 
 /** Fail with what to install when a tool is missing (the suite never skips silently). */
 export function requireTools() {
@@ -24,9 +27,10 @@ export function requireTools() {
     ['chuck', 'chuck'],
     ['csound', 'csound'],
   ].filter(([bin]) => spawnSync('sh', ['-c', `command -v ${bin}`]).status !== 0);
+  if (!existsSync(PD_OSC_LIBRARY)) missing.push(['[unpackOSC]', 'pd-osc']);
   if (missing.length) {
     throw new Error(
-      `npm run test:interop needs ${missing.map(([bin, pkg]) => `${bin} (Debian package ${pkg})`).join(' and ')}: apt-get install -y --no-install-recommends puredata-core liblo-tools supercollider-language supercollider-server chuck csound`,
+      `npm run test:interop needs ${missing.map(([bin, pkg]) => `${bin} (Debian package ${pkg})`).join(' and ')}: apt-get install -y --no-install-recommends puredata-core liblo-tools supercollider-language supercollider-server chuck csound pd-osc`,
     );
   }
 }
@@ -100,6 +104,9 @@ export async function startTool({ name, command, args, stream, port, parse, env 
   };
 }
 
+/** Pd headless, printing to stderr, polling its sockets each ms (startPd says why), running `patch`. */
+const pdArgs = (patch) => ['-nogui', '-nosound', '-nomidi', '-noprefs', '-stderr', '-sleepgrain', '1', '-open', patch];
+
 /**
  * Pd vanilla, headless, with a patch that unpacks OSC on arrival and prints it (`OSC: tutti beat 1 2 240`).
  * Without an audio device Pd polls its sockets every "sleep grain" (measured here: +5 ms median at
@@ -128,10 +135,49 @@ export function startPd(port) {
     port,
     dir,
     stream: 'stderr',
-    args: ['-nogui', '-nosound', '-nomidi', '-noprefs', '-stderr', '-sleepgrain', '1', '-open', join(dir, 'osc-print.pd')],
+    args: pdArgs(join(dir, 'osc-print.pd')),
     parse(line) {
       const m = /^OSC: (\S+) (\S+)((?: \S+)*)$/.exec(line.trim());
       return m ? { address: `/${m[1]}/${m[2]}`, args: m[3].trim().split(' ').filter(Boolean).map(Number) } : null;
+    },
+  });
+}
+
+/**
+ * Pd with Martin Peach's OSC objects (Debian's pd-osc, the OSC library Pd-extended shipped and
+ * many older patches use): `[unpackOSC]` gives each message of a bundle with the milliseconds until
+ * its timetag on its right outlet, and `[pipelist]` holds the message that long, the idiom of
+ * unpackOSC's help patch. So this Pd patch schedules on timetags; the objects load from Pd's extra
+ * folder as `osc/…`. Prints `OSC: /tutti/beat 1 2 240`.
+ * @param {number} port
+ */
+export function startPdTimetag(port) {
+  const dir = mkdtempSync(join(tmpdir(), 'tutti-pd-osc-'));
+  writeFileSync(
+    join(dir, 'osc-pipelist.pd'),
+    [
+      '#N canvas 0 0 450 300 12;',
+      `#X obj 10 10 netreceive -u -b ${port};`,
+      '#X obj 10 40 osc/unpackOSC;',
+      '#X obj 10 70 osc/pipelist;',
+      '#X obj 10 100 print OSC;',
+      '#X connect 0 0 1 0;',
+      '#X connect 1 0 2 0;',
+      '#X connect 1 1 2 1;',
+      '#X connect 2 0 3 0;',
+      '',
+    ].join('\n'),
+  );
+  return startTool({
+    name: 'Pd unpackOSC',
+    command: 'pd',
+    port,
+    dir,
+    stream: 'stderr',
+    args: pdArgs(join(dir, 'osc-pipelist.pd')),
+    parse(line) {
+      const m = /^OSC: (\/\S+)((?: \S+)*)$/.exec(line.trim());
+      return m ? { address: m[1], args: m[2].trim().split(' ').filter(Boolean).map(Number) } : null;
     },
   });
 }

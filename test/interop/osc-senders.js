@@ -1,7 +1,8 @@
 // The musicians' own tools sending OSC to `tutti serve --osc-in` (README.md, "Interoperability
 // suite"), each the way it encodes numbers: liblo's `oscsend` with the types it is told (here the
 // 64-bit ones, `d` and `h`), SuperCollider's sclang (`NetAddr.sendMsg`: an Integer goes as `i`,
-// a Float as `f`), Pd vanilla (`[oscformat]`: every number as a float `f`), ChucK (`OscOut`: an
+// a Float as `f`), Pd vanilla (`[oscformat]`: every number as a float `f`), Pd with pd-osc's
+// `[packOSC]` (a bundle; whole numbers as `i`), ChucK (`OscOut`: an
 // int as `i`, a float as the 32-bit `f`) and Csound (`OSCsend` with the types it is given, here
 // the 64-bit `d`). Each resolves once the tool has sent and exited.
 
@@ -89,20 +90,20 @@ export async function sclangSend(port, messages) {
 }
 
 /**
- * Pd vanilla sends one message at load: `[loadbang]` → the numbers → `[oscformat …]` →
- * `[netsend -u -b]`, as a patch would; Pd is stopped once it says it sent.
+ * A Pd patch that, at load, connects `[netsend -u -b]`, sends `message` through the `encoder`
+ * object (which turns it into OSC bytes) and prints "PD: SENT"; Pd is stopped once it has.
  * @param {number} port
- * @param {string} address e.g. "/tutti/seek"
- * @param {number[]} numbers
+ * @param {string} message the message box's text (Pd syntax: `\\,` between messages)
+ * @param {string} encoder e.g. "oscformat tutti seek"
  */
-export async function pdSend(port, address, numbers) {
+async function pdSendThrough(port, message, encoder) {
   const patch = [
     '#N canvas 0 0 450 300 12;',
     '#X obj 10 10 loadbang;',
     '#X obj 10 40 t b b b;',
     `#X msg 200 70 connect 127.0.0.1 ${port};`,
-    `#X msg 10 70 ${numbers.join(' ')};`,
-    `#X obj 10 100 oscformat ${address.split('/').filter(Boolean).join(' ')};`,
+    `#X msg 10 70 ${message};`,
+    `#X obj 10 100 ${encoder};`,
     '#X obj 10 130 list prepend send;',
     '#X obj 10 160 list trim;',
     '#X obj 200 190 netsend -u -b;',
@@ -125,6 +126,29 @@ export async function pdSend(port, address, numbers) {
       done: (output) => output.includes('PD: SENT'),
     }),
   );
+}
+
+/**
+ * Pd vanilla sends one message at load: the numbers → `[oscformat …]` → `[netsend -u -b]`, as a
+ * patch would (every number goes as a float `f`).
+ * @param {number} port
+ * @param {string} address e.g. "/tutti/seek"
+ * @param {number[]} numbers
+ */
+export function pdSend(port, address, numbers) {
+  return pdSendThrough(port, numbers.join(' '), `oscformat ${address.split('/').filter(Boolean).join(' ')}`);
+}
+
+/**
+ * Pd with Martin Peach's `[packOSC]` (Debian's pd-osc) sends one bundle holding `messages`:
+ * `[ , send /tutti/tempo 88.5 , send /tutti/seek 15 3 , ]`, the bundle syntax of packOSC's help
+ * patch. packOSC types each number itself: a whole number as `i`, any other as `f`.
+ * @param {number} port
+ * @param {Array<[string, ...number[]]>} messages
+ */
+export function pdPackOscSend(port, messages) {
+  const bundle = ['[', ...messages.map(([address, ...numbers]) => ['send', address, ...numbers].join(' ')), ']'].join(' \\, ');
+  return pdSendThrough(port, bundle, 'osc/packOSC');
 }
 
 /**

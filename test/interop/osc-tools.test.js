@@ -17,8 +17,8 @@ import { openWs, waitFor } from '../support/clients.js';
 import { flagsScore } from '../support/flags-score.js';
 import { serveProcesses } from '../support/serve-process.js';
 import { beatErrors, medianOf } from '../support/osc-receivers.js';
-import { requireTools, freeUdpPort, startPd, startOscdump, startSclang, startScsynth } from './osc-receivers.js';
-import { oscsend, pdSend, sclangSend, chuckSend, csoundSend } from './osc-senders.js';
+import { requireTools, freeUdpPort, startPd, startPdTimetag, startOscdump, startSclang, startScsynth } from './osc-receivers.js';
+import { oscsend, pdSend, pdPackOscSend, sclangSend, chuckSend, csoundSend } from './osc-senders.js';
 import { startChuck, startCsound } from './chuck-csound.js';
 
 const TOKEN = 'interop-token-0123456789';
@@ -66,6 +66,7 @@ const control = (server, path, body) =>
 /** The receivers every case plays to, by the name the tests use. */
 const TOOLS = {
   pd: startPd,
+  pdTimetag: startPdTimetag,
   liblo: startOscdump,
   scArrival: (port) => startSclang(port, 'arrival'),
   scTimetag: (port) => startSclang(port, 'timetag'),
@@ -125,7 +126,7 @@ test('default --osc targets: every beat reaches Pd vanilla, liblo, scsynth, Chuc
 });
 
 test('mode=ahead: liblo, ChucK, Csound, scsynth and an sclang patch scheduling on `time` are on time; Pd and an sclang patch acting at once are one lookahead early', async () => {
-  const { pd, liblo, chuck, csound, scArrival, scTimetag, scsynth } = await measure('mode=ahead', ',mode=ahead');
+  const { pd, pdTimetag, liblo, chuck, csound, scArrival, scTimetag, scsynth } = await measure('mode=ahead', ',mode=ahead');
   for (const errors of [liblo, chuck, csound]) {
     expect(Math.abs(medianOf(errors))).toBeLessThan(LIBLO_AHEAD_MS);
     expect(worstOf(errors)).toBeLessThan(WORST_MS);
@@ -134,6 +135,8 @@ test('mode=ahead: liblo, ChucK, Csound, scsynth and an sclang patch scheduling o
   expect(worstOf(scTimetag)).toBeLessThan(WORST_MS);
   expect(Math.abs(medianOf(scsynth))).toBeLessThan(MEDIAN_MS);
   expect(worstOf(scsynth)).toBeLessThan(WORST_MS);
+  expect(Math.abs(medianOf(pdTimetag))).toBeLessThan(MEDIAN_MS);
+  expect(worstOf(pdTimetag)).toBeLessThan(WORST_MS);
   expect(medianOf(pd)).toBeLessThan(-250);
   expect(medianOf(scArrival)).toBeLessThan(-250);
 });
@@ -160,7 +163,7 @@ test("the console's Test ping: SuperCollider's echo from README.md gives a round
   }
 });
 
-test('OSC-in from the tools: oscsend (64-bit d and h), sclang (an Integer tempo), Pd (every number a float), ChucK (32-bit f) and Csound (64-bit d) each move the show', async () => {
+test('OSC-in from the tools: oscsend (64-bit d and h), sclang (an Integer tempo), Pd (every number a float; a packOSC bundle), ChucK (32-bit f) and Csound (64-bit d) each move the show', async () => {
   const oscIn = await freeUdpPort();
   const server = await serve(['--osc-in', String(oscIn)]);
   const status = async () => (await fetch(`${server.controlUrl}/api/status`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
@@ -176,6 +179,11 @@ test('OSC-in from the tools: oscsend (64-bit d and h), sclang (an Integer tempo)
     await settles('Pd seek', (s) => s.position.bar === 14 && s.position.beat === 1);
     await pdSend(oscIn, '/tutti/tempo', [88]);
     await settles('Pd tempo', (s) => s.tempo === 88);
+    await pdPackOscSend(oscIn, [
+      ['/tutti/tempo', 88.5],
+      ['/tutti/seek', 15, 3],
+    ]);
+    await settles('Pd packOSC bundle', (s) => s.tempo === 88.5 && s.position.bar === 15 && s.position.beat === 3);
     await chuckSend(oscIn, [
       ['/tutti/tempo', '96.5'],
       ['/tutti/seek', '9', '2'],
