@@ -2,7 +2,7 @@
 // receiver"): `--osc HOST:PORT[,mode=plain|ahead][,offset=MS]`. `plain` (the default) sends each
 // beat and cue as a plain message at the moment it sounds, which every receiver acts on at once;
 // `ahead` sends a bundle timetagged with that moment, one lookahead early, for receivers that
-// schedule by timetag (liblo, scsynth, ChucK, Csound; an sclang OSCdef only if it schedules on its `time`). `offset` moves both earlier (negative) or later.
+// schedule by timetag (liblo, scsynth, ChucK, Csound, Pd's [unpackOSC] → [pipelist]; an sclang OSCdef only if it schedules on its `time`). `offset` moves both earlier (negative) or later.
 
 /** The delivery modes a target can have; the first is the default. */
 export const OSC_MODES = /** @type {const} */ (['plain', 'ahead']);

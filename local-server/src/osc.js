@@ -11,7 +11,7 @@
 // receiver is on time whatever it does with bundles (Pd's oscparse and Max's udpreceive act on a
 // bundle when it arrives). `ahead` sends a bundle timetagged with that moment as soon as the beat
 // is known (one lookahead, 300 ms, early), for receivers that schedule by timetag (liblo,
-// scsynth, ChucK, Csound); it rides out network jitter but fires early in a receiver that ignores timetags.
+// scsynth, ChucK, Csound, Pd's [unpackOSC] → [pipelist]); it rides out network jitter but fires early in a receiver that ignores timetags.
 // A target that echoes `/tutti/ping n` back to the sending port shows its round trip.
 
 import { Bundle, Message, encode } from 'node-osc';

@@ -1,7 +1,8 @@
 // The musicians' own OSC tools, run for real (README.md, "Interoperability suite"): Pd vanilla
 // (Debian's puredata-core: a patch [netreceive -u -b] → [oscparse] → [list trim] → [print OSC],
-// headless), liblo's `oscdump` (liblo-tools) and SuperCollider's language, sclang
-// (supercollider-language), running an OSCdef patch. Each prints a line per message it acts on;
+// headless), Pd with pd-osc's `[unpackOSC]` → `[pipelist]` (scheduling on timetags), liblo's
+// `oscdump` (liblo-tools), SuperCollider's language, sclang (supercollider-language), running an
+// OSCdef patch, and its server scsynth. Each prints a line per message it acts on;
 // the line's arrival here, on a high-resolution wall clock, is when that tool acted on it.
 
 import { spawn, spawnSync } from 'node:child_process';

@@ -1,15 +1,16 @@
 // Interoperability with the musicians' own tools (README.md, "Interoperability suite"; run with
 // `npm run test:interop`, not part of `npm test`): `tutti serve` with default --osc targets, read
-// by Pd vanilla (acts on a packet when it arrives), liblo's oscdump, SuperCollider's server
+// by Pd vanilla (acts on a packet when it arrives), a Pd patch with pd-osc's [unpackOSC] →
+// [pipelist] (holds a bundle's message until its timetag), liblo's oscdump, SuperCollider's server
 // scsynth, ChucK and Csound (all four hold a bundle until its timetag; ChucK and Csound read OSC
 // with liblo) and SuperCollider's sclang with two OSCdef patches (one acting at once, one
 // scheduling on the `time` sclang passes it). Every beat must reach each when it sounds: its
 // error is measured against position.at of the same beat on /ws. A second case shows why
-// `mode=ahead` is only for timetag schedulers: liblo, scsynth, ChucK, Csound and the scheduling
-// sclang patch stay on time, Pd and an sclang patch acting at once play each beat one lookahead
-// early. The console's Test ping gets its round trip from the echo README.md gives SuperCollider
+// `mode=ahead` is only for timetag schedulers: the pipelist patch, liblo, scsynth, ChucK, Csound
+// and the scheduling sclang patch stay on time, Pd's oscparse patch and an sclang patch acting
+// at once play each beat one lookahead early. The console's Test ping gets its round trip from the echo README.md gives SuperCollider
 // users. The other way, each tool drives the show over --osc-in, encoding numbers its own way
-// (64-bit, integer, 32-bit float). A cue's true/false reach Pd in their places.
+// (64-bit, integer, 32-bit float; Pd's [packOSC] in a bundle). A cue's true/false reach Pd in their places.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -117,7 +118,7 @@ async function measure(name, options = '') {
 
 const worstOf = (errors) => Math.max(...errors.map(Math.abs));
 
-test('default --osc targets: every beat reaches Pd vanilla, liblo, scsynth, ChucK, Csound and both sclang patches when it sounds', async () => {
+test('default --osc targets: every beat reaches Pd (oscparse and unpackOSC), liblo, scsynth, ChucK, Csound and both sclang patches when it sounds', async () => {
   const errorsByTool = await measure('default');
   for (const errors of Object.values(errorsByTool)) {
     expect(Math.abs(medianOf(errors))).toBeLessThan(MEDIAN_MS);
@@ -125,7 +126,7 @@ test('default --osc targets: every beat reaches Pd vanilla, liblo, scsynth, Chuc
   }
 });
 
-test('mode=ahead: liblo, ChucK, Csound, scsynth and an sclang patch scheduling on `time` are on time; Pd and an sclang patch acting at once are one lookahead early', async () => {
+test('mode=ahead: Pd with unpackOSC → pipelist, liblo, ChucK, Csound, scsynth and an sclang patch scheduling on `time` are on time; Pd vanilla (oscparse) and an sclang patch acting at once are one lookahead early', async () => {
   const { pd, pdTimetag, liblo, chuck, csound, scArrival, scTimetag, scsynth } = await measure('mode=ahead', ',mode=ahead');
   for (const errors of [liblo, chuck, csound]) {
     expect(Math.abs(medianOf(errors))).toBeLessThan(LIBLO_AHEAD_MS);

@@ -8,7 +8,7 @@ import { $, h, fill, setText, clockTime } from './dom.js';
 const MODE_TITLES = {
   plain: 'Plain messages sent when each beat sounds: on time in every receiver (Pd, Max, node-osc, liblo, SuperCollider)',
   ahead:
-    'Bundles timetagged with the beat’s time, sent ~300 ms early: only for receivers that schedule by timetag (liblo, scsynth, ChucK, Csound, an sclang OSCdef that schedules on its time argument); Pd, Max and an sclang OSCdef that acts at once would play them early',
+    'Bundles timetagged with the beat’s time, sent ~300 ms early: only for receivers that schedule by timetag (liblo, scsynth, ChucK, Csound, a Pd patch with [unpackOSC] → [pipelist], an sclang OSCdef that schedules on its time argument); Pd vanilla’s [oscparse], Max and an sclang OSCdef that acts at once would play them early',
 };
 
 /** @param {{ api: any }} deps */
