@@ -14,6 +14,9 @@ export function createLogPanel() {
       'li',
       { class: e.level },
       h('time', { text: clockTime(e.t) }),
+      // Firefox drops the space between flex items from the row's text, so a screen reader said
+      // "03:41:28INFO"; this separator is read, not shown.
+      h('span', { class: 'sr-only', text: ', ' }),
       h('span', { class: 'lvl', text: e.level }),
       h('span', { class: 'msg', text: e.msg }),
     );
