@@ -13,11 +13,13 @@ export function createLogPanel() {
     h(
       'li',
       { class: e.level },
-      h('time', { text: clockTime(e.t) }),
-      // Firefox drops the space between flex items from the row's text, so a screen reader said
-      // "03:41:28INFO"; this separator is read, not shown.
-      h('span', { class: 'sr-only', text: ', ' }),
+      h('span', { class: 'time', text: clockTime(e.t) }),
+      // Browsers join a flex row's items with no space between them in what a screen reader reads
+      // ("06:11:25INFOprompt …"); these separators are read, not shown. No-break spaces, because a
+      // plain one at the end of its own box is dropped too.
+      h('span', { class: 'sr-only', text: ',\u00a0' }),
       h('span', { class: 'lvl', text: e.level }),
+      h('span', { class: 'sr-only', text: ':\u00a0' }),
       h('span', { class: 'msg', text: e.msg }),
     );
 

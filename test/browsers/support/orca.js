@@ -1,5 +1,5 @@
-// A real screen reader reading a page: GNOME's Orca (Debian's `orca`) with Firefox ESR on an Xvfb
-// display of its own, on a private D-Bus session with its own accessibility bus (at-spi2-core).
+// A real screen reader reading a page: GNOME's Orca (Debian's `orca`) with Firefox ESR or Debian's
+// Chromium on an Xvfb display of its own, on a private D-Bus session with its own accessibility bus (at-spi2-core).
 // Orca writes everything it would say to its debug output as `SPEECH OUTPUT: '…'` lines, whether
 // or not a speech synthesizer is installed; those lines are what the tests read. The debug output
 // goes to a terminal (`script` gives Orca one), because Python buffers a file in 8 KB blocks and
@@ -16,15 +16,37 @@ const SCRIPT = '/usr/bin/script';
 const DBUS_DAEMON = '/usr/bin/dbus-daemon';
 const ATSPI_LAUNCHER = '/usr/libexec/at-spi-bus-launcher';
 
-/** Why Orca cannot read Firefox here, or null when it can. */
-export function screenReaderUnavailable() {
+/** Debian's Chromium, with a window (the headless shell has no accessibility bridge). */
+export const CHROMIUM_BINARY = process.env.TUTTI_CHROMIUM_DESKTOP || '/usr/bin/chromium';
+
+/**
+ * Chromium as root on a display of its own: no sandbox (root), its accessibility tree built from
+ * the start and exposed over AT-SPI, and nothing phoning home (this machine's network is closed).
+ */
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--force-renderer-accessibility',
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-gpu',
+  '--password-store=basic',
+];
+
+/**
+ * Why Orca cannot read `browser` here, or null when it can.
+ * @param {'firefox' | 'chromium'} browser
+ */
+export function screenReaderUnavailable(browser) {
   const missing = [
     [ORCA, 'orca'],
     [SCRIPT, 'bsdutils'],
     [DBUS_DAEMON, 'dbus-daemon'],
     [ATSPI_LAUNCHER, 'at-spi2-core'],
     [XVFB, 'xvfb'],
-    [FIREFOX_BINARY, 'firefox-esr'],
+    browser === 'chromium' ? [CHROMIUM_BINARY, 'chromium'] : [FIREFOX_BINARY, 'firefox-esr'],
   ].filter(([path]) => !existsSync(path));
   return missing.length ? `${missing.map(([path, pkg]) => `${path} (apt-get install ${pkg})`).join(', ')} missing` : null;
 }
@@ -77,12 +99,33 @@ async function until(check, ms, what) {
 }
 
 /**
- * Start the accessibility stack and Orca, then Firefox on `url`.
+ * Firefox on `url` with its own profile in `profile`, its prefs in the profile's user.js.
+ * @returns {[string, string[]]}
+ */
+function firefoxCommand(profile, url) {
+  writeFileSync(
+    join(profile, 'user.js'),
+    Object.entries(FIREFOX_PREFS)
+      .map(([key, value]) => `user_pref(${JSON.stringify(key)}, ${JSON.stringify(value)});`)
+      .join('\n'),
+  );
+  return [FIREFOX_BINARY, ['--no-remote', '--profile', profile, url]];
+}
+
+/**
+ * Chromium on `url` with its user data in `profile`.
+ * @returns {[string, string[]]}
+ */
+const chromiumCommand = (profile, url) => [CHROMIUM_BINARY, [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, url]];
+
+/**
+ * Start the accessibility stack and Orca, then `browser` on `url`.
  * @param {string} url
+ * @param {'firefox' | 'chromium'} [browser]
  * @returns {Promise<{ spoken: () => string[], waitToSay: (test: (text: string) => boolean, ms: number, what: string) => Promise<void>, stop: () => Promise<void> }>}
  *   spoken: every utterance so far, in order
  */
-export async function startScreenReader(url) {
+export async function startScreenReader(url, browser = 'firefox') {
   const dir = mkdtempSync(join(tmpdir(), 'tutti-orca-'));
   /** What Orca said, in order, and whether it has started. */
   const said = [];
@@ -139,15 +182,10 @@ export async function startScreenReader(url) {
     await until(() => started, 20_000, 'Orca did not start');
     const children = readFileSync(`/proc/${orca.pid}/task/${orca.pid}/children`, 'utf8').trim().split(/\s+/).map(Number);
     pids.push(...children.filter(Boolean));
-    const profile = join(dir, 'firefox');
+    const profile = join(dir, 'profile');
     mkdirSync(profile);
-    writeFileSync(
-      join(profile, 'user.js'),
-      Object.entries(FIREFOX_PREFS)
-        .map(([key, value]) => `user_pref(${JSON.stringify(key)}, ${JSON.stringify(value)});`)
-        .join('\n'),
-    );
-    pids.push(/** @type {number} */ (spawn(FIREFOX_BINARY, ['--no-remote', '--profile', profile, url], { stdio: 'ignore', env }).pid));
+    const [command, args] = browser === 'chromium' ? chromiumCommand(profile, url) : firefoxCommand(profile, url);
+    pids.push(/** @type {number} */ (spawn(command, args, { stdio: 'ignore', env }).pid));
     return { spoken, waitToSay, stop };
   } catch (err) {
     await stop();
