@@ -86,7 +86,14 @@ test('replaced by another venue server: a red banner, no retrying, and "Publish 
 
   // Another publisher with the same token (a second venue server) connects.
   const { publisher: other } = await openPublisher(edge);
-  await page.waitForFunction(() => document.getElementById('edge-state')?.textContent === 'replaced', undefined, { timeout: 10_000 });
+  // It failed once in a fresh-clone CI run (the state never read 'replaced' within 10 s); a failure
+  // now says what the console, the venue's uplink and the other publisher saw instead.
+  await page
+    .waitForFunction(() => document.getElementById('edge-state')?.textContent === 'replaced', undefined, { timeout: 10_000 })
+    .catch(async (error) => {
+      const seen = { console: await page.textContent('#edge-state'), meta: await page.textContent('#edge-meta') };
+      throw new Error(`${error.message}\n${JSON.stringify({ ...seen, uplink: server.status().edge, other: other.state })}`);
+    });
   expect(await page.isVisible('#edge-replaced')).toBe(true);
   expect(await page.textContent('#edge-replaced')).toMatch(/another venue server connected to this edge with the same token/);
   expect(await page.textContent('#edge-meta')).toMatch(/replaced by another venue server — not retrying/);
