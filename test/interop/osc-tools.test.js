@@ -14,15 +14,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openWs, waitFor } from '../support/clients.js';
+import { waitFor } from '../support/clients.js';
 import { flagsScore } from '../support/flags-score.js';
-import { serveProcesses } from '../support/serve-process.js';
-import { beatErrors, medianOf } from '../support/osc-receivers.js';
+import { medianOf } from '../support/osc-receivers.js';
+import { beatTimingTable, interopShows } from './interop-show.js';
 import { requireTools, freeUdpPort, startPd, startPdTimetag, startOscdump, startSclang, startScsynth } from './osc-receivers.js';
 import { oscsend, pdSend, pdPackOscSend, sclangSend, chuckSend, csoundSend } from './osc-senders.js';
 import { startChuck, startCsound } from './chuck-csound.js';
 
-const TOKEN = 'interop-token-0123456789';
 const BEATS = 16;
 /** "Within a few ms" (the two processes' clocks agree to ≤ 1 ms). */
 const MEDIAN_MS = 4;
@@ -36,33 +35,13 @@ const WORST_MS = 100;
  * which reads OSC with liblo, −8 ms; Csound, liblo then its next k-cycle, −5 ms).
  */
 const LIBLO_AHEAD_MS = 12;
-/** @type {Array<{ case: string, tool: string, median: number, worst: number, beats: number }>} */
-const measured = [];
+const timing = beatTimingTable();
 
 beforeAll(() => requireTools());
-afterAll(() => {
-  const rows = measured.map(
-    (m) =>
-      `  ${m.case.padEnd(14)} ${m.tool.padEnd(14)} median ${m.median.toFixed(1).padStart(7)} ms   worst ${m.worst.toFixed(1).padStart(7)} ms   (${m.beats} beats)`,
-  );
-  if (rows.length) process.stdout.write(`\nOSC beat timing against position.at (negative: early)\n${rows.join('\n')}\n`);
-});
+afterAll(() => timing.print());
 
-const processes = serveProcesses({ token: TOKEN, prefix: 'tutti-interop-' });
-afterAll(() => processes.cleanUp());
-
-/** `tutti serve` as a musician's show runs it; resolves with its URLs once it listens. */
-async function serve(oscFlags) {
-  const server = await processes.serve(['--no-resume', '--no-log-file', ...oscFlags]);
-  return { audienceUrl: server.audience, controlUrl: server.control, output: server.output, stop: server.stop };
-}
-
-const control = (server, path, body) =>
-  fetch(`${server.controlUrl}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  }).then((r) => r.json());
+const { serve, control, status, playBeats, cleanUp } = interopShows();
+afterAll(() => cleanUp());
 
 /** The receivers every case plays to, by the name the tests use. */
 const TOOLS = {
@@ -87,30 +66,17 @@ async function measure(name, options = '') {
   const tools = [];
   try {
     for (const [key, start] of Object.entries(TOOLS)) tools.push([key, await start(await freeUdpPort())]);
-    const server = await serve(tools.flatMap(([, tool]) => ['--osc', `127.0.0.1:${tool.port}${options}`]));
-    const viewer = await openWs(server.audienceUrl);
-    /** @type {Map<string, number>} "bar:beat" → when it sounds */
-    const soundsAt = new Map();
-    viewer.ws.on('message', () => {
-      const s = viewer.tracker.state;
-      if (s?.transport === 'playing') soundsAt.set(`${s.position.bar}:${s.position.beat}`, s.position.at);
+    const errorsByTool = await playBeats(
+      tools.flatMap(([, tool]) => ['--osc', `127.0.0.1:${tool.port}${options}`]),
+      tools.map(([, tool]) => tool),
+      BEATS,
+    );
+    const result = /** @type {Record<keyof typeof TOOLS, number[]>} */ ({});
+    tools.forEach(([key, tool], i) => {
+      timing.record(name, tool.name, errorsByTool[i]);
+      result[/** @type {keyof typeof TOOLS} */ (key)] = errorsByTool[i];
     });
-    try {
-      await control(server, '/api/tempo', { bpm: 240 });
-      await control(server, '/api/transport', { action: 'play' });
-      const result = /** @type {Record<keyof typeof TOOLS, number[]>} */ ({});
-      for (const [key, tool] of tools) {
-        await waitFor(() => beatErrors(tool.received, soundsAt).length >= BEATS, 20_000, `${BEATS} beats in ${tool.name}`);
-        const errors = beatErrors(tool.received, soundsAt);
-        const worst = errors.reduce((w, e) => (Math.abs(e) > Math.abs(w) ? e : w), 0);
-        measured.push({ case: name, tool: tool.name, median: medianOf(errors), worst, beats: errors.length });
-        result[/** @type {keyof typeof TOOLS} */ (key)] = errors;
-      }
-      return result;
-    } finally {
-      viewer.ws.close();
-      await server.stop();
-    }
+    return result;
   } finally {
     for (const [, tool] of tools) await tool.stop();
   }
@@ -167,8 +133,7 @@ test("the console's Test ping: SuperCollider's echo from README.md gives a round
 test('OSC-in from the tools: oscsend (64-bit d and h), sclang (an Integer tempo), Pd (every number a float; a packOSC bundle), ChucK (32-bit f) and Csound (64-bit d) each move the show', async () => {
   const oscIn = await freeUdpPort();
   const server = await serve(['--osc-in', String(oscIn)]);
-  const status = async () => (await fetch(`${server.controlUrl}/api/status`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
-  const settles = async (what, check) => waitFor(async () => check(await status()), 10_000, what);
+  const settles = async (what, check) => waitFor(async () => check(await status(server)), 10_000, what);
   try {
     await oscsend(oscIn, '/tutti/tempo', 'd', [100.5]);
     await settles('oscsend d tempo', (s) => s.tempo === 100.5);
