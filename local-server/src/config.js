@@ -22,7 +22,7 @@ export const SERVE_FLAGS = [
     kind: 'osc',
     repeat: true,
     arg: 'HOST:PORT[,OPT]',
-    help: `musicians' OSC target (repeatable). Beats and cues arrive when they sound in any receiver. Options after it: mode=ahead sends bundles timetagged with that time ~300 ms early instead, for receivers that schedule by timetag (liblo, scsynth, ChucK, Csound, Pd's [unpackOSC] → [pipelist]; default mode=plain); offset=MS (-${MAX_OFFSET_MS}..${MAX_OFFSET_MS}) moves them earlier (<0) or later. E.g. --osc 10.0.0.2:9000,offset=-20`,
+    help: `musicians' OSC target (repeatable). Beats and cues arrive when they sound in any receiver. Options after it: mode=ahead sends bundles timetagged with that time ~300 ms early instead, for receivers that schedule by timetag (liblo, scsynth, ChucK, Csound, Pd's [unpackOSC] → [pipelist]; never Sonic Pi, whose OSC stops at the first bundle; default mode=plain); offset=MS (-${MAX_OFFSET_MS}..${MAX_OFFSET_MS}) moves them earlier (<0) or later. E.g. --osc 10.0.0.2:9000,offset=-20`,
   },
   {
     name: 'osc-plain',

@@ -2,7 +2,7 @@
 // add, change, remove and list them, and group them by how and when a timed message reaches
 // each (osc.js sends one job per group). A target's mode and offset are checked in osc-target.js.
 
-import { checkTargetOptions, formatTarget } from './osc-target.js';
+import { checkTargetOptions, formatTarget, targetWarning } from './osc-target.js';
 
 /**
  * @typedef {object} TargetState
@@ -73,8 +73,8 @@ export function createOscTargetList(allPlain) {
     /** @returns {TargetState[]} the live records (the send reports update their counters) */
     all: () => [...targets.values()],
     size: () => targets.size,
-    /** @returns {TargetState[]} copies, each with the mode it is sent by */
-    list: () => [...targets.values()].map((t) => ({ ...t, mode: modeOf(t) })),
+    /** @returns {Array<TargetState & { warning: string | null }>} copies, each with the mode it is sent by and what that mode does wrong there (osc-target.js targetWarning) */
+    list: () => [...targets.values()].map((t) => ({ ...t, mode: modeOf(t), warning: targetWarning({ ...t, mode: modeOf(t) }) })),
     /**
      * The targets grouped by mode, then by offset: one job per distinct moment (plain) or per
      * bundle encoding (ahead).

@@ -2,12 +2,14 @@
 // receiver"): `--osc HOST:PORT[,mode=plain|ahead][,offset=MS]`. `plain` (the default) sends each
 // beat and cue as a plain message at the moment it sounds, which every receiver acts on at once;
 // `ahead` sends a bundle timetagged with that moment, one lookahead early, for receivers that
-// schedule by timetag (liblo, scsynth, ChucK, Csound, Pd's [unpackOSC] → [pipelist]; an sclang OSCdef only if it schedules on its `time`). `offset` moves both earlier (negative) or later.
+// schedule by timetag (liblo, scsynth, ChucK, Csound, Pd's [unpackOSC] → [pipelist]; an sclang OSCdef only if it schedules on its `time`; never Sonic Pi 3, which reads no bundles: targetWarning). `offset` moves both earlier (negative) or later.
 
 /** The delivery modes a target can have; the first is the default. */
 export const OSC_MODES = /** @type {const} */ (['plain', 'ahead']);
 /** How far a target's offset may move its messages (ms). Beats are known one lookahead (300 ms) early. */
 export const MAX_OFFSET_MS = 250;
+/** Sonic Pi's cue port: every Sonic Pi takes incoming OSC there (its IO preferences; not settable in 3.x). */
+export const SONIC_PI_CUE_PORT = 4560;
 
 /**
  * @typedef {object} OscTarget
@@ -101,4 +103,17 @@ export function parseOscTargetList(text) {
  */
 export function formatTarget(target) {
   return `${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`;
+}
+
+/**
+ * What goes wrong with a target's settings in a receiver we know, or null. Sonic Pi 3 reads no
+ * OSC bundles: the first one `ahead` sends crashes the cue process of its OSC router, and from
+ * then on no OSC reaches Sonic Pi, nor leaves it, until it restarts (Sonic Pi 3.2, measured by
+ * `npm run test:interop`; README.md, "OSC out: on time in every receiver").
+ * @param {{ host: string, port: number, mode: 'plain' | 'ahead' }} target the mode it is sent by
+ * @returns {string | null}
+ */
+export function targetWarning(target) {
+  if (target.mode !== 'ahead' || target.port !== SONIC_PI_CUE_PORT) return null;
+  return `port ${SONIC_PI_CUE_PORT} is Sonic Pi's, and Sonic Pi 3 reads no bundles: the first one mode=ahead sends stops its OSC until it restarts. Use mode=plain`;
 }

@@ -21,6 +21,8 @@ import { createOscTargetList, targetKey } from './osc-target-list.js';
 import { createOscPings } from './osc-pings.js';
 import { createPendingSends } from './osc-pending.js';
 
+import { formatTarget } from './osc-target.js';
+
 export { parseOscTarget } from './osc-target.js';
 
 const float = (value) => ({ type: 'f', value });
@@ -108,11 +110,31 @@ export function createOscOut({ targets, show, metrics, log, now = () => Date.now
   };
   const stopListening = show.listen({ beat: onBeat, 'osc-cue': onCue, transport: onTransport, countin: onCountIn });
 
+  /** Say in the log, once per change, a target setting that goes wrong in a receiver we know (osc-target.js targetWarning). */
+  const warnAbout = (/** @type {{ host: string, port: number }} */ target) => {
+    const warning = list.list().find((t) => targetKey(t) === targetKey(target))?.warning;
+    if (warning) log.warn(`OSC target ${formatTarget(target)}: ${warning} (README.md, "OSC out: on time in every receiver")`);
+  };
+
   const api = {
-    /** Add a target (or change the mode/offset of one already there). */
-    add: list.add,
-    /** Change a target's mode and/or offset; null when there is no such target. */
-    update: list.update,
+    /**
+     * Add a target (or change the mode/offset of one already there).
+     * @param {{ host: string, port: number, mode?: 'plain' | 'ahead', offsetMs?: number }} target
+     */
+    add(target) {
+      list.add(target);
+      warnAbout(target);
+    },
+    /**
+     * Change a target's mode and/or offset; null when there is no such target.
+     * @param {{ host: string, port: number }} target
+     * @param {{ mode?: 'plain' | 'ahead', offsetMs?: number }} change
+     */
+    update(target, change) {
+      const updated = list.update(target, change);
+      if (updated) warnAbout(target);
+      return updated;
+    },
     remove: list.remove,
     /** Send `/tutti/ping n` to one target (the console's "test" button): osc-pings.js. */
     ping: pings.ping,

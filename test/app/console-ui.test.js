@@ -300,6 +300,27 @@ test('the OSC panel: a target is added with a mode, its mode and offset change i
   }
 });
 
+test("the OSC panel warns beside a target when its mode goes wrong there: mode=ahead to Sonic Pi's cue port (4560)", async () => {
+  // Stopped, so no beat goes out: a Sonic Pi on this machine is left alone.
+  const wasPlaying = server.status().transport === 'playing';
+  server.show.engine.stop();
+  const row = '[data-target="127.0.0.1:4560"]';
+  try {
+    await page.fill('[data-testid=osc-host]', '127.0.0.1');
+    await page.fill('[data-testid=osc-port]', '4560');
+    await page.selectOption('[data-testid=osc-mode]', 'ahead');
+    await page.click('[data-testid=osc-add]');
+    await page.waitForSelector(`${row} [data-testid=osc-warning]`);
+    expect(await page.textContent(`${row} [data-testid=osc-warning]`)).toMatch(/Sonic Pi's.*Use mode=plain/);
+    await shot('04c-osc-sonic-pi-warning');
+    await page.selectOption(`${row} [data-testid=osc-target-mode]`, 'plain');
+    await page.waitForSelector(`${row} [data-testid=osc-warning]`, { state: 'detached' });
+  } finally {
+    await page.click(`${row} .btn-ghost`).catch(() => {});
+    if (wasPlaying) server.show.engine.play();
+  }
+});
+
 test('keyboard: Space pauses and resumes, Esc stops', async () => {
   await page.click('#top-title'); // focus the page, not a field
   await page.keyboard.press('Space');

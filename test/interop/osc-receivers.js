@@ -16,6 +16,8 @@ import { onOwnJack } from './jack.js';
 
 /** Where Debian's pd-osc puts Martin Peach's OSC objects for Pd. */
 const PD_OSC_LIBRARY = '/usr/lib/pd/extra/osc/unpackOSC.pd_linux';
+/** Sonic Pi's server as Debian's sonic-pi-server installs it (sonic-pi.js). */
+export const SONIC_PI_SERVER = '/usr/lib/sonic-pi/app/server/ruby/bin/sonic-pi-server.rb';
 
 /** Fail with what to install when a tool is missing (the suite never skips silently). */
 export function requireTools() {
@@ -29,9 +31,10 @@ export function requireTools() {
     ['csound', 'csound'],
   ].filter(([bin]) => spawnSync('sh', ['-c', `command -v ${bin}`]).status !== 0);
   if (!existsSync(PD_OSC_LIBRARY)) missing.push(['[unpackOSC]', 'pd-osc']);
+  if (!existsSync(SONIC_PI_SERVER)) missing.push(['sonic-pi-server.rb', 'sonic-pi-server']);
   if (missing.length) {
     throw new Error(
-      `npm run test:interop needs ${missing.map(([bin, pkg]) => `${bin} (Debian package ${pkg})`).join(' and ')}: apt-get install -y --no-install-recommends puredata-core liblo-tools supercollider-language supercollider-server chuck csound pd-osc`,
+      `npm run test:interop needs ${missing.map(([bin, pkg]) => `${bin} (Debian package ${pkg})`).join(' and ')}: apt-get install -y --no-install-recommends puredata-core liblo-tools supercollider-language supercollider-server chuck csound pd-osc sonic-pi-server`,
     );
   }
 }

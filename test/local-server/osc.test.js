@@ -251,3 +251,60 @@ test("a cue's true/false arguments go out as the integers 1/0, which every recei
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test("mode=ahead to Sonic Pi's cue port (4560) is warned about: Sonic Pi 3 reads no bundles, and the first stops its OSC until it restarts", async () => {
+  // Nothing is played, so nothing is sent: a Sonic Pi on this machine is left alone.
+  const stoppedShow = (oscTargets, oscPlain = false) =>
+    startShowServer({
+      scorePath: fileURLToPath(new URL('../../scores/demo.score.json', import.meta.url)),
+      host: '127.0.0.1',
+      port: 0,
+      controlPort: 0,
+      token: 'sonic-pi-warning-token',
+      oscPlain,
+      oscTargets,
+    });
+  const server = await stoppedShow([
+    { host: '127.0.0.1', port: 4560, mode: 'ahead' },
+    { host: '127.0.0.1', port: 57120, mode: 'ahead' },
+  ]);
+  const call = async (method, path, body) => {
+    const res = await fetch(`${server.controlUrl}${path}`, {
+      method,
+      headers: { authorization: 'Bearer sonic-pi-warning-token', ...(body && { 'content-type': 'application/json' }) },
+      body: body && JSON.stringify(body),
+    });
+    return res.json();
+  };
+  const warnings = async () =>
+    (await call('GET', '/api/log')).entries.filter((e) => /^OSC target 127\.0\.0\.1:4560: port 4560 is Sonic Pi's/.test(e.msg));
+  const targetWarnings = () => server.status().osc.targets.map((t) => [t.port, t.warning]);
+  try {
+    expect(targetWarnings()).toEqual([
+      [
+        4560,
+        expect.stringMatching(
+          /port 4560 is Sonic Pi's, and Sonic Pi 3 reads no bundles: .* stops its OSC until it restarts\. Use mode=plain/,
+        ),
+      ],
+      [57120, null],
+    ]);
+    expect(await warnings()).toHaveLength(1);
+    expect((await warnings())[0]).toMatchObject({ level: 'warn' });
+    // The console's mode switch: plain clears it, ahead again says it again.
+    await call('PATCH', '/api/osc/targets', { host: '127.0.0.1', port: 4560, mode: 'plain' });
+    expect(targetWarnings()[0]).toEqual([4560, null]);
+    await call('PATCH', '/api/osc/targets', { host: '127.0.0.1', port: 4560, mode: 'ahead' });
+    expect(targetWarnings()[0][1]).toMatch(/Sonic Pi/);
+    expect(await warnings()).toHaveLength(2);
+  } finally {
+    await server.close();
+  }
+  // --osc-plain sends everything plain: nothing to warn about.
+  const plain = await stoppedShow([{ host: '127.0.0.1', port: 4560, mode: 'ahead' }], true);
+  try {
+    expect(plain.status().osc.targets.map((t) => t.warning)).toEqual([null]);
+  } finally {
+    await plain.close();
+  }
+});

@@ -6,9 +6,9 @@
 import { $, h, fill, setText, clockTime } from './dom.js';
 
 const MODE_TITLES = {
-  plain: 'Plain messages sent when each beat sounds: on time in every receiver (Pd, Max, node-osc, liblo, SuperCollider)',
+  plain: 'Plain messages sent when each beat sounds: on time in every receiver (Pd, Max, node-osc, liblo, SuperCollider, Sonic Pi)',
   ahead:
-    'Bundles timetagged with the beat’s time, sent ~300 ms early: only for receivers that schedule by timetag (liblo, scsynth, ChucK, Csound, a Pd patch with [unpackOSC] → [pipelist], an sclang OSCdef that schedules on its time argument); Pd vanilla’s [oscparse], Max and an sclang OSCdef that acts at once would play them early',
+    'Bundles timetagged with the beat’s time, sent ~300 ms early: only for receivers that schedule by timetag (liblo, scsynth, ChucK, Csound, a Pd patch with [unpackOSC] → [pipelist], an sclang OSCdef that schedules on its time argument); Pd vanilla’s [oscparse], Max and an sclang OSCdef that acts at once would play them early; never for Sonic Pi 3, whose OSC stops at the first bundle',
 };
 
 /** @param {{ api: any }} deps */
@@ -104,6 +104,8 @@ export function createOscPanel({ api }) {
       row.sub,
       `${t.sent} sent · ${t.errors} errors`,
       t.lastError ? h('span', { class: 'bad', text: ` · last error: ${t.lastError}` }) : null,
+      // A mode that goes wrong in the receiver on that port (the server's osc-target.js targetWarning).
+      t.warning ? h('span', { class: 'bad', dataset: { testid: 'osc-warning' }, text: ` · ${t.warning}` }) : null,
       ping
         ? h('span', {
             class: ping.ok ? 'ok' : 'bad',
