@@ -100,7 +100,9 @@ export async function startSonicPi() {
   const child = spawn(
     'ruby',
     [SONIC_PI_SERVER, '-u', ...[server, editor, scsynth, scsynth, cuePort, router, midiOut, midiIn, webSocket].map(String)],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...jack.env, HOME: dir, TMPDIR: dir } },
+    // A process group of its own: Sonic Pi's Erlang router outlives its server when only the
+    // server is signalled (one was left running after each run), so stop ends the whole group.
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...jack.env, HOME: dir, TMPDIR: dir }, detached: true },
   );
   let output = '';
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -116,9 +118,18 @@ export async function startSonicPi() {
     }
     clear();
   };
+  /** @param {NodeJS.Signals} signal */
+  const signalGroup = (signal) => {
+    try {
+      process.kill(-(/** @type {number} */ (child.pid)), signal);
+    } catch {
+      // the group is gone
+    }
+  };
   const stop = async () => {
-    if (child.exitCode === null) child.kill('SIGTERM');
+    if (child.exitCode === null) signalGroup('SIGTERM');
     await exited;
+    signalGroup('SIGKILL'); // whatever of the group outlived the server
     for (const socket of [editorSocket, echoSocket, control]) socket.close();
     await jack.stop();
     rmSync(dir, { recursive: true, force: true });
