@@ -108,6 +108,27 @@ export async function startTool({ name, command, args, stream, port, parse, env 
   };
 }
 
+/**
+ * Write a Pd patch that chains `[netreceive -u -b port]` → each of `objects` → `[print OSC]`,
+ * plus `extra` connections; returns its path.
+ * @param {string} dir @param {string} name @param {number} port @param {string[]} objects @param {string[]} [extra]
+ */
+function writePdChain(dir, name, port, objects, extra = []) {
+  const boxes = [`netreceive -u -b ${port}`, ...objects, 'print OSC'];
+  const file = join(dir, name);
+  writeFileSync(
+    file,
+    [
+      '#N canvas 0 0 450 300 12;',
+      ...boxes.map((box, i) => `#X obj 10 ${10 + 30 * i} ${box};`),
+      ...boxes.slice(1).map((_, i) => `#X connect ${i} 0 ${i + 1} 0;`),
+      ...extra,
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
 /** Pd headless, printing to stderr, polling its sockets each ms (startPd says why), running `patch`. */
 const pdArgs = (patch) => ['-nogui', '-nosound', '-nomidi', '-noprefs', '-stderr', '-sleepgrain', '1', '-open', patch];
 
@@ -119,27 +140,13 @@ const pdArgs = (patch) => ['-nogui', '-nosound', '-nomidi', '-noprefs', '-stderr
  */
 export function startPd(port) {
   const dir = mkdtempSync(join(tmpdir(), 'tutti-pd-'));
-  writeFileSync(
-    join(dir, 'osc-print.pd'),
-    [
-      '#N canvas 0 0 450 300 12;',
-      `#X obj 10 10 netreceive -u -b ${port};`,
-      '#X obj 10 40 oscparse;',
-      '#X obj 10 70 list trim;',
-      '#X obj 10 100 print OSC;',
-      '#X connect 0 0 1 0;',
-      '#X connect 1 0 2 0;',
-      '#X connect 2 0 3 0;',
-      '',
-    ].join('\n'),
-  );
   return startTool({
     name: 'Pd vanilla',
     command: 'pd',
     port,
     dir,
     stream: 'stderr',
-    args: pdArgs(join(dir, 'osc-print.pd')),
+    args: pdArgs(writePdChain(dir, 'osc-print.pd', port, ['oscparse', 'list trim'])),
     parse(line) {
       const m = /^OSC: (\S+) (\S+)((?: \S+)*)$/.exec(line.trim());
       return m ? { address: `/${m[1]}/${m[2]}`, args: m[3].trim().split(' ').filter(Boolean).map(Number) } : null;
@@ -157,28 +164,15 @@ export function startPd(port) {
  */
 export function startPdTimetag(port) {
   const dir = mkdtempSync(join(tmpdir(), 'tutti-pd-osc-'));
-  writeFileSync(
-    join(dir, 'osc-pipelist.pd'),
-    [
-      '#N canvas 0 0 450 300 12;',
-      `#X obj 10 10 netreceive -u -b ${port};`,
-      '#X obj 10 40 osc/unpackOSC;',
-      '#X obj 10 70 osc/pipelist;',
-      '#X obj 10 100 print OSC;',
-      '#X connect 0 0 1 0;',
-      '#X connect 1 0 2 0;',
-      '#X connect 1 1 2 1;',
-      '#X connect 2 0 3 0;',
-      '',
-    ].join('\n'),
-  );
+  // unpackOSC's right outlet (the ms to the timetag) sets how long pipelist holds the message.
+  const patch = writePdChain(dir, 'osc-pipelist.pd', port, ['osc/unpackOSC', 'osc/pipelist'], ['#X connect 1 1 2 1;']);
   return startTool({
     name: 'Pd unpackOSC',
     command: 'pd',
     port,
     dir,
     stream: 'stderr',
-    args: pdArgs(join(dir, 'osc-pipelist.pd')),
+    args: pdArgs(patch),
     parse(line) {
       const m = /^OSC: (\/\S+)((?: \S+)*)$/.exec(line.trim());
       return m ? { address: m[1], args: m[2].trim().split(' ').filter(Boolean).map(Number) } : null;

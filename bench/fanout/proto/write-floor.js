@@ -6,29 +6,16 @@
 //
 //   node bench/fanout/proto/write-floor.js [--sockets 5000]
 
-import net from 'node:net';
 import { parseArgs } from 'node:util';
-import { fileURLToPath } from 'node:url';
-import { forkWorker } from '../../lib/children.js';
+import { openLoopbackSockets } from './loopback-sockets.js';
 import { median } from '../../lib/stats.js';
 
-const READER = fileURLToPath(new URL('./write-floor-reader.js', import.meta.url));
 const { values } = parseArgs({ options: { sockets: { type: 'string', default: '5000' } } });
 const count = Number(values.sockets);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** @type {net.Socket[]} */
-const sockets = [];
-const server = net.createServer((socket) => {
-  socket.setNoDelay(true);
-  sockets.push(socket);
-});
-await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
-const port = /** @type {net.AddressInfo} */ (server.address()).port;
-const reader = forkWorker(READER, { name: 'reader' });
+const { sockets, close } = await openLoopbackSockets(count);
 try {
-  await reader.request('connect', { port, count }, 120_000);
-  await sleep(1000);
   const buffer = Buffer.alloc(250, 97);
   const times = [];
   const cpu0 = process.cpuUsage();
@@ -46,7 +33,5 @@ try {
       `CPU ${per(cpu.user + cpu.system)} µs per socket (user ${per(cpu.user)}, system ${per(cpu.system)})\n`,
   );
 } finally {
-  await reader.stop(2000);
-  server.close();
-  for (const socket of sockets) socket.destroy();
+  await close();
 }

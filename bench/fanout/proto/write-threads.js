@@ -5,12 +5,11 @@
 //
 //   node bench/fanout/proto/write-threads.js [--sockets 5000] [--threads 1]
 
-import net from 'node:net';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { Worker, isMainThread, workerData } from 'node:worker_threads';
-import { forkWorker } from '../../lib/children.js';
+import { openLoopbackSockets } from './loopback-sockets.js';
 import { median } from '../../lib/stats.js';
 
 if (!isMainThread) {
@@ -34,24 +33,13 @@ if (!isMainThread) {
   }
 }
 
-const READER = fileURLToPath(new URL('./write-floor-reader.js', import.meta.url));
 const { values } = parseArgs({ options: { sockets: { type: 'string', default: '5000' }, threads: { type: 'string', default: '1' } } });
 const count = Number(values.sockets);
 const extra = Number(values.threads) - 1;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** @type {net.Socket[]} */
-const sockets = [];
-const server = net.createServer((socket) => {
-  socket.setNoDelay(true);
-  sockets.push(socket);
-});
-await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
-const port = /** @type {net.AddressInfo} */ (server.address()).port;
-const reader = forkWorker(READER, { name: 'reader' });
+const { sockets, close } = await openLoopbackSockets(count);
 try {
-  await reader.request('connect', { port, count }, 120_000);
-  await sleep(1000);
   const frame = new SharedArrayBuffer(250);
   new Uint8Array(frame).fill(97);
   const buffer = Buffer.alloc(250, 97);
@@ -90,7 +78,5 @@ try {
   );
   for (const { worker } of workers) worker.terminate();
 } finally {
-  await reader.stop(2000);
-  server.close();
-  for (const socket of sockets) socket.destroy();
+  await close();
 }
