@@ -141,8 +141,6 @@ export async function startSonicPi() {
       () => child.exitCode !== null,
       () => `Sonic Pi did not boot: ${output.trim()}`,
     );
-    // The editor's "Enable OSC server" preference: without it the router drops what musicians send.
-    send('/cue-port-start');
     send('/run-code', followCode(echoSocket.address().port));
     const probe = dgram.createSocket('udp4');
     try {
@@ -150,6 +148,10 @@ export async function startSonicPi() {
         () => Object.values(loops).every((received) => received.length > 0),
         20_000,
         () => {
+          // The editor's "Enable OSC server" preference: without it the router drops what musicians
+          // send. Said again with each probe: the server passes it on to its router over UDP, and
+          // once in a run (of 4 here) the router was not listening yet when it came.
+          send('/cue-port-start');
           probe.send(encode(new Message('/tutti/beat', 0, 0, 0)), cuePort, '127.0.0.1');
           return child.exitCode !== null;
         },
