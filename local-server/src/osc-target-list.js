@@ -74,7 +74,19 @@ export function createOscTargetList(allPlain) {
     all: () => [...targets.values()],
     size: () => targets.size,
     /** @returns {Array<TargetState & { warning: string | null }>} copies, each with the mode it is sent by and what that mode does wrong there (osc-target.js targetWarning) */
-    list: () => [...targets.values()].map((t) => ({ ...t, mode: modeOf(t), warning: targetWarning({ ...t, mode: modeOf(t) }) })),
+    list: () =>
+      [...targets.values()].map((t) => {
+        const sent = { ...t, mode: modeOf(t) };
+        return { ...sent, warning: targetWarning(sent) };
+      }),
+    /**
+     * What the mode a target is sent by does wrong in the receiver on its port, or null (also for no such target).
+     * @param {{ host: string, port: number }} target
+     */
+    warning(target) {
+      const t = targets.get(targetKey(target));
+      return t ? targetWarning({ ...t, mode: modeOf(t) }) : null;
+    },
     /**
      * The targets grouped by mode, then by offset: one job per distinct moment (plain) or per
      * bundle encoding (ahead).

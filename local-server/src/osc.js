@@ -20,7 +20,6 @@ import { wallClock } from './osc-send-core.js';
 import { createOscTargetList, targetKey } from './osc-target-list.js';
 import { createOscPings } from './osc-pings.js';
 import { createPendingSends } from './osc-pending.js';
-
 import { formatTarget } from './osc-target.js';
 
 export { parseOscTarget } from './osc-target.js';
@@ -112,7 +111,7 @@ export function createOscOut({ targets, show, metrics, log, now = () => Date.now
 
   /** Say in the log, once per change, a target setting that goes wrong in a receiver we know (osc-target.js targetWarning). */
   const warnAbout = (/** @type {{ host: string, port: number }} */ target) => {
-    const warning = list.list().find((t) => targetKey(t) === targetKey(target))?.warning;
+    const warning = list.warning(target);
     if (warning) log.warn(`OSC target ${formatTarget(target)}: ${warning} (README.md, "OSC out: on time in every receiver")`);
   };
 

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Message, decode, encode } from 'node-osc';
 import { wallClock } from '../support/osc-receivers.js';
-import { startJack } from './jack.js';
+import { onOwnJack } from './jack.js';
 import { SONIC_PI_SERVER, freeUdpPort } from './osc-receivers.js';
 
 const BOOT_TIMEOUT_MS = 60_000;
@@ -57,12 +57,17 @@ function followCode(echoPort) {
  *   with when it acted; said: what Sonic Pi told its editor (runs, errors); run: run code as the
  *   editor does; quiet: wait for the last echoes, then forget them; erlangLog: its OSC router's log
  */
-export async function startSonicPi() {
+export function startSonicPi() {
   const dir = mkdtempSync(join(tmpdir(), 'tutti-sonic-pi-'));
-  const jack = await startJack(`sonic-pi-${process.pid}`, { ...process.env, HOME: dir }).catch((err) => {
-    rmSync(dir, { recursive: true, force: true });
-    throw err;
-  });
+  return onOwnJack('sonic-pi', dir, (env) => bootSonicPi(dir, env));
+}
+
+/**
+ * Sonic Pi's server in `dir` as a client of the JACK server `env` names (startSonicPi).
+ * @param {string} dir its HOME and TMPDIR, removed when it stops
+ * @param {NodeJS.ProcessEnv} env
+ */
+async function bootSonicPi(dir, env) {
   // Its ports in the order sonic-pi-server.rb reads them: its own, the editor's, scsynth's (twice),
   // the cue port, the Erlang router's, MIDI out and in (unused here) and a WebSocket port.
   const ports = [];
@@ -102,7 +107,7 @@ export async function startSonicPi() {
     [SONIC_PI_SERVER, '-u', ...[server, editor, scsynth, scsynth, cuePort, router, midiOut, midiIn, webSocket].map(String)],
     // A process group of its own: Sonic Pi's Erlang router outlives its server when only the
     // server is signalled (one was left running after each run), so stop ends the whole group.
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...jack.env, HOME: dir, TMPDIR: dir }, detached: true },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, HOME: dir, TMPDIR: dir }, detached: true },
   );
   let output = '';
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -131,7 +136,6 @@ export async function startSonicPi() {
     await exited;
     signalGroup('SIGKILL'); // whatever of the group outlived the server
     for (const socket of [editorSocket, echoSocket, control]) socket.close();
-    await jack.stop();
     rmSync(dir, { recursive: true, force: true });
   };
   try {
