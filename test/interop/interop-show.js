@@ -4,7 +4,7 @@
 // measured. One set of shows per test file; its afterAll calls cleanUp.
 
 import { openWs, waitFor } from '../support/clients.js';
-import { beatErrors, medianOf } from '../support/osc-receivers.js';
+import { beatErrors, medianOf, recalibrateWallClock } from '../support/osc-receivers.js';
 import { serveProcesses } from '../support/serve-process.js';
 
 export const INTEROP_TOKEN = 'interop-token-0123456789';
@@ -60,6 +60,8 @@ export function interopShows() {
    * @returns {Promise<number[][]>}
    */
   async function playBeats(oscFlags, readers, beats, { until } = {}) {
+    // The tools' moments are read on this process's clock, the beats' on the server's Date.now().
+    recalibrateWallClock();
     const server = await serve(oscFlags);
     const viewer = await openWs(/** @type {string} */ (server.audienceUrl));
     /** @type {Map<string, number>} "bar:beat" → when it sounds */

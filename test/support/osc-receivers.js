@@ -7,8 +7,29 @@
 import dgram from 'node:dgram';
 import { Server, decode } from 'node-osc';
 
-/** Wall-clock ms with sub-ms resolution; give it to startShowServer as `now` to compare times. */
-export const wallClock = () => performance.timeOrigin + performance.now();
+/**
+ * Date.now()'s basis, read at the edge of one of its milliseconds (so to a few µs). Not
+ * performance.timeOrigin: that is read once, when the process starts, and a step of the system
+ * clock after it (once in a fresh-clone CI run: every tool of test:interop 6 ms "late" against
+ * servers started later) leaves it off from Date.now() in the processes started since.
+ */
+function dateNowBase() {
+  const first = Date.now();
+  let tick;
+  while ((tick = Date.now()) === first) {
+    /* at most 1 ms */
+  }
+  return tick - performance.now();
+}
+let base = dateNowBase();
+
+/** Wall-clock ms with sub-ms resolution, on Date.now()'s basis; give it to startShowServer as `now` to compare times. */
+export const wallClock = () => base + performance.now();
+
+/** Read Date.now()'s basis again (before a measurement against other processes' Date.now()). */
+export function recalibrateWallClock() {
+  base = dateNowBase();
+}
 
 /**
  * node-osc's Server: plain messages and every element of a bundle take effect on arrival.
