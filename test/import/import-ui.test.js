@@ -123,3 +123,39 @@ test('console: open a .musicxml, see summary and warnings, save and load; printe
   expect(problems).toEqual([]);
   await part.context.close();
 }, 60_000);
+
+test('console: a MIDI file whose pickup the file cannot show (LilyPond, one meter) gets its Pickup typed in, imported again and saved with it', async () => {
+  const input = path.join(dir, 'march.midi');
+  await copyFile(path.join(corpus, '..', 'notation-writers', 'upbeat-one-meter.midi'), input);
+  const { page, context, problems } = await openPage(browser, {
+    viewport: { width: 1400, height: 1000 },
+    isMobile: false,
+    hasTouch: false,
+    deviceScaleFactor: 1,
+  });
+  await page.goto(`${server.controlUrl}/?token=${TOKEN}`);
+  await page.waitForFunction(() => document.getElementById('conn-badge')?.textContent === 'Live');
+  await page.fill('[data-testid=score-path]', input);
+  await page.click('[data-testid=load-score]');
+  await page.waitForSelector('[data-testid=import-pickup]');
+  expect(await page.textContent('[data-testid=import-summary]')).toContain('Time signatures: 4/4 (bar 1)\n');
+
+  await page.fill('[data-testid=import-pickup]', '0.5');
+  await page.click('[data-testid=import-again]');
+  await page.waitForFunction(() =>
+    document.querySelector('[data-testid=import-summary]')?.textContent.includes('1/8 (bar 1) · 4/4 (bar 2)'),
+  );
+  expect(await page.inputValue('[data-testid=import-pickup]')).toBe('0.5');
+  await page.screenshot({ path: path.join(SHOTS, '04-import-pickup.png'), fullPage: true });
+
+  await page.click('[data-testid=import-save]');
+  await page.waitForFunction(() => document.getElementById('top-title')?.textContent === 'Upbeat March');
+  const saved = JSON.parse(await readFile(path.join(dir, 'march.score.json'), 'utf8'));
+  expect(saved.meter).toEqual([
+    { bar: 1, beats: 1, unit: 8 },
+    { bar: 2, beats: 4, unit: 4 },
+  ]);
+  expect(saved.printedBars).toEqual([{ bar: 1, number: 0 }]);
+  expect(problems).toEqual([]);
+  await context.close();
+}, 60_000);

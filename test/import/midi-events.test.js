@@ -78,7 +78,7 @@ test('format 0: markers become sections, a 3/4 change is metered, tempo events p
   expect(warnings).toEqual([]);
 });
 
-test('two tempo events inside one beat: that beat lasts what its two halves last; a mid-bar time signature is a warning', async () => {
+test('two tempo events inside one beat: that beat lasts what its two halves last; a mid-bar time signature no pickup explains is a warning', async () => {
   const file = await write(
     'inside.mid',
     [
@@ -87,6 +87,7 @@ test('two tempo events inside one beat: that beat lasts what its two halves last
         { tick: 0, ...tempo(120) },
         { tick: PPQ + PPQ / 2, ...tempo(60) }, // half-way through beat 2: 0.25 s + 0.5 s = 0.75 s → 80 bpm
         { tick: 2 * PPQ, ...tempo(90) },
+        { tick: 4 * PPQ, type: 'marker', meta: true, text: 'A' }, // on the barline from 0: no pickup
         { tick: 6 * PPQ, ...sig(2, 4) }, // half-way through bar 2
         { tick: 10 * PPQ, type: 'endOfTrack', meta: true },
       ]),

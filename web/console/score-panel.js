@@ -162,11 +162,14 @@ export function createScorePanel({ api, bridge, isPlaying, jump }) {
     return result;
   }
 
-  /** Import a notation file: show the summary and warnings, offer to save the score. */
-  async function importPreview(path) {
+  /**
+   * Import a notation file: show the summary and warnings, offer to save the score. `pickup`
+   * (MIDI): the pickup's length in beats, when the composer corrects what the file showed.
+   */
+  async function importPreview(path, pickup) {
     setBusy(true);
     try {
-      showImport(await api.post('/api/score/import', { path }));
+      showImport(await api.post('/api/score/import', { path, ...(pickup === undefined ? {} : { pickup }) }));
     } catch (err) {
       showResult({ ok: false, file: path, problems: [{ path: '(import)', message: err.message }] });
     } finally {
@@ -180,7 +183,8 @@ export function createScorePanel({ api, bridge, isPlaying, jump }) {
     const save = (force) => async () => {
       setBusy(true);
       try {
-        const saved = await api.post('/api/score/import', { path: found.file, out: found.out, save: true, force });
+        const pickup = found.pickup === null || found.pickup === undefined ? {} : { pickup: found.pickup };
+        const saved = await api.post('/api/score/import', { path: found.file, out: found.out, save: true, force, ...pickup });
         els.path.value = saved.out;
       } catch (err) {
         setBusy(false);
@@ -193,6 +197,7 @@ export function createScorePanel({ api, bridge, isPlaying, jump }) {
       els.problems,
       h('h4', { text: `Imported ${basename(found.file)} (${found.kind}): ${found.score?.bars ?? '?'} bars — not saved yet` }),
       h('pre', { class: 'import-summary', 'data-testid': 'import-summary', text: found.lines.join('\n') }),
+      found.kind === 'MIDI' ? pickupRow(found) : null,
       h(
         'div',
         { class: 'field-row' },
@@ -204,6 +209,42 @@ export function createScorePanel({ api, bridge, isPlaying, jump }) {
           onclick: save(found.exists),
         }),
       ),
+    );
+  }
+
+  // A MIDI file may hide its pickup (LilyPond, abc2midi write it as bare notes): the composer
+  // gives its length and imports again (README.md, "Bringing a piece in").
+  function pickupRow(found) {
+    const beats = h('input', {
+      id: 'import-pickup',
+      type: 'number',
+      min: 0,
+      max: 32,
+      step: 0.25,
+      size: 5,
+      value: found.pickup === null || found.pickup === undefined ? '' : String(found.pickup),
+      placeholder: 'from file',
+      dataset: { testid: 'import-pickup' },
+    });
+    const again = () => {
+      const text = /** @type {HTMLInputElement} */ (beats).value.trim();
+      importPreview(found.file, text === '' ? undefined : Number(text));
+    };
+    return h(
+      'div',
+      { class: 'field-row' },
+      h(
+        'label',
+        {
+          class: 'field-sm',
+          title:
+            "The pickup (upbeat) before bar 1, in beats of the first time signature (0.5 = an eighth in 4/4; 0 = none). Empty: as the file's barlines show it",
+        },
+        'Pickup (beats)',
+        ' ',
+        beats,
+      ),
+      h('button', { type: 'button', class: 'btn', 'data-testid': 'import-again', text: 'Import again', onclick: again }),
     );
   }
 

@@ -1,4 +1,4 @@
-// `tutti import FILE [--out PATH] [--force] [--merge EXISTING.score.json]` (README.md,
+// `tutti import FILE [--out PATH] [--force] [--merge EXISTING.score.json] [--pickup BEATS]` (README.md,
 // "Bringing a piece in"): read the notation file, print what was found and every warning with
 // its measure, write the score. One clear message and exit 1 for anything wrong; never a trace.
 
@@ -7,7 +7,7 @@ import { ImportError } from '#core/import/import-error.js';
 import { IMPORT_LIMITS } from './import-file.js';
 import { importToFile } from './import-to-file.js';
 
-export const IMPORT_USAGE = `Usage: tutti import FILE [--out PATH] [--force] [--merge EXISTING.score.json]
+export const IMPORT_USAGE = `Usage: tutti import FILE [--out PATH] [--force] [--merge EXISTING.score.json] [--pickup BEATS]
 
 Reads a MusicXML file (.musicxml, .xml, compressed .mxl) or a Standard MIDI File (.mid, .midi,
 format 0 or 1) and writes a score (*.score.json) that "tutti validate" accepts: bars in
@@ -23,6 +23,11 @@ Options:
                   and put them on the new time map at the same printed bars (a revised edition);
                   prints every cue whose bar no longer exists. Writes to --out (or the default),
                   so use --out EXISTING --force to update the existing score in place.
+  --pickup BEATS  MIDI only: the piece starts with a pickup (upbeat) this many beats long,
+                  counted in the first time signature's beats (0.5 = an eighth in 4/4; in 6/8,
+                  1 = an eighth); 0 = no pickup. LilyPond and abc2midi write a pickup as nothing
+                  but notes: the import finds it where the time signature changes later, and
+                  needs this where it never changes.
   --help          this text
 
 Limits: files up to ${IMPORT_LIMITS.bytes / 1024 / 1024} MB, ${IMPORT_LIMITS.measures.toLocaleString('en')} written measures, ${IMPORT_LIMITS.bars.toLocaleString('en')} bars played out.
@@ -31,10 +36,10 @@ See README.md ("Bringing a piece in") and scores/README.md ("Importing a piece")
 /**
  * Parse the arguments of `tutti import`.
  * @param {string[]} args
- * @returns {{ file?: string, out?: string, merge?: string, force: boolean, help: boolean, error?: string }}
+ * @returns {{ file?: string, out?: string, merge?: string, pickupBeats?: number, force: boolean, help: boolean, error?: string }}
  */
 export function parseImportArgs(args) {
-  const result = { force: false, help: false, file: undefined, out: undefined, merge: undefined, error: undefined };
+  const result = { force: false, help: false, file: undefined, out: undefined, merge: undefined, pickupBeats: undefined, error: undefined };
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i];
     if (arg === '--help' || arg === '-h') result.help = true;
@@ -43,6 +48,13 @@ export function parseImportArgs(args) {
       const value = args[i + 1];
       if (value === undefined || value.startsWith('--')) return { ...result, error: `${arg} needs a file path` };
       result[arg.slice(2)] = value;
+      i += 1;
+    } else if (arg === '--pickup') {
+      const value = args[i + 1];
+      const beats = value === undefined || !/^\d+(\.\d+)?$/.test(value) ? NaN : Number(value);
+      if (!(beats >= 0 && beats <= 32))
+        return { ...result, error: `--pickup needs the pickup's length in beats, from 0 to 32 (got ${value ?? 'nothing'})` };
+      result.pickupBeats = beats;
       i += 1;
     } else if (arg.startsWith('-')) return { ...result, error: `unknown option ${arg}` };
     else if (result.file) return { ...result, error: `give one file to import (got ${result.file} and ${arg})` };
@@ -74,7 +86,13 @@ export async function runImport(args, out, err) {
   const size = fileSize(parsed.file);
   if (size > 1024 * 1024 && size <= IMPORT_LIMITS.bytes) out(`Reading ${parsed.file} (${(size / 1024 / 1024).toFixed(1)} MB)…`);
   try {
-    const { target, lines } = await importToFile({ file: parsed.file, out: parsed.out, force: parsed.force, merge: parsed.merge });
+    const { target, lines } = await importToFile({
+      file: parsed.file,
+      out: parsed.out,
+      force: parsed.force,
+      merge: parsed.merge,
+      pickupBeats: parsed.pickupBeats,
+    });
     for (const line of lines) out(line);
     const shown = /\s/.test(target) ? JSON.stringify(target) : target;
     out(

@@ -28,13 +28,14 @@ export const IMPORT_EXTENSIONS = ['.musicxml', '.xml', '.mxl', '.mid', '.midi'];
  */
 
 /**
- * Import a notation file.
+ * Import a notation file. `pickupBeats` (MIDI only): the pickup's length in beats of the first
+ * time signature, 0 for none, when the file cannot show it (README "Bringing a piece in").
  * @param {string} file
- * @param {{ limits?: typeof IMPORT_LIMITS }} [options]
+ * @param {{ limits?: typeof IMPORT_LIMITS, pickupBeats?: number }} [options]
  * @returns {Promise<ImportResult>}
  * @throws {ImportError} for anything wrong with the file
  */
-export async function importNotationFile(file, { limits = IMPORT_LIMITS } = {}) {
+export async function importNotationFile(file, { limits = IMPORT_LIMITS, pickupBeats } = {}) {
   const what = path.basename(file);
   let info;
   try {
@@ -51,7 +52,7 @@ export async function importNotationFile(file, { limits = IMPORT_LIMITS } = {}) 
     );
   if (info.size === 0) throw new ImportError(`${what} is empty`);
   const bytes = new Uint8Array(await readFile(file));
-  return importNotationBytes(bytes, what, { limits });
+  return importNotationBytes(bytes, what, { limits, pickupBeats });
 }
 
 /**
@@ -59,10 +60,10 @@ export async function importNotationFile(file, { limits = IMPORT_LIMITS } = {}) 
  * ending, and the bytes' signature overrides it (a zip is .mxl, "MThd" is MIDI).
  * @param {Uint8Array} bytes
  * @param {string} name
- * @param {{ limits?: typeof IMPORT_LIMITS }} [options]
+ * @param {{ limits?: typeof IMPORT_LIMITS, pickupBeats?: number }} [options]
  * @returns {ImportResult}
  */
-export function importNotationBytes(bytes, name, { limits = IMPORT_LIMITS } = {}) {
+export function importNotationBytes(bytes, name, { limits = IMPORT_LIMITS, pickupBeats } = {}) {
   if (bytes.length > limits.bytes) throw new ImportError(`${name} is larger than ${limits.bytes / 1024 / 1024} MB`);
   const ext = path.extname(name).toLowerCase();
   const signature = String.fromCharCode(...bytes.subarray(0, 4));
@@ -75,7 +76,9 @@ export function importNotationBytes(bytes, name, { limits = IMPORT_LIMITS } = {}
   let kind;
   if (signature === 'MThd' || ((ext === '.mid' || ext === '.midi') && signature !== 'PK\x03\x04')) {
     kind = 'MIDI';
-    piece = readMidi(bytes, options);
+    piece = readMidi(bytes, { ...options, pickupBeats });
+  } else if (pickupBeats !== undefined && (signature === 'PK\x03\x04' || IMPORT_EXTENSIONS.slice(0, 3).includes(ext))) {
+    throw new ImportError(`${name} is MusicXML, which marks its own pickup; a pickup is given for MIDI files only`);
   } else if (signature === 'PK\x03\x04' || ext === '.mxl') {
     kind = 'compressed MusicXML';
     // Unpacked, the score is held to the same size as an uncompressed file.

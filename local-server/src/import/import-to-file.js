@@ -23,15 +23,15 @@ export function defaultScorePath(file) {
 
 /**
  * Import `file` and (unless `dryRun`) write the score to `out` (default: defaultScorePath).
- * @param {{ file: string, out?: string, force?: boolean, merge?: string, dryRun?: boolean }} request
+ * @param {{ file: string, out?: string, force?: boolean, merge?: string, dryRun?: boolean, pickupBeats?: number }} request
  * @returns {Promise<{ target: string, exists: boolean, lines: string[], score: Record<string, any>, result: import('./import-file.js').ImportResult, lost: import('#core/import/merge.js').MergeLoss[] }>}
  * @throws {ImportError} for a bad file, a bad score to merge into, or an existing target without `force`
  */
-export async function importToFile({ file, out, force = false, merge, dryRun = false }) {
+export async function importToFile({ file, out, force = false, merge, dryRun = false, pickupBeats }) {
   const target = out ?? defaultScorePath(file);
   const exists = existsSync(target);
   if (exists && !force && !dryRun) throw new ImportError(`${target} exists; pass --force to replace it, or --out another path`);
-  const result = await importNotationFile(file);
+  const result = await importNotationFile(file, { pickupBeats });
   let score = result.score;
   let lost = [];
   const lines = describeImport(result, file);

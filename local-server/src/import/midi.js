@@ -1,22 +1,26 @@
 // A Standard MIDI File (format 0 or 1) → the neutral piece the time map is built from
 // (core/import/time-map.js): measures cut from the ticks by its time signatures, every tempo
 // event, marker events as rehearsal marks, named tracks with notes as parts, and the conductor
-// track's name as the title. Events are parsed by midi-file; here only the chunks are walked
-// (alien chunks skipped, a file cut short named).
+// track's name as the title, a pickup where the barlines show one (midi-pickup.js). Events are
+// parsed by midi-file; here only the chunks are walked (alien chunks skipped, a file cut short
+// named).
 
 import midiFile from 'midi-file';
 import { ImportError } from '#core/import/import-error.js';
 import { fitMeter, METER_UNITS } from '#core/import/meter-fit.js';
+import { impliedPickupTicks } from './midi-pickup.js';
 
 const { parseMidi } = midiFile;
 
 /**
  * Read a MIDI file's bytes.
  * @param {Uint8Array} bytes
- * @param {{ maxMeasures: number, warn: (measure: string, message: string) => void, what?: string }} options
+ * `pickupBeats`: the pickup's length in beats of the first time signature (0: none), when the
+ * composer says it; without it the pickup is read from the file's barlines.
+ * @param {{ maxMeasures: number, warn: (measure: string, message: string) => void, what?: string, pickupBeats?: number }} options
  * @returns {import('./musicxml.js').NotationPiece}
  */
-export function readMidi(bytes, { maxMeasures, warn, what = 'the file' }) {
+export function readMidi(bytes, { maxMeasures, warn, what = 'the file', pickupBeats }) {
   if (chunkType(bytes, 0) !== 'MThd') throw new ImportError(`${what} is not a MIDI file: it does not start with "MThd"`);
   let midi;
   try {
@@ -41,7 +45,8 @@ export function readMidi(bytes, { maxMeasures, warn, what = 'the file' }) {
 
   const events = conductorEvents(midi.tracks);
   if (events.end === 0) throw new ImportError(`${what} holds no events: nothing to import`);
-  const measures = cutMeasures(events, ppq, maxMeasures, warn, what);
+  const pickup = pickupTicks(events, ppq, pickupBeats, warn, what);
+  const measures = cutMeasures(events, ppq, pickup, maxMeasures, warn, what);
   return { title: events.title, composer: events.composer, parts: parts(midi), measures };
 }
 
@@ -91,6 +96,7 @@ function conductorEvents(tracks) {
   const tempos = [];
   const markers = [];
   let end = 0;
+  let lastNoteStart = -1;
   let title;
   let composer;
   tracks.forEach((track, t) => {
@@ -102,27 +108,71 @@ function conductorEvents(tracks) {
       if (e.type === 'timeSignature') signatures.push({ tick, numerator: e.numerator, denominator: e.denominator });
       else if (e.type === 'setTempo') tempos.push({ tick, qpm: 60_000_000 / e.microsecondsPerBeat });
       else if (e.type === 'marker') markers.push({ tick, text: String(e.text ?? '').trim() });
-      else if (e.type === 'noteOn') notes = true;
-      else if (t === 0 && !notes && e.type === 'trackName' && !title) title = String(e.text).trim() || undefined;
-      else if (t === 0 && !notes && e.type === 'text' && !composer && /^[\p{L}][\p{L}.' -]{2,60}$/u.test(String(e.text).trim()))
+      else if (e.type === 'noteOn') {
+        notes = true;
+        if (e.velocity > 0) lastNoteStart = Math.max(lastNoteStart, tick);
+      } else if (t === 0 && !notes && e.type === 'trackName' && !title) title = String(e.text).trim() || undefined;
+      // A composer's name starts with a capital: abc2midi's "note track" label is not one.
+      else if (t === 0 && !notes && e.type === 'text' && !composer && /^[\p{Lu}][\p{L}.' -]{2,60}$/u.test(String(e.text).trim()))
         composer = String(e.text).trim();
     }
   });
   const byTick = (a, b) => a.tick - b.tick;
-  return { signatures: signatures.sort(byTick), tempos: tempos.sort(byTick), markers: markers.sort(byTick), end, title, composer };
+  return {
+    signatures: signatures.sort(byTick),
+    tempos: tempos.sort(byTick),
+    markers: markers.sort(byTick),
+    end,
+    lastNoteStart,
+    title,
+    composer,
+  };
 }
 
-// Bars from tick 0 to the end: each as long as its time signature, or cut short where a time
-// signature arrives mid-bar (with a warning).
-function cutMeasures({ signatures, tempos, markers, end }, ppq, maxMeasures, warn, what) {
+// The pickup in ticks: as the composer gave it (in beats of the first time signature), else as
+// the file's barlines imply it, said in a warning since it is read, not written.
+function pickupTicks(events, ppq, pickupBeats, warn, what) {
+  const opening = events.signatures.filter((s) => s.tick === 0).at(-1) ?? { numerator: 4, denominator: 4 };
+  const meter = `${opening.numerator}/${opening.denominator}`;
+  const beatTicks = (ppq * 4) / opening.denominator;
+  const beats = (/** @type {number} */ ticks) => {
+    const n = Number((ticks / beatTicks).toFixed(3));
+    return `${n} beat${n === 1 ? '' : 's'}`;
+  };
+  if (pickupBeats !== undefined) {
+    if (pickupBeats >= opening.numerator)
+      throw new ImportError(
+        `a pickup of ${beats(pickupBeats * beatTicks)} is a whole ${meter} bar or more; a pickup is shorter than its bar`,
+      );
+    return Math.round(pickupBeats * beatTicks);
+  }
+  const implied = impliedPickupTicks(events, ppq);
+  if (implied > 0) {
+    const change = events.signatures.find((s) => s.tick > 0);
+    warn(
+      '0',
+      `is a pickup of ${beats(implied)}, read from ${what}'s barlines: its ${change?.numerator}/${change?.denominator} time signature comes ${beats(implied)} into a ${meter} bar counted from the start, as LilyPond and abc2midi write a pickup; if the piece has none, give a pickup of 0 beats (tutti import --pickup 0, or Pickup in the console)`,
+    );
+  }
+  return implied;
+}
+
+// Bars from tick 0 to the end: the pickup (labelled 0, as notation programs number it), then
+// each as long as its time signature, or cut short where a time signature arrives mid-bar (with
+// a warning).
+function cutMeasures({ signatures, tempos, markers, end, lastNoteStart }, ppq, pickup, maxMeasures, warn, what) {
   const measures = [];
+  const firstNumber = pickup > 0 ? 0 : 1;
   let sig = { beats: 4, unit: 4 };
   let s = 0;
   let start = 0;
-  while (start < end || measures.length === 0) {
-    while (s < signatures.length && signatures[s].tick <= start) sig = toMeter(signatures[s++], measures.length + 1, warn) ?? sig;
-    let stop = start + (sig.beats * ppq * 4) / sig.unit;
-    const label = String(measures.length + 1);
+  // A bar is not begun for a release tail (abc2midi ends its track 26 ticks after the last note,
+  // MuseScore 1 tick after), only for time that holds more, or a note that starts in it.
+  while (start < end - ppq * RELEASE_TAIL_QUARTERS || start <= lastNoteStart || measures.length === 0) {
+    const number = measures.length + firstNumber;
+    while (s < signatures.length && signatures[s].tick <= start) sig = toMeter(signatures[s++], number, warn) ?? sig;
+    let stop = measures.length === 0 && pickup > 0 ? pickup : start + (sig.beats * ppq * 4) / sig.unit;
+    const label = String(number);
     if (s < signatures.length && signatures[s].tick < stop) {
       stop = signatures[s].tick;
       warn(label, 'is cut short by a time signature change inside it');
@@ -132,10 +182,10 @@ function cutMeasures({ signatures, tempos, markers, end }, ppq, maxMeasures, war
     const time = Math.abs(length - (sig.beats * 4) / sig.unit) < 1e-9 ? sig : (fitMeter(length, sig.unit) ?? sig);
     measures.push({
       label,
-      number: measures.length + 1,
+      number,
       length,
       time,
-      tempos: inBar(tempos).map((e) => ({ at: e.at, qpm: e.qpm })),
+      tempos: inBar(tempos).map((e) => ({ at: onTheBeat(e.tick - start, (ppq * 4) / time.unit) / ppq, qpm: e.qpm })),
       ramps: [],
       rehearsals: inBar(markers)
         .filter((e) => e.text)
@@ -148,6 +198,16 @@ function cutMeasures({ signatures, tempos, markers, end }, ppq, maxMeasures, war
     start = stop;
   }
   return measures;
+}
+
+/** Less than a 32nd note past the last bar's end is a note's release, not another bar. */
+const RELEASE_TAIL_QUARTERS = 1 / 8;
+
+// abc2midi writes a tempo change one tick after the beat it belongs to (tick 4801 for a bar at
+// 4800): one tick past a beat is taken as on it, so the summary reads "180 at bar 5", not
+// "180.075 at bar 5 · 180 at bar 5 beat 2". One tick moves the timing by a few ms at most.
+function onTheBeat(/** @type {number} */ tickInBar, /** @type {number} */ beatTicks) {
+  return tickInBar % beatTicks === 1 ? tickInBar - 1 : tickInBar;
 }
 
 function toMeter(event, bar, warn) {

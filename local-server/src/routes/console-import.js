@@ -20,6 +20,8 @@ const importBody = {
     out: { type: 'string', minLength: 1, maxLength: 4096 },
     save: { type: 'boolean' },
     force: { type: 'boolean' },
+    // MIDI only: the pickup's length in beats of the first time signature, 0 for none.
+    pickup: { type: 'number', minimum: 0, maximum: 32 },
   },
 };
 
@@ -29,16 +31,17 @@ const importBody = {
  */
 export default async function consoleImport(app, { log }) {
   app.post('/api/score/import', { schema: { body: importBody } }, async (request, reply) => {
-    const { path, out, save = false, force = false } = /** @type {any} */ (request.body);
+    const { path, out, save = false, force = false, pickup } = /** @type {any} */ (request.body);
     try {
       // On a worker thread: a large file must not stall a show that is playing.
-      const done = await importInWorker({ file: path, out, force, dryRun: !save });
+      const done = await importInWorker({ file: path, out, force, dryRun: !save, pickupBeats: pickup });
       if (save) log.info(`imported ${path} → ${done.target}`);
       const checked = validateScore(done.score);
       return {
         ok: true,
         kind: done.result.kind,
         file: path,
+        pickup: pickup ?? null,
         out: done.target,
         exists: done.exists,
         saved: save,

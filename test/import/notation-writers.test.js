@@ -1,0 +1,64 @@
+// MIDI files as LilyPond and abc2midi write them (test/fixtures/notation-writers/, SOURCES.md
+// there): a pickup written as nothing but notes, found from where the later time signature falls
+// (or given with --pickup), abc2midi's tempo a tick late, its "note track" text and its release
+// tail. The programs themselves run in `npm run test:interop`.
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { importNotationFile } from '../../local-server/src/import/import-file.js';
+import { runCli } from '../../local-server/src/cli.js';
+import { NOTATION_WRITERS_DIR, NOTATION_WRITER_CASES, expectNotationWriterCase } from '../support/notation-writers.js';
+
+for (const c of NOTATION_WRITER_CASES) {
+  test(`${c.name} (${c.midi})`, async () => {
+    expectNotationWriterCase(await importNotationFile(path.join(NOTATION_WRITERS_DIR, c.midi), c.options), c);
+  });
+}
+
+test('a pickup in one meter throughout cannot be seen in the file: without --pickup the bars run from the first note', async () => {
+  const { score, warnings } = await importNotationFile(path.join(NOTATION_WRITERS_DIR, 'upbeat-one-meter.midi'));
+  expect(score.meter).toEqual([{ bar: 1, beats: 4, unit: 4 }]);
+  expect(score.printedBars).toBeUndefined();
+  expect(warnings).toEqual([]);
+});
+
+test('--pickup 0 turns the found pickup off: the 6/8 then cuts a 3/4 bar short, with a warning', async () => {
+  const { score, warnings } = await importNotationFile(path.join(NOTATION_WRITERS_DIR, 'upbeat-meter-change.midi'), {
+    pickupBeats: 0,
+  });
+  expect(score.meter).toEqual([
+    { bar: 1, beats: 3, unit: 4 },
+    { bar: 9, beats: 1, unit: 4 },
+    { bar: 10, beats: 6, unit: 8 },
+  ]);
+  expect(warnings).toEqual([{ measure: '9', message: 'is cut short by a time signature change inside it' }]);
+});
+
+test('tutti import --pickup: given in the CLI, refused for MusicXML, a whole bar or a word', async () => {
+  const run = async (...args) => {
+    const lines = [];
+    const code = await runCli(['import', ...args], { out: (s) => lines.push(s), err: (s) => lines.push(s) });
+    return { code, text: lines.join('\n') };
+  };
+  const midi = path.join(NOTATION_WRITERS_DIR, 'upbeat-one-meter.midi');
+  const dir = await mkdtemp(path.join(tmpdir(), 'tutti-pickup-'));
+  try {
+    const written = await run(midi, '--pickup', '0.5', '--out', path.join(dir, 'march.score.json'));
+    expect(written.code).toBe(0);
+    expect(written.text).toContain('Time signatures: 1/8 (bar 1) · 4/4 (bar 2)');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  expect(await run(midi, '--pickup', '4')).toEqual({
+    code: 1,
+    text: 'tutti import: a pickup of 4 beats is a whole 4/4 bar or more; a pickup is shorter than its bar',
+  });
+  expect((await run(midi, '--pickup', 'one')).code).toBe(2);
+  expect((await run(midi, '--pickup')).text).toMatch(/^tutti import: --pickup needs the pickup's length in beats/);
+  const xml = path.join(NOTATION_WRITERS_DIR, '..', 'corpus', 'musicxml', 'Saltarello.mxl');
+  expect(await run(xml, '--pickup', '1')).toEqual({
+    code: 1,
+    text: 'tutti import: Saltarello.mxl is MusicXML, which marks its own pickup; a pickup is given for MIDI files only',
+  });
+});
