@@ -7,6 +7,8 @@ if (major < 22) {
   );
   process.exit(1);
 }
+const { dropOutputToClosedReaders } = await import('../src/closed-output.js');
+dropOutputToClosedReaders();
 const { runCli } = await import('../src/cli.js');
 const result = await runCli(process.argv.slice(2));
 if (typeof result === 'number') process.exitCode = result;
