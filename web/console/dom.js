@@ -71,3 +71,6 @@ export function num(value, digits = 0) {
   if (value === null || value === undefined || Number.isNaN(value)) return '—';
   return Number(value).toFixed(digits);
 }
+
+/** A file's name from its path, on POSIX or Windows ("/a/b/piece.mid" → "piece.mid"). */
+export const basename = (/** @type {string} */ path) => String(path).split(/[\\/]/).pop();

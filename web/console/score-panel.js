@@ -1,11 +1,11 @@
 // Score: open a file (typed path, recent list, or the desktop app's Open dialog), see every
 // problem with its JSON path before anything plays, then load; metadata and sections. A MusicXML
-// or MIDI file is imported instead (README.md, "Bringing a piece in"): what was found and every
-// warning first, then "Save score" writes the *.score.json, which is checked and loaded.
+// or MIDI file is imported instead (import-preview.js), and the score it writes is checked and
+// loaded like any other.
 
-import { $, h, fill, setText, duration } from './dom.js';
+import { $, basename, h, fill, setText, duration } from './dom.js';
+import { createImportPreview } from './import-preview.js';
 
-const basename = (path) => String(path).split(/[\\/]/).pop();
 /** Files the server imports rather than loads (local-server/src/import/import-file.js). */
 const NOTATION = /\.(musicxml|xml|mxl|mid|midi)$/i;
 
@@ -138,6 +138,17 @@ export function createScorePanel({ api, bridge, isPlaying, jump }) {
     for (const b of [els.check, els.load, els.browse]) /** @type {HTMLButtonElement} */ (b).disabled = on;
   }
 
+  const importPreview = createImportPreview({
+    api,
+    box: els.problems,
+    setBusy,
+    showResult,
+    saved: (scorePath) => {
+      els.path.value = scorePath;
+      return load(scorePath);
+    },
+  });
+
   /** Ask before interrupting a running show; resolves true to go ahead. */
   function confirmStop() {
     if (!isPlaying()) return Promise.resolve(true);
@@ -160,92 +171,6 @@ export function createScorePanel({ api, bridge, isPlaying, jump }) {
     const result = await api.post('/api/score/validate', { path });
     showResult(result);
     return result;
-  }
-
-  /**
-   * Import a notation file: show the summary and warnings, offer to save the score. `pickup`
-   * (MIDI): the pickup's length in beats, when the composer corrects what the file showed.
-   */
-  async function importPreview(path, pickup) {
-    setBusy(true);
-    try {
-      showImport(await api.post('/api/score/import', { path, ...(pickup === undefined ? {} : { pickup }) }));
-    } catch (err) {
-      showResult({ ok: false, file: path, problems: [{ path: '(import)', message: err.message }] });
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  function showImport(found) {
-    els.problems.hidden = false;
-    els.problems.className = found.warnings.length ? 'problems import' : 'problems ok import';
-    const save = (force) => async () => {
-      setBusy(true);
-      try {
-        const pickup = found.pickup === null || found.pickup === undefined ? {} : { pickup: found.pickup };
-        const saved = await api.post('/api/score/import', { path: found.file, out: found.out, save: true, force, ...pickup });
-        els.path.value = saved.out;
-      } catch (err) {
-        setBusy(false);
-        return showResult({ ok: false, file: found.file, problems: [{ path: '(import)', message: err.message }] });
-      }
-      setBusy(false);
-      return load(els.path.value);
-    };
-    fill(
-      els.problems,
-      h('h4', { text: `Imported ${basename(found.file)} (${found.kind}): ${found.score?.bars ?? '?'} bars — not saved yet` }),
-      h('pre', { class: 'import-summary', 'data-testid': 'import-summary', text: found.lines.join('\n') }),
-      found.kind === 'MIDI' ? pickupRow(found) : null,
-      h(
-        'div',
-        { class: 'field-row' },
-        h('button', {
-          type: 'button',
-          class: 'btn btn-primary',
-          'data-testid': 'import-save',
-          text: found.exists ? `Replace ${basename(found.out)} and load` : `Save ${basename(found.out)} and load`,
-          onclick: save(found.exists),
-        }),
-      ),
-    );
-  }
-
-  // A MIDI file may hide its pickup (LilyPond, abc2midi write it as bare notes): the composer
-  // gives its length and imports again (README.md, "Bringing a piece in").
-  function pickupRow(found) {
-    const beats = h('input', {
-      id: 'import-pickup',
-      type: 'number',
-      min: 0,
-      max: 32,
-      step: 0.25,
-      size: 5,
-      value: found.pickup === null || found.pickup === undefined ? '' : String(found.pickup),
-      placeholder: 'from file',
-      dataset: { testid: 'import-pickup' },
-    });
-    const again = () => {
-      const text = /** @type {HTMLInputElement} */ (beats).value.trim();
-      importPreview(found.file, text === '' ? undefined : Number(text));
-    };
-    return h(
-      'div',
-      { class: 'field-row' },
-      h(
-        'label',
-        {
-          class: 'field-sm',
-          title:
-            "The pickup (upbeat) before bar 1, in beats of the first time signature (0.5 = an eighth in 4/4; 0 = none). Empty: as the file's barlines show it",
-        },
-        'Pickup (beats)',
-        ' ',
-        beats,
-      ),
-      h('button', { type: 'button', class: 'btn', 'data-testid': 'import-again', text: 'Import again', onclick: again }),
-    );
   }
 
   async function check(path = els.path.value.trim()) {
