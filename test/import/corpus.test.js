@@ -174,8 +174,7 @@ test('MIDI: every tempo event, the time signature, named tracks as parts (Beetho
   expect(score.composer).toBe('Ludwig van Beethoven');
   expect(score.meter).toEqual([{ bar: 1, beats: 2, unit: 4 }]);
   expect(score.tempo.map((t) => [t.at.bar, t.at.beat, t.bpm])).toEqual([
-    [1, 1, 72],
-    [3, 1, 72],
+    [1, 1, 72], // the file sets 72 again at bar 3: no change, so no second mark
     [276, 1, 62],
     [277, 1, 54],
   ]);

@@ -115,6 +115,54 @@ test('two tempo events inside one beat: that beat lasts what its two halves last
   expect(score.parts.map((p) => p.name)).toEqual(['Flute']);
 });
 
+test('tracks without names are parts named by their General MIDI instrument, as MuseScore 3 writes them', async () => {
+  const program = (channel, programNumber) => ({ type: 'programChange', channel, programNumber });
+  const on = (channel) => ({ type: 'noteOn', channel, noteNumber: 60, velocity: 90 });
+  const end = (tick) => ({ tick, type: 'endOfTrack', meta: true });
+  const file = await write(
+    'unnamed.mid',
+    [
+      track([{ tick: 0, ...sig(4, 4) }, { tick: 0, ...tempo(90) }, end(4 * PPQ)]),
+      // A violin whose pizzicato channel comes after: the first note's channel names it.
+      track([{ tick: 0, ...program(0, 40) }, { tick: 0, ...program(1, 45) }, { tick: 0, ...on(0) }, { tick: PPQ, ...on(1) }, end(4 * PPQ)]),
+      // A piano's left hand: its channel's program is set in the right hand's track only.
+      track([{ tick: 0, ...program(2, 0) }, { tick: 0, ...on(2) }, end(4 * PPQ)]),
+      track([{ tick: PPQ, ...on(2) }, end(4 * PPQ)]),
+      track([{ tick: 0, ...program(9, 0) }, { tick: 0, ...on(9) }, end(4 * PPQ)]), // channel 10
+      track([{ tick: 0, ...on(3) }, end(4 * PPQ)]), // no program anywhere
+      track([
+        { tick: 0, type: 'trackName', meta: true, text: 'Solo Flute' },
+        { tick: 0, ...program(4, 40) },
+        { tick: 0, ...on(4) },
+        end(4 * PPQ),
+      ]),
+    ],
+    1,
+  );
+  const { score } = await importNotationFile(file);
+  expect(score.parts.map((p) => [p.name, p.osc])).toEqual([
+    ['Violin', '/violin'],
+    ['Acoustic Grand Piano', '/acoustic-grand-piano'],
+    ['Acoustic Grand Piano', '/acoustic-grand-piano-2'],
+    ['Percussion', '/percussion'],
+    ['Track 6', '/track-6'],
+    ['Solo Flute', '/solo-flute'], // a name the file gives wins
+  ]);
+
+  const zero = await write('channels.mid', [
+    track([
+      { tick: 0, ...tempo(90) },
+      { tick: 0, ...program(0, 73) },
+      { tick: 0, ...program(1, 42) },
+      { tick: 0, ...on(0) },
+      { tick: 0, ...on(1) },
+      { tick: 0, ...on(5) },
+      end(4 * PPQ),
+    ]),
+  ]);
+  expect((await importNotationFile(zero)).score.parts.map((p) => p.name)).toEqual(['Flute', 'Cello', 'Channel 6']);
+});
+
 describe("files made to test MIDI readers (test/fixtures/midi-edge, jazz-soft's test-midi-files)", () => {
   const edge = (name) => fileURLToPath(new URL(`../fixtures/midi-edge/${name}`, import.meta.url));
 

@@ -1,13 +1,14 @@
 // A Standard MIDI File (format 0 or 1) → the neutral piece the time map is built from
 // (core/import/time-map.js): measures cut from the ticks by its time signatures, every tempo
-// event, marker events as rehearsal marks, named tracks with notes as parts, and the conductor
-// track's name as the title, a pickup where the barlines show one (midi-pickup.js). Events are
-// parsed by midi-file; here only the chunks are walked (alien chunks skipped, a file cut short
-// named).
+// event, marker events as rehearsal marks, tracks with notes as parts (by name, else by General
+// MIDI instrument: gm-programs.js), the conductor track's name as the title, and a pickup where
+// the barlines show one (midi-pickup.js). Events are parsed by midi-file; here only the chunks
+// are walked (alien chunks skipped, a file cut short named).
 
 import midiFile from 'midi-file';
 import { ImportError } from '#core/import/import-error.js';
 import { fitMeter, METER_UNITS } from '#core/import/meter-fit.js';
+import { generalMidiInstruments } from './gm-programs.js';
 import { impliedPickupTicks } from './midi-pickup.js';
 
 const { parseMidi } = midiFile;
@@ -118,9 +119,12 @@ function conductorEvents(tracks) {
     }
   });
   const byTick = (a, b) => a.tick - b.tick;
+  // A tempo event that repeats the tempo in force changes nothing (MuseScore writes one for an
+  // "a tempo" that returns to where the music already is): not a mark of its own.
+  const changes = tempos.sort(byTick).filter((e, i, all) => i === 0 || e.qpm !== all[i - 1].qpm);
   return {
     signatures: signatures.sort(byTick),
-    tempos: tempos.sort(byTick),
+    tempos: changes,
     markers: markers.sort(byTick),
     end,
     lastNoteStart,
@@ -217,19 +221,21 @@ function toMeter(event, bar, warn) {
   return undefined;
 }
 
-// Parts: every track that plays notes, by its name (format 0: every channel that plays).
+// Parts: every track that plays notes, by its name, else by its General MIDI instrument
+// (format 0: every channel that plays, by its instrument).
 function parts(midi) {
+  const instruments = generalMidiInstruments(midi.tracks);
   if (midi.header.format === 0) {
     const channels = new Set();
-    for (const e of midi.tracks[0] ?? []) if (e.type === 'noteOn') channels.add(e.channel + 1);
-    return [...channels].sort((a, b) => a - b).map((c) => `Channel ${c}`);
+    for (const e of midi.tracks[0] ?? []) if (e.type === 'noteOn') channels.add(e.channel);
+    return [...channels].sort((a, b) => a - b).map((c) => instruments.byChannel.get(c) ?? `Channel ${c + 1}`);
   }
   const out = [];
   midi.tracks.forEach((track, i) => {
     if (!track.some((e) => e.type === 'noteOn')) return;
     const name = track.find((e) => e.type === 'trackName' && String(e.text).trim());
     const instrument = track.find((e) => e.type === 'instrumentName' && String(e.text).trim());
-    out.push(String((name ?? instrument)?.text ?? `Track ${i + 1}`).trim());
+    out.push(String((name ?? instrument)?.text ?? instruments.byTrack[i] ?? `Track ${i + 1}`).trim());
   });
   return out;
 }
