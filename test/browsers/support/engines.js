@@ -22,7 +22,9 @@ const MINIBROWSER_CANDIDATES = [
 export const XVFB = '/usr/bin/Xvfb';
 
 /** A phone-sized window: the audience page's layout at a phone's width. */
-const WINDOW = { width: 390, height: 844 };
+const PHONE = { width: 390, height: 844 };
+/** A laptop's window: the composer's console. */
+const LAPTOP = { width: 1400, height: 1000 };
 
 /**
  * Why an engine cannot run here, or null when it can.
@@ -99,13 +101,14 @@ function scriptedPage(page, version, close) {
   };
 }
 
-async function chromium() {
+async function chromium(window) {
   const browser = await launchChromium();
-  const context = await browser.newContext({ viewport: WINDOW, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const phone = window === PHONE;
+  const context = await browser.newContext({ viewport: window, deviceScaleFactor: phone ? 2 : 1, isMobile: phone, hasTouch: phone });
   return scriptedPage(await context.newPage(), browser.version(), () => browser.close());
 }
 
-async function firefox() {
+async function firefox(window) {
   const { default: puppeteer } = await import('puppeteer-core');
   const browser = await puppeteer.launch({
     browser: 'firefox',
@@ -115,11 +118,11 @@ async function firefox() {
     extraPrefsFirefox: { 'media.autoplay.default': 0, 'network.captive-portal-service.enabled': false },
   });
   const page = await browser.newPage();
-  await page.setViewport(WINDOW);
+  await page.setViewport(window);
   return scriptedPage(page, await browser.version(), () => browser.close());
 }
 
-async function webkit() {
+async function webkit(window) {
   const { Builder, By } = await import('selenium-webdriver');
   const xvfb = process.env.DISPLAY ? null : await startXvfb();
   const port = await freePort();
@@ -139,7 +142,7 @@ async function webkit() {
       .usingServer(url)
       .withCapabilities({ browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary, args: ['--automation'] } })
       .build();
-    await driver.manage().window().setRect(WINDOW);
+    await driver.manage().window().setRect(window);
     const caps = await driver.getCapabilities();
     const { writeFile } = await import('node:fs/promises');
     return {
@@ -164,11 +167,13 @@ async function webkit() {
 }
 
 /**
- * Launch one engine with one phone-sized page.
+ * Launch one engine with one page, phone-sized (the audience and part pages) or, with `laptop`,
+ * a laptop's window (the console).
  * @param {'chromium' | 'firefox' | 'webkit'} name
+ * @param {{ laptop?: boolean }} [options]
  */
-export function launchEngine(name) {
-  return { chromium, firefox, webkit }[name]();
+export function launchEngine(name, { laptop = false } = {}) {
+  return { chromium, firefox, webkit }[name](laptop ? LAPTOP : PHONE);
 }
 
 /**
