@@ -163,6 +163,29 @@ test('tracks without names are parts named by their General MIDI instrument, as 
   expect((await importNotationFile(zero)).score.parts.map((p) => p.name)).toEqual(['Flute', 'Cello', 'Channel 6']);
 });
 
+test("LilyPond's track names: its context names without its colons, and its own '\\new:' as no name", async () => {
+  const named = (text, channel) =>
+    track([
+      { tick: 0, type: 'trackName', meta: true, text },
+      { tick: 0, type: 'noteOn', channel, noteNumber: 60, velocity: 90 },
+      { tick: 4 * PPQ, type: 'endOfTrack', meta: true },
+    ]);
+  const file = await write(
+    'lilypond-names.mid',
+    [
+      track([
+        { tick: 0, ...tempo(100) },
+        { tick: 4 * PPQ, type: 'endOfTrack', meta: true },
+      ]),
+      named('horn:', 0),
+      named('horn:melody', 1),
+      named('\\new:', 2),
+    ],
+    1,
+  );
+  expect((await importNotationFile(file)).score.parts.map((p) => p.name)).toEqual(['horn', 'horn: melody', 'Track 4']);
+});
+
 describe("files made to test MIDI readers (test/fixtures/midi-edge, jazz-soft's test-midi-files)", () => {
   const edge = (name) => fileURLToPath(new URL(`../fixtures/midi-edge/${name}`, import.meta.url));
 

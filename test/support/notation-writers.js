@@ -69,6 +69,22 @@ export const NOTATION_WRITER_CASES = [
     warnings: [],
   },
   {
+    name: "LilyPond: a repeat with two endings, in \\unfoldRepeats as the README says; LilyPond's '\\new:' track name is none",
+    source: 'repeat-unfolded.ly',
+    program: 'lilypond',
+    args: ['-s', '-o', '{out}', '{src}'],
+    midi: 'repeat-unfolded.midi',
+    score: {
+      title: 'Volta',
+      bars: 7, // c d e | c d f | g
+      meter: [{ bar: 1, beats: 4, unit: 4 }],
+      tempo: [{ at: { bar: 1, beat: 1 }, bpm: 120 }],
+      printedBars: undefined,
+      parts: [{ name: 'Track 2' }],
+    },
+    warnings: [],
+  },
+  {
     name: 'abc2midi: a pickup, then 3/4 turning 6/8 with a tempo one tick late',
     source: 'upbeat-reel.abc',
     program: 'abc2midi',

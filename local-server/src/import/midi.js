@@ -233,9 +233,20 @@ function parts(midi) {
   const out = [];
   midi.tracks.forEach((track, i) => {
     if (!track.some((e) => e.type === 'noteOn')) return;
-    const name = track.find((e) => e.type === 'trackName' && String(e.text).trim());
-    const instrument = track.find((e) => e.type === 'instrumentName' && String(e.text).trim());
-    out.push(String((name ?? instrument)?.text ?? instruments.byTrack[i] ?? `Track ${i + 1}`).trim());
+    const name = track.find((e) => e.type === 'trackName' && trackLabel(e.text));
+    const instrument = track.find((e) => e.type === 'instrumentName' && trackLabel(e.text));
+    out.push((name && trackLabel(name.text)) || (instrument && trackLabel(instrument.text)) || instruments.byTrack[i] || `Track ${i + 1}`);
   });
   return out;
+}
+
+// LilyPond names a track after its contexts, "<staff>:<voice>" ("horn:" for \new Staff = "horn"),
+// and "\new:" for a staff it made itself (\unfoldRepeats on bare music): the names a composer
+// gave are kept ("horn", "horn: melody"), LilyPond's own "\new" is no name.
+function trackLabel(/** @type {unknown} */ text) {
+  return String(text ?? '')
+    .split(':')
+    .map((piece) => piece.trim())
+    .filter((piece) => piece && !piece.startsWith('\\'))
+    .join(': ');
 }
