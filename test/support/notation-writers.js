@@ -108,6 +108,21 @@ export const NOTATION_WRITER_CASES = [
     },
     warnings: [{ measure: '0', message: PICKUP_WARNING }],
   },
+  {
+    name: "abc2midi: two voices with MIDI programs, the first voice's track named after the tune",
+    source: 'duet.abc',
+    program: 'abc2midi',
+    args: ['{src}', '-o', '{out}'],
+    midi: 'duet.mid',
+    score: {
+      title: 'Duet',
+      bars: 2,
+      meter: [{ bar: 1, beats: 4, unit: 4 }],
+      tempo: [{ at: { bar: 1, beat: 1 }, bpm: 90 }],
+      parts: [{ name: 'Flute' }, { name: 'Cello' }],
+    },
+    warnings: [],
+  },
 ];
 
 /**

@@ -48,7 +48,7 @@ export function readMidi(bytes, { maxMeasures, warn, what = 'the file', pickupBe
   if (events.end === 0) throw new ImportError(`${what} holds no events: nothing to import`);
   const pickup = pickupTicks(events, ppq, pickupBeats, warn, what);
   const measures = cutMeasures(events, ppq, pickup, maxMeasures, warn, what);
-  return { title: events.title, composer: events.composer, parts: parts(midi), measures };
+  return { title: events.title, composer: events.composer, parts: parts(midi, events.title), measures };
 }
 
 /** The 4-letter type of the chunk at `offset`. */
@@ -223,7 +223,7 @@ function toMeter(event, bar, warn) {
 
 // Parts: every track that plays notes, by its name, else by its General MIDI instrument
 // (format 0: every channel that plays, by its instrument).
-function parts(midi) {
+function parts(midi, title) {
   const instruments = generalMidiInstruments(midi.tracks);
   if (midi.header.format === 0) {
     const channels = new Set();
@@ -233,7 +233,8 @@ function parts(midi) {
   const out = [];
   midi.tracks.forEach((track, i) => {
     if (!track.some((e) => e.type === 'noteOn')) return;
-    const name = track.find((e) => e.type === 'trackName' && trackLabel(e.text));
+    // abc2midi names its first voice's track after the tune, as the conductor track: the title, not a part.
+    const name = track.find((e) => e.type === 'trackName' && trackLabel(e.text) && (i === 0 || trackLabel(e.text) !== title));
     const instrument = track.find((e) => e.type === 'instrumentName' && trackLabel(e.text));
     out.push((name && trackLabel(name.text)) || (instrument && trackLabel(instrument.text)) || instruments.byTrack[i] || `Track ${i + 1}`);
   });
