@@ -12,6 +12,8 @@ export { checkTargetOptions } from './src/osc-target.js';
 export { loadScoreFile } from './src/score-file.js';
 /** The terminal log every host shares. */
 export { createLog } from './src/log.js';
+/** Writes to a closed stdout / stderr dropped, not fatal: `tutti serve` and the desktop app's server process. */
+export { dropOutputToClosedReaders } from './src/closed-output.js';
 /** Where the show position and the log file live (README.md, "Crash resume", "Logs"). */
 export { defaultStateDir, resumeFileFor, logFileFor, recordDirFor } from './src/state-dir.js';
 /** Builds a missing dist/ in a source checkout (never in the desktop app). */

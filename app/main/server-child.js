@@ -10,7 +10,7 @@
 
 import { launchShow } from './launch-show.js';
 import { applySettingsChange } from './settings-store.js';
-import { createLog, resumeFileFor, logFileFor, recordDirFor } from '../../local-server/index.js';
+import { createLog, dropOutputToClosedReaders, resumeFileFor, logFileFor, recordDirFor } from '../../local-server/index.js';
 
 /**
  * @param {{ port: { on: (event: 'message', fn: (e: { data: any }) => void) => void, postMessage: (msg: any) => void }, exit?: (code: number) => void, launch?: typeof launchShow }} deps
@@ -80,4 +80,8 @@ export function runServerChild({ port, exit = (code) => process.exit(code), laun
 
 // Inside Electron's utility process only; importing this file anywhere else does nothing.
 const parentPort = /** @type {any} */ (process).parentPort;
-if (parentPort) runServerChild({ port: parentPort });
+if (parentPort) {
+  // Its stdout is the app's (a terminal the app was started from, which may close mid-show).
+  dropOutputToClosedReaders();
+  runServerChild({ port: parentPort });
+}
