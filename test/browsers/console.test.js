@@ -8,7 +8,7 @@ import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchEngine, unavailable, waitInPage } from './support/engines.js';
+import { engineCanRun, launchEngine, waitInPage } from './support/engines.js';
 import { startShow } from '../support/show.js';
 import { waitFor } from '../support/clients.js';
 
@@ -31,18 +31,7 @@ const typeInto = (page, selector, value) =>
   );
 
 describe.each(ENGINES)('%s', (name) => {
-  const reason = unavailable(name);
-  if (reason && process.env.TUTTI_REQUIRE_ENGINES) {
-    test(`${name} is installed`, () => {
-      throw new Error(`${name} not available: ${reason}`);
-    });
-    return;
-  }
-  if (reason) {
-    test.skip(`${name} not run: ${reason}`, () => {});
-    console.warn(`test:browsers: ${name} skipped: ${reason}`);
-    return;
-  }
+  if (!engineCanRun(name)) return;
   const shot = (what) => join(ARTIFACTS, `${name}-console-${what}.png`);
   let page;
   let show;

