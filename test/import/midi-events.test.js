@@ -186,6 +186,24 @@ test("LilyPond's track names: its context names without its colons, and its own 
   expect((await importNotationFile(file)).score.parts.map((p) => p.name)).toEqual(['horn', 'horn: melody', 'Track 4']);
 });
 
+test('a conductor track named after a file path (MMA names it after its input as given) gives the file name as the title', async () => {
+  const titled = async (text) => {
+    const file = await write('titled.mid', [
+      track([
+        { tick: 0, type: 'trackName', meta: true, text },
+        { tick: 0, ...tempo(100) },
+        { tick: 0, ...note(true) },
+        { tick: 4 * PPQ, ...note(false) },
+        { tick: 4 * PPQ, type: 'endOfTrack', meta: true },
+      ]),
+    ]);
+    return (await importNotationFile(file)).score.title;
+  };
+  expect(await titled('/home/ann/charts/blue-bossa')).toBe('blue-bossa');
+  expect(await titled('C:\\Users\\ann\\charts\\blue-bossa')).toBe('blue-bossa');
+  expect(await titled('AC/DC medley')).toBe('AC/DC medley'); // a slash inside a title is kept
+});
+
 describe("files made to test MIDI readers (test/fixtures/midi-edge, jazz-soft's test-midi-files)", () => {
   const edge = (name) => fileURLToPath(new URL(`../fixtures/midi-edge/${name}`, import.meta.url));
 

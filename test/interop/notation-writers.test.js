@@ -1,5 +1,5 @@
 // The notation programs composers export MIDI from, run for real (README.md, "Suites beyond npm
-// test"): LilyPond (Debian's lilypond) and abc2midi (abcmidi) turn the sources in
+// test"): LilyPond (Debian's lilypond), abc2midi (abcmidi) and MMA (mma) turn the sources in
 // test/fixtures/notation-writers/ into MIDI here, and `tutti import` must read what npm test
 // holds the committed files to (test/support/notation-writers.js): each pickup where the
 // composer wrote it, abc2midi's late tempo on its beat. A newer program that writes differently
@@ -14,14 +14,14 @@ import { importNotationFile } from '../../local-server/src/import/import-file.js
 import { NOTATION_WRITERS_DIR, NOTATION_WRITER_CASES, expectNotationWriterCase } from '../support/notation-writers.js';
 
 const run = promisify(execFile);
-const PACKAGES = { lilypond: 'lilypond', abc2midi: 'abcmidi' };
+const PACKAGES = { lilypond: 'lilypond', abc2midi: 'abcmidi', mma: 'mma' };
 let dir;
 
 beforeAll(async () => {
   const missing = Object.entries(PACKAGES).filter(([bin]) => spawnSync('sh', ['-c', `command -v ${bin}`]).status !== 0);
   if (missing.length)
     throw new Error(
-      `npm run test:interop needs ${missing.map(([bin, pkg]) => `${bin} (Debian package ${pkg})`).join(' and ')}: apt-get install -y --no-install-recommends lilypond abcmidi`,
+      `npm run test:interop needs ${missing.map(([bin, pkg]) => `${bin} (Debian package ${pkg})`).join(' and ')}: apt-get install -y --no-install-recommends lilypond abcmidi mma`,
     );
   dir = await mkdtemp(path.join(tmpdir(), 'tutti-notation-writers-'));
 });

@@ -1,4 +1,4 @@
-// The MIDI files LilyPond and abc2midi write from test/fixtures/notation-writers/ (SOURCES.md
+// The MIDI files LilyPond, abc2midi and MMA write from test/fixtures/notation-writers/ (SOURCES.md
 // there), and what `tutti import` must read from each: shared by the suite on the committed files
 // (test/import/notation-writers.test.js) and the one that runs the programs
 // (test/interop/notation-writers.test.js).
@@ -120,6 +120,28 @@ export const NOTATION_WRITER_CASES = [
       meter: [{ bar: 1, beats: 4, unit: 4 }],
       tempo: [{ at: { bar: 1, beat: 1 }, bpm: 90 }],
       parts: [{ name: 'Flute' }, { name: 'Cello' }],
+    },
+    warnings: [],
+  },
+  {
+    name: 'MMA: a chord chart as a backing track, 4/4 then 3/4 on a barline (no pickup found)',
+    source: 'backing-chart.mma',
+    program: 'mma',
+    args: ['-f', '{out}', '{src}'],
+    midi: 'backing-chart.mid',
+    score: {
+      title: 'backing-chart',
+      bars: 6,
+      meter: [
+        { bar: 1, beats: 4, unit: 4 },
+        { bar: 5, beats: 3, unit: 4 },
+      ],
+      tempo: [
+        { at: { bar: 1, beat: 1 }, bpm: 120 },
+        { at: { bar: 5, beat: 1 }, bpm: 90 },
+      ],
+      printedBars: undefined,
+      parts: [{ name: 'Drum' }, { name: 'Chord-Guitar' }, { name: 'Chord' }, { name: 'Bass' }],
     },
     warnings: [],
   },

@@ -112,7 +112,7 @@ function conductorEvents(tracks) {
       else if (e.type === 'noteOn') {
         notes = true;
         if (e.velocity > 0) lastNoteStart = Math.max(lastNoteStart, tick);
-      } else if (t === 0 && !notes && e.type === 'trackName' && !title) title = String(e.text).trim() || undefined;
+      } else if (t === 0 && !notes && e.type === 'trackName' && !title) title = titleOf(e.text);
       // A composer's name starts with a capital: abc2midi's "note track" label is not one.
       else if (t === 0 && !notes && e.type === 'text' && !composer && /^[\p{Lu}][\p{L}.' -]{2,60}$/u.test(String(e.text).trim()))
         composer = String(e.text).trim();
@@ -131,6 +131,13 @@ function conductorEvents(tracks) {
     title,
     composer,
   };
+}
+
+// MMA names the conductor track after its input file as it was given: an absolute path
+// ("/home/ann/charts/song") is the file's name, "song".
+function titleOf(/** @type {unknown} */ text) {
+  const name = String(text ?? '').trim();
+  return (/^(\/|[A-Za-z]:[\\/])/.test(name) ? name.split(/[\\/]/).pop() : name) || undefined;
 }
 
 // The pickup in ticks: as the composer gave it (in beats of the first time signature), else as
