@@ -150,6 +150,11 @@ test('console: a MIDI file whose pickup the file cannot show (LilyPond, one mete
 
   await page.click('[data-testid=import-save]');
   await page.waitForFunction(() => document.getElementById('top-title')?.textContent === 'Upbeat March');
+  // The score card gives the piece's tempo, not the eighth pickup's 224.
+  const tempo = await page.evaluate(
+    () => [...document.querySelectorAll('#score-meta dt')].find((dt) => dt.textContent === 'Tempo')?.nextElementSibling?.textContent,
+  );
+  expect(tempo).toBe('112 bpm');
   const saved = JSON.parse(await readFile(path.join(dir, 'march.score.json'), 'utf8'));
   expect(saved.meter).toEqual([
     { bar: 1, beats: 1, unit: 8 },

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { importNotationFile } from '../../local-server/src/import/import-file.js';
 import { runCli } from '../../local-server/src/cli.js';
+import { scoreSummary } from '../../local-server/src/console/score-summary.js';
 import { NOTATION_WRITERS_DIR, NOTATION_WRITER_CASES, expectNotationWriterCase } from '../support/notation-writers.js';
 
 for (const c of NOTATION_WRITER_CASES) {
@@ -61,4 +62,15 @@ test('tutti import --pickup: given in the CLI, refused for MusicXML, a whole bar
     code: 1,
     text: 'tutti import: Saltarello.mxl is MusicXML, which marks its own pickup; a pickup is given for MIDI files only',
   });
+});
+
+test("the console's opening tempo of a piece with a pickup is in the next bar's beats: ♩ = 112, not the eighth pickup's 224", async () => {
+  const march = await importNotationFile(path.join(NOTATION_WRITERS_DIR, 'upbeat-one-meter.midi'), { pickupBeats: 0.5 });
+  expect(march.score.tempo[0].bpm).toBe(224); // the pickup bar counts eighths
+  expect(scoreSummary(march.score).tempo).toBe(112);
+  // A pickup in the same unit as the bar after it keeps its own mark (OSMD's pickup at ♩ = 60, then 110).
+  const marked = await importNotationFile(
+    path.join(NOTATION_WRITERS_DIR, '..', 'corpus', 'musicxml', 'test_metronome_mark_with_pickup_measure.musicxml'),
+  );
+  expect(scoreSummary(marked.score).tempo).toBe(60);
 });

@@ -19,7 +19,7 @@ function summarize(score) {
     path: /** @type {string | null} */ (null),
     totalBeats: timeline.totalBeats,
     durationMs: Math.round(timeline.msAt(timeline.totalBeats)),
-    tempo: score.tempo[0]?.bpm ?? null,
+    tempo: openingTempo(score),
     meter: score.meter.map((m) => ({ bar: m.bar, beats: m.beats, unit: m.unit })),
     sections: (score.sections ?? []).map((s) => ({
       mark: s.mark,
@@ -32,6 +32,17 @@ function summarize(score) {
     parts: (score.parts ?? []).map((p) => p.name ?? p.id),
     printedBars: score.printedBars ?? null,
   };
+}
+
+// The tempo the piece opens at, in the beats it is counted in. A pickup (printed bar 0, an
+// import's) a shorter unit than the bar after it is counted in its own: an eighth's pickup before
+// a 4/4 at ♩ = 112 plays at 224 eighths a minute. Its tempo is given in the next bar's unit, 112.
+function openingTempo(score) {
+  const first = score.tempo?.[0]?.bpm;
+  if (first === undefined) return null;
+  const pickup = score.printedBars?.[0]?.bar === 1 && score.printedBars[0].number === 0;
+  const next = score.meter.filter((m) => m.bar <= 2).at(-1);
+  return pickup && next.bar === 2 ? (first * next.unit) / score.meter[0].unit : first;
 }
 
 /**
