@@ -36,7 +36,7 @@ test('--pickup 0 turns the found pickup off: the 6/8 then cuts a 3/4 bar short, 
   expect(warnings).toEqual([{ measure: '9', message: 'is cut short by a time signature change inside it' }]);
 });
 
-test('tutti import --pickup: given in the CLI, refused for MusicXML, a whole bar or a word', async () => {
+test('tutti import --pickup: given in the CLI, refused for MusicXML, a whole bar, a length no bar has, or a word', async () => {
   const run = async (...args) => {
     const lines = [];
     const code = await runCli(['import', ...args], { out: (s) => lines.push(s), err: (s) => lines.push(s) });
@@ -54,6 +54,10 @@ test('tutti import --pickup: given in the CLI, refused for MusicXML, a whole bar
   expect(await run(midi, '--pickup', '4')).toEqual({
     code: 1,
     text: 'tutti import: a pickup of 4 beats is a whole 4/4 bar or more; a pickup is shorter than its bar',
+  });
+  expect(await run(midi, '--pickup', '0.3')).toEqual({
+    code: 1,
+    text: 'tutti import: a pickup of 0.3 beats of 4/4 is no length a bar can have; give it in whole 32nd notes (0.5 = an eighth in 4/4, 0.25 a 16th)',
   });
   expect((await run(midi, '--pickup', 'one')).code).toBe(2);
   expect((await run(midi, '--pickup')).text).toMatch(/^tutti import: --pickup needs the pickup's length in beats/);

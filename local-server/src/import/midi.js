@@ -155,6 +155,11 @@ function pickupTicks(events, ppq, pickupBeats, warn, what) {
       throw new ImportError(
         `a pickup of ${beats(pickupBeats * beatTicks)} is a whole ${meter} bar or more; a pickup is shorter than its bar`,
       );
+    // A bar's length must be a meter's: whole 32nd notes (0.3 of a beat is none).
+    if (pickupBeats > 0 && !fitMeter((pickupBeats * 4) / opening.denominator, opening.denominator))
+      throw new ImportError(
+        `a pickup of ${pickupBeats} beats of ${meter} is no length a bar can have; give it in whole 32nd notes (0.5 = an eighth in ${meter}, 0.25 a 16th)`,
+      );
     return Math.round(pickupBeats * beatTicks);
   }
   const implied = impliedPickupTicks(events, ppq);
