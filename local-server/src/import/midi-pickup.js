@@ -1,6 +1,6 @@
 // A pickup (anacrusis) in a MIDI file, read from where its barlines fall.
 //
-// MuseScore and Sibelius write a pickup as a short time signature of its own (1/4, then 3/4),
+// MuseScore writes a pickup as a short time signature of its own (1/4, then 3/4),
 // which the measures need nothing more for. LilyPond and abc2midi write none: the pickup's notes
 // start at tick 0 under the piece's first time signature, so every later barline sits the
 // pickup's length off that signature's bars counted from 0. A time signature change is the one
