@@ -175,8 +175,9 @@ export function generalMidiInstruments(tracks) {
       .at(-1);
     return set === undefined ? undefined : NAMES[set.program];
   };
+  // A track's notes were collected in its own tick order: its first is the first found.
   const byTrack = tracks.map((_, t) => {
-    const first = firstNotes.filter((n) => n.track === t).sort((a, b) => a.tick - b.tick)[0];
+    const first = firstNotes.find((n) => n.track === t);
     return first && instrument(first);
   });
   const byChannel = new Map();
