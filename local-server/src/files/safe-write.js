@@ -33,9 +33,10 @@ export class SymlinkRefusedError extends Error {
 /**
  * @typedef {Pick<typeof fsPromises, 'open' | 'rename' | 'mkdir' | 'lstat' | 'unlink'>} WriteFs
  *   the file system (tests record the calls)
- * @typedef {{ mode?: number, root?: string, fs?: WriteFs }} WriteOptions
+ * @typedef {{ mode?: number, root?: string, mkdir?: boolean, fs?: WriteFs }} WriteOptions
  *   `mode`: permissions of a new file (default 0o644); `root`: a folder every component between
- *   it and the file must not be a link in (a score's folder for its media)
+ *   it and the file must not be a link in (a score's folder for its media); `mkdir`: create the
+ *   file's folder when missing (default true; false makes a missing folder ENOENT)
  */
 
 /**
@@ -102,15 +103,33 @@ async function writeNew(file, data, mode, fs) {
 }
 
 /**
+ * Read a file that must not be a link (a record's chunk, a score before its backup).
+ * @param {string} file
+ * @param {Pick<WriteFs, 'open'>} [fs]
+ * @returns {Promise<Buffer>}
+ * @throws {SymlinkRefusedError}
+ */
+export async function readFileNoFollow(file, fs = fsPromises) {
+  const handle = await fs.open(file, READ_FLAGS).catch((error) => {
+    throw error.code === 'ELOOP' ? new SymlinkRefusedError(file) : error;
+  });
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
  * Create `file` with `data`; fails with EEXIST when the name exists, link or not.
  * @param {string} file
  * @param {string | Uint8Array} data
  * @param {WriteOptions} [options]
  */
-export async function createFile(file, data, { mode = 0o644, root, fs = fsPromises } = {}) {
+export async function createFile(file, data, { mode = 0o644, root, mkdir = true, fs = fsPromises } = {}) {
   if (root) await refuseLinkedFolders(root, file, fs);
   await refuseSymlink(file, fs);
-  await fs.mkdir(path.dirname(file), { recursive: true });
+  if (mkdir) await fs.mkdir(path.dirname(file), { recursive: true });
   await writeNew(file, data, mode, fs);
   await syncFolder(path.dirname(file), fs);
 }
@@ -123,22 +142,13 @@ export async function createFile(file, data, { mode = 0o644, root, fs = fsPromis
  * @param {WriteOptions & { backup?: string }} [options]
  * @throws {SymlinkRefusedError} when `file` or `backup` is a link (nothing is written)
  */
-export async function replaceFile(file, data, { mode = 0o644, root, backup, fs = fsPromises } = {}) {
+export async function replaceFile(file, data, { mode = 0o644, root, backup, mkdir = true, fs = fsPromises } = {}) {
   if (root) await refuseLinkedFolders(root, file, fs);
   const existed = await refuseSymlink(file, fs);
   if (backup) await refuseSymlink(backup, fs);
   const dir = path.dirname(file);
-  await fs.mkdir(dir, { recursive: true });
-  if (backup && existed) {
-    const old = await fs.open(file, READ_FLAGS);
-    let previous;
-    try {
-      previous = await old.readFile();
-    } finally {
-      await old.close();
-    }
-    await replaceFile(backup, previous, { mode, fs });
-  }
+  if (mkdir) await fs.mkdir(dir, { recursive: true });
+  if (backup && existed) await replaceFile(backup, await readFileNoFollow(file, fs), { mode, fs });
   // A random name: a temp file left by a crash (or planted) never blocks nor receives this write.
   const tmp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
