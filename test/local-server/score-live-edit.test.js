@@ -8,6 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startShow } from '../support/show.js';
+import { writeVoteScore } from '../support/vote-score.js';
 
 const sha = (bytes) => createHash('sha256').update(bytes).digest('hex');
 const SCORE = {
@@ -95,4 +96,34 @@ test('an edit that changes the bars before the playing position is refused, noth
   });
   expect(await readFile(file, 'utf8')).toBe(text);
   expect(server.show.engine.score().meter[0].beats).toBe(2);
+}, 30_000);
+
+test('a prompt and a reaction window added while playing open at their bars (vote desk and reaction meter follow the edit)', async () => {
+  const file = writeVoteScore({ prompt: false, reactions: [] });
+  dir = path.dirname(file);
+  const text = await readFile(file, 'utf8');
+  server = await startShow({ scorePath: file, autoplay: false });
+  const beats = [];
+  const envelopes = [];
+  server.show.events.on('beat', (beat) => beats.push(beat));
+  server.show.events.on('envelope', (json) => envelopes.push(json));
+  await call('POST', '/api/transport', { action: 'play' });
+  await until(() => beats.some((b) => b.bar === 2));
+  const prompt = {
+    id: 'later',
+    at: { bar: 4 },
+    beats: 4,
+    question: 'Which way now?',
+    options: [
+      { id: 'c', label: 'To C', section: 'C' },
+      { id: 'stay', label: 'Stay' },
+    ],
+  };
+  const reactions = [{ at: { bar: 5 }, until: { bar: 6 }, label: 'Applaud now', full: 12.5 }];
+  const edited = { ...JSON.parse(text), prompts: [prompt], reactions };
+  const saved = await call('PUT', '/api/score/document', { revision: sha(text), score: edited, apply: true });
+  expect(saved.body).toMatchObject({ ok: true, applied: 'live' });
+  await until(() => beats.some((b) => b.bar === 5 && b.beat === 2));
+  expect(envelopes.some((json) => json.includes('Which way now?'))).toBe(true);
+  expect(envelopes.some((json) => json.includes('Applaud now'))).toBe(true);
 }, 30_000);
