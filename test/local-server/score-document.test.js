@@ -215,3 +215,14 @@ test('a deleted score file: GET answers revision null, and PUT with null writes 
   expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(SCORE);
   expect(await readdir(dir)).toEqual(['edit-me.score.json']); // no backup of nothing
 });
+
+test('two saves from the same revision at once: one is written, the other is stale', async () => {
+  const [a, b] = await Promise.all([
+    put({ revision: sha(WRITTEN), score: { ...SCORE, title: 'A' } }),
+    put({ revision: sha(WRITTEN), score: { ...SCORE, title: 'B' } }),
+  ]);
+  expect([a.status, b.status].sort()).toEqual([200, 409]);
+  const winner = a.status === 200 ? 'A' : 'B';
+  expect(JSON.parse(await readFile(file, 'utf8')).title).toBe(winner);
+  expect(await readFile(`${file}.bak`, 'utf8')).toBe(WRITTEN);
+});

@@ -127,3 +127,19 @@ test('a prompt and a reaction window added while playing open at their bars (vot
   expect(envelopes.some((json) => json.includes('Which way now?'))).toBe(true);
   expect(envelopes.some((json) => json.includes('Applaud now'))).toBe(true);
 }, 30_000);
+
+test('apply while paused: the show stays paused where it stood, and the edit plays from there', async () => {
+  const { text, beats, cues } = await playing();
+  await until(() => beats.some((b) => b.bar === 2));
+  await call('POST', '/api/transport', { action: 'pause' });
+  const before = await call('GET', '/api/status');
+  const edited = { ...SCORE, cues: [...SCORE.cues, { at: { bar: 6 }, osc: { address: '/added' } }] };
+  const saved = await call('PUT', '/api/score/document', { revision: sha(text), score: edited, apply: true });
+  expect(saved.body).toMatchObject({ ok: true, applied: 'live' });
+  const after = await call('GET', '/api/status');
+  expect(after.body).toMatchObject({ transport: 'paused', epoch: before.body.epoch, position: before.body.position });
+  await call('POST', '/api/transport', { action: 'play' });
+  await until(() => beats.some((b) => b.bar === 7));
+  expect(cues.filter((c) => c === '/added')).toEqual(['/added']);
+  expect(cues.filter((c) => c === '/a')).toEqual(['/a']);
+}, 30_000);
