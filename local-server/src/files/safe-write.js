@@ -74,8 +74,11 @@ export async function refuseLinkedFolders(root, file, fs = fsPromises) {
   }
 }
 
-/** fsync a folder so a rename in it survives a power cut (Windows cannot open a folder: skipped). */
-/** @param {string} dir @param {Pick<WriteFs, 'open'>} [fs] */
+/**
+ * fsync a folder so a rename in it survives a power cut (Windows cannot open a folder: skipped).
+ * @param {string} dir
+ * @param {Pick<WriteFs, 'open'>} [fs]
+ */
 export async function syncFolder(dir, fs = fsPromises) {
   let handle;
   try {
