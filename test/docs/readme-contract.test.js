@@ -1,6 +1,7 @@
-// README.md's flag table, metrics paragraph and folder layout are the documented contract
-// (acceptance checks are written against them). Several people add flags, metrics and folders in
-// parallel; these checks keep the README and the code saying the same thing.
+// The flag table (docs/reference/cli.md), the metric names (docs/reference/metrics.md) and the folder
+// layout (docs/explanation/architecture.md) are the documented contract (acceptance checks are written
+// against them). Several people add flags, metrics and folders in parallel; these checks keep the
+// pages and the code saying the same thing.
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -8,18 +9,19 @@ import { SERVE_FLAGS } from '../../local-server/src/config.js';
 import { BadInput, createMetrics } from '../../local-server/src/metrics.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const readme = readFileSync(`${ROOT}README.md`, 'utf8');
+const page = (path) => readFileSync(`${ROOT}${path}`, 'utf8');
 
-/** The text of one README section: from its heading to the next heading of any level. */
-function section(heading) {
+/** The text of one section of a page: from its heading to the next heading of any level. */
+function section(path, heading) {
+  const readme = page(path);
   const start = readme.indexOf(`\n${heading}\n`);
-  if (start === -1) throw new Error(`README.md has no "${heading}" section`);
+  if (start === -1) throw new Error(`${path} has no "${heading}" section`);
   const next = readme.slice(start + heading.length + 2).search(/\n#{1,6} /);
   return next === -1 ? readme.slice(start) : readme.slice(start, start + heading.length + 2 + next);
 }
 
 test('the `tutti serve` flags table names exactly SERVE_FLAGS', () => {
-  const rows = section('### `tutti serve` flags')
+  const rows = section('docs/reference/cli.md', '### `tutti serve` flags')
     .split('\n')
     .filter((l) => l.startsWith('| `--'));
   const documented = new Set(rows.flatMap((row) => [...row.split('|')[1].matchAll(/`--([a-z-]+)/g)].map((m) => m[1])));
@@ -28,8 +30,8 @@ test('the `tutti serve` flags table names exactly SERVE_FLAGS', () => {
   expect([...documented].filter((name) => !flags.has(name))).toEqual([]);
 });
 
-test('every metric and every tutti_bad_input_total source is in the metrics paragraph', () => {
-  const paragraph = readme.slice(readme.indexOf('\nMetrics: `tutti_'), readme.indexOf('### OSC address space'));
+test('every metric and every tutti_bad_input_total source is on the metrics page', () => {
+  const paragraph = section('docs/reference/metrics.md', '## Metric names');
   const names = createMetrics()
     .registry.getMetricsAsArray()
     .map((m) => m.name);
@@ -40,7 +42,7 @@ test('every metric and every tutti_bad_input_total source is in the metrics para
 });
 
 test('"Where things are" lists every top-level folder the repository tracks', () => {
-  const layout = section('## Where things are');
+  const layout = section('docs/explanation/architecture.md', '## Where things are');
   const tracked = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' })
     .split('\n')
     .filter((path) => path.includes('/'));
