@@ -3,9 +3,11 @@
 // (`README.md, "Part pages"`); since the docs split (issue 37) it cites a page and anchor
 // (`docs/how-to/part-pages.md#part-pages`), which test/docs/doc-citations.test.js resolves.
 // `node tools/docs/cite-docs.js` lists the old-style citations and where each now points;
-// `--write` rewrites them in comments only (never code), keeping every line where it was.
+// `--write` rewrites them in comments only (never code), keeping every line where it was, and
+// makes them links in the prose of the pages the split wrote; `--only=code` or `--only=docs`.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { linesOf, slugOf } from './markdown.js';
 
@@ -23,6 +25,7 @@ const ALIASES = {
   'edge mirror': 'docs/reference/publisher-protocol.md',
   'view.color': 'docs/reference/score-format.md#view--text-instruction-color-image-data-',
   'core/score': 'docs/explanation/architecture.md#the-tree',
+  'osc timing under load': 'docs/results.md#how-fast-how-small',
 };
 /** A heading in lower case without code marks, as citations wrote it. */
 const plain = (heading) => heading.toLowerCase().replace(/`/g, '');
@@ -146,14 +149,19 @@ function inComment(text, at) {
  * The old-style doc citations in one file's comments, each with where it now points.
  * @param {string} root repository root (with a trailing slash)
  * @param {string} text the file's text
+ * @param {string | null} [page] a Markdown page's path: its prose (not its code) is read, and a citation becomes a link
  * @returns {{ at: number, end: number, match: string, file: string, title?: string, target: string, how: string, replacement: string }[]}
  */
-export function findCitations(root, text) {
+export function findCitations(root, text, page = null) {
   const found = [];
+  const fenced = page ? new Set(linesOf(text).filter((l) => l.fenced).map((l) => l.n)) : new Set();
   for (const m of text.matchAll(CITATION)) {
     const g = /** @type {Record<string, string | undefined>} */ (m.groups);
     const file = oldFile(/** @type {string} */ (g.file));
-    if (!file || !inComment(text, /** @type {number} */ (m.index))) continue;
+    if (!file || (page ? fenced.has(text.slice(0, m.index).split('\n').length) : !inComment(text, /** @type {number} */ (m.index)))) continue;
+    // In Markdown, a file name in code or in a link already written is left alone.
+    const lineStart = text.lastIndexOf('\n', m.index - 1) + 1;
+    if (page && (text.slice(lineStart, m.index).split('`').length % 2 === 0 || text[m.index - 1] === '[' || text[m.index - 1] === '(' && text[m.index - 2] === ']' || text.slice(m.index - 3, m.index) === '../')) continue;
     if (g.phrase?.includes('.md')) g.phrase = undefined;
     const title = g.q?.slice(1, -1).replace(new RegExp(BREAK), ' ').trim() ?? g.phrase?.trim();
     let { target, how } = resolveCitation(root, file, title, g.bold);
@@ -169,12 +177,21 @@ export function findCitations(root, text) {
     const breaks = [...match.matchAll(new RegExp(BREAK, 'g'))].map((b) => b[0]);
     const keepOpen = g.open && !g.close && (g.q || (g.phrase && how !== 'page')) ? ' (' : '';
     const keepClose = g.close && !g.open ? ')' : '';
-    const possessive = match === `${g.file}'s` ? '' : '';
+    const possessive = match === `${g.file}'s` ? "'s" : '';
     let end = /** @type {number} */ (m.index) + match.length;
     let replacement = target + possessive + keepClose + keepOpen + breaks.join('');
     // Drop the separator the title left behind at the start of what follows (", `GET /ws`" → "`GET /ws`").
     if ((keepOpen || breaks.length) && /^[,;] /.test(text.slice(end))) end += 2;
+    else if (breaks.length && text[end] === ' ') end += 1;
     if (breaks.length && keepOpen) replacement = target + breaks.join('') + '(';
+    if (page) {
+      if (how === 'page') continue;
+      const [path, anchor] = target.split('#');
+      const rel = posix.relative(posix.dirname(page), path) || posix.basename(path);
+      const label = g.q?.startsWith('`') ? g.q : /** @type {string} */ (title);
+      replacement = `[${label}](${rel}${anchor ? `#${anchor}` : ''})${keepClose}${keepOpen}`;
+      if (breaks.length) continue;
+    }
     found.push({ at: /** @type {number} */ (m.index), end, match: text.slice(m.index, end), file, title, target, how, replacement });
   }
   return found;
@@ -184,12 +201,13 @@ export function findCitations(root, text) {
  * The text with every old-style citation replaced.
  * @param {string} root
  * @param {string} text
+ * @param {string | null} [page] a Markdown page's path (citations become links)
  * @returns {string}
  */
-export function rewriteCitations(root, text) {
+export function rewriteCitations(root, text, page = null) {
   let out = '';
   let from = 0;
-  for (const c of findCitations(root, text)) {
+  for (const c of findCitations(root, text, page)) {
     out += text.slice(from, c.at) + c.replacement;
     from = c.end;
   }
@@ -210,14 +228,24 @@ export function codeFiles(root) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = fileURLToPath(new URL('../../', import.meta.url));
   const write = process.argv.includes('--write');
+  const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
   let count = 0;
-  for (const path of codeFiles(root)) {
+  for (const path of only === 'docs' ? [] : codeFiles(root)) {
     const text = readFileSync(root + path, 'utf8');
     const found = findCitations(root, text);
     if (!found.length) continue;
     count += found.length;
     for (const c of found) console.log(`${path}: ${c.match.replace(/\s+/g, ' ')} → ${c.target} (${c.how})`);
     if (write) writeFileSync(root + path, rewriteCitations(root, text));
+  }
+  // The pages the split moved text into still cite by title in their prose: make those links.
+  const pages = new Set(Object.values(SECTION_MAP).flatMap((m) => Object.values(m).map((t) => t.split('#')[0])));
+  for (const page of only === 'code' ? [] : [...pages].filter((p) => p !== 'docs/README.md')) {
+    const text = readFileSync(root + page, 'utf8');
+    const found = findCitations(root, text, page);
+    count += found.length;
+    for (const c of found) console.log(`${page}: ${c.match.replace(/\s+/g, ' ')} → ${c.replacement} (${c.how})`);
+    if (write && found.length) writeFileSync(root + page, rewriteCitations(root, text, page));
   }
   console.log(`${count} citations${write ? ' rewritten' : ''}`);
 }
