@@ -29,10 +29,19 @@ export const AUDIENCE_ERRORS = Object.freeze({
 export const VENUE_ERRORS = Object.freeze({
   // Audience listener, every request (SECURITY.md, availability).
   RATE_LIMITED: { status: 429, message: 'too many requests from this address; slow down', doc: 'docs/reference/errors.md#audience-errors' },
-  TOO_MANY_CONNECTIONS: { status: 429, message: 'too many open connections from this address', doc: 'docs/reference/errors.md#audience-errors' },
+  TOO_MANY_CONNECTIONS: {
+    status: 429,
+    message: 'too many open connections from this address',
+    doc: 'docs/reference/errors.md#audience-errors',
+  },
   FULL: { status: 503, message: 'This venue server is full; try again shortly.', doc: 'docs/reference/errors.md#audience-errors' },
   // Audience voices.
-  BAD_VOTE: { status: 400, alsoStatus: [415], message: 'send the vote as application/json', doc: 'docs/reference/audience-protocol.md#endpoints' },
+  BAD_VOTE: {
+    status: 400,
+    alsoStatus: [415],
+    message: 'send the vote as application/json',
+    doc: 'docs/reference/audience-protocol.md#endpoints',
+  },
   BAD_TAP: { status: 400, message: 'send {"n": 1 to 10} as application/json', doc: 'docs/reference/audience-protocol.md#endpoints' },
   // Part pages.
   PART_KEY: {
@@ -43,29 +52,57 @@ export const VENUE_ERRORS = Object.freeze({
   PART_PAGE_NOT_BUILT: { status: 503, message: 'run npm run build on the server', doc: 'docs/reference/errors.md#venue-errors' },
   BAD_REPORT: { status: 400, message: 'the part-page report is malformed', doc: 'docs/reference/audience-protocol.md#endpoints' },
   // Control listener guard.
-  MISDIRECTED_HOST: { status: 421, message: 'the control listener answers only to 127.0.0.1, localhost or [::1]', doc: 'docs/reference/control-api.md#endpoints' },
-  FOREIGN_ORIGIN: { status: 403, message: 'the control API answers only the console page on this listener', doc: 'docs/reference/control-api.md#endpoints' },
+  MISDIRECTED_HOST: {
+    status: 421,
+    message: 'the control listener answers only to 127.0.0.1, localhost or [::1]',
+    doc: 'docs/reference/control-api.md#endpoints',
+  },
+  FOREIGN_ORIGIN: {
+    status: 403,
+    message: 'the control API answers only the console page on this listener',
+    doc: 'docs/reference/control-api.md#endpoints',
+  },
   UNAUTHORIZED: { status: 401, message: 'missing or wrong bearer token', doc: 'docs/reference/control-api.md#endpoints' },
-  AUTH_THROTTLED: { status: 429, message: 'too many failed token checks; wait and retry with the right token', doc: 'docs/reference/control-api.md#endpoints' },
+  AUTH_THROTTLED: {
+    status: 429,
+    message: 'too many failed token checks; wait and retry with the right token',
+    doc: 'docs/reference/control-api.md#endpoints',
+  },
   // Control API bodies and the engine's refusals.
   BAD_JSON: { status: 400, message: 'body is not valid JSON', doc: 'docs/reference/errors.md#venue-errors' },
   BAD_BODY: { status: 400, message: 'seek needs "bar" (and optionally "beat")', doc: 'docs/reference/errors.md#venue-errors' },
   BAD_POSITION: { status: 400, message: 'no such bar or beat in this score', doc: 'docs/reference/errors.md#venue-errors' },
   BAD_TEMPO: { status: 400, message: 'bpm is out of range', doc: 'docs/reference/errors.md#venue-errors' },
   // Rehearsing (README.md, "Rehearsing"): start from, count-in, loops.
-  BAD_PLACE: { status: 400, message: 'a place is {"section"}, {"printedBar", "beat"?} or {"bar", "beat"?}', doc: 'docs/how-to/rehearse.md#rehearsing' },
+  BAD_PLACE: {
+    status: 400,
+    message: 'a place is {"section"}, {"printedBar", "beat"?} or {"bar", "beat"?}',
+    doc: 'docs/how-to/rehearse.md#rehearsing',
+  },
   UNKNOWN_SECTION: { status: 400, message: 'the score has no such section', doc: 'docs/how-to/rehearse.md#rehearsing' },
   BAD_COUNT_IN: { status: 400, message: 'countInBars is an integer from 0 to 8', doc: 'docs/how-to/rehearse.md#rehearsing' },
   BAD_RANGE: { status: 400, message: 'a loop must end after it starts, inside the piece', doc: 'docs/how-to/rehearse.md#rehearsing' },
-  BAD_PASSES: { status: 400, message: 'passes is an integer from 1 to 99, or null (until released)', doc: 'docs/how-to/rehearse.md#rehearsing' },
+  BAD_PASSES: {
+    status: 400,
+    message: 'passes is an integer from 1 to 99, or null (until released)',
+    doc: 'docs/how-to/rehearse.md#rehearsing',
+  },
   NO_LOOP: { status: 409, message: 'no loop is set', doc: 'docs/how-to/rehearse.md#rehearsing' },
   INVALID_SCORE: { status: 400, message: 'the score has problems', doc: 'docs/reference/control-api.md#endpoints' },
   EXISTS: { status: 409, message: 'the target file exists; pass force', doc: 'docs/how-to/import.md#bringing-a-piece-in' },
   IMPORT_FAILED: { status: 400, message: 'the file could not be imported', doc: 'docs/how-to/import.md#bringing-a-piece-in' },
   NO_SUCH_RECORD: { status: 404, message: 'no such performance record', doc: 'docs/reference/control-api.md#endpoints' },
   BAD_QUERY: { status: 400, message: 'from and limit are whole numbers', doc: 'docs/how-to/record-and-replay.md#replaying-a-record' },
-  NO_SUCH_MEDIA: { status: 404, message: 'the record names no such media file, or it is gone', doc: 'docs/how-to/record-and-replay.md#replaying-a-record' },
-  BAD_MEDIA_PATH: { status: 400, message: 'a media path is relative, without empty, "." or ".." segments', doc: 'docs/how-to/record-and-replay.md#replaying-a-record' },
+  NO_SUCH_MEDIA: {
+    status: 404,
+    message: 'the record names no such media file, or it is gone',
+    doc: 'docs/how-to/record-and-replay.md#replaying-a-record',
+  },
+  BAD_MEDIA_PATH: {
+    status: 400,
+    message: 'a media path is relative, without empty, "." or ".." segments',
+    doc: 'docs/how-to/record-and-replay.md#replaying-a-record',
+  },
   // The score editor (docs/reference/score-editing-api.md): `doc` names the page and its anchor.
   STALE_REVISION: {
     status: 409,
@@ -100,7 +137,11 @@ export const VENUE_ERRORS = Object.freeze({
   // The console's cards.
   NO_SUCH_TARGET: { status: 404, message: 'no such OSC target', doc: 'docs/how-to/connect-osc-tools.md#on-time-in-every-receiver' },
   BAD_EDGE_URL: { status: 400, message: 'the edge URL is not valid', doc: 'docs/reference/errors.md#venue-errors' },
-  EDGE_OFF: { status: 409, message: 'the edge mirror is off; switch it on with POST /api/edge', doc: 'docs/reference/control-api.md#endpoints' },
+  EDGE_OFF: {
+    status: 409,
+    message: 'the edge mirror is off; switch it on with POST /api/edge',
+    doc: 'docs/reference/control-api.md#endpoints',
+  },
   ALREADY_PLAYING: {
     status: 409,
     message: 'the show is already playing; a count-in starts a stopped or paused show',

@@ -95,7 +95,6 @@ test('no venue error is written inline: no error body, no error status outside t
   expect(inline).toEqual([]);
 });
 
-
 test('every catalogued venue code is documented on the docs page its entry names, under the anchor it names', () => {
   for (const [code, entry] of Object.entries({ ...AUDIENCE_ERRORS, ...VENUE_ERRORS })) {
     // Without a `doc`, the code is on the errors page; with one (docs/…/page.md#anchor), there or on the errors page.

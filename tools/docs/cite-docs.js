@@ -154,14 +154,28 @@ function inComment(text, at) {
  */
 export function findCitations(root, text, page = null) {
   const found = [];
-  const fenced = page ? new Set(linesOf(text).filter((l) => l.fenced).map((l) => l.n)) : new Set();
+  const fenced = page
+    ? new Set(
+        linesOf(text)
+          .filter((l) => l.fenced)
+          .map((l) => l.n),
+      )
+    : new Set();
   for (const m of text.matchAll(CITATION)) {
     const g = /** @type {Record<string, string | undefined>} */ (m.groups);
     const file = oldFile(/** @type {string} */ (g.file));
-    if (!file || (page ? fenced.has(text.slice(0, m.index).split('\n').length) : !inComment(text, /** @type {number} */ (m.index)))) continue;
+    if (!file || (page ? fenced.has(text.slice(0, m.index).split('\n').length) : !inComment(text, /** @type {number} */ (m.index))))
+      continue;
     // In Markdown, a file name in code or in a link already written is left alone.
     const lineStart = text.lastIndexOf('\n', m.index - 1) + 1;
-    if (page && (text.slice(lineStart, m.index).split('`').length % 2 === 0 || text[m.index - 1] === '[' || text[m.index - 1] === '(' && text[m.index - 2] === ']' || text.slice(m.index - 3, m.index) === '../')) continue;
+    if (
+      page &&
+      (text.slice(lineStart, m.index).split('`').length % 2 === 0 ||
+        text[m.index - 1] === '[' ||
+        (text[m.index - 1] === '(' && text[m.index - 2] === ']') ||
+        text.slice(m.index - 3, m.index) === '../')
+    )
+      continue;
     if (g.phrase?.includes('.md')) g.phrase = undefined;
     const title = g.q?.slice(1, -1).replace(new RegExp(BREAK), ' ').trim() ?? g.phrase?.trim();
     let { target, how } = resolveCitation(root, file, title, g.bold);
