@@ -24,6 +24,8 @@ const sentence = (error) => (error instanceof ImportError ? error.message : `the
  */
 export function createNotationService({ cacheDir, log, engraver = createEngraver() }) {
   let generation = 0;
+  /** Engravings made by the worker (not found in the cache), since this service started. */
+  let engraved = 0;
   /** The loaded score's notation (its file, what was read, the engravings); null when it names none. @type {any} */
   let current = null;
 
@@ -42,7 +44,11 @@ export function createNotationService({ cacheDir, log, engraver = createEngraver
     const job = { type: 'engrave', hash: state.hash, bytes: state.bytes, name: state.src, xmlId, layout, dir: cacheDir, key };
     entry.promise = (async () => {
       try {
-        entry.meta = (await readEngravingMeta(cacheDir, key)) ?? (await engraver.run(/** @type {any} */ (job), { urgent }));
+        entry.meta = await readEngravingMeta(cacheDir, key);
+        if (!entry.meta) {
+          entry.meta = await engraver.run(/** @type {any} */ (job), { urgent });
+          engraved += 1;
+        }
       } catch (error) {
         if (/another score was loaded|closing/.test(String(error?.message))) state.entries.delete(key);
         else entry.meta = { format: 0, error: sentence(error) };
@@ -182,6 +188,8 @@ export function createNotationService({ cacheDir, log, engraver = createEngraver
         error,
       };
     },
+    /** How many engravings Verovio made (the rest came from the disk cache). */
+    stats: () => ({ engraved }),
     /** Resolves when the current score's background engraving is finished (tests, bench). */
     settled: () => current?.started ?? Promise.resolve(),
     close: () => engraver.close(),
