@@ -4,6 +4,8 @@
 // answer with the small meta only, so the show's thread never handles pages. A file it cannot
 // read or engrave is answered (and cached) as an error sentence.
 
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { ImportError } from '#core/import/import-error.js';
 import { engravePages } from './engrave-pages.js';
@@ -53,7 +55,22 @@ async function run(job) {
   });
 }
 
+/**
+ * Give this thread the lowest CPU priority, so that on a busy machine the show's thread (beats,
+ * OSC, fan-out) runs first. Linux: a thread is niced by its own id (/proc/thread-self names it);
+ * elsewhere, where that is not possible, the engraving runs at normal priority.
+ */
+function yieldToTheShow() {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0 && tid !== process.pid) setPriority(tid, 19);
+  } catch {
+    // not Linux: nothing to do
+  }
+}
+
 if (parentPort) {
+  yieldToTheShow();
   const port = parentPort;
   port.on('message', async (message) => {
     try {
