@@ -15,6 +15,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { decode } from 'node-osc';
 import { createLog, LAYOUTS, startShowServer } from '../../local-server/index.js';
@@ -99,9 +100,14 @@ async function beatErrors(server, receiver, seconds) {
   const onBeat = (b) => schedule.set(`${b.bar}:${b.beat}`, b.at);
   server.show.events.on('beat', onBeat);
   receiver.arrivals.length = 0;
+  // The show's event loop delay in the window: a stall there delays every beat.
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
   await sleep(seconds * 1000);
+  loop.disable();
   server.show.events.off('beat', onBeat);
-  return receiver.arrivals.flatMap(([key, at]) => (schedule.has(key) ? [at - schedule.get(key)] : []));
+  const errors = receiver.arrivals.flatMap(([key, at]) => (schedule.has(key) ? [at - schedule.get(key)] : []));
+  return Object.assign(errors, { loopMaxMs: loop.max / 1e6, loopP99Ms: loop.percentile(99) / 1e6 });
 }
 
 async function receiver() {
@@ -158,7 +164,15 @@ async function timingRun(work, options) {
 
 const summary = (errors) => {
   const abs = errors.map(Math.abs);
-  return { n: errors.length, median: median(errors), p99: percentile(abs, 99), worst: Math.max(...abs) };
+  return {
+    n: errors.length,
+    median: median(errors),
+    p99: percentile(abs, 99),
+    worst: Math.max(...abs),
+    over5: abs.filter((e) => e > 5).length,
+    loopP99: /** @type {any} */ (errors).loopP99Ms,
+    loopMax: /** @type {any} */ (errors).loopMaxMs,
+  };
 };
 
 await runBench({
@@ -197,6 +211,9 @@ await runBench({
         median: med(w, 'median'),
         p99: med(w, 'p99'),
         worst: med(w, 'worst'),
+        over5: med(w, 'over5'),
+        loopP99: med(w, 'loopP99'),
+        loopMax: med(w, 'loopMax'),
       }));
       process.stdout.write(
         `\nEngraving every part and the full score in ${Object.keys(LAYOUTS).length} layouts, from scratch (median of ${options.runs})\n${formatTable(
@@ -217,6 +234,9 @@ await runBench({
             { key: 'median', label: 'median' },
             { key: 'p99', label: 'p99' },
             { key: 'worst', label: 'worst' },
+            { key: 'over5', label: 'beats > 5 ms' },
+            { key: 'loopP99', label: 'loop delay p99' },
+            { key: 'loopMax', label: 'loop delay max' },
           ],
           beats,
         )}\n`,
