@@ -10,7 +10,7 @@
 //    writes bench-results/notation.json. The load average is printed: on a busy machine both
 //    windows show it.
 //
-//   npm run bench:notation [-- --runs 3 --seconds 10 --bpm 200 --file NAME --out FILE]
+//   npm run bench:notation [-- --runs 3 --seconds 10 --bpm 200 --file NAME --also PATH --out FILE]
 
 import dgram from 'node:dgram';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -39,15 +39,18 @@ const FILES = [
 const wallClock = () => performance.timeOrigin + performance.now();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-const USAGE = `npm run bench:notation [-- --runs 3 --seconds 10 --bpm 200 --file NAME --out FILE]\n`;
+const USAGE = `npm run bench:notation [-- --runs 3 --seconds 10 --bpm 200 --file NAME --also PATH --out FILE]
+  --also PATH  engrave another MusicXML file too (repeatable), e.g. a large orchestral score from
+               music21's corpus (python3 -c "from music21 import corpus; print(corpus.getWork('bwv248.64-6'))")\n`;
 
 function parse(argv) {
-  const options = { runs: 3, seconds: 10, bpm: 200, file: 'Dichterliebe01.xml', out: RESULTS };
+  const options = { runs: 3, seconds: 10, bpm: 200, file: 'Dichterliebe01.xml', also: [], out: RESULTS };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (value === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
     if (flag === '--file' && FILES.includes(value)) options.file = value;
     else if (flag === '--out') options.out = path.resolve(value);
+    else if (flag === '--also') options.also.push(path.resolve(value));
     else if (['--runs', '--seconds', '--bpm'].includes(flag)) {
       const [min, max] = { '--runs': [1, 9], '--seconds': [3, 60], '--bpm': [20, 400] }[flag];
       const n = Number(value);
@@ -75,7 +78,10 @@ function serve(scorePath, cacheDir, oscPort) {
 
 /** Engrave one file from scratch: whole-file time, pages, and gzipped page sizes via the routes. */
 async function engraveOnce(work, file) {
-  const { scorePath, score } = await importNotation(path.join(CORPUS, file), path.join(work, `e-${Math.random().toString(36).slice(2)}`));
+  const { scorePath, score } = await importNotation(
+    path.resolve(CORPUS, file),
+    path.join(work, `e-${Math.random().toString(36).slice(2)}`),
+  );
   const server = await serve(scorePath, path.join(work, `cache-${Math.random().toString(36).slice(2)}`), 0);
   try {
     const t0 = performance.now();
@@ -183,12 +189,12 @@ await runBench({
     const work = await mkdtemp(path.join(tmpdir(), 'tutti-bench-notation-'));
     try {
       const engraving = [];
-      for (const file of FILES) {
+      for (const file of [...FILES, ...options.also]) {
         const runs = [];
         for (let r = 0; r < options.runs; r += 1) runs.push(await engraveOnce(work, file));
         const med = (k) => round(median(runs.map((x) => x[k])), 2);
         engraving.push({
-          file,
+          file: path.basename(file),
           parts: runs[0].parts,
           pages: runs[0].pages,
           ms: med('ms'),
