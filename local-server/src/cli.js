@@ -15,6 +15,7 @@ import { writeNewScore } from './new-score.js';
 import { buildAudienceFromSource } from './audience-from-source.js';
 import { reportCommand } from './report/report-command.js';
 import { runImport } from './import/import-command.js';
+import { terminalWriter } from './terminal-text.js';
 
 const USAGE = `Tutti — live networked scores
 
@@ -36,8 +37,9 @@ Docs: README.md (set-up, console, serve), scores/README.md (score format),
  * @returns {Promise<number | { server: any }>} exit code, or the running server for `serve`
  */
 export async function runCli(argv, io = {}) {
-  const out = io.out ?? ((s) => process.stdout.write(`${s}\n`));
-  const err = io.err ?? ((s) => process.stderr.write(`${s}\n`));
+  // Everything printed goes through here: control characters from the network are shown, not obeyed.
+  const out = terminalWriter(io.out ?? ((s) => process.stdout.write(`${s}\n`)));
+  const err = terminalWriter(io.err ?? ((s) => process.stderr.write(`${s}\n`)));
   const [command, ...rest] = argv;
 
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
