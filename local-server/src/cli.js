@@ -9,7 +9,7 @@ import { startShowServer, StartupError, DEFAULT_SCORE } from './server.js';
 import { createLog } from './log.js';
 import { lanAddress } from './lan-address.js';
 import { formatTarget } from './osc-target.js';
-import { defaultStateDir, resumeFileFor, logFileFor, recordDirFor } from './state-dir.js';
+import { defaultStateDir, resumeFileFor, logFileFor, recordDirFor, partKeyFileFor } from './state-dir.js';
 import { packageVersion } from './version.js';
 import { writeNewScore } from './new-score.js';
 import { buildAudienceFromSource } from './audience-from-source.js';
@@ -153,7 +153,16 @@ async function serve(argv, out, err, env) {
   const recordDir = recordDirFor(options, stateDir);
   let server;
   try {
-    server = await startShowServer({ ...options, stateFile, logFile, recordDir, log, buildAudienceApp: buildAudienceFromSource });
+    const partKeyFile = partKeyFileFor(stateDir);
+    server = await startShowServer({
+      ...options,
+      stateFile,
+      logFile,
+      recordDir,
+      partKeyFile,
+      log,
+      buildAudienceApp: buildAudienceFromSource,
+    });
   } catch (e) {
     if (e instanceof StartupError) {
       const details = e.problems.length
