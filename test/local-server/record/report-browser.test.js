@@ -63,11 +63,11 @@ test('the report carries a CSP: a script slipped into it does not run, its own s
       if (/Content Security Policy/.test(m.text())) refused.push(m.text());
     });
     await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
-    expect(await page.evaluate(() => /** @type {any} */ (window).__ran ?? false)).toBe(false);
+    expect(await page.evaluate(() => /** @type {any} */ (globalThis).__ran ?? false)).toBe(false);
     // Chromium says what the policy refused: the script and the image.
     expect(refused.some((t) => /inline script/.test(t))).toBe(true);
     expect(refused.some((t) => /example\.invalid/.test(t))).toBe(true);
-    expect(await page.locator('.tiles').evaluate((el) => getComputedStyle(el).display)).toBe('grid');
+    expect(await page.locator('.tiles').evaluate((el) => el.ownerDocument.defaultView?.getComputedStyle(el).display)).toBe('grid');
   } finally {
     await browser.close();
   }
