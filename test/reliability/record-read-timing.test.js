@@ -3,15 +3,15 @@
 // OSC receiver (on its own thread, over real UDP) and a /ws viewer when they sound. The lateness
 // of the same show's beats is compared with and without the record being read, in one run, so a
 // slow or loaded machine moves both alike. Reading it on the event loop took ~0.5 s a request
-// here and made the beats of those moments up to ~200 ms late.
+// here and made the beats of those moments up to ~200 ms late. Runs in band (npm run test:timing).
 import { afterAll, expect, test } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startShow } from '../../support/show.js';
-import { openWs, waitFor } from '../../support/clients.js';
-import { threadReceiver, medianOf, wallClock } from '../../support/osc-receivers.js';
-import { writeBigRecord } from '../../support/big-record.js';
+import { startShow } from '../support/show.js';
+import { openWs, waitFor } from '../support/clients.js';
+import { threadReceiver, medianOf, wallClock } from '../support/osc-receivers.js';
+import { writeBigRecord } from '../support/big-record.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tutti-record-timing-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
