@@ -122,7 +122,7 @@ export async function buildAudienceListener({
     await settings.buildAudienceApp();
   await audience.register(staticRoutes, { dir: settings.audienceDist, media, onOutside: warnMediaLinks({ metrics, log }) });
   // Musicians' part pages: behind a key only the console shows (routes/part.js, SECURITY.md).
-  const partKey = createPartKey({
+  const partKey = await createPartKey({
     file: settings.partKeyFile ?? null,
     onError: (err) => log.warn(`cannot save the part-page key (${err.message}); it works until this server stops`),
   });

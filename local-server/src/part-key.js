@@ -6,9 +6,8 @@
 // (systemd, crash resume) keeps the tablets' links working; the console rotates it, and the old
 // key stops working at once.
 
-import fs from 'node:fs';
-import path from 'node:path';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFileNoFollow, replaceFile } from './files/safe-write.js';
 
 /** 10 base64url characters: 60 bits, beyond guessing at the audience listener's 20 requests/s. */
 export const PART_KEY_CHARS = 10;
@@ -19,64 +18,58 @@ const KEY_FORM = new RegExp(`^[A-Za-z0-9_-]{${PART_KEY_CHARS}}$`);
 const newKey = () => randomBytes(PART_KEY_CHARS).toString('base64url').slice(0, PART_KEY_CHARS);
 const digest = (s) => createHash('sha256').update(s).digest();
 
-/** The key saved in `file`, or null when there is none (or not a key). */
-function readKey(file) {
+/** The key saved in `file`, or null when there is none, it is not a key, or the name is a link. */
+async function readKey(file) {
   try {
-    const text = fs.readFileSync(file, 'utf8').trim();
+    const text = (await readFileNoFollow(file)).toString('utf8').trim();
     return KEY_FORM.test(text) ? text : null;
   } catch {
     return null;
   }
 }
 
-/** Save the key readable by this user only: a temp file beside it, then a rename. */
-function saveKey(file, key) {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.tmp`;
-  fs.rmSync(temp, { force: true });
-  fs.writeFileSync(temp, `${key}\n`, { flag: 'wx', mode: 0o600 });
-  fs.renameSync(temp, file);
-}
-
 /**
  * @typedef {object} PartKey
  * @property {string} key the key now
  * @property {(candidate: unknown) => boolean} matches a constant-time check of a presented key against the key now
- * @property {() => string} rotate a new random key (saved); the old one stops matching at once
+ * @property {() => Promise<string>} rotate a new random key: the old one stops matching at once; resolves once saved
  * @property {(listener: (key: string) => void) => void} onRotate told after every rotation (open part streams are closed)
  */
 
 /**
- * The part-page key: the one saved in `file`, else a new random one (saved there).
+ * The part-page key: the one saved in `file`, else a new random one (saved there, readable by
+ * this user only, never through a link: files/safe-write.js).
  * @param {{ file?: string | null, onError?: (err: Error) => void }} [options] file: null keeps the key
  *   in memory only (a new one every start); onError: the file could not be written (the key still works)
- * @returns {PartKey}
+ * @returns {Promise<PartKey>}
  */
-export function createPartKey({ file = null, onError = () => {} } = {}) {
-  let key = (file && readKey(file)) || newKey();
+export async function createPartKey({ file = null, onError = () => {} } = {}) {
+  const saved = file ? await readKey(file) : null;
+  let key = saved ?? newKey();
   let expected = digest(key);
   /** @type {Array<(key: string) => void>} */
   const listeners = [];
-  const save = () => {
+  const save = async () => {
     if (!file) return;
     try {
-      saveKey(file, key);
+      await replaceFile(file, `${key}\n`, { mode: 0o600 });
     } catch (err) {
       onError(/** @type {Error} */ (err));
     }
   };
-  if (file && readKey(file) !== key) save();
+  if (file && saved === null) await save();
   return {
     get key() {
       return key;
     },
     matches: (candidate) => typeof candidate === 'string' && timingSafeEqual(digest(candidate), expected),
-    rotate() {
+    async rotate() {
       key = newKey();
       expected = digest(key);
-      save();
       for (const listener of listeners) listener(key);
-      return key;
+      const now = key;
+      await save();
+      return now;
     },
     onRotate: (listener) => listeners.push(listener),
   };

@@ -13,7 +13,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const FORM = new RegExp(`^[A-Za-z0-9_-]{${PART_KEY_CHARS}}$`);
 
 test('10 URL-safe random characters: the same control token gives another key every time', async () => {
-  const keys = new Set(Array.from({ length: 20 }, () => createPartKey().key));
+  const keys = new Set(await Promise.all(Array.from({ length: 20 }, async () => (await createPartKey()).key)));
   expect(keys.size).toBe(20);
   for (const key of keys) expect(key).toMatch(FORM);
   // Two servers with one token: two keys (it used to be an HMAC of the token).
@@ -27,29 +27,43 @@ test('10 URL-safe random characters: the same control token gives another key ev
   }
 });
 
-test('kept in its file across restarts (readable by this user only); a rotation saves the new one and refuses the old', () => {
+test('kept in its file across restarts (readable by this user only); a rotation saves the new one and refuses the old', async () => {
   const file = path.join(dir, 'state', 'part-key');
-  const first = createPartKey({ file });
+  const first = await createPartKey({ file });
   expect(fs.readFileSync(file, 'utf8').trim()).toBe(first.key);
   if (process.platform !== 'win32') expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-  expect(createPartKey({ file }).key).toBe(first.key);
+  expect((await createPartKey({ file })).key).toBe(first.key);
 
   const told = [];
   first.onRotate((key) => told.push(key));
   const old = first.key;
-  const fresh = first.rotate();
+  const fresh = await first.rotate();
   expect(fresh).toMatch(FORM);
   expect(fresh).not.toBe(old);
   expect(first.key).toBe(fresh);
   expect(first.matches(old)).toBe(false);
   expect(first.matches(fresh)).toBe(true);
   expect(told).toEqual([fresh]);
-  expect(createPartKey({ file }).key).toBe(fresh);
+  expect((await createPartKey({ file })).key).toBe(fresh);
   // A damaged file gets a new key, saved.
   fs.writeFileSync(file, 'not a key at all\n');
-  const replaced = createPartKey({ file });
+  const replaced = await createPartKey({ file });
   expect(replaced.key).toMatch(FORM);
   expect(fs.readFileSync(file, 'utf8').trim()).toBe(replaced.key);
+});
+
+test('a part-key file that is a link is neither read nor written through', async () => {
+  const target = path.join(dir, 'elsewhere.txt');
+  fs.writeFileSync(target, 'AAAAAAAAAA\n');
+  const file = path.join(dir, 'linked', 'part-key');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.symlinkSync(target, file);
+  const errors = [];
+  const partKey = await createPartKey({ file, onError: (err) => errors.push(err) });
+  expect(partKey.key).not.toBe('AAAAAAAAAA');
+  expect(fs.readFileSync(target, 'utf8')).toBe('AAAAAAAAAA\n');
+  expect(errors).toHaveLength(1);
+  expect(/** @type {any} */ (errors[0]).code).toBe('SYMLINK_REFUSED');
 });
 
 test('a server restarted with the same state folder keeps the key', async () => {
@@ -66,8 +80,8 @@ test('a server restarted with the same state folder keeps the key', async () => 
   }
 });
 
-test('matches only the exact key', () => {
-  const { key, matches } = createPartKey();
+test('matches only the exact key', async () => {
+  const { key, matches } = await createPartKey();
   expect(matches(key)).toBe(true);
   for (const other of [
     key.slice(0, -1),

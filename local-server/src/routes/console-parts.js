@@ -35,7 +35,7 @@ export default async function consoleParts(app, { show, audiencePort, partKey, p
   // A photographed or lost key: a new random one; the old one is refused from now on and the
   // part pages open with it are disconnected (part-key.js, routes/part-stream.js).
   app.post('/api/parts/key', async () => {
-    partKey.rotate();
+    await partKey.rotate();
     log?.info('part-page key replaced: the musicians scan the new code');
     return linkWithCode();
   });
