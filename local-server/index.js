@@ -17,7 +17,7 @@ export { createLog } from './src/log.js';
 /** Writes to a closed stdout / stderr dropped, not fatal: `tutti serve` and the desktop app's server process. */
 export { dropOutputToClosedReaders } from './src/closed-output.js';
 /** Where the show position and the log file live (README.md, "Crash resume", "Logs"). */
-export { defaultStateDir, resumeFileFor, logFileFor, recordDirFor } from './src/state-dir.js';
+export { defaultStateDir, resumeFileFor, logFileFor, recordDirFor, partKeyFileFor } from './src/state-dir.js';
 /** Builds a missing dist/ in a source checkout (never in the desktop app). */
 export { buildAudienceFromSource } from './src/audience-from-source.js';
 /** The console page's Content-Security-Policy, which the desktop app applies to its window too. */

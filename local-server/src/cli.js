@@ -10,12 +10,13 @@ import { startShowServer, StartupError, DEFAULT_SCORE } from './server.js';
 import { createLog } from './log.js';
 import { lanAddress } from './lan-address.js';
 import { formatTarget } from './osc-target.js';
-import { defaultStateDir, resumeFileFor, logFileFor, recordDirFor, NOTATION_DIR_NAME } from './state-dir.js';
+import { defaultStateDir, resumeFileFor, logFileFor, recordDirFor, partKeyFileFor, NOTATION_DIR_NAME } from './state-dir.js';
 import { packageVersion } from './version.js';
 import { writeNewScore } from './new-score.js';
 import { buildAudienceFromSource } from './audience-from-source.js';
 import { reportCommand } from './report/report-command.js';
 import { runImport } from './import/import-command.js';
+import { terminalWriter } from './terminal-text.js';
 
 const USAGE = `Tutti — live networked scores
 
@@ -37,8 +38,9 @@ Docs: README.md (set-up, console, serve), scores/README.md (score format),
  * @returns {Promise<number | { server: any }>} exit code, or the running server for `serve`
  */
 export async function runCli(argv, io = {}) {
-  const out = io.out ?? ((s) => process.stdout.write(`${s}\n`));
-  const err = io.err ?? ((s) => process.stderr.write(`${s}\n`));
+  // Everything printed goes through here: control characters from the network are shown, not obeyed.
+  const out = terminalWriter(io.out ?? ((s) => process.stdout.write(`${s}\n`)));
+  const err = terminalWriter(io.err ?? ((s) => process.stderr.write(`${s}\n`)));
   const [command, ...rest] = argv;
 
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
@@ -153,12 +155,14 @@ async function serve(argv, out, err, env) {
   const notationCacheDir = path.join(stateDir, NOTATION_DIR_NAME);
   let server;
   try {
+    const partKeyFile = partKeyFileFor(stateDir);
     server = await startShowServer({
       ...options,
       stateFile,
       logFile,
       recordDir,
       notationCacheDir,
+      partKeyFile,
       log,
       buildAudienceApp: buildAudienceFromSource,
     });

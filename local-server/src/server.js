@@ -56,6 +56,7 @@ export { DEFAULT_SCORE } from './start-score.js';
  * @property {number | null} [maxClients]
  * @property {string | null} [recordDir] write the performance record of this show into this folder (README.md, "The performance record"); null = none
  * @property {string} [notationCacheDir] where engraved notation is kept (docs/reference/notation.md#the-cache); default notation/ in the state folder
+ * @property {string | null} [partKeyFile] keep the part-page key here across restarts (part-key.js); null = a new key every start
  * @property {string | null} [stateFile] persist the show position here; resume from it after an unclean stop (a clean close deletes it)
  * @property {number} [lookaheadMs]
  * @property {number} [lookAheadDelayMs] how long an operator's action's look-ahead waits on the lean stream (default LOOK_AHEAD_DELAY_MS in show-streams.js)
@@ -188,8 +189,10 @@ export async function startShowServer(options = {}) {
       controlUrl: listenerUrl(control, '127.0.0.1'),
       audiencePort,
       token,
-      /** The musicians' part pages are at `${audienceUrl}/part/${partKey}/` (README.md, "Part pages"). */
-      partKey: partKey.key,
+      /** The musicians' part pages are at `${audienceUrl}/part/${partKey}/` (README.md, "Part pages"); the key now (the console can rotate it). */
+      get partKey() {
+        return partKey.key;
+      },
       show,
       metrics,
       log,

@@ -31,7 +31,6 @@ export async function buildShowListeners({ parts, logs, token, options, audience
     ...parts,
     printed,
     fastifyLogging,
-    token,
     settings: {
       rateLimit: options.rateLimit,
       maxPerAddress: options.maxPerAddress ?? DEFAULT_MAX_PER_ADDRESS,
@@ -40,6 +39,7 @@ export async function buildShowListeners({ parts, logs, token, options, audience
       audienceDist: AUDIENCE_DIST,
       partDist: PART_DIST,
       buildAudienceApp: options.buildAudienceApp,
+      partKeyFile: options.partKeyFile ?? null,
     },
   });
   const control = await buildControlListener({
@@ -61,7 +61,7 @@ export async function buildShowListeners({ parts, logs, token, options, audience
       audienceHost: options.host ?? '0.0.0.0',
       audiencePort,
       probeKey: probeKey.key,
-      partKey: partKey.key,
+      partKey,
       consoleHost: options.consoleHost ?? { mode: 'serve' },
     },
   });

@@ -17,6 +17,13 @@ export function duration(ms) {
   return h ? `${h}:${mm.padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
 }
 
+/**
+ * The report's Content-Security-Policy (issue 40 item 15): its text comes from a record, so no
+ * script may run and nothing may be fetched, whatever a name in it holds; the inline CSS and
+ * the key swatches' colours are the only styles, the SVG is inline.
+ */
+export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
 const CHART_POINTS = 240;
 const kb = (n) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(2)} MB` : `${(n / 1024).toFixed(1)} KB`);
 
@@ -60,6 +67,7 @@ export function renderReport(story) {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
 <title>Tutti performance · ${esc(title)}</title>
 <style>${CSS}</style>
 </head>

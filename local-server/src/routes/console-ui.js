@@ -19,13 +19,14 @@ const CORE_DIR = fileURLToPath(new URL('../../../core/', import.meta.url));
  * web/console resolves to /core/… in the browser): one SSE parser and one backoff rule for the
  * audience app, the servers and the console, and the printed-bar helpers (scores/README.md,
  * "Printed bar numbers"), and the merge patch a replay applies envelopes with (README.md,
- * "Replaying a record"). Only these are served; they import nothing else.
+ * "Replaying a record") with the phone's beat queue (core/client/beat-schedule.js). Only these are served; they import nothing else.
  */
 export const CONSOLE_CORE_FILES = Object.freeze([
   'protocol/sse-parser.js',
   'util/backoff.js',
   'score/printed-bars.js',
   'protocol/merge-patch.js',
+  'client/beat-schedule.js',
 ]);
 
 /**

@@ -32,7 +32,7 @@ export function partKeyGate(partKey, metrics) {
 
 /**
  * @param {import('fastify').FastifyInstance} app
- * @param {{ dir: string, show: any, metrics: import('../metrics.js').Metrics, partKey: ReturnType<typeof import('../part-key.js').createPartKey>, partPages: ReturnType<typeof import('../part-pages.js').createPartPages>, log: { warn: (msg: string) => void }, notation: ReturnType<typeof import('../notation/notation-service.js').createNotationService> }} options
+ * @param {{ dir: string, show: any, metrics: import('../metrics.js').Metrics, partKey: import('../part-key.js').PartKey, partPages: ReturnType<typeof import('../part-pages.js').createPartPages>, log: { warn: (msg: string) => void }, notation: ReturnType<typeof import('../notation/notation-service.js').createNotationService> }} options
  */
 export default async function partRoutes(app, { dir, show, metrics, partKey, partPages, log, notation }) {
   /** @type {Map<string, any>} */
