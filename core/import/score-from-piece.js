@@ -1,6 +1,7 @@
 // The imported score: a piece's metadata and parts plus its time map (time-map.js), as a
 // "tutti-score/1" score with no cues (scores/README.md, "Importing a piece"). Runtime-free.
 
+import { cleanText } from './clean-text.js';
 import { buildTimeMap } from './time-map.js';
 
 const MAX_PARTS = 64;
@@ -84,7 +85,7 @@ export function slug(text, max) {
 }
 
 function clip(text) {
-  const t = String(text ?? '')
+  const t = cleanText(String(text ?? ''))
     .replace(/\s+/g, ' ')
     .trim();
   return t ? [...t].slice(0, NAME_CHARS).join('') : undefined;

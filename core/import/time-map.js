@@ -3,6 +3,7 @@
 // printed bar numbers (scores/README.md, "Importing a piece"). Runtime-free and deterministic.
 
 import { printedRuns } from '#core/score/printed-bars.js';
+import { cleanText } from './clean-text.js';
 import { barQuarters, fitMeter } from './meter-fit.js';
 import { performanceOrder } from './performance-order.js';
 
@@ -280,7 +281,7 @@ function sectionEntries(found, warn) {
   const seen = new Set();
   let lastIndex = -1;
   for (const s of found) {
-    const text = s.text.replace(/\s+/g, ' ').trim();
+    const text = cleanText(s.text).replace(/\s+/g, ' ').trim();
     if (!text) continue;
     const again = seen.has(s.key);
     seen.add(s.key);

@@ -10,6 +10,7 @@ import { ImportError } from '#core/import/import-error.js';
 import { fitMeter, METER_UNITS } from '#core/import/meter-fit.js';
 import { generalMidiInstruments } from './gm-programs.js';
 import { impliedPickupTicks } from './midi-pickup.js';
+import { decodeTrackTexts } from './midi-text.js';
 
 const { parseMidi } = midiFile;
 
@@ -37,6 +38,7 @@ export function readMidi(bytes, { maxMeasures, warn, what = 'the file', pickupBe
   }
   const cut = truncation(bytes, midi);
   if (cut) throw new ImportError(`${what} is not a readable MIDI file (${cut}); it may be cut short or damaged`);
+  decodeTrackTexts(midi.tracks);
   const ppq = midi.header.ticksPerBeat;
   if (!ppq)
     throw new ImportError(
