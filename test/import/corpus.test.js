@@ -113,7 +113,7 @@ test('an eighth-note pickup in 4/4 (Mozart K. 387): quarter = 100 is 200 eighths
     { at: { bar: 2, beat: 1 }, bpm: 100 },
   ]);
   expect(score.parts.map((p) => [p.id, p.osc])).toEqual([
-    ['violin', '/violin'],
+    ['violin-1', '/violin-1'],
     ['violin-2', '/violin-2'],
     ['viola', '/viola'],
     ['violoncello', '/violoncello'],
