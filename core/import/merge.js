@@ -21,8 +21,8 @@ export function mergeTimeMap(existing, imported) {
   /** @type {MergeLoss[]} */
   const lost = [];
   const beatsAt = (bar) => {
-    let beats = imported.meter[0].beats;
-    for (const m of imported.meter) if (m.bar <= bar) beats = m.beats;
+    let beats = imported.meter[0].count ?? imported.meter[0].beats;
+    for (const m of imported.meter) if (m.bar <= bar) beats = m.count ?? m.beats;
     return beats;
   };
   /** @param {Position} pos @returns {Position | string} the new position, or why there is none */
