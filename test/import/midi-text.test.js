@@ -43,6 +43,7 @@ test('Latin-1 names stay Latin-1; escapes and NULs are stripped from titles, par
       { ...end, deltaTime: 8 * PPQ },
     ],
     [meta('trackName', 'Fl\u00fbte \u00e0 bec'), noteOn(0), { ...end, deltaTime: 8 * PPQ }], // Latin-1 bytes FB, E0
+    [meta('trackName', 'Don\u0092t \u0085'), noteOn(3), end], // Windows' Latin-1: 92 is ’, 85 is …
     [meta('trackName', bytesOf('Violoncello\u0000')), meta('instrumentName', 'x'), noteOn(1), end],
     [meta('trackName', bytesOf('Zw\u00f6lf\u009b2J')), noteOn(2), end], // UTF-8, with an 8-bit CSI
   ];
@@ -50,7 +51,7 @@ test('Latin-1 names stay Latin-1; escapes and NULs are stripped from titles, par
   const { score } = await importNotationFile(file);
   expect(score.title).toBe('Serenade');
   expect(score.id).toBe('serenade');
-  expect(score.parts.map((p) => p.name)).toEqual(['Flûte à bec', 'Violoncello', 'Zwölf']);
+  expect(score.parts.map((p) => p.name)).toEqual(['Flûte à bec', 'Don’t …', 'Violoncello', 'Zwölf']);
   expect(score.sections).toEqual([{ at: { bar: 1, beat: 1 }, mark: 'Trio' }]);
 
   const out = [];

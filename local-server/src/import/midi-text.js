@@ -1,11 +1,14 @@
 // MIDI text events carry bytes with no declared encoding. midi-file reads them one byte per
 // character (Latin-1); MuseScore and most current tools write UTF-8, so "B♭ Clarinet" came in
 // as "Bâ\x99\xad Clarinet". The bytes are read as UTF-8 when they are valid UTF-8, else as
-// Latin-1, and control characters are dropped (issue 40, item 1).
+// Latin-1 in its Windows form (windows-1252, what the WHATWG decoder means by "latin1": bytes
+// 0x80–0x9F are ’ … € rather than control characters), and control characters are dropped
+// (issue 40, item 1).
 
 import { cleanText } from '#core/import/clean-text.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+const windows1252 = new TextDecoder('windows-1252');
 
 /**
  * A text event's string as midi-file gives it (one char per byte) → the text it encodes.
@@ -22,7 +25,7 @@ export function decodeMidiText(latin1) {
   try {
     decoded = utf8.decode(bytes);
   } catch {
-    decoded = text; // not UTF-8: Latin-1, as read
+    decoded = windows1252.decode(bytes); // not UTF-8
   }
   return cleanText(decoded);
 }
