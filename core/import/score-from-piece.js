@@ -20,7 +20,8 @@ const NAME_CHARS = 200;
  * @returns {{ score: Record<string, any>, timeMap: import('./time-map.js').TimeMap, warnings: ImportWarning[] }}
  */
 export function scoreFromPiece(piece, { name, maxBars, warnings = [] }) {
-  const warn = (measure, message) => warnings.push({ measure, message });
+  // Warnings quote the file: no control character of it reaches a terminal (clean-text.js).
+  const warn = (measure, message) => warnings.push({ measure: cleanText(measure), message: cleanText(message) });
   const timeMap = buildTimeMap(piece.measures, { maxBars, warn });
   const title = clip(piece.title) ?? clip(name) ?? 'Imported piece';
   /** @type {Record<string, any>} */

@@ -113,7 +113,7 @@ function layout(measures, played) {
   played.forEach((p, bar) => {
     const m = measures[p.index];
     for (const t of m.tempos) marks.push({ q: barQ[bar] + t.at, qpm: t.qpm, pos: positionAtQ(bar, t.at), label: m.label });
-    for (const r of m.ramps) ramps.push({ q: barQ[bar] + r.at, text: r.text, pos: positionAtQ(bar, r.at), label: m.label });
+    for (const r of m.ramps) ramps.push({ q: barQ[bar] + r.at, text: cleanText(r.text), pos: positionAtQ(bar, r.at), label: m.label });
     for (const r of m.rehearsals) sections.push({ pos: positionAtQ(bar, r.at), text: r.text, label: m.label, key: `${p.index}|${r.at}` });
   });
   marks.sort((a, b) => a.q - b.q);

@@ -108,3 +108,37 @@ test('an .mxl entry unpacking far beyond its declared 1,000 bytes stops at 1,000
   const refused = performance.now() - t1;
   expect(refused).toBeLessThan(inflateAll / 4);
 }, 30_000);
+
+test("a file's words and measure numbers with 8-bit escapes reach no terminal: warnings are cleaned", async () => {
+  // U+009B is CSI in its 8-bit form (XML 1.0 allows it as a character reference).
+  const bar = (n, words) =>
+    `<measure number="${n}"><attributes><divisions>1</divisions><time><beats>4</beats><beat-type>4</beat-type></time></attributes>${words ? `<direction><direction-type><words>${words}</words></direction-type></direction>` : ''}<note><pitch><step>C</step><octave>4</octave></pitch><duration>4</duration><type>whole</type></note></measure>`;
+  const file = path.join(dir, 'escapes.musicxml');
+  await writeFile(
+    file,
+    `${head}<score-partwise><part-list><score-part id="P1"><part-name>Solo&#155;2J</part-name></score-part></part-list><part id="P1">${bar('1', 'Presto&#155;31m')}${bar('X&#155;2J')}</part></score-partwise>`,
+  );
+  const out = [];
+  const code = await runCli(['import', file, '--out', path.join(dir, 'escapes.score.json')], {
+    out: (s) => out.push(s),
+    err: (s) => out.push(s),
+  });
+  expect(code).toBe(0);
+  const printed = out.join('\n');
+  expect(printed).toMatch(/says "Presto" without a metronome mark/);
+  expect(printed).toMatch(/Parts: +Solo \/solo/);
+  // eslint-disable-next-line no-control-regex -- what must not be printed
+  expect(printed).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+});
+
+test('numeric character references are decoded: Caf&#233; is Café', async () => {
+  const file = path.join(dir, 'refs.musicxml');
+  await writeFile(
+    file,
+    `${head}<score-partwise><work><work-title>Caf&#233; &#xE9;t&#233;</work-title></work><part-list><score-part id="P1"><part-name>Fl&#251;te</part-name></score-part></part-list><part id="P1"><measure number="1"><attributes><divisions>1</divisions><time><beats>4</beats><beat-type>4</beat-type></time></attributes><note><pitch><step>C</step><octave>4</octave></pitch><duration>4</duration><type>whole</type></note></measure></part></score-partwise>`,
+  );
+  const route = await consoleImport(file);
+  expect(route.status).toBe(200);
+  expect(route.body.lines[0]).toMatch(/"Café été"/);
+  expect(route.body.lines.join('\n')).toMatch(/Parts: +Flûte \/flute/);
+});

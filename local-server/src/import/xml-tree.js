@@ -32,6 +32,8 @@ export function parseXml(text, what) {
     parseTagValue: false,
     parseAttributeValue: false,
     trimValues: true,
+    // Numeric character references (&#233; for é) are left undecoded without it.
+    htmlEntities: true,
     maxNestedTags: MAX_NESTING,
   });
   try {
