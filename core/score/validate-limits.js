@@ -47,8 +47,11 @@ export const SCORE_LIMITS = Object.freeze({
 /**
  * @typedef {import('./format-problems.js').ScoreProblem} ScoreProblem
  * @typedef {{ bar: number, beat: number }} Position
- * @typedef {{ bar: number, beats: number, unit: number }} MeterEntry
- * @typedef {{ at: Position, bpm: number, to?: number, until?: Position }} TempoEntry
+ * @typedef {{ bar: number, beats: number, unit: number, count?: number }} MeterEntry
+ *   `beats`/`unit`: the printed signature; `count`: the beats counted per bar when not `beats`
+ *   (docs/reference/meter.md#counted-beats)
+ * @typedef {{ at: Position, bpm: number, to?: number, until?: Position, unit?: number, dotted?: boolean }} TempoEntry
+ *   `unit` (+`dotted`): the note value bpm counts, when not the bar's counted beat
  * @typedef {{ at: Position, mark: string, name?: string }} Section
  * @typedef {{ id: string, name?: string, osc: string }} Part
  * @typedef {{ id: string, kind: 'audio' | 'image', src: string, bytes?: number }} Asset
@@ -88,7 +91,7 @@ export const SCORE_LIMITS = Object.freeze({
  * so far with where they were declared.
  * @typedef {object} ScoreEnv
  * @property {number} [lastBar]
- * @property {(bar: number) => MeterEntry} [beatsAt]
+ * @property {(bar: number) => MeterEntry & { printed?: number }} [beatsAt] the meter as counted (beats: the counted beats)
  * @property {Map<string, { path: string, kind?: 'audio' | 'image' }>} assets
  * @property {Map<string, { path: string }>} parts
  * @property {number[]} [cueOrder] the file index of each cue after sorting by position
