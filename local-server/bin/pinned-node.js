@@ -18,12 +18,10 @@ const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2
  */
 export function pinnedNodeFor(binFile) {
   const root = join(dirname(realpathSync(binFile)), '..', '..');
-  const names =
-    process.platform === 'win32'
-      ? ['node_modules/node/bin/node.exe', 'node_modules/.bin/node.cmd']
-      : ['node_modules/node/bin/node', 'node_modules/.bin/node'];
-  for (const name of names) if (existsSync(join(root, name))) return join(root, name);
-  return null;
+  // The `node` package's own binary (its .bin shim is a symlink to it; on Windows a .cmd that
+  // would need a shell). Windows is untested.
+  const node = join(root, 'node_modules', 'node', 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
+  return existsSync(node) ? node : null;
 }
 
 /**
