@@ -10,6 +10,8 @@ import { main as report } from '../../artillery/report.js';
 import { readResult } from '../../artillery/lib/report/read-result.js';
 import { comparisonRows } from '../../artillery/lib/report/zscore-figures.js';
 import { isLoopbackUrl } from '../../artillery/lib/loopback.js';
+import { readEnsure } from '../../artillery/lib/report/ensure-checks.js';
+import { SCENARIOS, SCENARIO_DIR } from '../../artillery/lib/catalog.js';
 
 let show;
 let tmp;
@@ -63,4 +65,21 @@ test('127.0.0.1, ::1 and localhost targets are local, with or without a port or 
     expect(rows.find((r) => /push latency/.test(r.topic))?.tuttiSetup).toMatch(/loopback, load generator on the same machine/);
   }
   for (const url of ['http://192.168.1.20:8080', 'https://tutti.example', 'not a url', null]) expect(isLoopbackUrl(url)).toBe(false);
+});
+
+test("every scenario's ensure block is read as Artillery reads it (zscore-profile per environment)", () => {
+  for (const scenario of Object.values(SCENARIOS)) {
+    const yaml = readFileSync(join(SCENARIO_DIR, scenario.file), 'utf8');
+    for (const environment of scenario.parts ? scenario.parts.map((p) => p.environment) : [undefined]) {
+      const ensure = readEnsure(yaml, environment);
+      expect([scenario.name, environment, ensure?.maxErrorRate]).toEqual([scenario.name, environment, 1]);
+      expect(ensure?.thresholds.length).toBeGreaterThan(0);
+      for (const [metric, max] of ensure?.thresholds ?? [])
+        expect([metric, Number.isFinite(max)]).toEqual([expect.stringMatching(/^[\w.]+\.p99$/), true]);
+    }
+  }
+  expect(readEnsure(readFileSync(join(SCENARIO_DIR, 'vote-storm.yml'), 'utf8'))?.conditions).toEqual([
+    'tutti.votes_counted > 0',
+    'tutti.votes_refused == 0',
+  ]);
 });
