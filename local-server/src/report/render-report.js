@@ -3,6 +3,7 @@
 // the timeline, the tempo, the audience, the votes, push latency and clock sync, problems.
 
 import { chart } from '#core/report/svg-chart.js';
+import { standingWords } from '#core/score/count-in.js';
 import { timelineSvg, timelineLegend, clockOf } from './timeline-svg.js';
 
 const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
@@ -162,7 +163,7 @@ function actionList(story) {
   const rows = [
     ...story.actions.map((a) => ({
       t: a.t,
-      html: `<td>${esc(a.what)}</td><td>${esc(a.by)}</td><td>${a.after ? esc(`${a.after.transport} at bar ${a.after.bar} beat ${a.after.beat}, ${a.after.tempo} bpm`) : ''}</td>`,
+      html: `<td>${esc(a.what)}</td><td>${esc(a.by)}</td><td>${a.after ? esc(`${standingWords(a.after)}, ${a.after.tempo} bpm`) : ''}</td>`,
     })),
     ...story.outages.map((o) => ({
       t: o.from,
