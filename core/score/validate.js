@@ -38,7 +38,8 @@ export { formatProblems, SCORE_FORMAT, SCORE_LIMITS };
 const SCORE_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 // "$schema" is accepted (and dropped) so editors can offer completion from scores/score.schema.json.
-const ROOT_KEYS = [
+// The order is the written order of a score (docs/reference/score-editing-api.md#the-written-form).
+const ROOT_KEYS = Object.freeze([
   '$schema',
   'format',
   'id',
@@ -57,7 +58,10 @@ const ROOT_KEYS = [
   'prompts',
   'reactions',
   'graphic',
-];
+]);
+
+/** The top-level keys a score may have, in the order a score is written. */
+export const SCORE_KEYS = ROOT_KEYS;
 
 /**
  * Validate a parsed score. Reports every problem at once (up to SCORE_LIMITS.problems, then one

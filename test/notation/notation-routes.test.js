@@ -61,7 +61,7 @@ describe('a string quartet', () => {
   }, 60_000);
 
   test("a part's pages hold only its staff; the full score holds all four", async () => {
-    for (const part of ['violin', 'violin-2', 'viola', 'violoncello']) {
+    for (const part of ['violin-1', 'violin-2', 'viola', 'violoncello']) {
       const map = await (await fetch(`${running.base}/${part}.json`)).json();
       expect(map.bars).toHaveLength(13);
       const svg = await (await fetch(`${running.base}/${part}/1.svg`)).text();
@@ -82,14 +82,14 @@ describe('a string quartet', () => {
       expect(map.bars.every((b) => b.page >= 1 && b.page <= map.pages)).toBe(true);
     }
     expect(shapes).toEqual({ 'tablet-landscape': 'wide', 'tablet-portrait': 'tall', phone: 'tall' });
-    const res = await fetch(`${running.base}/violin/1.svg?layout=phone`);
+    const res = await fetch(`${running.base}/violin-1/1.svg?layout=phone`);
     expect(res.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
     // Made from a file someone sent: nothing in it may run.
     expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'.*sandbox/);
     const etag = res.headers.get('etag');
     expect(etag).toMatch(/^".+"$/);
     expect(await res.text()).toMatch(/Engraved by Verovio \(verovio\.org, LGPL-3\.0\)/);
-    const again = await fetch(`${running.base}/violin/1.svg?layout=phone`, { headers: { 'if-none-match': etag } });
+    const again = await fetch(`${running.base}/violin-1/1.svg?layout=phone`, { headers: { 'if-none-match': etag } });
     expect(again.status).toBe(304);
   });
 

@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { SymlinkRefusedError, createFile, refuseSymlink, replaceFile } from '../files/safe-write.js';
 import { placeNotation } from './place-notation.js';
+import { scoreText } from '../score-document/score-text.js';
 import path from 'node:path';
 import { ImportError } from '#core/import/import-error.js';
 import { mergeTimeMap } from '#core/import/merge.js';
@@ -57,7 +58,8 @@ export async function importToFile({ file, out, force = false, merge, dryRun = f
   }
   if (!dryRun) {
     try {
-      const text = `${JSON.stringify(score, null, 2)}\n`;
+      // The editor's written form, so a save with no edit writes the same bytes (docs/reference/score-editing-api.md#the-written-form).
+      const text = scoreText(score);
       // Replaced through a temp file and a rename only with force; else created, never clobbering.
       await (force ? replaceFile(target, text, { mkdir: false }) : createFile(target, text, { mkdir: false }));
     } catch (error) {
