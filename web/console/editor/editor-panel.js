@@ -1,0 +1,138 @@
+// The console's Edit view (docs/tutorials/first-piece-without-json.md): the timeline of bars and
+// lanes, the form of the selected cue, the phone preview at the cursor, Undo/Redo/Save and the
+// cursor's place. Keys inside the view: Ctrl/Cmd+Z undo, Shift+Ctrl/Cmd+Z (or Ctrl+Y) redo,
+// Ctrl/Cmd+S save; the stage's shortcuts (Space, arrows) stay out of it while it is open.
+
+import { $, h, fill, setText } from '../dom.js';
+import { createEditorState } from './editor-state.js';
+import { createEditorActions } from './editor-actions.js';
+import { createTimelineView } from './timeline-view.js';
+import { createCueForm } from './cue-form.js';
+import { createPhonePreview } from './phone-preview.js';
+import { createSaveFlow } from './save-flow.js';
+import { createMediaDrop } from './media-drop.js';
+import { createCursorForm } from './cursor-form.js';
+
+/**
+ * @param {{ api: ReturnType<typeof import('../api.js').createApi> }} options
+ */
+export function createEditorPanel({ api }) {
+  const root = $('editor');
+  const state = createEditorState();
+  let cursor = { bar: 1, beat: 1 };
+  const message = $('ed-message');
+
+  /** One line of news with its choices (a save's conflict, a media upload…). */
+  function say(text, kind = 'warn', choices = /** @type {Array<[string, () => void]>} */ ([])) {
+    message.className = `ed-message ${kind}`;
+    fill(
+      message,
+      h('span', { text }),
+      ...choices.map(([label, fn]) => h('button', { type: 'button', class: 'btn btn-small', text: label, onclick: fn })),
+    );
+  }
+  const ask = (text, choices, kind = 'warn') => say(text, kind, choices);
+
+  const actions = createEditorActions({ state, cursor: () => cursor, say });
+  const preview = createPhonePreview({ root: $('ed-preview-frame'), state });
+  const timeline = createTimelineView({
+    root: $('ed-timeline'),
+    state,
+    onMove: actions.move,
+    onDelete: actions.remove,
+    onCursor: (at) => setCursor(at),
+    cursor: () => cursor,
+  });
+  const form = createCueForm({ root: $('ed-form'), state, onCopy: actions.copy, onDelete: actions.remove });
+  const saving = createSaveFlow({
+    api,
+    state,
+    ask,
+    onProblems: (problems) => say(problems.map((p) => `${p.path}: ${p.message}`).join(' · '), 'bad'),
+  });
+  const where = createCursorForm({ root: $('ed-cursor-form'), state, onCursor: (at) => setCursor(at) });
+  $('ed-media').append(createMediaDrop({ root, token: api.token, onAsset: actions.asset, say }));
+
+  function setCursor(at) {
+    const map = state.map();
+    if (!map) return;
+    cursor = map.positionOf(map.indexOf(at));
+    where.show(cursor);
+    preview.show(cursor);
+    timeline.render();
+  }
+
+  const undoButton = /** @type {HTMLButtonElement} */ ($('ed-undo'));
+  const redoButton = /** @type {HTMLButtonElement} */ ($('ed-redo'));
+  function renderBar() {
+    const next = state.next();
+    undoButton.disabled = !next.undo;
+    redoButton.disabled = !next.redo;
+    undoButton.title = next.undo ? `Undo: ${next.undo} (Ctrl+Z)` : 'Nothing to undo';
+    redoButton.title = next.redo ? `Redo: ${next.redo} (Shift+Ctrl+Z)` : 'Nothing to redo';
+    const n = state.problems().length;
+    setText($('ed-status'), `${state.dirty() ? 'Unsaved edits' : 'Saved'}${n ? ` · ${n} problem${n === 1 ? '' : 's'}` : ''}`);
+  }
+
+  state.subscribe((why) => {
+    timeline.render();
+    form.render();
+    renderBar();
+    if (why !== 'select') preview.show(cursor);
+  });
+
+  const undo = () => state.undo() && say(`Undone.`, 'ok');
+  const redo = () => state.redo() && say(`Redone.`, 'ok');
+  undoButton.addEventListener('click', undo);
+  redoButton.addEventListener('click', redo);
+  $('ed-save').addEventListener('click', () => void saving.save());
+  $('ed-rehearse').addEventListener('click', () => void rehearse());
+  for (const button of root.querySelectorAll('[data-add]'))
+    button.addEventListener('click', () => {
+      actions.add(/** @type {any} */ (/** @type {HTMLElement} */ (button).dataset.add));
+      /** @type {HTMLElement | null} */ (root.querySelector('#ed-form input'))?.focus();
+    });
+
+  async function rehearse() {
+    try {
+      await api.post('/api/start', { from: { bar: cursor.bar, beat: cursor.beat }, countInBars: 1 });
+      say(
+        `Rehearsing from bar ${cursor.bar} beat ${cursor.beat} after a bar of count-in${state.dirty() ? ' (the saved score: save to hear these edits)' : ''}.`,
+        'ok',
+      );
+    } catch (err) {
+      say(`Could not start: ${/** @type {Error} */ (err).message}`, 'bad');
+    }
+  }
+
+  root.addEventListener('keydown', (e) => {
+    e.stopPropagation(); // the stage's shortcuts (Space = play) are not the editor's
+    const mod = e.ctrlKey || e.metaKey;
+    const key = e.key.toLowerCase();
+    if (mod && key === 'z' && !e.shiftKey) undo();
+    else if (mod && ((key === 'z' && e.shiftKey) || key === 'y')) redo();
+    else if (mod && key === 's') void saving.save();
+    else return;
+    e.preventDefault();
+  });
+  root.addEventListener('keyup', (e) => e.stopPropagation());
+
+  async function open() {
+    try {
+      if (!state.doc() || !state.dirty()) await saving.load();
+      setCursor(cursor);
+    } catch (err) {
+      say(`The score could not be opened for editing: ${/** @type {Error} */ (err).message}`, 'bad');
+    }
+  }
+
+  return {
+    open,
+    /** The show loaded another score: follow it unless there are unsaved edits here. */
+    scoreChanged() {
+      if (!root.hidden && state.doc() && !state.dirty()) void open();
+    },
+    state,
+    timeline,
+  };
+}
