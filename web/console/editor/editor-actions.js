@@ -43,6 +43,8 @@ export function createEditorActions({ state, cursor, say }) {
     remove(ref) {
       const label = cueLabel(state.doc()[ref.list][ref.index]);
       state.edit(deleteItem(state.doc(), ref), `Delete ${label}`, { select: null });
+      // The chip is gone: the keyboard goes to its lane rather than to nowhere.
+      /** @type {HTMLElement | null} */ (document.querySelector('#ed-timeline'))?.focus();
       say(`Deleted ${label}. Undo brings it back.`, 'ok');
     },
     /** @param {{ id: string, kind: string }} asset */

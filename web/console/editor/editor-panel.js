@@ -105,8 +105,12 @@ export function createEditorPanel({ api }) {
     }
   }
 
-  root.addEventListener('keydown', (e) => {
-    e.stopPropagation(); // the stage's shortcuts (Space = play) are not the editor's
+  // Inside the view the stage's shortcuts (Space = play) are not the editor's; undo, redo and
+  // save work wherever the focus is while the view is open (after a delete it is on no chip).
+  root.addEventListener('keydown', (e) => e.stopPropagation());
+  root.addEventListener('keyup', (e) => e.stopPropagation());
+  const onKey = (/** @type {KeyboardEvent} */ e) => {
+    if (root.hidden) return;
     const mod = e.ctrlKey || e.metaKey;
     const key = e.key.toLowerCase();
     if (mod && key === 'z' && !e.shiftKey) undo();
@@ -114,8 +118,11 @@ export function createEditorPanel({ api }) {
     else if (mod && key === 's') void saving.save();
     else return;
     e.preventDefault();
+  };
+  root.addEventListener('keydown', onKey, { capture: true });
+  document.addEventListener('keydown', (e) => {
+    if (!root.contains(/** @type {Node} */ (e.target))) onKey(e);
   });
-  root.addEventListener('keyup', (e) => e.stopPropagation());
 
   async function open() {
     try {

@@ -42,7 +42,14 @@ export function createMediaDrop({ root, token, onAsset, say }) {
   });
 
   const picker = /** @type {HTMLInputElement} */ (
-    h('input', { type: 'file', accept: 'image/*,audio/*', class: 'sr-only', id: 'ed-media-file', tabindex: '-1' })
+    h('input', {
+      type: 'file',
+      accept: 'image/*,audio/*',
+      class: 'sr-only',
+      id: 'ed-media-file',
+      tabindex: '-1',
+      'aria-label': 'Image or sound file to add',
+    })
   );
   picker.addEventListener('change', () => [...(picker.files ?? [])].forEach((f) => void upload(f)));
   const button = h('button', { type: 'button', class: 'btn btn-small', text: 'Add image or sound…', onclick: () => picker.click() });

@@ -38,15 +38,18 @@ export function createTimelineView({ root, state, onMove, onDelete, onCursor, cu
       track.style.width = `${width}px`;
       return h('div', { class: 'ed-row ed-head-row' }, h('div', { class: 'ed-lane-head' }, title), track);
     };
-    const barButton = (/** @type {any} */ b) =>
-      h('button', {
+    const barButton = (/** @type {any} */ b) => {
+      const text = b.printed && b.printed !== String(b.bar) ? `${b.bar} · ${b.printed}` : String(b.bar);
+      return h('button', {
         type: 'button',
         class: 'ed-bar',
-        text: b.printed && b.printed !== String(b.bar) ? `${b.bar} · ${b.printed}` : String(b.bar),
-        'aria-label': `Bar ${b.bar}${b.printed ? `, printed ${b.printed}` : ''}: put the cursor here`,
+        text,
+        // The visible text comes first in the name (WCAG 2.5.3, label in name).
+        'aria-label': `${text}: bar ${b.bar}${b.printed ? `, printed ${b.printed}` : ''}, put the cursor here`,
         dataset: { bar: String(b.bar) },
         onclick: () => onCursor({ bar: b.bar, beat: 1 }),
       });
+    };
     const grid = map.bars.map((b) => {
       const c = cell(b, 'ed-cell ed-grid-cell', '');
       drawNotation?.(b.bar, c);
