@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { createHistory, MERGE_MS } from '../../web/console/editor/history.js';
-import { addCue, moveItem, copyItem, deleteItem, setField, addAsset } from '../../web/console/editor/edits.js';
+import { addCue, addItem, NEW_ITEM, moveItem, copyItem, deleteItem, setField, addAsset } from '../../web/console/editor/edits.js';
 import { createPieceMap } from '../../web/console/editor/piece-map.js';
 import { itemsOf, lanesOf, problemsAt } from '../../web/console/editor/lanes.js';
 import { validateScore, formatProblems } from '#core/score/validate.js';
@@ -116,4 +116,18 @@ test('items land in their lanes; a problem belongs to the item its path names', 
   const ref = { list: 'cues', index: doc.cues.length - 1 };
   expect(formatProblems(problemsAt(problems, ref))).toMatch(/^cues\[\d+\]\.view\.color: expected a colour written #rgb or #rrggbb/);
   expect(problemsAt(problems, { list: 'cues', index: 1 })).toEqual([]);
+});
+
+test('a new prompt and a reaction window validate; a copied window keeps its length', () => {
+  const doc = demo();
+  const map = createPieceMap(validateScore(doc).score);
+  const shiftBy = (beats) => (p) => map.positionOf(map.indexOf(p) + beats);
+  let next = addItem(doc, 'prompts', NEW_ITEM.prompt(['lights']), { bar: 40 }).doc;
+  next = addItem(next, 'reactions', { until: { bar: 6 }, ...NEW_ITEM.reaction() }, { bar: 5 }).doc;
+  expect(formatProblems(validateScore(next).problems)).toBe('');
+  const ref = { list: 'reactions', index: 0 };
+  const { doc: copied } = copyItem(next, ref, { bar: 8, beat: 3 }, shiftBy(map.indexOf({ bar: 8, beat: 3 }) - map.indexOf({ bar: 5 })));
+  expect(copied.reactions[1]).toEqual({ at: { bar: 8, beat: 3 }, until: { bar: 9, beat: 3 }, label: 'Tap' });
+  expect(formatProblems(validateScore(copied).problems)).toBe('');
+  expect(moveItem(copied, ref, { bar: 2 }, shiftBy(-12)).reactions[0]).toMatchObject({ at: { bar: 2 }, until: { bar: 3 } });
 });

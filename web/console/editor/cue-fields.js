@@ -26,6 +26,9 @@ export function fieldsFor(list, item, doc) {
       ...fields,
       { keys: ['question'], label: 'Question', type: 'text' },
       { keys: ['beats'], label: 'Open for (beats)', type: 'number' },
+      { keys: ['id'], label: 'Id', type: 'text' },
+      // Options with their branches: [{ "id", "label", "section" }, …] (scores/README.md#prompts-and-branches)
+      { keys: ['options'], label: 'Options (JSON)', type: 'json' },
     ];
   if (list === 'reactions')
     return [

@@ -2,7 +2,7 @@
 // cursor, move an item by beats, copy it to the cursor, delete it, add a media asset. Each is
 // one undoable step (editor-state.js) with a label the Undo button shows.
 
-import { NEW_CUE, addCue, moveItem, copyItem, deleteItem, addAsset, setField } from './edits.js';
+import { NEW_CUE, NEW_ITEM, addItem, addCue, moveItem, copyItem, deleteItem, addAsset, setField } from './edits.js';
 import { cueLabel } from './lanes.js';
 
 /**
@@ -13,9 +13,24 @@ export function createEditorActions({ state, cursor, say }) {
   const map = () => /** @type {any} */ (state.map());
   const firstAsset = (/** @type {string} */ kind) => (state.doc().assets ?? []).find((/** @type {any} */ a) => a?.kind === kind)?.id;
 
+  /** A prompt or a reaction window at the cursor (a reaction lasts a bar to begin with). */
+  function addWindow(/** @type {'prompt' | 'reaction'} */ kind) {
+    const at = cursor();
+    const taken = (state.doc().prompts ?? []).map((/** @type {any} */ p) => p?.id);
+    const body =
+      kind === 'prompt'
+        ? NEW_ITEM.prompt(taken)
+        : { until: map().positionOf(map().indexOf(at) + map().bars[at.bar - 1].beats), ...NEW_ITEM.reaction() };
+    const { doc, ref } = addItem(state.doc(), kind === 'prompt' ? 'prompts' : 'reactions', body, at);
+    state.edit(doc, `Add ${kind}`, { select: ref });
+    say(`Added a ${kind} at bar ${at.bar} beat ${at.beat}.`, 'ok');
+    return ref;
+  }
+
   return {
-    /** @param {keyof typeof NEW_CUE} kind */
+    /** @param {keyof typeof NEW_CUE | 'prompt' | 'reaction'} kind */
     add(kind) {
+      if (kind === 'prompt' || kind === 'reaction') return addWindow(kind);
       const arg = kind === 'image' ? firstAsset('image') : kind === 'sound' ? firstAsset('audio') : undefined;
       const at = cursor();
       const { doc, ref } = addCue(state.doc(), NEW_CUE[kind](arg), at);
@@ -35,7 +50,9 @@ export function createEditorActions({ state, cursor, say }) {
     /** @param {import('./lanes.js').ItemRef} ref */
     copy(ref) {
       const at = cursor();
-      const { doc, ref: twin } = copyItem(state.doc(), ref, at);
+      const from = map().indexOf(state.doc()[ref.list][ref.index].at);
+      const shift = (/** @type {any} */ p) => map().positionOf(map().indexOf(p) + map().indexOf(at) - from);
+      const { doc, ref: twin } = copyItem(state.doc(), ref, at, shift);
       state.edit(doc, `Copy ${cueLabel(state.doc()[ref.list][ref.index])}`, { select: twin });
       say(`Copied to bar ${at.bar} beat ${at.beat}.`, 'ok');
     },

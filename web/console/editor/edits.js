@@ -16,6 +16,35 @@ export const NEW_CUE = Object.freeze({
   osc: (/** @type {string | undefined} */ part) => ({ osc: { ...(part ? { part } : {}), address: '/cue', args: [] } }),
 });
 
+/** A new prompt (two options to rename) and a new reaction window one bar long. */
+export const NEW_ITEM = Object.freeze({
+  prompt: (/** @type {string[]} */ taken) => ({
+    id: uniqueId(taken, 'vote'),
+    beats: 8,
+    question: 'Which way?',
+    options: [
+      { id: 'a', label: 'This way' },
+      { id: 'b', label: 'That way' },
+    ],
+  }),
+  reaction: () => ({ label: 'Tap' }),
+});
+
+/**
+ * Add a prompt or a reaction window at a place (a reaction's `until` given).
+ * @param {any} doc
+ * @param {'prompts' | 'reactions'} list
+ * @param {Record<string, unknown>} body
+ * @param {{ bar: number, beat?: number }} at
+ * @returns {{ doc: any, ref: ItemRef }}
+ */
+export function addItem(doc, list, body, at) {
+  const next = copy(doc);
+  if (!Array.isArray(next[list])) next[list] = [];
+  next[list].push({ at: cleanAt(at), ...body });
+  return { doc: next, ref: { list, index: next[list].length - 1 } };
+}
+
 /** A position as the file writes it: beat 1 left out. @param {{ bar: number, beat?: number }} at */
 export const cleanAt = (at) => (at.beat && at.beat !== 1 ? { bar: at.bar, beat: at.beat } : { bar: at.bar });
 
@@ -73,13 +102,15 @@ export function setField(doc, ref, keys, value) {
  * @param {any} doc
  * @param {ItemRef} ref
  * @param {{ bar: number, beat?: number }} at
+ * @param {(until: any) => any} [shift] where a reaction window's end goes (given the original's)
  * @returns {{ doc: any, ref: ItemRef }}
  */
-export function copyItem(doc, ref, at) {
+export function copyItem(doc, ref, at, shift) {
   const next = copy(doc);
   const list = next[ref.list];
   const twin = copy(list[ref.index]);
   twin.at = cleanAt(at);
+  if (ref.list === 'reactions' && shift && twin.until) twin.until = cleanAt(shift(twin.until));
   if (ref.list === 'prompts')
     twin.id = uniqueId(
       list.map((/** @type {any} */ p) => p.id),
