@@ -4,7 +4,7 @@
 // question and length, a reaction window's end and label. Positions first, for every item.
 
 /**
- * @typedef {{ keys: string[], label: string, type: 'text' | 'number' | 'json' | 'optional' | 'colour', options?: string[] }} Field
+ * @typedef {{ keys: string[], label: string, type: 'text' | 'number' | 'json' | 'optional' | 'colour', options?: string[], placeholder?: string }} Field
  */
 
 /**
@@ -19,7 +19,7 @@ export function fieldsFor(list, item, doc) {
   /** @type {Field[]} */
   const fields = [
     { keys: ['at', 'bar'], label: 'Bar', type: 'number' },
-    { keys: ['at', 'beat'], label: 'Beat', type: 'number' },
+    { keys: ['at', 'beat'], label: 'Beat', type: 'number', placeholder: '1' },
   ];
   if (list === 'prompts')
     return [
@@ -34,7 +34,7 @@ export function fieldsFor(list, item, doc) {
     return [
       ...fields,
       { keys: ['until', 'bar'], label: 'Until bar', type: 'number' },
-      { keys: ['until', 'beat'], label: 'Until beat', type: 'number' },
+      { keys: ['until', 'beat'], label: 'Until beat', type: 'number', placeholder: '1' },
       { keys: ['label'], label: 'Button', type: 'optional' },
     ];
   fields.push({ keys: ['label'], label: 'Label', type: 'optional' });

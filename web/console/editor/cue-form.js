@@ -46,8 +46,9 @@ export function createCueForm({ root, state, onCopy, onDelete }) {
           )
         : h('input', {
             id,
-            type: field.type === 'number' ? 'text' : 'text',
+            type: 'text',
             value: shown,
+            placeholder: field.placeholder,
             inputmode: field.type === 'number' ? 'decimal' : undefined,
             autocomplete: 'off',
           });

@@ -52,8 +52,8 @@ export function createCursorForm({ root, state, onCursor }) {
     show(at) {
       bar.input.value = String(at.bar);
       beat.input.value = String(at.beat);
-      const p = state.map()?.printedOf(at.bar);
-      printed.input.placeholder = p || '17, 2';
+      const b = state.map()?.bars[at.bar - 1];
+      printed.input.placeholder = b?.short ? b.short.replace(/ \((\d+)\)$/, ', $1') : '17, 2';
     },
   };
 }

@@ -12,6 +12,7 @@ import { printedBarAt, barOfPrinted, printedBarLabel } from '../../../core/score
  * @property {number} start beat index of its first beat
  * @property {number} beats
  * @property {string} printed printed number as the console shows it ("17", "17 (2nd time)"), '' without printedBars
+ * @property {string} short the printed number for the narrow bar header ("17", "17 (2)" the second time), '' without printedBars
  * @property {string} [section] the mark (and name) of a section starting on this bar
  * @property {string} [meter] "3/4" when the meter changes here (and on bar 1)
  * @property {string} [tempo] "♩ = 96" when a tempo mark starts in this bar
@@ -32,6 +33,7 @@ export function createPieceMap(score) {
       start: timeline.indexOf(bar, 1),
       beats: timeline.beatsInBar(bar),
       printed: printed ? printedBarLabel(runs, bar, score.bars) : '',
+      short: printed ? `${printed.number}${printed.repeated ? ` (${printed.pass})` : ''}` : '',
     });
   }
   for (const s of score.sections) {

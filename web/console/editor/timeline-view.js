@@ -38,17 +38,20 @@ export function createTimelineView({ root, state, onMove, onDelete, onCursor, cu
       track.style.width = `${width}px`;
       return h('div', { class: 'ed-row ed-head-row' }, h('div', { class: 'ed-lane-head' }, title), track);
     };
-    const barButton = (/** @type {any} */ b) => {
-      const text = b.printed && b.printed !== String(b.bar) ? `${b.bar} · ${b.printed}` : String(b.bar);
-      return h('button', {
+    const barButton = (/** @type {any} */ b) =>
+      h('button', {
         type: 'button',
         class: 'ed-bar',
-        text,
+        text: String(b.bar),
         // The visible text comes first in the name (WCAG 2.5.3, label in name).
-        'aria-label': `${text}: bar ${b.bar}${b.printed ? `, printed ${b.printed}` : ''}, put the cursor here`,
+        'aria-label': `${b.bar}: bar ${b.bar}${b.printed ? `, printed ${b.printed}` : ''}, put the cursor here`,
         dataset: { bar: String(b.bar) },
         onclick: () => onCursor({ bar: b.bar, beat: 1 }),
       });
+    const mark = (/** @type {any} */ b, /** @type {string} */ text) => {
+      const el = cell(b, 'ed-cell ed-mark', text);
+      el.style.width = ''; // a mark may run over the next bars: marks are sparse
+      return el;
     };
     const grid = map.bars.map((b) => {
       const c = cell(b, 'ed-cell ed-grid-cell', '');
@@ -57,16 +60,24 @@ export function createTimelineView({ root, state, onMove, onDelete, onCursor, cu
     });
     return [
       row(
-        map.hasPrinted ? 'Bar · printed' : 'Bar',
+        'Bar',
         map.bars.map((b) => cell(b, 'ed-cell', barButton(b))),
       ),
+      ...(map.hasPrinted
+        ? [
+            row(
+              'Printed (pass)',
+              map.bars.map((b) => cell(b, 'ed-cell', b.short)),
+            ),
+          ]
+        : []),
       row(
         'Sections',
-        map.bars.filter((b) => b.section).map((b) => cell(b, 'ed-cell ed-mark', b.section)),
+        map.bars.filter((b) => b.section).map((b) => mark(b, b.section ?? '')),
       ),
       row(
         'Meter · tempo',
-        map.bars.filter((b) => b.meter || b.tempo).map((b) => cell(b, 'ed-cell ed-mark', [b.meter, b.tempo].filter(Boolean).join(' '))),
+        map.bars.filter((b) => b.meter || b.tempo).map((b) => mark(b, [b.meter, b.tempo].filter(Boolean).join(' '))),
       ),
       row(drawNotation ? 'Notation' : 'Bar grid', grid, 'ed-grid'),
     ];
