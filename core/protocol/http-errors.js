@@ -66,6 +66,37 @@ export const VENUE_ERRORS = Object.freeze({
   BAD_QUERY: { status: 400, message: 'from and limit are whole numbers', doc: 'Replaying a record' },
   NO_SUCH_MEDIA: { status: 404, message: 'the record names no such media file, or it is gone', doc: 'Replaying a record' },
   BAD_MEDIA_PATH: { status: 400, message: 'a media path is relative, without empty, "." or ".." segments', doc: 'Replaying a record' },
+  // The score editor (docs/reference/score-editing-api.md): `doc` names the page and its anchor.
+  STALE_REVISION: {
+    status: 409,
+    message: 'the score file changed on disk since it was read; reload it, or save again with currentRevision to overwrite',
+    doc: 'docs/reference/score-editing-api.md#revision',
+  },
+  PLAYING: {
+    status: 409,
+    message: 'the show is playing; stop it to save, or send "apply": true to apply the edit at once',
+    doc: 'docs/reference/score-editing-api.md#apply-while-playing',
+  },
+  SYMLINK_REFUSED: {
+    status: 409,
+    message: 'the file to write is a symbolic link; Tutti never writes through a link',
+    doc: 'docs/reference/score-editing-api.md#safe-writes',
+  },
+  BAD_MEDIA_NAME: {
+    status: 400,
+    message: 'give ?name= a plain file name such as bell.wav',
+    doc: 'docs/reference/score-editing-api.md#media',
+  },
+  BAD_MEDIA_TYPE: {
+    status: 415,
+    message: 'the file is not a PNG, JPEG, GIF or WebP image nor a WAV, MP3, Ogg, FLAC or M4A sound named as such',
+    doc: 'docs/reference/score-editing-api.md#media',
+  },
+  MEDIA_TOO_BIG: {
+    status: 413,
+    message: 'the file is larger than the limit per media file',
+    doc: 'docs/reference/score-editing-api.md#media',
+  },
   // The console's cards.
   NO_SUCH_TARGET: { status: 404, message: 'no such OSC target', doc: 'OSC out: on time in every receiver' },
   BAD_EDGE_URL: { status: 400, message: 'the edge URL is not valid', doc: 'Venue errors' },

@@ -21,6 +21,7 @@ import { createTransportState, createTransportMoves } from './engine-transport.j
 import { createTempo } from './engine-tempo.js';
 import { createBranch } from './engine-branch.js';
 import { createResume } from './engine-resume.js';
+import { createLiveEdit } from './engine-live-edit.js';
 import { createStatusView } from './engine-status.js';
 import { checkStartBeat, checkLoopRange } from './engine-limits.js';
 
@@ -191,6 +192,7 @@ export function createShowEngine(options) {
   const { transport, tempo, clock, branch } = show;
   const moves = createTransportMoves(show);
   const resume = createResume(show);
+  const liveEdit = createLiveEdit(show);
   loadScore(show, options.score);
 
   return {
@@ -219,6 +221,13 @@ export function createShowEngine(options) {
       loadScore(show, nextScore);
       show.events.onTransport('stopped');
     },
+    /**
+     * Swap in an edited score without moving the show or sending a cue twice (engine-live-edit.js).
+     * @param {any} nextScore validated, normalized
+     * @param {{ check?: boolean }} [options] `check`: only say whether it could be applied now
+     * @returns {string | null} why it cannot be applied (nothing changed), or null when applied
+     */
+    applyLive: liveEdit.applyLive,
     /** What a restarted server needs to carry on where this one was (engine-resume.js). */
     resumePoint: resume.resumePoint,
     /**

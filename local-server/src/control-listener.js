@@ -6,6 +6,7 @@ import { createControlGuard } from './control-guard.js';
 import controlRoutes, { controlErrorHandler, acceptJsonBodiesOfAnyType } from './routes/control.js';
 import consoleApiRoutes from './routes/console-api.js';
 import consoleImportRoutes from './routes/console-import.js';
+import consoleScoreDocumentRoutes from './routes/console-score-document.js';
 import consoleUiRoutes from './routes/console-ui.js';
 import consolePartRoutes from './routes/console-parts.js';
 import recordRoutes from './routes/records.js';
@@ -39,6 +40,7 @@ export async function buildControlListener({ token, metrics, authFailures, fasti
   await control.register(rehearsalRoutes, { show: context.show, status: context.status, log: context.log });
   await control.register(consoleApiRoutes, context);
   await control.register(consoleImportRoutes, context);
+  await control.register(consoleScoreDocumentRoutes, { show: context.show, metrics, log: context.log });
   await control.register(consoleUiRoutes, {});
   await control.register(consolePartRoutes, context);
   await control.register(recordRoutes, { recordDir, onOutside: warnMediaLinks({ metrics, log: context.log }) });

@@ -40,6 +40,8 @@ export function createEdgeMirror({ stream, events, log, metrics, media = null })
   events.on('envelope', (/** @type {string} */ json) => uplink?.publish(json));
   // Another score: compare its media with the edge (a (re)connect does the same, see onStatus).
   events.on('score', () => mediaSync?.trigger());
+  // An edit applied while playing may add media (docs/reference/score-editing-api.md#apply-while-playing).
+  events.on('edited', () => mediaSync?.trigger());
 
   return {
     /**

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
 import { createSecrets } from './secrets.js';
+import { openForAppendSync } from './files/safe-write.js';
 
 export const LOG_MAX_BYTES = 5 * 1024 * 1024;
 export const LOG_KEEP = 3;
@@ -20,7 +21,8 @@ export const LOG_KEEP = 3;
 export function openRotatingFile({ file, maxBytes = LOG_MAX_BYTES, keep = LOG_KEEP, secrets = [] }) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const hidden = createSecrets(secrets);
-  let fd = fs.openSync(file, 'a', 0o600);
+  // A link planted in the state folder is refused, never appended through (files/safe-write.js).
+  let fd = openForAppendSync(file, 0o600);
   let size = fs.fstatSync(fd).size;
 
   function rotate() {
@@ -30,7 +32,7 @@ export function openRotatingFile({ file, maxBytes = LOG_MAX_BYTES, keep = LOG_KE
       if (fs.existsSync(`${file}.${n}`)) fs.renameSync(`${file}.${n}`, `${file}.${n + 1}`);
     }
     fs.renameSync(file, `${file}.1`);
-    fd = fs.openSync(file, 'a', 0o600);
+    fd = openForAppendSync(file, 0o600);
     size = 0;
   }
 

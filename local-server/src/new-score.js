@@ -4,7 +4,7 @@
 // (scores/README.md, "Starting a new score").
 
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { createFile } from './files/safe-write.js';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { renderWav } from '../../scores/tools/generate-media.js';
@@ -88,8 +88,8 @@ export async function writeNewScore(name, { cwd = process.cwd() } = {}) {
   if (taken) throw new Error(`${taken} already exists; choose another name or move it away (nothing was written)`);
   const written = [];
   for (const [file, content] of files) {
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, content, { flag: 'wx' });
+    // Never through a link, nor into a linked media folder (files/safe-write.js).
+    await createFile(file, content, { root: dir });
     written.push(file);
   }
   return { scoreFile, mediaFiles: written.slice(1), id };

@@ -7,6 +7,7 @@
 import * as fsPromises from 'node:fs/promises';
 import { readFile, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { replaceFile, syncFolder } from './files/safe-write.js';
 
 /**
  * @typedef {{ scorePath: string, point: any, savedAt: number, record?: string, rehearsal?: boolean }} ResumeRecord
@@ -52,39 +53,15 @@ export async function readResumeFile(file) {
   return { status: 'corrupt', reason, keptAs };
 }
 
-/** fsync a folder so a rename or unlink in it survives a power cut (not possible on Windows). */
-/** @param {string} dir @param {Pick<typeof fsPromises, 'open'>} [fs] */
-async function syncFolder(dir, fs = fsPromises) {
-  let handle;
-  try {
-    handle = await fs.open(dir, 'r');
-    await handle.sync();
-  } catch {
-    // Windows cannot open a folder for fsync; the rename is still atomic.
-  } finally {
-    await handle?.close();
-  }
-}
-
 /**
- * Write `text` to `file` durably: temp file, fsync, rename, fsync of the folder.
+ * Write `text` to `file` durably: temp file, fsync, rename, fsync of the folder; a `file` that
+ * is a symbolic link is refused, never written through (docs/reference/score-editing-api.md#safe-writes).
  * @param {string} file
- * @param {string} text
- * @param {Pick<typeof fsPromises, 'open' | 'rename' | 'mkdir'>} [fs] the file system (tests record the calls)
+ * @param {string | Uint8Array} text
+ * @param {import('./files/safe-write.js').WriteFs} [fs] the file system (tests record the calls)
  */
 export async function writeFileDurably(file, text, fs = fsPromises) {
-  const dir = path.dirname(file);
-  await fs.mkdir(dir, { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  const handle = await fs.open(tmp, 'w', 0o600);
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await fs.rename(tmp, file);
-  await syncFolder(dir, fs);
+  await replaceFile(file, text, { mode: 0o600, fs });
 }
 
 /**

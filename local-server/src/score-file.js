@@ -40,19 +40,31 @@ export async function loadScoreFile(path) {
     } catch (error) {
       return fail(jsonErrorMessage(text, error));
     }
-    const result = validateScore(value);
-    const { found, sizes } = await checkAssetFiles(value, dir, result.problems);
-    if (!result.ok || found.length > 0) {
-      // Merge in file order, unless the validator already capped its list (its last line says so).
-      const capped = result.problems.length > SCORE_LIMITS.problems;
-      const problems = capped ? [...result.problems, ...found] : sortProblems([...result.problems, ...found]);
-      return { ok: false, problems, dir, file };
-    }
-    for (const asset of result.score.assets) asset.bytes ??= sizes.get(asset.id);
-    return { ok: true, problems: [], score: result.score, dir, file };
+    return { ...(await checkScoreIn(value, dir)), dir, file };
   } catch (error) {
     return fail(`could not load ${file}: ${error?.message ?? String(error)}`);
   }
+}
+
+/**
+ * The rules of `tutti validate` for a parsed score whose file is in `dir`: the validator's, then
+ * every asset file on disk (the score editor checks a score before writing it with this).
+ * When ok, `score` is normalized with every asset's `bytes` set. Never throws.
+ * @param {unknown} value
+ * @param {string} dir
+ * @returns {Promise<{ ok: boolean, problems: ScoreProblem[], score?: import('#core/score/validate.js').Score }>}
+ */
+export async function checkScoreIn(value, dir) {
+  const result = validateScore(value);
+  const { found, sizes } = await checkAssetFiles(value, dir, result.problems);
+  if (!result.ok || found.length > 0) {
+    // Merge in file order, unless the validator already capped its list (its last line says so).
+    const capped = result.problems.length > SCORE_LIMITS.problems;
+    const problems = capped ? [...result.problems, ...found] : sortProblems([...result.problems, ...found]);
+    return { ok: false, problems };
+  }
+  for (const asset of result.score.assets) asset.bytes ??= sizes.get(asset.id);
+  return { ok: true, problems: [], score: result.score };
 }
 
 /** The file's text, or `{ message }` saying why it cannot be read. */

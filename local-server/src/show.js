@@ -88,7 +88,7 @@ export function createShow({
     events,
     /**
      * Listen to several of the show's events at once (beat, osc-cue, transport, score, envelope, countin, rehearsal).
-     * @param {Partial<Record<'beat' | 'osc-cue' | 'transport' | 'score' | 'envelope' | 'countin' | 'rehearsal', (value: any) => void>>} handlers
+     * @param {Partial<Record<'beat' | 'osc-cue' | 'transport' | 'score' | 'edited' | 'envelope' | 'countin' | 'rehearsal', (value: any) => void>>} handlers
      * @returns {() => void} stop listening to all of them
      */
     listen(handlers) {
@@ -113,6 +113,20 @@ export function createShow({
       hub.broadcastSnapshot();
       events.emit('envelope', stream.snapshot().json);
       events.emit('score', next);
+    },
+    /**
+     * Apply an edited score at once while playing or paused (docs/reference/score-editing-api.md#apply-while-playing):
+     * same epoch, same position, no cue sent twice. Emits `edited`, not `score` (votes and
+     * reactions carry on).
+     * @param {{ score: any, dir: string, path: string }} next
+     * @returns {string | null} why it cannot be applied (nothing changed), or null when applied
+     */
+    applyLive(next) {
+      const problem = engine.applyLive(next.score);
+      if (problem) return problem;
+      source = next;
+      events.emit('edited', next);
+      return null;
     },
     /**
      * Add keys to every state published (README.md, "Audience voices": `vote`). `extra` is

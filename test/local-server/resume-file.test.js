@@ -50,6 +50,8 @@ test('a write is durable: temp file synced, renamed, then the folder synced', as
   const calls = [];
   const recording = {
     mkdir: (...a) => fsPromises.mkdir(...a),
+    lstat: (...a) => fsPromises.lstat(...a),
+    unlink: (...a) => fsPromises.unlink(...a),
     rename: async (from, to) => {
       calls.push(`rename ${path.basename(from)} → ${path.basename(to)}`);
       return fsPromises.rename(from, to);
@@ -67,7 +69,10 @@ test('a write is durable: temp file synced, renamed, then the folder synced', as
   };
   const file = path.join(dir, 'show.json');
   await writeFileDurably(file, '{"a":1}', /** @type {any} */ (recording));
-  expect(calls).toEqual([`sync show.json.${process.pid}.tmp`, `rename show.json.${process.pid}.tmp → show.json`, 'sync folder']);
+  // The temp file has a fresh random name beside the target (local-server/src/files/safe-write.js).
+  const tmp = calls[0].replace(/^sync /, '');
+  expect(tmp).toMatch(/^\.show\.json\.[0-9a-f]{12}\.tmp$/);
+  expect(calls).toEqual([`sync ${tmp}`, `rename ${tmp} → show.json`, 'sync folder']);
   expect(await readFile(file, 'utf8')).toBe('{"a":1}');
   expect(await readdir(dir)).toEqual(['show.json']);
 });

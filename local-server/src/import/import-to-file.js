@@ -3,7 +3,7 @@
 // and write — never over an existing file unless `force`.
 
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { SymlinkRefusedError, createFile, refuseSymlink, replaceFile } from '../files/safe-write.js';
 import path from 'node:path';
 import { ImportError } from '#core/import/import-error.js';
 import { mergeTimeMap } from '#core/import/merge.js';
@@ -29,6 +29,10 @@ export function defaultScorePath(file) {
  */
 export async function importToFile({ file, out, force = false, merge, dryRun = false, pickupBeats }) {
   const target = out ?? defaultScorePath(file);
+  // A link at the target (even dangling) is refused before any work (files/safe-write.js).
+  await refuseSymlink(target).catch((error) => {
+    throw error instanceof SymlinkRefusedError ? new ImportError(`${error.message}; nothing was written`) : error;
+  });
   const exists = existsSync(target);
   if (exists && !force && !dryRun) throw new ImportError(`${target} exists; pass --force to replace it, or --out another path`);
   const result = await importNotationFile(file, { pickupBeats });
@@ -49,9 +53,12 @@ export async function importToFile({ file, out, force = false, merge, dryRun = f
   }
   if (!dryRun) {
     try {
-      await writeFile(target, `${JSON.stringify(score, null, 2)}\n`);
+      const text = `${JSON.stringify(score, null, 2)}\n`;
+      // Replaced through a temp file and a rename only with force; else created, never clobbering.
+      await (force ? replaceFile(target, text, { mkdir: false }) : createFile(target, text, { mkdir: false }));
     } catch (error) {
       const code = /** @type {any} */ (error).code;
+      if (error instanceof SymlinkRefusedError) throw new ImportError(`${error.message}; nothing was written`);
       throw new ImportError(
         `cannot write ${target}: ${code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'not allowed to write there' : code === 'ENOENT' ? 'no such folder' : /** @type {any} */ (error).message}; choose another place with --out`,
       );

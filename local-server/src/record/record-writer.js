@@ -12,6 +12,7 @@ import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { writeFileDurably } from '../resume-file.js';
+import { openForAppendSync, readFileNoFollow } from '../files/safe-write.js';
 import { createChunkSync, fsyncFd, SYNC_MS } from './chunk-sync.js';
 
 const gzipAsync = promisify(gzip);
@@ -50,7 +51,8 @@ export function chunkFiles(dir) {
 
 /** Gzip a plain chunk beside itself (temp, fsync, rename), then delete the plain one. */
 async function compressChunk(file) {
-  const packed = await gzipAsync(await fs.promises.readFile(file), { level: 9 });
+  // A planted link is refused: following it would copy another file into the record.
+  const packed = await gzipAsync(await readFileNoFollow(file), { level: 9 });
   await writeFileDurably(`${file}.gz`, /** @type {any} */ (packed));
   await fs.promises.unlink(file);
 }
@@ -70,7 +72,8 @@ export async function openRecordWriter({ root, id, summary, chunkBytes = CHUNK_B
   let n = existing.length ? existing[existing.length - 1].n + 1 : 1;
   const counts = { syncs: 0 };
   const openChunk = () => {
-    const opened = fs.openSync(path.join(dir, chunkName(n)), 'a', 0o600);
+    // A chunk name linked elsewhere (a planted record folder) is refused (files/safe-write.js).
+    const opened = openForAppendSync(path.join(dir, chunkName(n)), 0o600);
     return { fd: opened, sync: createChunkSync({ fd: opened, dir, fsync, everyMs: syncMs, onError, counts }) };
   };
   let chunk = openChunk();

@@ -7,6 +7,7 @@ import { defaultStateDir, recordDirFor } from '../state-dir.js';
 import { listRecords, RecordError } from '../record/record-reader.js';
 import { RECORD_ID } from '../record/record-writer.js';
 import { reportHtml } from './report-html.js';
+import { replaceFile } from '../files/safe-write.js';
 import { duration } from './render-report.js';
 
 export const REPORT_USAGE = `Usage: tutti report [RECORD] [--out FILE] [--record-dir DIR]
@@ -43,9 +44,9 @@ function parseArgs(args) {
 /**
  * @param {string[]} args arguments after "report"
  * @param {{ out: (s: string) => void, err: (s: string) => void, env: Record<string, string | undefined> }} io
- * @returns {number} exit code
+ * @returns {Promise<number>} exit code
  */
-export function reportCommand(args, { out, err, env }) {
+export async function reportCommand(args, { out, err, env }) {
   if (args.includes('--help') || args.includes('-h')) {
     out(REPORT_USAGE);
     return 0;
@@ -81,7 +82,7 @@ export function reportCommand(args, { out, err, env }) {
   try {
     const { html, story } = reportHtml(dir);
     const file = path.resolve(options.out ?? `tutti-report-${story.id}.html`);
-    fs.writeFileSync(file, html);
+    await replaceFile(file, html);
     out(
       `Wrote ${file} (${(Buffer.byteLength(html) / 1024).toFixed(0)} KB): "${story.scores.join(' → ')}", ${duration(story.end - story.start)} recorded, ${story.actions.length} actions, ${story.votes.length} votes${story.torn ? `, ${story.torn} torn line(s) skipped` : ''}`,
     );
