@@ -12,6 +12,8 @@ export function createSaveFlow({ api, state, ask, onProblems }) {
 
   async function load() {
     const answer = await api.get('/api/score/document');
+    // A missing or unreadable file: the server says why (docs/reference/score-editing-api.md).
+    if (answer.score === null) throw new Error(answer.problem ?? 'the score file could not be read');
     state.load(answer.score, answer.revision);
     return answer;
   }
@@ -42,7 +44,7 @@ export function createSaveFlow({ api, state, ask, onProblems }) {
         ['Reload the file (drops these edits)', () => void load().then(() => ask('Reloaded from the file.', [], 'ok'))],
         ['Overwrite the file with these edits', () => void save({ ...how, overwrite: true })],
       ]);
-    } else if (err.status === 409 && err.code === 'PLAYING') {
+    } else if (err.status === 409 && err.code === 'PLAYING' && !how.apply) {
       ask('The show is playing: saving now changes what the hall sees from the next beat on.', [
         ['Apply now', () => void save({ ...how, apply: true })],
         ['Not now', () => ask('Not saved: save again when the show is stopped.', [])],
