@@ -195,3 +195,95 @@ test('"Rehearse from here" starts the show at the cursor after a bar of count-in
     body: JSON.stringify({ action: 'stop' }),
   });
 }, 60_000);
+
+/** Post a transport action as a script would. */
+const transport = (action) =>
+  fetch(`${ctx.server.controlUrl}/api/transport`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ action }),
+  });
+const onDisk = () => JSON.parse(readFileSync(score.path, 'utf8'));
+/** Add a text cue at bar `bar` through the editor (cursor, Add, type). */
+async function addText(bar, text) {
+  await page.fill('[data-testid=ed-at-bar]', String(bar));
+  await page.fill('[data-testid=ed-at-beat]', '1');
+  await page.click('#ed-cursor-form button[type=submit]');
+  await page.click('[data-testid=add-text]');
+  await page.fill('[data-testid="field-view.text"]', text);
+}
+
+test('an invalid score is not saved: the problem stays at its cue and the file is untouched', async () => {
+  await waitFor(() => ctx.server.status().transport === 'stopped', 5000, 'stopped');
+  const before = readFileSync(score.path, 'utf8');
+  await addText(4, 'Broken');
+  await page.fill('[data-testid="field-view.color"]', 'red');
+  await page.click('[data-testid=ed-save]');
+  await page.waitForFunction(() => /Not saved: 1 problem/.test(document.querySelector('[data-testid=ed-message]')?.textContent ?? ''));
+  expect(await page.textContent('[data-testid=cue-problem]')).toMatch(/^cues\[2\]\.view\.color: /);
+  expect(readFileSync(score.path, 'utf8')).toBe(before);
+  await page.fill('[data-testid="field-view.color"]', '');
+}, 60_000);
+
+test('a file changed on disk meanwhile: overwrite it, or reload it', async () => {
+  // Another editor adds a cue to the file while this one has an unsaved edit (bar 4's text).
+  const other = onDisk();
+  other.cues.push({ at: { bar: 11 }, view: { text: 'From VS Code' } });
+  writeFileSync(score.path, `${JSON.stringify(other, null, 2)}\n`);
+  await page.click('[data-testid=ed-save]');
+  await page.waitForFunction(() => /changed on disk/.test(document.querySelector('[data-testid=ed-message]')?.textContent ?? ''));
+  expect(onDisk().cues.map((c) => c.view?.text ?? c.view?.instruction)).toContain('From VS Code'); // untouched
+  await page.click('[data-testid=ed-message] button:has-text("Overwrite")');
+  await page.waitForFunction(() => document.querySelector('[data-testid=ed-status]')?.textContent?.startsWith('Saved'));
+  expect(onDisk().cues.map((c) => c.view?.text ?? c.view?.instruction)).toEqual(['Listen', TEXT, 'Broken']);
+
+  other.cues = [...onDisk().cues, { at: { bar: 12 }, view: { text: 'From git pull' } }];
+  writeFileSync(score.path, `${JSON.stringify({ ...onDisk(), cues: other.cues }, null, 2)}\n`);
+  await addText(5, 'Dropped on reload');
+  await page.click('[data-testid=ed-save]');
+  await page.waitForFunction(() => /changed on disk/.test(document.querySelector('[data-testid=ed-message]')?.textContent ?? ''));
+  await page.click('[data-testid=ed-message] button:has-text("Reload")');
+  await page.waitForFunction(() => /Reloaded/.test(document.querySelector('[data-testid=ed-message]')?.textContent ?? ''));
+  const shown = await chips();
+  expect(shown.some((c) => c.includes('From git pull'))).toBe(true);
+  expect(shown.some((c) => c.includes('Dropped on reload'))).toBe(false);
+}, 60_000);
+
+test('while the show plays a save waits for "Apply now", which keeps the show where it is', async () => {
+  expect((await transport('play')).status).toBe(200);
+  await waitFor(() => ctx.server.status().transport === 'playing', 5000, 'playing');
+  await addText(12, 'Applied live');
+  await page.click('[data-testid=ed-save]');
+  await page.waitForFunction(() => /The show is playing/.test(document.querySelector('[data-testid=ed-message]')?.textContent ?? ''));
+  expect(onDisk().cues.some((c) => c.view?.text === 'Applied live')).toBe(false);
+  const epoch = ctx.server.status().epoch;
+  await page.click('[data-testid=ed-message] button:has-text("Apply now")');
+  await page.waitForFunction(() =>
+    /applied to the running show/.test(document.querySelector('[data-testid=ed-message]')?.textContent ?? ''),
+  );
+  expect(onDisk().cues.some((c) => c.view?.text === 'Applied live')).toBe(true);
+  expect(ctx.server.status()).toMatchObject({ transport: 'playing', epoch });
+  await transport('stop');
+  await waitFor(() => ctx.server.status().transport === 'stopped', 5000, 'stopped');
+}, 60_000);
+
+test('an image added with the file button is stored and becomes the selected cue’s image', async () => {
+  await page.click('[data-testid=cue-chip]:has-text("Applied live")');
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+  await page.setInputFiles('#ed-media-file', { name: 'stage light.png', mimeType: 'image/png', buffer: png });
+  await page.waitForFunction(() => /Added stage light.png/.test(document.querySelector('[data-testid=ed-message]')?.textContent ?? ''));
+  expect(await page.inputValue('[data-testid="field-view.image"]')).toBe('stage-light');
+  await page.click('[data-testid=ed-save]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=ed-status]')?.textContent?.startsWith('Saved'));
+  const saved = onDisk();
+  expect(saved.assets).toEqual([{ id: 'stage-light', kind: 'image', src: 'media/editor-test/stage-light.png', bytes: png.length }]);
+  expect(saved.cues.find((c) => c.view?.text === 'Applied live').view.image).toBe('stage-light');
+  expect(readFileSync(join(score.dir, saved.assets[0].src))).toEqual(png);
+  // The preview draws it, loaded from the console's own origin (routes/console-score-media.js).
+  await phone().waitForFunction(() => {
+    const img = /** @type {HTMLImageElement} */ (document.getElementById('image'));
+    return !img.hidden && img.complete && img.naturalWidth === 1;
+  });
+  // The refusals above (400 problems, 409 conflicts) are the only failed requests the page saw.
+  expect(ctx.pageErrors.filter((e) => !/status of (400|409) /.test(e))).toEqual([]);
+}, 60_000);

@@ -176,7 +176,7 @@ function start() {
       rehearsal.setScore(event.score);
       score.setScore(event.score);
       score.setRecent(event.recentScores);
-      editor.scoreChanged();
+      editor.scoreChanged(event.score);
     },
     stats: (event) => {
       clock.observe(event.s);

@@ -135,9 +135,13 @@ export function createEditorPanel({ api }) {
 
   return {
     open,
-    /** The show loaded another score: follow it unless there are unsaved edits here. */
-    scoreChanged() {
-      if (!root.hidden && state.doc() && !state.dirty()) void open();
+    /**
+     * The show loaded a score: follow it when it is another file and nothing here is unsaved. Our
+     * own save reloads the same file; a change on disk to the same file is caught at save (409).
+     * @param {{ path?: string } | null} summary the console's score summary
+     */
+    scoreChanged(summary) {
+      if (!root.hidden && state.doc() && !state.dirty() && summary?.path && summary.path !== saving.path()) void open();
     },
     state,
     timeline,

@@ -6,7 +6,9 @@
 
 import { createView } from '/console/audience/view.js';
 
-const view = createView({ base: new URL('/', window.location.href) });
+// Image URLs (media/<src>, core/score/audience-view.js) resolve to the score's images on this
+// listener (local-server/src/routes/console-score-media.js), as a phone's resolve on the audience's.
+const view = createView({ base: new URL('/console/score/', window.location.href) });
 // The phone's own buttons (Join, vibrate) and connection pill are not part of the preview.
 for (const id of ['join', 'vibrate', 'conn']) {
   const el = document.getElementById(id);

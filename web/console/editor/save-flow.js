@@ -9,12 +9,15 @@
  */
 export function createSaveFlow({ api, state, ask, onProblems }) {
   let busy = false;
+  /** The file the document came from (GET's `path`). */
+  let path = '';
 
   async function load() {
     const answer = await api.get('/api/score/document');
     // A missing or unreadable file: the server says why (docs/reference/score-editing-api.md).
     if (answer.score === null) throw new Error(answer.problem ?? 'the score file could not be read');
     state.load(answer.score, answer.revision);
+    path = answer.path;
     return answer;
   }
 
@@ -57,5 +60,5 @@ export function createSaveFlow({ api, state, ask, onProblems }) {
     }
   }
 
-  return { load, save };
+  return { load, save, path: () => path };
 }
