@@ -12,6 +12,7 @@ import { createPhonePreview } from './phone-preview.js';
 import { createSaveFlow } from './save-flow.js';
 import { createMediaDrop } from './media-drop.js';
 import { createCursorForm } from './cursor-form.js';
+import { installEditorKeys } from './editor-keys.js';
 
 /**
  * @param {{ api: ReturnType<typeof import('../api.js').createApi> }} options
@@ -105,24 +106,7 @@ export function createEditorPanel({ api }) {
     }
   }
 
-  // Inside the view the stage's shortcuts (Space = play) are not the editor's; undo, redo and
-  // save work wherever the focus is while the view is open (after a delete it is on no chip).
-  root.addEventListener('keydown', (e) => e.stopPropagation());
-  root.addEventListener('keyup', (e) => e.stopPropagation());
-  const onKey = (/** @type {KeyboardEvent} */ e) => {
-    if (root.hidden) return;
-    const mod = e.ctrlKey || e.metaKey;
-    const key = e.key.toLowerCase();
-    if (mod && key === 'z' && !e.shiftKey) undo();
-    else if (mod && ((key === 'z' && e.shiftKey) || key === 'y')) redo();
-    else if (mod && key === 's') void saving.save();
-    else return;
-    e.preventDefault();
-  };
-  root.addEventListener('keydown', onKey, { capture: true });
-  document.addEventListener('keydown', (e) => {
-    if (!root.contains(/** @type {Node} */ (e.target))) onKey(e);
-  });
+  installEditorKeys(root, { undo, redo, save: () => void saving.save() });
 
   async function open() {
     try {
