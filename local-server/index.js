@@ -8,6 +8,8 @@ export { startShowServer, StartupError } from './src/server.js';
 export { parseServeArgs, SERVE_FLAGS } from './src/config.js';
 /** A musician's OSC target's mode and offset, checked (the desktop app's saved settings). */
 export { checkTargetOptions } from './src/osc-target.js';
+/** Atomic writes that never follow a symbolic link (docs/reference/score-editing-api.md#safe-writes): the desktop app's settings. */
+export { replaceFileSync } from './src/files/safe-write.js';
 /** Load and validate a score file. */
 export { loadScoreFile } from './src/score-file.js';
 /** The terminal log every host shares. */

@@ -7,10 +7,10 @@
 // only as safeStorage ciphertext, `edgeTokenEncrypted` (edge-token-store.js) — and a hand-edited mistake falls back to the
 // default for that key instead of stopping the show. Writes are atomic (temp file + rename).
 
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { checkTargetOptions } from '../../local-server/index.js';
+import { checkTargetOptions, replaceFileSync } from '../../local-server/index.js';
 
 export const SETTINGS_FILE = 'settings.json';
 export const MAX_RECENT_SCORES = 10;
@@ -171,9 +171,8 @@ export function createSettingsStore({ dir, warn = () => {} }) {
     current = sanitizeSettings(settings).settings;
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
-      const tmp = `${path}.${process.pid}.tmp`;
-      writeFileSync(tmp, `${JSON.stringify(current, null, 2)}\n`, { mode: 0o600 });
-      renameSync(tmp, path);
+      // Never through a link, and atomic (docs/reference/score-editing-api.md#safe-writes).
+      replaceFileSync(path, `${JSON.stringify(current, null, 2)}\n`, { mode: 0o600 });
     } catch (err) {
       warn(`cannot save settings to ${path}: ${err.message}`);
     }

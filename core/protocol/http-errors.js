@@ -22,7 +22,7 @@ export const AUDIENCE_ERRORS = Object.freeze({
 
 /**
  * The venue's own codes (its control API, console, part pages and audience voices): code → status,
- * default sentence, and `doc`, the README section that documents it. `alsoStatus` lists the other
+ * default sentence, and `doc`, the README section that documents it (or a docs page and anchor, `docs/…/page.md#anchor`). `alsoStatus` lists the other
  * statuses the same code is answered with (a vote of the wrong Content-Type is 415, not 400). Codes the venue
  * shares with the audience catalogue (NOT_FOUND) are not repeated.
  */

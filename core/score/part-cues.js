@@ -3,6 +3,7 @@
 // next cue from the state stream alone. Sent once per score to part pages (never in the audience
 // state: audience updates stay tiny), computed once per score load.
 
+import { graphicStrips } from './graphic-map.js';
 import { createTimeline } from './timeline.js';
 
 /** The picker's entry that follows every part at once (a conductor, a stage manager). */
@@ -25,6 +26,8 @@ export const ALL_PARTS = '*';
  * @property {PartCue[]} cues sorted by beat, then score order
  * @property {Array<{ i: number, bar: number, mark: string, name?: string }>} sections rehearsal marks by beat, so
  *   a part page names the section at the beat it starts even through a network outage
+ * @property {import('./graphic-map.js').GraphicStrip[]} [graphic] the score's graphic strips, when it has any
+ *   (docs/reference/graphic-scores.md#the-graphic-field)
  */
 
 /**
@@ -63,5 +66,6 @@ export function partCueTable(score) {
     }))
     .sort((a, b) => a.i - b.i);
   const printed = score.printedBars?.length ? { bars: score.bars, printedBars: score.printedBars } : {};
-  return { score: { id: score.id, title: score.title, totalBeats: timeline.totalBeats, ...printed }, parts, cues, sections };
+  const graphic = score.graphic?.length ? { graphic: graphicStrips(score, timeline) } : {};
+  return { score: { id: score.id, title: score.title, totalBeats: timeline.totalBeats, ...printed }, parts, cues, sections, ...graphic };
 }

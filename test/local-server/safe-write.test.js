@@ -6,7 +6,13 @@ import { lstat, mkdir, mkdtemp, readFile, readdir, readlink, rm, symlink, writeF
 import { closeSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SymlinkRefusedError, createFile, openForAppendSync, replaceFile } from '../../local-server/src/files/safe-write.js';
+import {
+  SymlinkRefusedError,
+  createFile,
+  openForAppendSync,
+  replaceFile,
+  replaceFileSync,
+} from '../../local-server/src/files/safe-write.js';
 
 let dir;
 let outside;
@@ -105,4 +111,18 @@ test('openForAppendSync appends to a plain file and refuses a link (live or dang
   await symlink(path.join(outside, 'nothing.log'), path.join(dir, 'dangling.log'));
   expect(() => openForAppendSync(path.join(dir, 'dangling.log'))).toThrow(SymlinkRefusedError);
   await expect(lstat(path.join(outside, 'nothing.log'))).rejects.toMatchObject({ code: 'ENOENT' });
+});
+
+test('replaceFileSync replaces atomically and refuses a link, live or dangling', async () => {
+  const file = path.join(dir, 'settings.json');
+  replaceFileSync(file, 'one');
+  replaceFileSync(file, 'two', { mode: 0o600 });
+  expect(await readFile(file, 'utf8')).toBe('two');
+  expect(await readdir(dir)).toEqual(['settings.json']);
+  const { secret, link } = await plantLink('linked.json');
+  expect(() => replaceFileSync(link, 'x')).toThrow(SymlinkRefusedError);
+  expect(await readFile(secret, 'utf8')).toBe('the owner\u2019s file\n');
+  await symlink(path.join(outside, 'made.json'), path.join(dir, 'dangling.json'));
+  expect(() => replaceFileSync(path.join(dir, 'dangling.json'), 'x')).toThrow(SymlinkRefusedError);
+  await expect(lstat(path.join(outside, 'made.json'))).rejects.toMatchObject({ code: 'ENOENT' });
 });

@@ -183,3 +183,46 @@ test('a linked media folder is refused: nothing is written outside the score’s
   expect(await res.json()).toMatchObject({ error: 'SYMLINK_REFUSED' });
   expect(await readdir(outside)).toEqual([]);
 });
+
+test('a score path that became a folder: GET says why, PUT is refused and writes nothing', async () => {
+  await rm(file);
+  await mkdir(file);
+  expect(await (await call('GET', '/api/score/document')).json()).toEqual({
+    path: file,
+    revision: null,
+    score: null,
+    problem: `${file} is not a regular file`,
+  });
+  const res = await put({ revision: null, score: SCORE });
+  expect(res.status).toBe(409);
+  expect(await res.json()).toMatchObject({
+    error: 'STALE_REVISION',
+    currentRevision: null,
+    message: expect.stringMatching(/is not a regular file; nothing was written/),
+  });
+  expect(await readdir(file)).toEqual([]);
+});
+
+test('a deleted score file: GET answers revision null, and PUT with null writes it again', async () => {
+  await rm(file);
+  expect(await (await call('GET', '/api/score/document')).json()).toMatchObject({
+    revision: null,
+    score: null,
+    problem: expect.stringMatching(/does not exist/),
+  });
+  const res = await put({ revision: null, score: SCORE });
+  expect(res.status).toBe(200);
+  expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(SCORE);
+  expect(await readdir(dir)).toEqual(['edit-me.score.json']); // no backup of nothing
+});
+
+test('two saves from the same revision at once: one is written, the other is stale', async () => {
+  const [a, b] = await Promise.all([
+    put({ revision: sha(WRITTEN), score: { ...SCORE, title: 'A' } }),
+    put({ revision: sha(WRITTEN), score: { ...SCORE, title: 'B' } }),
+  ]);
+  expect([a.status, b.status].sort()).toEqual([200, 409]);
+  const winner = a.status === 200 ? 'A' : 'B';
+  expect(JSON.parse(await readFile(file, 'utf8')).title).toBe(winner);
+  expect(await readFile(`${file}.bak`, 'utf8')).toBe(WRITTEN);
+});

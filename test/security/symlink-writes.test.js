@@ -14,6 +14,7 @@ import { openRotatingFile } from '../../local-server/src/log-file.js';
 import { openRecordWriter } from '../../local-server/src/record/record-writer.js';
 import { createLog } from '../../local-server/src/log.js';
 import { startShow } from '../support/show.js';
+import { createSettingsStore } from '../../app/main/settings-store.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const MUSICXML = path.join(root, 'test/fixtures/corpus/musicxml/test_metronome_mark_with_pickup_measure.musicxml');
@@ -133,5 +134,14 @@ test('tutti report refuses a linked --out file', async () => {
   const { code, said } = await cli(['report', '--record-dir', recordDir, '--out', out]);
   expect(code).toBe(1);
   expect(said).toMatch(/cannot write the report: .*report\.html is a symbolic link/);
+  await untouched();
+});
+
+test('the desktop app: a linked settings.json is not written through (a warning, the linked file untouched)', async () => {
+  await symlink(secret, path.join(dir, 'settings.json'));
+  const warnings = [];
+  const store = createSettingsStore({ dir, warn: (m) => warnings.push(m) });
+  store.save({ ...store.get(), recentScores: ['/x'] });
+  expect(warnings.join('\n')).toMatch(/cannot save settings to .*settings\.json: .*is a symbolic link/);
   await untouched();
 });

@@ -7,7 +7,7 @@
 // new bytes, never half.
 
 import * as fsPromises from 'node:fs/promises';
-import { constants, lstatSync, openSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, lstatSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
@@ -74,8 +74,11 @@ export async function refuseLinkedFolders(root, file, fs = fsPromises) {
   }
 }
 
-/** fsync a folder so a rename in it survives a power cut (Windows cannot open a folder: skipped). */
-/** @param {string} dir @param {Pick<WriteFs, 'open'>} [fs] */
+/**
+ * fsync a folder so a rename in it survives a power cut (Windows cannot open a folder: skipped).
+ * @param {string} dir
+ * @param {Pick<WriteFs, 'open'>} [fs]
+ */
 export async function syncFolder(dir, fs = fsPromises) {
   let handle;
   try {
@@ -179,5 +182,35 @@ export function openForAppendSync(file, mode = 0o600) {
     return openSync(file, APPEND_FLAGS, mode);
   } catch (error) {
     throw /** @type {any} */ (error).code === 'ELOOP' ? new SymlinkRefusedError(file) : error;
+  }
+}
+
+/**
+ * replaceFile for synchronous callers (the desktop app's settings): refuse a link, write a fresh
+ * temp file beside it (O_EXCL|O_NOFOLLOW), fsync, rename over the target.
+ * @param {string} file
+ * @param {string | Uint8Array} data
+ * @param {{ mode?: number }} [options]
+ * @throws {SymlinkRefusedError}
+ */
+export function replaceFileSync(file, data, { mode = 0o644 } = {}) {
+  try {
+    if (lstatSync(file).isSymbolicLink()) throw new SymlinkRefusedError(file);
+  } catch (error) {
+    if (/** @type {any} */ (error).code !== 'ENOENT') throw error;
+  }
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  const fd = openSync(tmp, CREATE_FLAGS, mode);
+  try {
+    writeFileSync(fd, data);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, file);
+  } catch (error) {
+    unlinkSync(tmp);
+    throw error;
   }
 }

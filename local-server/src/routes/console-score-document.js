@@ -41,7 +41,10 @@ export default async function consoleScoreDocument(app, { show, metrics, log }) 
       const { problems } = result;
       return sendError(reply, 'INVALID_SCORE', { message: `The score has ${problems.length} problem(s); nothing was written.`, problems });
     }
-    if (result.code === 'STALE_REVISION') return sendError(reply, 'STALE_REVISION', { currentRevision: result.currentRevision });
+    if (result.code === 'STALE_REVISION') {
+      const { currentRevision, message } = result;
+      return sendError(reply, 'STALE_REVISION', { currentRevision, ...(message ? { message: `${message}; nothing was written` } : {}) });
+    }
     if (result.code === 'PLAYING') return sendError(reply, 'PLAYING', result.message ? { message: result.message } : {});
     return sendError(reply, 'SYMLINK_REFUSED', { message: result.message });
   });

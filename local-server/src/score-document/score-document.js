@@ -17,17 +17,22 @@ export const backupPath = (/** @type {string} */ file) => `${file}.bak`;
  * @typedef {{ path: string, revision: string | null, score: unknown, problem: string | null }} ScoreDocument
  * @typedef {{ ok: true, path: string, revision: string, applied: 'loaded' | 'live', notApplied?: string }
  *   | { ok: false, code: 'INVALID_SCORE', problems: Array<{ path: string, message: string }> }
- *   | { ok: false, code: 'STALE_REVISION', currentRevision: string | null }
+ *   | { ok: false, code: 'STALE_REVISION', currentRevision: string | null, message?: string }
  *   | { ok: false, code: 'PLAYING', message?: string }
  *   | { ok: false, code: 'SYMLINK_REFUSED', message: string }} SaveResult
  */
 
-/** The file's bytes, or null when it is absent; a link is read (only writes refuse one). */
+/**
+ * The file's bytes, null when it is absent, or `{ problem }` when it is no score file to edit
+ * (a folder, a device, over the size limit). A link is read; only writes refuse one.
+ * @param {string} file
+ * @returns {Promise<Buffer | null | { problem: string }>}
+ */
 async function currentBytes(file) {
   try {
     const info = await stat(file);
-    if (!info.isFile()) return Buffer.from(`not a regular file (${info.size})`);
-    if (info.size > MAX_SCORE_FILE_BYTES) return Buffer.from(`too big (${info.size} bytes, ${info.mtimeMs})`);
+    if (!info.isFile()) return { problem: `${file} is not a regular file` };
+    if (info.size > MAX_SCORE_FILE_BYTES) return { problem: `${file} is over ${MAX_SCORE_FILE_BYTES / 1048576} MB` };
     return await readFile(file);
   } catch (error) {
     if (/** @type {any} */ (error).code === 'ENOENT') return null;
@@ -65,6 +70,7 @@ export function createScoreDocument({ show, log }) {
     const target = file();
     const bytes = await currentBytes(target);
     if (bytes === null) return { path: target, revision: null, score: null, problem: `${target} does not exist` };
+    if (!Buffer.isBuffer(bytes)) return { path: target, revision: null, score: null, problem: bytes.problem };
     try {
       const text = bytes.toString('utf8');
       return { path: target, revision: revisionOf(bytes), score: JSON.parse(text.replace(/^\uFEFF/, '')), problem: null };
@@ -90,7 +96,9 @@ export function createScoreDocument({ show, log }) {
       throw error;
     }
     const bytes = await currentBytes(target);
-    const currentRevision = bytes === null ? null : revisionOf(bytes);
+    if (bytes !== null && !Buffer.isBuffer(bytes))
+      return { ok: false, code: 'STALE_REVISION', currentRevision: null, message: bytes.problem };
+    const currentRevision = Buffer.isBuffer(bytes) ? revisionOf(bytes) : null;
     if (revision !== currentRevision) return { ok: false, code: 'STALE_REVISION', currentRevision };
     const live = underWay();
     if (live && !apply) return { ok: false, code: 'PLAYING' };

@@ -92,7 +92,11 @@ export function createReactionMeter({ show, now, metrics, viewers, sendOsc = () 
     stop();
     plan = planReactions(engine.score(), engine.timeline());
   };
-  const stopListening = show.listen({ beat: onBeat, transport: onTransport, score: onScore });
+  // An edit applied while playing: later windows come from the edited score (docs/reference/score-editing-api.md#apply-while-playing).
+  const onEdited = () => {
+    plan = planReactions(engine.score(), engine.timeline());
+  };
+  const stopListening = show.listen({ beat: onBeat, transport: onTransport, score: onScore, edited: onEdited });
 
   return {
     /**

@@ -128,7 +128,18 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
     plan = planPrompts(engine.score(), engine.timeline());
   };
   // Every published state carries the current tally (each beat's too): see tally-publisher.js.
-  const stopListening = show.listen({ beat: onBeat, transport: onTransport, score: onScore, envelope: () => tally.sent() });
+  // An edit applied while playing: later prompts come from the edited score; a round open now carries on
+  // (docs/reference/score-editing-api.md#apply-while-playing).
+  const onEdited = () => {
+    plan = planPrompts(engine.score(), engine.timeline());
+  };
+  const stopListening = show.listen({
+    beat: onBeat,
+    transport: onTransport,
+    score: onScore,
+    edited: onEdited,
+    envelope: () => tally.sent(),
+  });
 
   return {
     /**
