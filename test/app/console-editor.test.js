@@ -16,6 +16,7 @@ import { editorScore, writeEditorScore } from '../support/editor-score.js';
 import { waitFor } from '../support/clients.js';
 import { PHONE } from '../audience/support/browser.js';
 import { AXE_TAGS, describeViolations } from '../audience/support/axe.js';
+import { BEAT_PX } from '../../web/console/editor/lane-view.js';
 
 const require = createRequire(import.meta.url);
 
@@ -120,6 +121,31 @@ test('undo and redo: keys and buttons, for a delete and for typing', async () =>
     (t) => /** @type {HTMLInputElement} */ (document.querySelector('[data-testid="field-view.text"]'))?.value === t,
     TEXT,
   );
+}, 60_000);
+
+test('move: to the cursor put on a printed bar, by keys, by drag; and back with undo', async () => {
+  const listen = '[data-ref="cues:0"]'; // the score's own cue: “Listen” at bar 3
+  const where = () => page.getAttribute(listen, 'aria-label');
+  await page.click(listen);
+  await page.fill('[data-testid=ed-at-printed]', '5'); // printed 5 = bar 9, after the repeat
+  await page.fill('[data-testid=ed-at-beat]', '1');
+  await page.click('#ed-cursor-form button[type=submit]');
+  await page.click('[data-testid=cue-move-here]');
+  await page.waitForFunction((sel) => /at bar 9 beat 1,/.test(document.querySelector(sel)?.getAttribute('aria-label') ?? ''), listen);
+  await page.focus(listen);
+  await page.keyboard.press('Alt+ArrowRight');
+  expect(await where()).toMatch(/at bar 9 beat 2, printed 5/);
+  await page.keyboard.press('Alt+Shift+ArrowLeft');
+  expect(await where()).toMatch(/at bar 8 beat 2, printed 4 \(2nd time\)/);
+  const box = await (await page.$(listen)).boundingBox();
+  await page.mouse.move(box.x + 8, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 8 + 20, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.move(box.x + 8 + 2 * BEAT_PX, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.up();
+  await page.waitForFunction((sel) => /at bar 8 beat 4,/.test(document.querySelector(sel)?.getAttribute('aria-label') ?? ''), listen);
+  for (let i = 0; i < 4; i += 1) await page.click('[data-testid=ed-undo]');
+  await page.waitForFunction((sel) => /at bar 3 beat 1,/.test(document.querySelector(sel)?.getAttribute('aria-label') ?? ''), listen);
 }, 60_000);
 
 test('the Edit view passes axe (WCAG 2.2 A and AA, best practices)', async () => {

@@ -12,9 +12,10 @@ import { fieldsFor } from './cue-fields.js';
 
 /**
  * @param {{ root: HTMLElement, state: ReturnType<typeof import('./editor-state.js').createEditorState>,
- *   onCopy: (ref: import('./lanes.js').ItemRef) => void, onDelete: (ref: import('./lanes.js').ItemRef) => void }} options
+ *   onCopy: (ref: import('./lanes.js').ItemRef) => void, onDelete: (ref: import('./lanes.js').ItemRef) => void,
+ *   onMoveHere: (ref: import('./lanes.js').ItemRef) => void }} options
  */
-export function createCueForm({ root, state, onCopy, onDelete }) {
+export function createCueForm({ root, state, onCopy, onDelete, onMoveHere }) {
   let own = false; // the edit being rendered came from this form: keep the fields (and the caret)
   const problemEl = h('p', { class: 'ed-problem', role: 'alert', dataset: { testid: 'cue-problem' } });
 
@@ -107,6 +108,13 @@ export function createCueForm({ root, state, onCopy, onDelete }) {
       h(
         'div',
         { class: 'ed-actions' },
+        h('button', {
+          type: 'button',
+          class: 'btn btn-small',
+          text: 'Move to cursor',
+          dataset: { testid: 'cue-move-here' },
+          onclick: () => onMoveHere(ref),
+        }),
         h('button', { type: 'button', class: 'btn btn-small', text: 'Copy to cursor', onclick: () => onCopy(ref) }),
         h('button', {
           type: 'button',

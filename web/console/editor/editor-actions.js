@@ -27,7 +27,7 @@ export function createEditorActions({ state, cursor, say }) {
     return ref;
   }
 
-  return {
+  const api = {
     /** @param {keyof typeof NEW_CUE | 'prompt' | 'reaction'} kind */
     add(kind) {
       if (kind === 'prompt' || kind === 'reaction') return addWindow(kind);
@@ -46,6 +46,11 @@ export function createEditorActions({ state, cursor, say }) {
       if (map().indexOf(at) === map().indexOf(item.at)) return;
       state.edit(moveItem(state.doc(), ref, at, shift), `Move ${cueLabel(item)}`, { select: ref });
       say(`Moved to bar ${at.bar} beat ${at.beat}.`, 'ok');
+    },
+    /** Move an item to the cursor (typed as a bar, a beat or a printed bar). @param {import('./lanes.js').ItemRef} ref */
+    moveHere(ref) {
+      const item = state.doc()[ref.list][ref.index];
+      api.move(ref, map().indexOf(cursor()) - map().indexOf(item.at));
     },
     /** @param {import('./lanes.js').ItemRef} ref */
     copy(ref) {
@@ -74,4 +79,5 @@ export function createEditorActions({ state, cursor, say }) {
       state.edit(doc, `Add media ${asset.id}`);
     },
   };
+  return api;
 }

@@ -14,6 +14,17 @@ import { createMediaDrop } from './media-drop.js';
 import { createCursorForm } from './cursor-form.js';
 import { installEditorKeys } from './editor-keys.js';
 
+/** The field a new item's form opens on, by kind. */
+const FIRST_FIELD = /** @type {Record<string, string>} */ ({
+  text: 'view.text',
+  colour: 'view.color',
+  image: 'view.image',
+  sound: 'audio.asset',
+  osc: 'osc.address',
+  prompt: 'question',
+  reaction: 'until.bar',
+});
+
 /**
  * @param {{ api: ReturnType<typeof import('../api.js').createApi> }} options
  */
@@ -44,7 +55,7 @@ export function createEditorPanel({ api }) {
     onCursor: (at) => setCursor(at),
     cursor: () => cursor,
   });
-  const form = createCueForm({ root: $('ed-form'), state, onCopy: actions.copy, onDelete: actions.remove });
+  const form = createCueForm({ root: $('ed-form'), state, onCopy: actions.copy, onDelete: actions.remove, onMoveHere: actions.moveHere });
   const saving = createSaveFlow({
     api,
     state,
@@ -91,7 +102,9 @@ export function createEditorPanel({ api }) {
   for (const button of root.querySelectorAll('[data-add]'))
     button.addEventListener('click', () => {
       actions.add(/** @type {any} */ (/** @type {HTMLElement} */ (button).dataset.add));
-      /** @type {HTMLElement | null} */ (root.querySelector('#ed-form input'))?.focus();
+      // The keyboard goes to what the new cue says (its text, colour…), not to its bar.
+      const kind = /** @type {HTMLElement} */ (button).dataset.add ?? '';
+      /** @type {HTMLElement | null} */ (root.querySelector(`[data-testid="field-${FIRST_FIELD[kind]}"]`))?.focus();
     });
 
   async function rehearse() {
