@@ -34,7 +34,10 @@ export function createScorePanel({ api, bridge, isPlaying, jump }) {
     setText(els.title, score.title);
     setText(els.composer, score.composer ?? '');
     document.title = `${score.title} — Tutti`;
-    const meter = score.meter.map((m) => `${m.beats}/${m.unit}${score.meter.length > 1 ? ` (bar ${m.bar})` : ''}`).join(', ');
+    // The printed signature, and the beats it is counted in when not its own (6/8 in 2).
+    const meter = score.meter
+      .map((m) => `${m.beats}/${m.unit}${m.count ? ` in ${m.count}` : ''}${score.meter.length > 1 ? ` (bar ${m.bar})` : ''}`)
+      .join(', ');
     const rows = [
       ['Title', h('span', { class: 'score-title', text: score.title })],
       ['Composer', score.composer ?? '—'],

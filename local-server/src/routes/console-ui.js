@@ -21,15 +21,17 @@ const AUDIENCE_DIR = fileURLToPath(new URL('../../../web/audience/src/', import.
  * web/console resolves to /core/… in the browser): one SSE parser and one backoff rule for the
  * audience app, the servers and the console, and the printed-bar helpers (scores/README.md,
  * "Printed bar numbers"), and the merge patch a replay applies envelopes with (README.md,
- * "Replaying a record"); for the score editor (docs/tutorials/first-piece-without-json.md) the
- * validator `tutti validate` runs, the timeline and the cue index. Only these and the modules
- * they import are served (local-server/src/console-modules.js).
+ * "Replaying a record") with the phone's beat queue (core/client/beat-schedule.js); for the score
+ * editor (docs/tutorials/first-piece-without-json.md) the validator `tutti validate` runs, the
+ * timeline and the cue index. Only these and the modules they import are served
+ * (local-server/src/console-modules.js).
  */
 export const CONSOLE_CORE_FILES = Object.freeze([
   'protocol/sse-parser.js',
   'util/backoff.js',
   'score/printed-bars.js',
   'protocol/merge-patch.js',
+  'client/beat-schedule.js',
   'score/validate.js',
   'score/timeline.js',
   'score/cue-index.js',
