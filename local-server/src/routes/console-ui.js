@@ -103,6 +103,11 @@ export default async function consoleUi(app, options = {}) {
   const core = new Map();
   try {
     await collectModules({ root: CORE_DIR, entries: [...CONSOLE_CORE_FILES], coreDir: CORE_DIR }, core);
+  } catch (err) {
+    app.log.warn(`console UI: core modules not available: ${err.message}`);
+  }
+  // The editor's phone preview only: without these files the rest of the console still runs.
+  try {
     const audience = await collectModules({ root: AUDIENCE_DIR, entries: AUDIENCE_ENTRIES, coreDir: CORE_DIR }, core);
     for (const [name, body] of audience) files.set(`audience/${name}`, { body, type: TYPES['.js'] });
     for (const name of (await readdir(AUDIENCE_DIR)).filter((n) => n.endsWith('.css')))
@@ -110,7 +115,7 @@ export default async function consoleUi(app, options = {}) {
     const page = await readFile(join(AUDIENCE_DIR, 'index.html'), 'utf8');
     files.set('editor/phone.html', { body: Buffer.from(phonePage(page)), type: TYPES['.html'] });
   } catch (err) {
-    app.log.warn(`console UI: core modules not available: ${err.message}`);
+    app.log.warn(`console UI: the editor's phone preview is not available: ${err.message}`);
   }
   for (const [name, body] of core) coreFiles.set(name, { body, type: TYPES['.js'] });
 
