@@ -19,6 +19,8 @@ import { createRehearsalPanel } from './rehearsal-panel.js';
 import { createRehearsalMode } from './rehearsal-mode.js';
 import { createReplayPanel } from './replay-panel.js';
 import { installShortcuts } from './shortcuts.js';
+import { createEditorPanel } from './editor/editor-panel.js';
+import { installEditToggle } from './editor/edit-toggle.js';
 import { bridge } from './bridge.js';
 
 let askedForToken = false;
@@ -103,6 +105,8 @@ function start() {
   // What the hall sees: the show or the rehearsal screen (README.md, "Rehearsal mode").
   const rehearsalMode = createRehearsalMode({ api });
   installShortcuts(transport);
+  const editor = createEditorPanel({ api });
+  installEditToggle(editor);
 
   let startedAt = null;
   let lastPosition = null;
@@ -172,6 +176,7 @@ function start() {
       rehearsal.setScore(event.score);
       score.setScore(event.score);
       score.setRecent(event.recentScores);
+      editor.scoreChanged(event.score);
     },
     stats: (event) => {
       clock.observe(event.s);
