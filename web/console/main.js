@@ -151,6 +151,7 @@ function start() {
     audience.setStats(snap.stats);
     osc.render(snap.osc);
     edge.render(snap.edge);
+    score.setNotation(snap.notation);
     log.set(snap.log);
     voices.render(snap.voices);
   }
@@ -184,6 +185,7 @@ function start() {
       audience.setViewers(event.viewers);
       edge.render(event.edge);
       osc.render(event.osc);
+      score.setNotation(event.notation);
       if (event.transport.transport !== 'playing') transport.setStatus(event.transport);
       rehearsal.render(event.transport);
       rehearsalMode.render(event.transport);

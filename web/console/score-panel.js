@@ -5,6 +5,7 @@
 
 import { $, basename, h, fill, setText, duration } from './dom.js';
 import { createImportPreview } from './import-preview.js';
+import { notationText } from './notation-status.js';
 
 /** Files the server imports rather than loads (local-server/src/import/import-file.js). */
 const NOTATION = /\.(musicxml|xml|mxl|mid|midi)$/i;
@@ -27,6 +28,7 @@ export function createScorePanel({ api, bridge, isPlaying, jump }) {
     sectionList: $('section-list'),
     title: $('top-title'),
     composer: $('top-composer'),
+    notation: $('score-notation'),
   };
   let busy = false;
 
@@ -236,5 +238,12 @@ export function createScorePanel({ api, bridge, isPlaying, jump }) {
     },
     load,
     browse,
+    /** @param {Parameters<typeof notationText>[0]} notation the engraving's progress (/api/status `notation`) */
+    setNotation(notation) {
+      const text = notationText(notation);
+      els.notation.hidden = !text;
+      els.notation.dataset.state = notation?.state ?? 'none';
+      setText(els.notation, text);
+    },
   };
 }
