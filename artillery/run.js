@@ -14,6 +14,7 @@ import { SCENARIO_DIR, ZSCORE_USER_STEPS } from './lib/catalog.js';
 import { artilleryPlan, expectedSeconds } from './lib/phases.js';
 import { echoWithResultPath } from './lib/part-path.js';
 import { runArtillery } from './lib/artillery-child.js';
+import { isLoopbackUrl } from './lib/loopback.js';
 import {
   startTuttiServe,
   startLocalEdgeWorker,
@@ -48,7 +49,6 @@ function whatToStart(scenario) {
                     npm run loadtest -- ${name} --start-local`;
 }
 
-const isLoopback = (url) => ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname);
 const stamp = () => new Date().toISOString().replace(/[:]/g, '-').replace(/\..+$/, '');
 const say = (line) => process.stderr.write(`${line}\n`);
 /** A path as the user can paste it: relative when below the working directory. */
@@ -76,7 +76,7 @@ export async function main(argv) {
   }
   let edgeToken = o.edgeToken;
   if (o.startLocal && scenario.via === 'edge' && o.target) {
-    edgeToken ??= isLoopback(o.target) ? devPublishToken() : null;
+    edgeToken ??= isLoopbackUrl(o.target) ? devPublishToken() : null;
     if (!edgeToken) {
       say(
         `loadtest: --start-local with an edge --target publishes a show to ${o.target}, which needs its publish token: add --edge-token T (or set TUTTI_EDGE_TOKEN)`,

@@ -17,7 +17,7 @@ export { createLog } from './src/log.js';
 /** Writes to a closed stdout / stderr dropped, not fatal: `tutti serve` and the desktop app's server process. */
 export { dropOutputToClosedReaders } from './src/closed-output.js';
 /** Where the show position and the log file live (README.md, "Crash resume", "Logs"). */
-export { defaultStateDir, resumeFileFor, logFileFor, recordDirFor } from './src/state-dir.js';
+export { defaultStateDir, resumeFileFor, logFileFor, recordDirFor, partKeyFileFor } from './src/state-dir.js';
 /** Builds a missing dist/ in a source checkout (never in the desktop app). */
 export { buildAudienceFromSource } from './src/audience-from-source.js';
 /** The console page's Content-Security-Policy, which the desktop app applies to its window too. */
@@ -37,3 +37,7 @@ export { createTransportLog } from './src/transport-log.js';
 /** @typedef {import('./src/log.js').Log} Log */
 /** @typedef {import('./src/routes/console-api.js').ConsoleHost} ConsoleHost */
 /** @typedef {import('./src/server.js').ShowServerOptions} ShowServerOptions */
+/** The notation's page shapes (docs/reference/notation.md#layouts): the notation bench engraves each. */
+export { LAYOUTS } from './src/notation/layouts.js';
+/** `tutti import` from code: a notation file to a score beside it (bench:notation makes its scores so). */
+export { importToFile } from './src/import/import-to-file.js';

@@ -37,6 +37,7 @@ export function portIsFree(port, host) {
  * @property {() => string[]} recentScores
  * @property {import('../../local-server/index.js').Log} [log]
  * @property {string | null} [logFile] the JSON log file (README.md "Logs"); null = none
+ * @property {string | null} [partKeyFile] where the part-page key is kept across restarts (local-server/src/part-key.js); null = a new one every start
  * @property {string | null} [stateFile] crash resume: where the show position is kept (README.md "Crash resume"); null = off
  * @property {string | null} [recordDir] where the performance record is written (README.md "The performance record"); null = none
  * @property {typeof realStart} [startShowServer]
@@ -96,6 +97,7 @@ export async function launchShow(options) {
     stateFile: options.stateFile ?? null,
     logFile: options.logFile ?? null,
     recordDir: options.recordDir ?? null,
+    partKeyFile: options.partKeyFile ?? null,
     log,
     buildAudienceApp: options.buildAudienceApp,
     consoleHost: { mode, recentScores, onChange, audienceHost: host, settingsPath, scoresDir },

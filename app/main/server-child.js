@@ -10,7 +10,7 @@
 
 import { launchShow } from './launch-show.js';
 import { applySettingsChange } from './settings-store.js';
-import { createLog, dropOutputToClosedReaders, resumeFileFor, logFileFor, recordDirFor } from '../../local-server/index.js';
+import { createLog, dropOutputToClosedReaders, resumeFileFor, logFileFor, recordDirFor, partKeyFileFor } from '../../local-server/index.js';
 
 /**
  * @param {{ port: { on: (event: 'message', fn: (e: { data: any }) => void) => void, postMessage: (msg: any) => void }, exit?: (code: number) => void, launch?: typeof launchShow }} deps
@@ -41,6 +41,8 @@ export function runServerChild({ port, exit = (code) => process.exit(code), laun
           logFile: typeof data.stateDir === 'string' ? logFileFor(data.overrides ?? {}, data.stateDir) : null,
           // Every show is recorded (README.md, "The performance record") unless --no-record says otherwise.
           recordDir: typeof data.stateDir === 'string' ? recordDirFor(data.overrides ?? {}, data.stateDir) : null,
+          // The musicians' part-page key, kept so that the tablets' links survive a restart.
+          partKeyFile: typeof data.stateDir === 'string' ? partKeyFileFor(data.stateDir) : null,
           mode: 'electron',
           log,
           recentScores: () => settings.recentScores,

@@ -21,8 +21,8 @@ export function mergeTimeMap(existing, imported) {
   /** @type {MergeLoss[]} */
   const lost = [];
   const beatsAt = (bar) => {
-    let beats = imported.meter[0].beats;
-    for (const m of imported.meter) if (m.bar <= bar) beats = m.beats;
+    let beats = imported.meter[0].count ?? imported.meter[0].beats;
+    for (const m of imported.meter) if (m.bar <= bar) beats = m.count ?? m.beats;
     return beats;
   };
   /** @param {Position} pos @returns {Position | string} the new position, or why there is none */
@@ -53,7 +53,6 @@ export function mergeTimeMap(existing, imported) {
   };
   const label = (c) => (c.label ? ` "${c.label}"` : '');
   const cues = carry(existing.cues, 'cue', label, ['at']);
-  const newIds = new Set((existing.parts ?? []).map((p) => p.id));
   const score = {
     format: existing.format,
     id: existing.id,
@@ -64,7 +63,9 @@ export function mergeTimeMap(existing, imported) {
     tempo: imported.tempo,
     sections: imported.sections?.length ? imported.sections : carry(existing.sections, 'section', (s) => ` "${s.mark}"`, ['at']),
     ...(imported.printedBars ? { printedBars: imported.printedBars } : {}),
-    parts: [...(existing.parts ?? []), ...(imported.parts ?? []).filter((p) => !newIds.has(p.id))].slice(0, 64),
+    // The new edition's notation when it has one (docs/reference/notation.md#the-notation-field).
+    ...((imported.notation ?? existing.notation) ? { notation: imported.notation ?? existing.notation } : {}),
+    parts: mergeParts(existing.parts ?? [], imported.parts ?? []),
     assets: existing.assets ?? [],
     view: existing.view ?? {},
     cues,
@@ -73,3 +74,43 @@ export function mergeTimeMap(existing, imported) {
   };
   return { score, lost, kept: cues.length };
 }
+
+/**
+ * The existing parts, in their order and with their ids (cues, tablets and OSC prefixes name
+ * them), then the imported parts none of them is. An imported part is an existing one with its
+ * id, else one with its name, else one whose name it numbers: an import from before duplicates were numbered (issue 40,
+ * item 3) has "Violin" twice as violin and violin-2, the new one "Violin 1" and "Violin 2"; those
+ * keep the ids violin and violin-2 and take the numbered names.
+ * @param {Array<Record<string, any>>} existing
+ * @param {Array<Record<string, any>>} imported
+ * @returns {Array<Record<string, any>>}
+ */
+function mergeParts(existing, imported) {
+  const out = existing.map((p) => ({ ...p }));
+  /** @type {Map<Record<string, any>, Record<string, any>>} imported part → the existing part it is */
+  const matched = new Map();
+  const free = (p) => ![...matched.values()].includes(p);
+  for (const part of imported) {
+    const same = out.find((p) => p.id === part.id && free(p));
+    if (same) matched.set(part, same);
+  }
+  for (const part of imported) {
+    if (matched.has(part)) continue;
+    const unnumbered = part.name.replace(NUMBERED, '');
+    const same =
+      out.find((p) => p.name === part.name && free(p)) ??
+      (unnumbered !== part.name ? out.find((p) => p.name === unnumbered && free(p)) : undefined);
+    if (same) matched.set(part, same);
+  }
+  const ids = new Set(out.map((p) => p.id));
+  for (const part of imported) {
+    const same = matched.get(part);
+    // The old, unnumbered name of a part the new file numbers takes the number.
+    if (same && same.name !== part.name && same.name === part.name.replace(NUMBERED, '')) same.name = part.name;
+    else if (!same && !ids.has(part.id)) out.push(part);
+  }
+  return out.slice(0, 64);
+}
+
+/** A part name's number, as an import gives it ("Violin 2", "String Ensemble 1 (2)") or a file writes it ("Violin II"). */
+const NUMBERED = / (\d+|[IVX]+|\(\d+\))$/;

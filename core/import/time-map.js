@@ -3,6 +3,7 @@
 // printed bar numbers (scores/README.md, "Importing a piece"). Runtime-free and deterministic.
 
 import { printedRuns } from '#core/score/printed-bars.js';
+import { cleanText } from './clean-text.js';
 import { barQuarters, fitMeter } from './meter-fit.js';
 import { performanceOrder } from './performance-order.js';
 
@@ -24,11 +25,18 @@ import { performanceOrder } from './performance-order.js';
  * @typedef {{ bar: number, beat: number }} Position
  * @typedef {object} TimeMap
  * @property {number} bars
- * @property {Array<{ bar: number, beats: number, unit: number }>} meter
- * @property {Array<{ at: Position, bpm: number, to?: number, until?: Position }>} tempo
+ * @property {Array<{ bar: number, beats: number, unit: number, count?: number }>} meter
+ * @property {Array<{ at: Position, bpm: number, to?: number, until?: Position, unit?: number, dotted?: boolean }>} tempo
  * @property {Array<{ at: Position, mark: string }>} sections
  * @property {import('#core/score/printed-bars.js').PrintedRun[]} printedBars
  */
+
+/**
+ * The beats a bar is counted in: its `count` when it has one (6/8 counted in 2).
+ * @param {{ beats: number, count?: number }} meter
+ * @returns {number}
+ */
+const counted = (meter) => meter.count ?? meter.beats;
 
 /** The tempo of a piece that gives none (quarter notes a minute), with a warning. */
 export const DEFAULT_BPM = 120;
@@ -70,7 +78,7 @@ export function buildTimeMap(measures, { maxBars, warn }) {
 /**
  * A bar as played, with the meter it is counted in and the length of its beat in quarter notes
  * (1 for x/4, ½ for x/8, 1½ for 6/8 counted in dotted quarters).
- * @typedef {{ index: number, pass: number, meter: { beats: number, unit: number }, beatQ: number }} PlayedBar
+ * @typedef {{ index: number, pass: number, meter: { beats: number, unit: number, count?: number }, beatQ: number }} PlayedBar
  */
 
 // Where every played bar and beat falls, and the marks placed on them.
@@ -79,7 +87,8 @@ function layout(measures, played) {
   const meter = [];
   played.forEach((p, i) => {
     const last = meter[meter.length - 1];
-    if (!last || last.beats !== p.meter.beats || last.unit !== p.meter.unit) meter.push({ bar: i + 1, ...p.meter });
+    if (!last || last.beats !== p.meter.beats || last.unit !== p.meter.unit || last.count !== p.meter.count)
+      meter.push({ bar: i + 1, ...p.meter });
   });
   // Each played bar's first beat (0-based beat index) and start in quarter notes.
   const barBeat = [];
@@ -89,13 +98,13 @@ function layout(measures, played) {
   for (const p of played) {
     barBeat.push(beat);
     barQ.push(q);
-    beat += p.meter.beats;
-    q += p.meter.beats * p.beatQ;
+    beat += counted(p.meter);
+    q += counted(p.meter) * p.beatQ;
   }
   const totalBeats = beat;
   // The beat holding a quarter-note offset into a played bar.
   const positionAtQ = (bar, atQ) => {
-    const within = Math.min(played[bar].meter.beats - 1, Math.max(0, Math.floor(atQ / played[bar].beatQ + 1e-9)));
+    const within = Math.min(counted(played[bar].meter) - 1, Math.max(0, Math.floor(atQ / played[bar].beatQ + 1e-9)));
     return { bar: bar + 1, beat: within + 1, index: barBeat[bar] + within };
   };
   const marks = [];
@@ -104,7 +113,7 @@ function layout(measures, played) {
   played.forEach((p, bar) => {
     const m = measures[p.index];
     for (const t of m.tempos) marks.push({ q: barQ[bar] + t.at, qpm: t.qpm, pos: positionAtQ(bar, t.at), label: m.label });
-    for (const r of m.ramps) ramps.push({ q: barQ[bar] + r.at, text: r.text, pos: positionAtQ(bar, r.at), label: m.label });
+    for (const r of m.ramps) ramps.push({ q: barQ[bar] + r.at, text: cleanText(r.text), pos: positionAtQ(bar, r.at), label: m.label });
     for (const r of m.rehearsals) sections.push({ pos: positionAtQ(bar, r.at), text: r.text, label: m.label, key: `${p.index}|${r.at}` });
   });
   marks.sort((a, b) => a.q - b.q);
@@ -113,25 +122,25 @@ function layout(measures, played) {
 
 // A compound meter (6/8, 9/8, 12/8, 6/16…) whose beats would go faster than a score allows (400 a
 // minute: dotted quarter = 140 is 420 eighths) is counted in its dotted beats instead, as
-// musicians count it: 6/8 as { beats: 2, unit: 4 } at the dotted-quarter tempo (scores/README.md,
-// "Time"). Returns whether any bar changed.
+// musicians count it, keeping its printed signature: 6/8 as { beats: 6, unit: 8, count: 2 } at the
+// dotted-quarter tempo (docs/reference/meter.md#counted-beats). Returns whether any bar changed.
 function countFastCompoundInDottedBeats(measures, played, laid, warn) {
   const told = new Set();
   let changed = false;
   played.forEach((p, bar) => {
     const { beats, unit } = p.meter;
-    if (!(beats % 3 === 0 && beats >= 6 && unit >= 8 && p.beatQ === 4 / unit)) return;
+    if (!(beats % 3 === 0 && beats >= 6 && unit >= 8 && p.beatQ === 4 / unit && p.meter.count === undefined)) return;
     let fastest = 0;
     for (let k = laid.barBeat[bar]; k < laid.barBeat[bar] + beats; k += 1) fastest = Math.max(fastest, laid.beatBpm[k]);
     if (fastest <= BPM_MAX) return;
-    p.meter = { beats: beats / 3, unit: unit / 2 };
+    p.meter = { beats, unit, count: beats / 3 };
     p.beatQ = (3 * 4) / unit;
     changed = true;
     const label = measures[p.index].label;
     if (!told.has(`${beats}/${unit}`))
       warn(
         label,
-        `is in ${beats}/${unit} at ${round(fastest)} beats a minute, faster than a score counts (${BPM_MAX}); counted in dotted beats, as ${beats / 3}/${unit / 2} (scores/README.md, "Time")`,
+        `is in ${beats}/${unit} at ${round(fastest)} beats a minute, faster than a score counts (${BPM_MAX}); counted in ${beats / 3} dotted beats a bar, still shown as ${beats}/${unit} (docs/reference/meter.md)`,
       );
     told.add(`${beats}/${unit}`);
   });
@@ -185,7 +194,7 @@ function beatTempi(played, totalBeats, marks) {
   let q = 0;
   for (const p of played) {
     const unitQ = p.beatQ;
-    for (let b = 0; b < p.meter.beats; b += 1, k += 1) {
+    for (let b = 0; b < counted(p.meter); b += 1, k += 1) {
       const end = q + unitQ;
       let seconds = 0;
       let from = q;
@@ -258,18 +267,45 @@ function tempoEntries({ played, barBeat, totalBeats, beatBpm, marks, ramps, warn
     }
     return out;
   };
+  const pickup = pickupInNextBeat(played);
+  // A pickup's beats are given in the next bar's beat: ♩ = 100 over an eighth's pickup is one
+  // entry, 100 counting quarters, not 200 (eighths) then 100 (issue 40, item 4).
+  const shown = (/** @type {number} */ k) => (pickup && k < pickup.beats ? beatBpm[k] * pickup.ratio : beatBpm[k]);
   for (let k = 0; k < totalBeats; k += 1) {
     if (k < skipUntil) continue;
     const ramp = gradual.get(k);
-    const changed = k === 0 || markBeats.has(k) || Math.abs(beatBpm[k] - beatBpm[k - 1]) > 1e-6 * beatBpm[k];
+    const same = k > 0 && Math.abs(shown(k) - shown(k - 1)) <= 1e-6 * shown(k);
+    const changed = k === 0 || (markBeats.has(k) && !(same && k === pickup?.beats)) || !same;
     if (ramp) {
       entries.push({ at: positionOf(k), bpm: clamp(beatBpm[k], k), to: clamp(ramp.to, ramp.until), until: positionOf(ramp.until) });
       skipUntil = ramp.until;
+    } else if (changed && pickup && k < pickup.beats) {
+      entries.push({ at: positionOf(k), bpm: clamp(shown(k), k), ...pickup.unit });
     } else if (changed) {
       entries.push({ at: positionOf(k), bpm: clamp(beatBpm[k], k) });
     }
   }
   return entries;
+}
+
+/**
+ * A first bar (a pickup) whose beat is another note value than the next bar's: how many beats it
+ * has, the ratio from its beats' rate to the next bar's, and that beat as a tempo `unit`.
+ * @param {PlayedBar[]} played
+ * @returns {{ beats: number, ratio: number, unit: { unit: number, dotted?: true } } | undefined}
+ */
+function pickupInNextBeat(played) {
+  const [first, next] = played;
+  if (!first || !next || first.beatQ === next.beatQ) return undefined;
+  if (counted(first.meter) * first.beatQ >= counted(next.meter) * next.beatQ - 1e-9) return undefined; // not shorter: no pickup
+  const plain = 4 / next.beatQ;
+  const dotted = 4 / (next.beatQ / 1.5);
+  const unit = [1, 2, 4, 8, 16, 32].includes(plain)
+    ? { unit: plain }
+    : [1, 2, 4, 8, 16, 32].includes(dotted)
+      ? { unit: dotted, dotted: /** @type {true} */ (true) }
+      : undefined;
+  return unit && { beats: counted(first.meter), ratio: first.beatQ / next.beatQ, unit };
 }
 
 // Sections from rehearsal marks: one per mark where it is first played; a mark played again
@@ -280,7 +316,7 @@ function sectionEntries(found, warn) {
   const seen = new Set();
   let lastIndex = -1;
   for (const s of found) {
-    const text = s.text.replace(/\s+/g, ' ').trim();
+    const text = cleanText(s.text).replace(/\s+/g, ' ').trim();
     if (!text) continue;
     const again = seen.has(s.key);
     seen.add(s.key);

@@ -51,6 +51,27 @@ export const VENUE_ERRORS = Object.freeze({
   },
   PART_PAGE_NOT_BUILT: { status: 503, message: 'run npm run build on the server', doc: 'docs/reference/errors.md#venue-errors' },
   BAD_REPORT: { status: 400, message: 'the part-page report is malformed', doc: 'docs/reference/audience-protocol.md#endpoints' },
+  // Notation under the part pages' key (docs/reference/notation.md#notation-routes).
+  NO_NOTATION: { status: 404, message: 'this score names no notation file', doc: 'docs/reference/notation.md#notation-routes' },
+  NOTATION_PART: { status: 404, message: 'the notation has no such part', doc: 'docs/reference/notation.md#notation-routes' },
+  BAD_NOTATION_REQUEST: {
+    status: 400,
+    message: 'ask for /notation/<part id or all>.json or /notation/<part id or all>/<page>.svg',
+    doc: 'docs/reference/notation.md#notation-routes',
+  },
+  BAD_LAYOUT: {
+    status: 400,
+    message: 'layout is tablet-landscape, tablet-portrait or phone',
+    doc: 'docs/reference/notation.md#notation-routes',
+  },
+  NO_SUCH_PAGE: { status: 404, message: 'the engraving has no such page', doc: 'docs/reference/notation.md#notation-routes' },
+  NOTATION_ENGRAVING: {
+    status: 503,
+    message: 'the notation is being engraved; try again shortly',
+    doc: 'docs/reference/notation.md#notation-routes',
+  },
+  NOTATION_FAILED: { status: 422, message: 'the notation could not be engraved', doc: 'docs/reference/notation.md#notation-routes' },
+  NOTATION_MISMATCH: { status: 409, message: 'the notation does not match the score', doc: 'docs/reference/notation.md#notation-routes' },
   // Control listener guard.
   MISDIRECTED_HOST: {
     status: 421,

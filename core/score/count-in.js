@@ -134,3 +134,16 @@ export function runCountIn({ countIn, now, setTimer, clearTimer, lookaheadMs, on
     },
   };
 }
+
+/**
+ * Where the show stands after an action, in words for the log and the record's report. While a
+ * count-in runs the show stands on its start beat with transport "stopped", which read as if the
+ * show had stopped ("start from bar 5 … → stopped at bar 6 beat 1"): say it counts in, then plays.
+ * @param {{ transport: string, bar: number, beat: number, countIn?: number | null }} after
+ *   countIn: the clicks of a count-in running now (none, or 0, when there is none)
+ * @returns {string}
+ */
+export function standingWords({ transport, bar, beat, countIn }) {
+  if (countIn) return `counting in ${countIn} beat${countIn === 1 ? '' : 's'}, then playing from bar ${bar} beat ${beat}`;
+  return `${transport} at bar ${bar} beat ${beat}`;
+}

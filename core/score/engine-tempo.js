@@ -37,14 +37,16 @@ export function createTempo(show) {
   const tempo = {
     factor: 1,
     percent: null,
-    bpm: () => round3(show.loaded.timeline.bpmAt(show.at.current) * tempo.factor),
+    // As the tempo mark writes it: ♩ = 100 over an eighth's pickup shows 100, not the 200
+    // eighths a minute its beats run at (docs/reference/meter.md#a-tempo-in-another-beat).
+    bpm: () => round3(show.loaded.timeline.tempoAt(show.at.current) * tempo.factor),
     /**
      * Override the tempo: the written tempo map is scaled so the current beat plays at `bpm`.
      * `null` returns to the written tempo.
      */
     setBpm(bpm) {
       checkBpm(bpm);
-      const factor = bpm === null ? 1 : bpm / show.loaded.timeline.bpmAt(show.at.current);
+      const factor = bpm === null ? 1 : bpm / show.loaded.timeline.tempoAt(show.at.current);
       tempo.percent = null;
       apply(factor);
     },

@@ -47,8 +47,11 @@ export const SCORE_LIMITS = Object.freeze({
 /**
  * @typedef {import('./format-problems.js').ScoreProblem} ScoreProblem
  * @typedef {{ bar: number, beat: number }} Position
- * @typedef {{ bar: number, beats: number, unit: number }} MeterEntry
- * @typedef {{ at: Position, bpm: number, to?: number, until?: Position }} TempoEntry
+ * @typedef {{ bar: number, beats: number, unit: number, count?: number }} MeterEntry
+ *   `beats`/`unit`: the printed signature; `count`: the beats counted per bar when not `beats`
+ *   (docs/reference/meter.md#counted-beats)
+ * @typedef {{ at: Position, bpm: number, to?: number, until?: Position, unit?: number, dotted?: boolean }} TempoEntry
+ *   `unit` (+`dotted`): the note value bpm counts, when not the bar's counted beat
  * @typedef {{ at: Position, mark: string, name?: string }} Section
  * @typedef {{ id: string, name?: string, osc: string }} Part
  * @typedef {{ id: string, kind: 'audio' | 'image', src: string, bytes?: number }} Asset
@@ -71,6 +74,7 @@ export const SCORE_LIMITS = Object.freeze({
  * @property {TempoEntry[]} tempo
  * @property {Section[]} sections  always present (empty when the score has none)
  * @property {Array<{ bar: number, number: number, pass?: number }>} [printedBars] printed bar numbers, when the score has them (scores/README.md, "Printed bar numbers")
+ * @property {string} [notation]  the MusicXML / .mxl file beside the score it was made from (docs/reference/notation.md#the-notation-field)
  * @property {Part[]} parts        always present
  * @property {Asset[]} assets      always present
  * @property {View} view           always present (`{}` when the score has none)
@@ -87,7 +91,7 @@ export const SCORE_LIMITS = Object.freeze({
  * so far with where they were declared.
  * @typedef {object} ScoreEnv
  * @property {number} [lastBar]
- * @property {(bar: number) => MeterEntry} [beatsAt]
+ * @property {(bar: number) => MeterEntry & { printed?: number }} [beatsAt] the meter as counted (beats: the counted beats)
  * @property {Map<string, { path: string, kind?: 'audio' | 'image' }>} assets
  * @property {Map<string, { path: string }>} parts
  * @property {number[]} [cueOrder] the file index of each cue after sorting by position

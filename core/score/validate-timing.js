@@ -89,7 +89,7 @@ export function checkPosition(ctx, value, path, env) {
     if (beat > meter.beats) {
       ctx.add(
         join(path, 'beat'),
-        `beat ${beat} does not exist in bar ${bar}, which has ${meter.beats} beat${meter.beats === 1 ? '' : 's'} (${meter.beats}/${meter.unit})`,
+        `beat ${beat} does not exist in bar ${bar}, which has ${meter.beats} beat${meter.beats === 1 ? '' : 's'} (${meterText(meter)})`,
       );
       ok = false;
     }
@@ -116,10 +116,12 @@ export function checkMeter(ctx, value, env) {
   let previousBar;
   value.forEach((entry, i) => {
     const path = `meter[${i}]`;
-    if (!checkEntry(ctx, entry, path, 'a time signature such as { "bar": 1, "beats": 4, "unit": 4 }', ['bar', 'beats', 'unit'])) return;
+    if (!checkEntry(ctx, entry, path, 'a time signature such as { "bar": 1, "beats": 4, "unit": 4 }', ['bar', 'beats', 'unit', 'count']))
+      return;
     const bar = own(entry, 'bar');
     const beats = own(entry, 'beats');
     const unit = own(entry, 'unit');
+    const count = own(entry, 'count');
     if (bar === undefined) ctx.add(`${path}.bar`, 'missing: the bar where this time signature starts');
     else if (checkInteger(ctx, bar, `${path}.bar`, 1, env.lastBar ?? SCORE_LIMITS.bars, 'the bar where this time signature starts')) {
       if (i === 0 && bar !== 1) ctx.add(`${path}.bar`, `the first time signature must start at bar 1, not bar ${bar}`);
@@ -137,7 +139,17 @@ export function checkMeter(ctx, value, env) {
     else if (!METER_UNITS.includes(/** @type {number} */ (unit))) {
       ctx.add(`${path}.unit`, `the note value of a beat must be one of ${METER_UNITS.join(', ')}, got ${describeValue(unit)}`);
     }
-    out.push({ bar, beats, unit });
+    // docs/reference/meter.md#counted-beats: 6/8 counted in 2 is { beats: 6, unit: 8, count: 2 }.
+    if (has(entry, 'count')) {
+      if (checkInteger(ctx, count, `${path}.count`, 1, SCORE_LIMITS.beatsPerBar, 'the number of counted beats per bar')) {
+        if (Number.isInteger(beats) && (count > beats || beats % count !== 0))
+          ctx.add(
+            `${path}.count`,
+            `${beats}/${unit} cannot be counted in ${count}: the count must divide the ${beats} beats into equal beats`,
+          );
+      }
+      out.push({ bar, beats, unit, count });
+    } else out.push({ bar, beats, unit });
   });
   if (ctx.count() === before) {
     // Entries are valid and in order: the meter at a bar is the last entry starting at or before it.
@@ -149,10 +161,30 @@ export function checkMeter(ctx, value, env) {
         if (out[mid].bar <= bar) lo = mid;
         else hi = mid - 1;
       }
-      return out[lo];
+      return countedMeter(out[lo]);
     };
   }
   return out;
+}
+
+/**
+ * A meter entry as the show counts it: `beats` is the counted beats per bar (its `count` when it
+ * has one), `printed` the signature as written (docs/reference/meter.md#counted-beats).
+ * @param {MeterEntry} entry
+ * @returns {{ bar: number, beats: number, unit: number, printed: number }}
+ */
+export function countedMeter(entry) {
+  return { bar: entry.bar, beats: entry.count ?? entry.beats, unit: entry.unit, printed: entry.beats };
+}
+
+/**
+ * A meter as a musician reads it: "4/4", "6/8 (counted in 2)".
+ * @param {{ beats: number, unit: number, printed?: number }} meter a countedMeter
+ * @returns {string}
+ */
+export function meterText(meter) {
+  const printed = meter.printed ?? meter.beats;
+  return printed === meter.beats ? `${printed}/${meter.unit}` : `${printed}/${meter.unit} (counted in ${meter.beats})`;
 }
 
 /**
@@ -170,7 +202,17 @@ export function checkTempo(ctx, value, env) {
   const placed = [];
   value.forEach((entry, i) => {
     const path = `tempo[${i}]`;
-    if (!checkEntry(ctx, entry, path, 'a tempo mark such as { "at": { "bar": 1 }, "bpm": 96 }', ['at', 'bpm', 'to', 'until'])) return;
+    if (
+      !checkEntry(ctx, entry, path, 'a tempo mark such as { "at": { "bar": 1 }, "bpm": 96 }', [
+        'at',
+        'bpm',
+        'to',
+        'until',
+        'unit',
+        'dotted',
+      ])
+    )
+      return;
     const result = {};
     let at;
     if (!has(entry, 'at')) ctx.add(`${path}.at`, 'missing: where this tempo starts, e.g. { "bar": 1 }');
@@ -182,6 +224,21 @@ export function checkTempo(ctx, value, env) {
       ctx.add(`${path}.bpm`, `missing: the tempo in beats per minute (${SCORE_LIMITS.bpmMin} to ${SCORE_LIMITS.bpmMax})`);
     else checkNumber(ctx, own(entry, 'bpm'), `${path}.bpm`, SCORE_LIMITS.bpmMin, SCORE_LIMITS.bpmMax, 'a tempo in beats per minute');
     result.bpm = own(entry, 'bpm');
+    // docs/reference/meter.md#a-tempo-in-another-beat: bpm counting a note value of its own.
+    if (has(entry, 'unit')) {
+      if (!METER_UNITS.includes(/** @type {number} */ (own(entry, 'unit'))))
+        ctx.add(
+          `${path}.unit`,
+          `the note value the tempo counts must be one of ${METER_UNITS.join(', ')}, got ${describeValue(own(entry, 'unit'))}`,
+        );
+      result.unit = own(entry, 'unit');
+    }
+    if (has(entry, 'dotted')) {
+      if (own(entry, 'dotted') !== true)
+        ctx.add(`${path}.dotted`, `expected true (a dotted unit) or no "dotted", got ${describeValue(own(entry, 'dotted'))}`);
+      else if (!has(entry, 'unit')) ctx.add(`${path}.dotted`, 'a dotted tempo needs the "unit" it dots');
+      result.dotted = true;
+    }
     const hasTo = has(entry, 'to');
     const hasUntil = has(entry, 'until');
     let until;

@@ -17,6 +17,7 @@ import { checkPrintedBars } from './validate-printed-bars.js';
 import { checkGraphic } from './validate-graphic.js';
 import { checkSnapshotSize } from './validate-state-size.js';
 import { checkMeter, checkSections, checkTempo } from './validate-timing.js';
+import { checkNotation } from './validate-notation.js';
 
 export { formatProblems, SCORE_FORMAT, SCORE_LIMITS };
 
@@ -37,7 +38,8 @@ export { formatProblems, SCORE_FORMAT, SCORE_LIMITS };
 const SCORE_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 // "$schema" is accepted (and dropped) so editors can offer completion from scores/score.schema.json.
-const ROOT_KEYS = [
+// The order is the written order of a score (docs/reference/score-editing-api.md#the-written-form).
+const ROOT_KEYS = Object.freeze([
   '$schema',
   'format',
   'id',
@@ -48,6 +50,7 @@ const ROOT_KEYS = [
   'tempo',
   'sections',
   'printedBars',
+  'notation',
   'parts',
   'assets',
   'view',
@@ -55,7 +58,10 @@ const ROOT_KEYS = [
   'prompts',
   'reactions',
   'graphic',
-];
+]);
+
+/** The top-level keys a score may have, in the order a score is written. */
+export const SCORE_KEYS = ROOT_KEYS;
 
 /**
  * Validate a parsed score. Reports every problem at once (up to SCORE_LIMITS.problems, then one
@@ -167,6 +173,7 @@ function checkScore(ctx, value) {
   out.tempo = checkTempo(ctx, own(value, 'tempo'), env);
   out.sections = checkSections(ctx, own(value, 'sections'), env);
   if (has(value, 'printedBars')) out.printedBars = checkPrintedBars(ctx, own(value, 'printedBars'), env);
+  if (has(value, 'notation')) out.notation = checkNotation(ctx, own(value, 'notation'));
   out.view = has(value, 'view') ? checkView(ctx, own(value, 'view'), 'view', env, true) : {};
   out.cues = checkCues(ctx, own(value, 'cues'), env);
   out.prompts = checkPrompts(ctx, own(value, 'prompts'), env, out.sections);

@@ -50,9 +50,10 @@ const PER_MESSAGE_DEFLATE = { serverNoContextTakeover: true, clientNoContextTake
  * @param {import('./log.js').Log} c.printed the terminal's log (one line for a phone's 500)
  * @param {ReturnType<typeof import('./server-logs.js').openServerLogs>['fastifyLogging']} c.fastifyLogging
  * @param {() => { dir: string, assets: any[] }} c.media the current score's media
- * @param {string} c.token the control token (the part pages' key is derived from it)
+ * @param {ReturnType<typeof import('./notation/notation-service.js').createNotationService>} c.notation the engraved notation (routes/notation.js)
  * @param {{ rateLimit?: any, maxPerAddress: number, trustProxy: boolean, firstRequestTimeoutMs: number,
- *   audienceDist: string, partDist: string, buildAudienceApp?: () => Promise<void> }} c.settings
+ *   audienceDist: string, partDist: string, buildAudienceApp?: () => Promise<void>, partKeyFile?: string | null }} c.settings
+ *   partKeyFile: where the part-page key is kept (part-key.js)
  */
 export async function buildAudienceListener({
   show,
@@ -65,7 +66,7 @@ export async function buildAudienceListener({
   printed,
   fastifyLogging,
   media,
-  token,
+  notation,
   settings,
 }) {
   // --trust-proxy believes X-Forwarded-For only from this machine (a reverse proxy next to the
@@ -123,9 +124,12 @@ export async function buildAudienceListener({
     await settings.buildAudienceApp();
   await audience.register(staticRoutes, { dir: settings.audienceDist, media, onOutside: warnMediaLinks({ metrics, log }) });
   // Musicians' part pages: behind a key only the console shows (routes/part.js, SECURITY.md).
-  const partKey = createPartKey(token);
+  const partKey = await createPartKey({
+    file: settings.partKeyFile ?? null,
+    onError: (err) => log.warn(`cannot save the part-page key (${err.message}); it works until this server stops`),
+  });
   const partPages = createPartPages();
-  await audience.register(partRoutes, { dir: settings.partDist, show, metrics, partKey, partPages, log });
+  await audience.register(partRoutes, { dir: settings.partDist, show, metrics, partKey, partPages, log, notation });
   await audience.register(partStreamRoutes, { prefix: '/part/:key', partKey, routeOptions });
   return { audience, probeKey, partKey, partPages, stopSweeping: () => clearInterval(sweepLimiter) };
 }

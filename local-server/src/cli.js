@@ -1,6 +1,7 @@
 // `tutti` command line: serve, validate, help. Every failure is one clear message and a
 // non-zero exit code, never a bare stack trace.
 
+import path from 'node:path';
 import { loadScoreFile } from './score-file.js';
 import { formatProblems } from '#core/score/validate.js';
 import { createTimeline } from '#core/score/timeline.js';
@@ -9,12 +10,13 @@ import { startShowServer, StartupError, DEFAULT_SCORE } from './server.js';
 import { createLog } from './log.js';
 import { lanAddress } from './lan-address.js';
 import { formatTarget } from './osc-target.js';
-import { defaultStateDir, resumeFileFor, logFileFor, recordDirFor } from './state-dir.js';
+import { defaultStateDir, resumeFileFor, logFileFor, recordDirFor, partKeyFileFor, NOTATION_DIR_NAME } from './state-dir.js';
 import { packageVersion } from './version.js';
 import { writeNewScore } from './new-score.js';
 import { buildAudienceFromSource } from './audience-from-source.js';
 import { reportCommand } from './report/report-command.js';
 import { runImport } from './import/import-command.js';
+import { terminalWriter } from './terminal-text.js';
 
 const USAGE = `Tutti — live networked scores
 
@@ -36,8 +38,9 @@ Docs: README.md (set-up, console, serve), scores/README.md (score format),
  * @returns {Promise<number | { server: any }>} exit code, or the running server for `serve`
  */
 export async function runCli(argv, io = {}) {
-  const out = io.out ?? ((s) => process.stdout.write(`${s}\n`));
-  const err = io.err ?? ((s) => process.stderr.write(`${s}\n`));
+  // Everything printed goes through here: control characters from the network are shown, not obeyed.
+  const out = terminalWriter(io.out ?? ((s) => process.stdout.write(`${s}\n`)));
+  const err = terminalWriter(io.err ?? ((s) => process.stderr.write(`${s}\n`)));
   const [command, ...rest] = argv;
 
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
@@ -149,9 +152,20 @@ async function serve(argv, out, err, env) {
   const stateFile = resumeFileFor(options, stateDir);
   const logFile = logFileFor(options, stateDir);
   const recordDir = recordDirFor(options, stateDir);
+  const notationCacheDir = path.join(stateDir, NOTATION_DIR_NAME);
   let server;
   try {
-    server = await startShowServer({ ...options, stateFile, logFile, recordDir, log, buildAudienceApp: buildAudienceFromSource });
+    const partKeyFile = partKeyFileFor(stateDir);
+    server = await startShowServer({
+      ...options,
+      stateFile,
+      logFile,
+      recordDir,
+      notationCacheDir,
+      partKeyFile,
+      log,
+      buildAudienceApp: buildAudienceFromSource,
+    });
   } catch (e) {
     if (e instanceof StartupError) {
       const details = e.problems.length

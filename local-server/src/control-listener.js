@@ -8,6 +8,7 @@ import consoleApiRoutes from './routes/console-api.js';
 import consoleImportRoutes from './routes/console-import.js';
 import consoleScoreDocumentRoutes from './routes/console-score-document.js';
 import consoleUiRoutes from './routes/console-ui.js';
+import consoleScoreMedia from './routes/console-score-media.js';
 import consolePartRoutes from './routes/console-parts.js';
 import recordRoutes from './routes/records.js';
 import rehearsalRoutes from './routes/rehearsal.js';
@@ -42,6 +43,11 @@ export async function buildControlListener({ token, metrics, authFailures, fasti
   await control.register(consoleImportRoutes, context);
   await control.register(consoleScoreDocumentRoutes, { show: context.show, metrics, log: context.log });
   await control.register(consoleUiRoutes, {});
+  const media = () => {
+    const score = context.show.engine.score();
+    return score ? { dir: context.show.source().dir, id: score.id, assets: score.assets ?? [] } : null;
+  };
+  await control.register(consoleScoreMedia, { media });
   await control.register(consolePartRoutes, context);
   await control.register(recordRoutes, { recordDir, onOutside: warnMediaLinks({ metrics, log: context.log }) });
   await control.register(rehearsalModeRoutes, { show: context.show, status: context.status, log: context.log });

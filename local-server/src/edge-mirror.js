@@ -35,6 +35,8 @@ export function createEdgeMirror({ stream, events, log, metrics, media = null })
   /** The edge's votes and taps for the vote desk and the reaction meter (EdgeMirrorEvents). */
   const mirrorEvents = new EventEmitter();
   let url = null;
+  /** @param {string | null} text */
+  const redact = (text) => (typeof text === 'string' ? log.redact(text) : text);
   const stopGauges = startEdgeGauges({ metrics, uplink: () => uplink?.status() ?? null, venue: () => venueProbe?.status().status ?? null });
 
   events.on('envelope', (/** @type {string} */ json) => uplink?.publish(json));
@@ -105,10 +107,20 @@ export function createEdgeMirror({ stream, events, log, metrics, media = null })
     /** Public URL viewers are sent to on overflow (null when the mirror is off). */
     publicUrl: () => url,
     // venue: what the edge tells remote viewers about the show (its /healthz), see edge/venue-probe.js.
-    status: () =>
-      uplink
-        ? { enabled: true, ...uplink.status(), media: mediaSync?.status() ?? null, venue: venueProbe?.status() ?? null }
-        : { enabled: false },
+    // An error's text can echo what the edge was sent (its Authorization header): it passes the
+    // log's redactor, as a log line does (secrets.js), before the console or /api/status shows it.
+    status: () => {
+      if (!uplink) return { enabled: false };
+      const link = uplink.status();
+      const media = mediaSync?.status() ?? null;
+      return {
+        enabled: true,
+        ...link,
+        lastError: redact(link.lastError),
+        media: media && { ...media, lastError: redact(media.lastError) },
+        venue: venueProbe?.status() ?? null,
+      };
+    },
     close() {
       stopGauges();
       this.disable();

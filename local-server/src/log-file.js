@@ -16,7 +16,7 @@ export const LOG_KEEP = 3;
  * A size-rotated, append-only file that pino writes to (synchronously: a line is on disk when
  * the call returns, so the last words before a crash are kept).
  * @param {{ file: string, maxBytes?: number, keep?: number, secrets?: string[] }} options
- * @returns {{ write: (line: string) => boolean, close: () => void, hide: (secret: string) => void }}
+ * @returns {{ write: (line: string) => boolean, close: () => void, hide: (secret: string) => void, redact: (text: string) => string }}
  */
 export function openRotatingFile({ file, maxBytes = LOG_MAX_BYTES, keep = LOG_KEEP, secrets = [] }) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -49,6 +49,7 @@ export function openRotatingFile({ file, maxBytes = LOG_MAX_BYTES, keep = LOG_KE
       fs.closeSync(fd);
     },
     hide: hidden.add,
+    redact: hidden.hide,
   };
 }
 
@@ -59,7 +60,18 @@ export function openRotatingFile({ file, maxBytes = LOG_MAX_BYTES, keep = LOG_KE
  */
 export function createFileLogger(options) {
   const out = openRotatingFile(options);
-  const logger = pino({ level: 'info', base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, out);
+  // A message is redacted before pino serialises it, and the written line again in every escaped
+  // form (secrets.js): an object pino serialises (a request, an error) can carry a secret too.
+  const hooks = {
+    /** @param {any[]} args @param {(...a: any[]) => void} method */
+    logMethod(args, method) {
+      method.apply(
+        this,
+        args.map((a) => (typeof a === 'string' ? out.redact(a) : a)),
+      );
+    },
+  };
+  const logger = pino({ level: 'info', base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime, hooks }, out);
   return { logger, close: () => out.close(), hide: out.hide };
 }
 
@@ -85,6 +97,7 @@ export function teeToFile(log, { logger, hide }) {
       logger.error(String(msg));
     },
     recent: () => log.recent(),
+    redact: (text) => log.redact(text),
     hide: (secret) => {
       log.hide(secret);
       hide(secret);

@@ -4,8 +4,9 @@ import { createSecrets } from './secrets.js';
 
 /**
  * @typedef {{ info: (msg: string) => void, warn: (msg: string) => void, error: (msg: string) => void,
- *   recent: () => Array<{ t: number, level: string, msg: string }>, hide: (secret: string) => void }} Log
- *   hide: a secret learnt while running (an edge token typed into the console) is never shown from then on
+ *   recent: () => Array<{ t: number, level: string, msg: string }>, hide: (secret: string) => void, redact: (text: string) => string }} Log
+ *   hide: a secret learnt while running (an edge token typed into the console) is never shown from then on;
+ *   redact: a text with every secret this log hides replaced (what the console shows besides log lines)
  */
 
 /**
@@ -23,5 +24,12 @@ export function createLog({ print = () => {}, keep = 200, redact = [] } = {}) {
     if (entries.length > keep) entries.shift();
     print(level, text);
   };
-  return { info: write('info'), warn: write('warn'), error: write('error'), recent: () => entries.slice(), hide: secrets.add };
+  return {
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
+    recent: () => entries.slice(),
+    hide: secrets.add,
+    redact: secrets.hide,
+  };
 }

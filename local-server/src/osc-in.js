@@ -39,18 +39,29 @@ export function parseOscListen(text) {
  * @param {any} options.show
  * @param {import('./metrics.js').Metrics} options.metrics
  * @param {{ warn: (msg: string) => void, info: (msg: string) => void }} options.log
+ * @param {() => number} [options.wallClock] ms, for the once-a-minute warnings (tests move it)
  * @returns {Promise<{ port: number, host: string, close: () => Promise<void> }>}
  */
-export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metrics, log }) {
+export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metrics, log, wallClock = Date.now }) {
   const bad = () => metrics.badInput.inc({ source: BadInput.OSC });
   const budget = createTokenBucket({ ratePerSecond: COMMANDS_PER_SECOND, burst: COMMANDS_PER_SECOND, now: performance.now() });
-  const warned = { denied: 0, flood: 0, malformed: 0, unknown: 0 };
-  /** One console line a minute per kind of drop, not one per packet. */
+  /** @type {Record<string, { at: number, quiet: number }>} when each kind was last printed, and how many since were not */
+  const warned = {};
+  /**
+   * One console line a minute per kind of drop, not one per packet, saying how many were not
+   * printed since the last: a sender repeating a mistake 20 times a second would flush the
+   * console's log view (issue 40 item 15).
+   */
   const warnOnce = (kind, message) => {
-    const t = Date.now();
-    if (t - warned[kind] < WARN_EVERY_MS) return;
-    warned[kind] = t;
-    log.warn(message);
+    const t = wallClock();
+    const last = (warned[kind] ??= { at: -Infinity, quiet: 0 });
+    if (t - last.at < WARN_EVERY_MS) {
+      last.quiet += 1;
+      return;
+    }
+    const more = last.quiet ? ` (and ${last.quiet} more like it since the last such line)` : '';
+    warned[kind] = { at: t, quiet: 0 };
+    log.warn(`${message}${more}`);
   };
   const drop = (source, count = 1) => metrics.badInput.inc({ source }, count);
 
@@ -102,7 +113,7 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
       else said.transport(address === '/tutti/seek' ? `seek to bar ${args[0]} beat ${args[1] ?? 1}` : address.slice('/tutti/'.length));
     } catch (err) {
       bad();
-      log.warn(`OSC-in ${address}: ${err.message}`);
+      warnOnce('arguments', `OSC-in ${address}: ${err.message}; counted in tutti_bad_input_total{source="osc"}`);
     }
   };
 

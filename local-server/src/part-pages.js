@@ -1,9 +1,14 @@
 // The part pages that are open now (README.md, "Part pages"): each page reports itself every few
 // seconds (POST /part/<key>/report: which part, its clock-sync round trip and bound, its
 // transport), and the console lists them so the composer sees the band is ready before Play.
-// Bounded: at most MAX_PAGES entries (the oldest report is dropped first), forgotten after FORGET_MS.
+// Bounded: at most MAX_PAGES entries, forgotten after FORGET_MS. One address holds at most
+// MAX_PAGES_PER_ADDRESS, its own oldest dropped first, so a key holder reporting made-up pages
+// cannot push the band's tablets out of the list (issue 40 item 14); when the list is full, the
+// address holding the most pages gives up its oldest.
 
 export const MAX_PAGES = 64;
+/** A tablet, a phone and a few reloads: more from one address is someone making pages up. */
+export const MAX_PAGES_PER_ADDRESS = 8;
 /** A page silent this long is shown as gone; twice as long and it is forgotten. */
 export const GONE_MS = 15_000;
 export const FORGET_MS = 120_000;
@@ -66,6 +71,22 @@ export function createPartPages({ now = Date.now } = {}) {
     for (const [id, page] of pages) if (t - page.lastSeen > FORGET_MS) pages.delete(id);
   };
 
+  /** The ids of the pages of `address`, oldest report first. */
+  const idsOf = (address) => [...pages].filter(([, p]) => p.address === address).map(([id]) => id);
+
+  /** Room for one more page from `address`: its own oldest goes, else the biggest address's oldest. */
+  const makeRoom = (address) => {
+    const own = idsOf(address);
+    if (own.length >= MAX_PAGES_PER_ADDRESS) pages.delete(own[0]);
+    else if (pages.size >= MAX_PAGES) {
+      /** @type {Map<string, string[]>} */
+      const byAddress = new Map();
+      for (const [id, p] of pages) byAddress.set(p.address, [...(byAddress.get(p.address) ?? []), id]);
+      const biggest = [...byAddress.values()].reduce((a, b) => (b.length > a.length ? b : a));
+      pages.delete(biggest[0]);
+    }
+  };
+
   return {
     /**
      * A page reported itself.
@@ -77,7 +98,7 @@ export function createPartPages({ now = Date.now } = {}) {
       forgetOld(t);
       const known = pages.get(report.id);
       pages.delete(report.id); // re-inserted last: the Map stays ordered by last report
-      if (!known && pages.size >= MAX_PAGES) pages.delete(/** @type {string} */ (pages.keys().next().value));
+      if (!known) makeRoom(address);
       pages.set(report.id, { ...report, address, firstSeen: known?.firstSeen ?? t, lastSeen: t });
     },
     /**

@@ -17,7 +17,7 @@ export const FIRST_REQUEST_TIMEOUT_MS = 5_000;
 
 /**
  * @param {object} c
- * @param {{ show: import('./show.js').Show, metrics: import('./metrics.js').Metrics, now: () => number, overflow: any, votes: any, reactions: any, log: import('./log.js').Log, osc: any, edge: any, status: () => object, media: () => { dir: string, assets: any[] } }} c.parts
+ * @param {{ show: import('./show.js').Show, metrics: import('./metrics.js').Metrics, now: () => number, overflow: any, votes: any, reactions: any, log: import('./log.js').Log, osc: any, edge: any, status: () => object, media: () => { dir: string, assets: any[] }, notation: any }} c.parts
  * @param {Pick<ReturnType<typeof import('./server-logs.js').openServerLogs>, 'printed' | 'fastifyLogging'>} c.logs
  * @param {string} c.token the control token
  * @param {import('./server.js').ShowServerOptions} c.options
@@ -31,7 +31,6 @@ export async function buildShowListeners({ parts, logs, token, options, audience
     ...parts,
     printed,
     fastifyLogging,
-    token,
     settings: {
       rateLimit: options.rateLimit,
       maxPerAddress: options.maxPerAddress ?? DEFAULT_MAX_PER_ADDRESS,
@@ -40,6 +39,7 @@ export async function buildShowListeners({ parts, logs, token, options, audience
       audienceDist: AUDIENCE_DIST,
       partDist: PART_DIST,
       buildAudienceApp: options.buildAudienceApp,
+      partKeyFile: options.partKeyFile ?? null,
     },
   });
   const control = await buildControlListener({
@@ -61,7 +61,7 @@ export async function buildShowListeners({ parts, logs, token, options, audience
       audienceHost: options.host ?? '0.0.0.0',
       audiencePort,
       probeKey: probeKey.key,
-      partKey: partKey.key,
+      partKey,
       consoleHost: options.consoleHost ?? { mode: 'serve' },
     },
   });

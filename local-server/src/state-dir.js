@@ -3,6 +3,7 @@
 
 import os from 'node:os';
 import path from 'node:path';
+import { PART_KEY_FILE } from './part-key.js';
 
 /**
  * The platform's state folder for Tutti.
@@ -23,6 +24,8 @@ export function defaultStateDir({ env = process.env, platform = process.platform
 export const STATE_FILE_NAME = 'show-state.json';
 export const LOG_FILE_NAME = 'tutti.log';
 export const RECORDS_DIR_NAME = 'records';
+/** Engraved notation, by content hash (docs/reference/notation.md#the-cache). */
+export const NOTATION_DIR_NAME = 'notation';
 
 /**
  * The resume file a server should use: `--state-file`, else show-state.json in `dir`;
@@ -45,6 +48,16 @@ export function resumeFileFor({ stateFile = null, resume = true }, dir) {
 export function logFileFor({ logFile = null, logToFile = true }, dir) {
   if (!logToFile) return null;
   return path.resolve(logFile ?? path.join(dir, LOG_FILE_NAME));
+}
+
+/**
+ * The file that keeps the musicians' part-page key across restarts (part-key.js,
+ * docs/reference/part-key.md): always in the state folder.
+ * @param {string} dir the state folder
+ * @returns {string}
+ */
+export function partKeyFileFor(dir) {
+  return path.resolve(dir, PART_KEY_FILE);
 }
 
 /**

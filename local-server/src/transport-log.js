@@ -3,7 +3,9 @@
 // same actions, with who made them, go to whoever listens with onAction (the performance
 // record, README.md "The performance record").
 
-/** @typedef {{ by: string, kind: 'transport' | 'tempo' | 'rehearsal', what: string, bpm?: number | null, after: { transport: string, bar: number, beat: number, tempo: number } }} Action */
+import { standingWords } from '#core/score/count-in.js';
+
+/** @typedef {{ by: string, kind: 'transport' | 'tempo' | 'rehearsal', what: string, bpm?: number | null, after: { transport: string, bar: number, beat: number, tempo: number, countIn?: number } }} Action */
 
 /** @type {WeakMap<object, Set<(action: Action) => void>>} listeners per engine */
 const listeners = new WeakMap();
@@ -28,14 +30,15 @@ export function onAction(engine, listener) {
  */
 export function createTransportLog(log, engine, source) {
   const where = () => {
-    const { transport, position } = engine.status();
-    return `${transport} at bar ${position.bar} beat ${position.beat}`;
+    const { transport, position, countIn } = engine.status();
+    return standingWords({ transport, bar: position.bar, beat: position.beat, countIn: countIn?.beats });
   };
   const tell = (/** @type {Omit<Action, 'after'>} */ action) => {
     const set = listeners.get(engine);
     if (!set?.size) return;
-    const { transport, position, tempo } = engine.status();
-    const done = { ...action, after: { transport, bar: position.bar, beat: position.beat, tempo } };
+    const { transport, position, tempo, countIn } = engine.status();
+    const after = { transport, bar: position.bar, beat: position.beat, tempo, ...(countIn ? { countIn: countIn.beats } : {}) };
+    const done = { ...action, after };
     for (const listener of set) listener(done);
   };
   return {

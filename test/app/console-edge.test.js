@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { startShow } from '../support/show.js';
 import { acquireBrowserLock } from '../audience/support/exclusive.js';
 import { launchBrowser } from '../audience/support/browser.js';
-import { freePort, openPublisher, openViewer, startEdge, waitFor } from '../edge/helpers.js';
+import { openPublisher, openViewer, startEdge, waitFor } from '../edge/helpers.js';
+import { freePort } from '../support/free-port.js';
 
 const SHOTS = fileURLToPath(new URL('../../artifacts/console/', import.meta.url));
 const TIDAL = fileURLToPath(new URL('../../scores/tidal-lines.score.json', import.meta.url));

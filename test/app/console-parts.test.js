@@ -79,3 +79,39 @@ test("the musicians' QR and URL carry the part key; a connected part page is lis
   await tablet.close();
   await consolePage.close();
 }, 90_000);
+
+test('"New key" replaces the part key: the console shows the new link, the old one is refused at once, an open tablet is cut off', async () => {
+  const consolePage = await browser.newPage({ viewport: { width: 1440, height: 1100 } });
+  const errors = [];
+  consolePage.on('pageerror', (e) => errors.push(e.message));
+  await consolePage.goto(`${server.controlUrl}/?token=${TOKEN}`);
+  const oldKey = server.partKey;
+  const oldUrl = `${server.audienceUrl}/part/${oldKey}/`;
+  await consolePage.waitForFunction((url) => document.getElementById('parts-url')?.textContent === url, oldUrl, { timeout: 15_000 });
+  const oldQr = await consolePage.getAttribute('#parts-qr', 'src');
+  const tablet = await browser.newPage({ viewport: { width: 1180, height: 820 } });
+  await tablet.goto(`${oldUrl}#vc`);
+  await tablet.waitForFunction(() => window.__part?.part() === 'vc' && (window.__part.clock()?.total ?? 0) >= 5, undefined, {
+    timeout: 20_000,
+  });
+
+  // One click arms the button, the second replaces the key.
+  await consolePage.click('#rotate-parts-key');
+  expect(await consolePage.textContent('#rotate-parts-key')).toBe('Replace? Click again');
+  expect(server.partKey).toBe(oldKey);
+  await consolePage.click('#rotate-parts-key');
+  await consolePage.waitForFunction((old) => !document.getElementById('parts-url')?.textContent.includes(old), oldKey, { timeout: 10_000 });
+  const newKey = server.partKey;
+  expect(newKey).not.toBe(oldKey);
+  expect(newKey).toMatch(/^[A-Za-z0-9_-]{10}$/);
+  expect(await consolePage.textContent('#parts-url')).toBe(`${server.audienceUrl}/part/${newKey}/`);
+  expect(await consolePage.getAttribute('#parts-qr', 'src')).not.toBe(oldQr);
+
+  expect((await fetch(`${oldUrl}parts.json`)).status).toBe(403);
+  expect((await fetch(`${server.audienceUrl}/part/${newKey}/parts.json`)).status).toBe(200);
+  // The tablet's stream was closed and its key is refused: the page says so.
+  await tablet.waitForFunction(() => window.__part.refused(), undefined, { timeout: 15_000 });
+  expect(errors).toEqual([]);
+  await tablet.close();
+  await consolePage.close();
+}, 60_000);

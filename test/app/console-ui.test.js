@@ -152,14 +152,18 @@ test('the console page is served with a strict CSP and no inline code', async ()
   expect((await fetch(`${server.controlUrl}/console/main.js`)).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
 });
 
-test('the page gets the SSE parser and backoff rule from core, and no other core file', async () => {
+test('the page gets the SSE parser, the backoff rule and the editor modules from core, and no other core file', async () => {
   const parser = await fetch(`${server.controlUrl}/core/protocol/sse-parser.js`);
   expect(parser.status).toBe(200);
   expect(parser.headers.get('content-security-policy')).toContain("default-src 'none'");
   expect(await parser.text()).toContain('export function createSseParser');
   expect((await fetch(`${server.controlUrl}/core/util/backoff.js`)).status).toBe(200);
   expect((await fetch(`${server.controlUrl}/core/score/printed-bars.js`)).status).toBe(200); // printed bar numbers (scores/README.md)
-  for (const path of ['/core/score/engine.js', '/core/..%2Fpackage.json', '/core/']) {
+  // The editor validates with `tutti validate`'s own module; its `#core/` imports point at /core/.
+  const validator = await (await fetch(`${server.controlUrl}/core/score/validate-cues.js`)).text();
+  expect(validator).toContain("from '/core/protocol/colour.js'");
+  expect(validator).not.toContain('#core/');
+  for (const path of ['/core/import/merge.js', '/core/..%2Fpackage.json', '/core/']) {
     expect([path, (await fetch(`${server.controlUrl}${path}`)).status]).toEqual([path, 404]);
   }
 });

@@ -3,25 +3,17 @@
 // statuses come from a real show server whose mirror points at a closed port and at a real
 // HTTP server that answers 401 to the publish handshake.
 import http from 'node:http';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startShow } from '../support/show.js';
 import { waitFor } from '../support/clients.js';
 import { edgeMediaText } from '../../web/console/edge-media-text.js';
+import { freePort } from '../support/free-port.js';
 
 const TIDAL = fileURLToPath(new URL('../../scores/tidal-lines.score.json', import.meta.url));
 const closers = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
-
-async function closedPort() {
-  const s = net.createServer();
-  await new Promise((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address();
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 async function showWithEdge(url) {
   const server = await startShow({ scorePath: TIDAL, autoplay: false });
@@ -31,7 +23,7 @@ async function showWithEdge(url) {
 }
 
 test('an unreachable edge: the row says the link is down, not that there is no media', async () => {
-  const server = await showWithEdge(`http://127.0.0.1:${await closedPort()}`);
+  const server = await showWithEdge(`http://127.0.0.1:${await freePort()}`);
   const status = await waitFor(
     () => {
       const s = server.status().edge;

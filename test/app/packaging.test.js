@@ -60,7 +60,10 @@ describe('the unpacked app built by electron-builder', () => {
         '/dist/audience/manifest.json',
       ]),
     );
-    expect(files.filter((p) => p.startsWith('/web/audience'))).toEqual([]);
+    // The builder stays out; the page's sources ship for the console editor's phone preview,
+    // which runs the audience view code as it is (local-server/src/routes/console-ui.js).
+    expect(files.filter((p) => p.startsWith('/web/audience/') && !p.startsWith('/web/audience/src'))).toEqual([]);
+    expect(files).toEqual(expect.arrayContaining(['/web/audience/src/view.js', '/web/audience/src/index.html']));
     expect(files.filter((p) => /\/node_modules\/(@esbuild|esbuild|electron|electron-builder)(\/|$)/.test(p))).toEqual([]);
     expect(existsSync(join(built.resourcesDir, 'scores', 'demo.score.json'))).toBe(true);
     expect(existsSync(join(built.resourcesDir, 'scores', 'broken'))).toBe(false);
@@ -106,6 +109,9 @@ describe('the unpacked app built by electron-builder', () => {
       const consolePage = await fetch(`${info.controlUrl}/?token=packaged-token`);
       expect(consolePage.status).toBe(200);
       expect(await consolePage.text()).toContain('/console/main.js');
+      // The score editor's modules and phone preview come from app.asar too.
+      for (const path of ['/core/score/validate.js', '/console/editor/phone.html', '/console/audience/view.js'])
+        expect([path, (await fetch(`${info.controlUrl}${path}`)).status]).toEqual([path, 200]);
       const api = await fetch(`${info.controlUrl}/api/console`, { headers: { authorization: 'Bearer packaged-token' } });
       expect(await api.json()).toMatchObject({ mode: 'electron', score: { id: 'demo' } });
 

@@ -86,3 +86,21 @@ test("which of the record's scores was loaded at each moment (the media route's 
   player.advanceTo(1200); // a jump back: from the top, the first score again
   expect(player.moment().scoreIndex).toBe(0);
 });
+
+test('a stop shows stopped from its own entry, though beats were announced past it (issue 40 item 10)', () => {
+  // Playing at 100 bpm: each beat is sent 300 ms before it sounds; the stop comes between a beat
+  // sent (for 3300) and its time, and puts the position back to bar 1 at once.
+  const player = createReplayPlayer([
+    { k: 'open', t: 1000 },
+    env(1000, 'snapshot', { transport: 'playing', tempo: 100, position: { bar: 11, beat: 1, at: 2700 } }),
+    env(3000, 'delta', { position: { beat: 2, at: 3300 } }),
+    env(3100, 'delta', { transport: 'stopped', position: { bar: 1, beat: 1, at: 3100 } }),
+    { k: 'close', t: 20_000 },
+  ]);
+  player.advanceTo(3050);
+  expect(player.moment()).toMatchObject({ transport: 'playing', position: { bar: 11, beat: 1 } });
+  for (const t of [3100, 3300, 3400, 16_000]) {
+    player.advanceTo(t);
+    expect(player.moment()).toMatchObject({ transport: 'stopped', position: { bar: 1, beat: 1 }, tempo: 100 });
+  }
+});

@@ -126,7 +126,7 @@ test('the audience page shows "Starting in …" only for a count-in the operator
   await control(show, 'POST', '/api/transport', { action: 'stop' });
   await control(show, 'POST', '/api/start', { from: { section: 'C' }, countInBars: 1, audience: true });
   const seen = await watchNotice();
-  expect(seen.filter(Boolean)).toEqual(['Starting in 4 …', 'Starting in 3 …', 'Starting in 2 …', 'Starting in 1 …']);
+  expect(seen.filter(Boolean)).toEqual(['Starting in 4 beats', 'Starting in 3 beats', 'Starting in 2 beats', 'Starting in 1 beat']);
   expect(seen.at(-1)).toBe('');
   await control(show, 'POST', '/api/transport', { action: 'stop' });
   expect(problems).toEqual([]);

@@ -11,24 +11,11 @@ import { fileURLToPath } from 'node:url';
 import { engineCanRun, launchEngine, waitInPage } from './support/engines.js';
 import { startShow } from '../support/show.js';
 import { waitFor } from '../support/clients.js';
+import { typeInto } from './support/type-into.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../artifacts/browsers/', import.meta.url));
 const MARCH = fileURLToPath(new URL('../fixtures/notation-writers/upbeat-one-meter.midi', import.meta.url));
 const ENGINES = /** @type {const} */ (['firefox', 'webkit']);
-
-/** Type into a field as a user would (value, then input), from inside the page. */
-const typeInto = (page, selector, value) =>
-  page.evaluate(
-    ({ selector: sel, value: text }) => {
-      const field = /** @type {HTMLInputElement} */ (document.querySelector(sel));
-      field.focus();
-      field.value = text;
-      field.dispatchEvent(new Event('input', { bubbles: true }));
-      field.dispatchEvent(new Event('change', { bubbles: true }));
-      return true;
-    },
-    { selector, value },
-  );
 
 describe.each(ENGINES)('%s', (name) => {
   if (!engineCanRun(name)) return;

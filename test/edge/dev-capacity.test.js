@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { createEnvelope } from '#core/protocol/envelope.js';
 import { openFiles, processTree } from '../support/process-fds.js';
-import { freePort, waitFor } from './helpers.js';
+import { waitFor } from './helpers.js';
+import { freePort } from '../support/free-port.js';
 import { startDevScript } from './dev-script.js';
 
 const VIEWERS = 1000;

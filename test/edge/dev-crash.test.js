@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processName } from '../../bench/lib/process-tree.js';
-import { delta, freePort, openPublisher, openViewer, publish, snapshot, waitFor } from './helpers.js';
+import { delta, openPublisher, openViewer, publish, snapshot, waitFor } from './helpers.js';
+import { freePort } from '../support/free-port.js';
 import { startDevScript } from './dev-script.js';
 
 const MAX_RESTARTS = 5; // supervise-workerd.js: restarts allowed within 60 s

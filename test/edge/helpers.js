@@ -5,7 +5,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import WebSocket from 'ws';
 import { afterAll, beforeAll } from '@jest/globals';
 import { startLocalEdge } from '../../edge-worker/scripts/local-edge.js';
@@ -309,15 +308,6 @@ export async function postVote(edge, vote, { address, base = '', session } = {})
     headers: { 'content-type': 'application/json', ...(token ? { 'x-tutti-session': token } : {}), ...fromAddress(address) },
     body: JSON.stringify(vote),
   });
-}
-
-/** A port that was free a moment ago (for tests that must restart on the same URL). */
-export async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**

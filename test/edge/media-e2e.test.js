@@ -5,7 +5,8 @@
 
 import { fileURLToPath } from 'node:url';
 import { startShow } from '../support/show.js';
-import { freePort, startEdge, waitFor } from './helpers.js';
+import { startEdge, waitFor } from './helpers.js';
+import { freePort } from '../support/free-port.js';
 
 const TIDAL = fileURLToPath(new URL('../../scores/tidal-lines.score.json', import.meta.url));
 const DEMO = fileURLToPath(new URL('../../scores/demo.score.json', import.meta.url));

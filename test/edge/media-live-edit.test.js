@@ -7,7 +7,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startShow } from '../support/show.js';
-import { freePort, startEdge, waitFor } from './helpers.js';
+import { startEdge, waitFor } from './helpers.js';
+import { freePort } from '../support/free-port.js';
 
 const sha = (bytes) => createHash('sha256').update(bytes).digest('hex');
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(300, 7)]);

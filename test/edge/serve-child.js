@@ -1,12 +1,9 @@
 // A real `tutti serve` in a child process, publishing to an edge: what a venue runs. Tests can
 // SIGKILL it (a crash, a pulled plug) or run two of them with the same token.
 
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { freePort, waitFor } from './helpers.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const TUTTI = `${ROOT}local-server/bin/tutti.js`;
+import { waitFor } from './helpers.js';
+import { freePort } from '../support/free-port.js';
+import { spawnTutti } from '../support/serve-process.js';
 
 /**
  * @param {{ url: string, token: string }} edge
@@ -15,41 +12,26 @@ const TUTTI = `${ROOT}local-server/bin/tutti.js`;
 export async function startServeChild(edge, { args = [] } = {}) {
   const [port, controlPort] = [await freePort(), await freePort()];
   const token = `venue-control-${port}`; // the CLI wants at least 16 characters
-  const child = spawn(
-    process.execPath,
-    [
-      TUTTI,
-      'serve',
-      '--host',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--control-port',
-      String(controlPort),
-      '--token',
-      token,
-      '--autoplay',
-      '--no-resume',
-      '--no-log-file',
-      '--edge',
-      edge.url,
-      '--edge-token',
-      edge.token,
-      ...args,
-    ],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  child.stdout.on('data', (d) => {
-    output += d;
-  });
-  child.stderr.on('data', (d) => {
-    output += d;
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const run = spawnTutti([
+    'serve',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--control-port',
+    String(controlPort),
+    '--token',
+    token,
+    '--autoplay',
+    '--no-resume',
+    '--no-log-file',
+    '--edge',
+    edge.url,
+    '--edge-token',
+    edge.token,
+    ...args,
+  ]);
+  const { child } = run;
   const control = `http://127.0.0.1:${controlPort}`;
   /**
    * @param {string} path
@@ -69,12 +51,10 @@ export async function startServeChild(edge, { args = [] } = {}) {
     pid: child.pid,
     api,
     status: async () => (await api('/api/status')).body,
-    output: () => output,
+    output: run.output,
     /** @param {NodeJS.Signals} signal */
     async kill(signal = 'SIGTERM') {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill(signal);
-      await exited;
+      await run.stop(signal);
     },
   };
 }

@@ -5,7 +5,8 @@ import { createStateStream, applyEnvelope } from '#core/stream/state-stream.js';
 import { PublisherClose } from '#core/protocol/publisher.js';
 import { createEdgeUplink } from '../../local-server/src/edge/uplink.js';
 import { edgePublishUrl } from '../../local-server/src/edge/edge-url.js';
-import { freePort, openPublisher, openViewer, publish, showStats, snapshot, startEdge, waitFor, withoutVenue } from './helpers.js';
+import { openPublisher, openViewer, publish, showStats, snapshot, startEdge, waitFor, withoutVenue } from './helpers.js';
+import { freePort } from '../support/free-port.js';
 
 let edge;
 const uplinks = [];

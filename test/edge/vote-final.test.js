@@ -10,7 +10,8 @@ import { startShow } from '../support/show.js';
 import { openWs, waitFor as waitUntil } from '../support/clients.js';
 import { writeVoteScore, deviceId } from '../support/vote-score.js';
 import { startJitterProxy } from '../audience/support/jitter-proxy.js';
-import { edgeVote, freePort, openSocket, showStats, startEdge, stateOf, waitFor } from './helpers.js';
+import { edgeVote, openSocket, showStats, startEdge, stateOf, waitFor } from './helpers.js';
+import { freePort } from '../support/free-port.js';
 
 /** What the edge sends the venue arrives this late: more than the 5 s a fixed deadline after the close gave. */
 const LINK_DELAY_MS = 9000;

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
-import { freePort } from './helpers.js';
+import { freePort } from '../support/free-port.js';
 
 const WORKERD = fileURLToPath(new URL('../../node_modules/.bin/workerd', import.meta.url));
 const CONFIG = fileURLToPath(new URL('../../edge-worker/wrangler.jsonc', import.meta.url));

@@ -176,7 +176,8 @@ test('--merge keeps cues at the same printed bars on the new time map and report
     ['opening', { bar: 1, beat: 2 }],
     ['second ending', { bar: 4, beat: 1 }],
   ]);
-  expect(merged.parts.map((p) => p.id)).toEqual(['pno', 'piano']);
+  // The new file's Piano is the score's Piano (same name): its id pno is kept, no second piano.
+  expect(merged.parts.map((p) => p.id)).toEqual(['pno']);
   const check = await runCli(['validate', out], { out: () => {}, err: () => {} });
   expect(check).toBe(0);
 });

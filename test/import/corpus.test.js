@@ -10,6 +10,7 @@ import { importNotationFile } from '../../local-server/src/import/import-file.js
 import { runCli } from '../../local-server/src/cli.js';
 import { startShowServer } from '../../local-server/src/server.js';
 import { validateScore } from '#core/score/validate.js';
+import { createTimeline } from '#core/score/timeline.js';
 import { waitFor } from '../support/clients.js';
 
 const corpus = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'corpus');
@@ -101,19 +102,22 @@ test('a pickup is a first bar of its real length, with its own tempo mark (quart
   expect(score.printedBars).toEqual([{ bar: 1, number: 0 }]);
 });
 
-test('an eighth-note pickup in 4/4 (Mozart K. 387): quarter = 100 is 200 eighths a minute in the pickup bar', async () => {
+test('an eighth-note pickup in 4/4 (Mozart K. 387): its one mark, quarter = 100, is one entry in quarters, not 200 eighths', async () => {
   const score = await imported('Mozart_String_Quartet_in_G_K._387_1st_Mvmnt_excerpt.musicxml');
   expect(score.bars).toBe(13);
   expect(score.meter).toEqual([
     { bar: 1, beats: 1, unit: 8 },
     { bar: 2, beats: 4, unit: 4 },
   ]);
-  expect(score.tempo).toEqual([
-    { at: { bar: 1, beat: 1 }, bpm: 200 },
-    { at: { bar: 2, beat: 1 }, bpm: 100 },
-  ]);
+  expect(score.tempo).toEqual([{ at: { bar: 1, beat: 1 }, bpm: 100, unit: 4 }]);
+  // The pickup's eighth still lasts an eighth at ♩ = 100: 0.3 s, then 12 bars of 2.4 s.
+  const timeline = createTimeline(/** @type {any} */ (validateScore(score).score));
+  expect(timeline.msAt(1)).toBeCloseTo(300, 6);
+  expect(timeline.msAt(timeline.totalBeats)).toBeCloseTo(300 + 12 * 2400, 6);
+  expect(timeline.bpmAt(0)).toBe(200); // the pickup's beat (an eighth) runs at 200 a minute
+  expect(timeline.tempoAt(0)).toBe(100); // shown as the mark writes it
   expect(score.parts.map((p) => [p.id, p.osc])).toEqual([
-    ['violin', '/violin'],
+    ['violin-1', '/violin-1'],
     ['violin-2', '/violin-2'],
     ['viola', '/viola'],
     ['violoncello', '/violoncello'],

@@ -164,3 +164,31 @@ test('console: a MIDI file whose pickup the file cannot show (LilyPond, one mete
   expect(problems).toEqual([]);
   await context.close();
 }, 60_000);
+
+test("console: a fast 6/8 (music21's Presto) is shown as 6/8 counted in 2 on the score card and the import summary", async () => {
+  const input = path.join(dir, 'presto.musicxml');
+  await copyFile(path.join(corpus, '..', 'compound-meter', 'presto-six-eight.musicxml'), input);
+  const { page, context, problems } = await openPage(browser, {
+    viewport: { width: 1400, height: 1000 },
+    isMobile: false,
+    hasTouch: false,
+    deviceScaleFactor: 1,
+  });
+  await page.goto(`${server.controlUrl}/?token=${TOKEN}`);
+  await page.waitForFunction(() => document.getElementById('conn-badge')?.textContent === 'Live');
+  await page.fill('[data-testid=score-path]', input);
+  await page.click('[data-testid=load-score]');
+  await page.waitForSelector('[data-testid=import-save]');
+  expect(await page.textContent('[data-testid=import-summary]')).toContain('Time signatures: 6/8 counted in 2 (bar 1)\n');
+  await page.click('[data-testid=import-save]');
+  await page.waitForFunction(() => document.getElementById('top-title')?.textContent === 'Presto in 6/8');
+  const card = (name) =>
+    page.evaluate(
+      (dt) => [...document.querySelectorAll('#score-meta dt')].find((d) => d.textContent === dt)?.nextElementSibling?.textContent,
+      name,
+    );
+  expect(await card('Meter')).toBe('6/8 in 2');
+  expect(await card('Tempo')).toBe('138 bpm');
+  expect(problems).toEqual([]);
+  await context.close();
+}, 60_000);

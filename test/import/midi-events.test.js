@@ -142,8 +142,8 @@ test('tracks without names are parts named by their General MIDI instrument, as 
   const { score } = await importNotationFile(file);
   expect(score.parts.map((p) => [p.name, p.osc])).toEqual([
     ['Violin', '/violin'],
-    ['Acoustic Grand Piano', '/acoustic-grand-piano'],
-    ['Acoustic Grand Piano', '/acoustic-grand-piano-2'],
+    ['Acoustic Grand Piano 1', '/acoustic-grand-piano-1'], // one name twice: numbered
+    ['Acoustic Grand Piano 2', '/acoustic-grand-piano-2'],
     ['Percussion', '/percussion'],
     ['Track 6', '/track-6'],
     ['Solo Flute', '/solo-flute'], // a name the file gives wins

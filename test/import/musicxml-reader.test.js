@@ -112,7 +112,7 @@ test('a composite time signature 3+2/8 is five eighths; a UTF-16 file reads the 
   expect(importNotationBytes(new Uint8Array(utf16), 'wide.musicxml').score).toEqual(s);
 });
 
-test('a fast 6/8 (dotted quarter = 140, 420 eighths a minute) is counted in two dotted-quarter beats', () => {
+test('a fast 6/8 (dotted quarter = 140, 420 eighths a minute) stays 6/8, counted in two dotted-quarter beats', () => {
   const { score: s, warnings } = read(
     score(
       [
@@ -122,11 +122,15 @@ test('a fast 6/8 (dotted quarter = 140, 420 eighths a minute) is counted in two 
       { time: '<time><beats>6</beats><beat-type>8</beat-type></time>', divisions: 2 },
     ),
   );
-  expect(s.meter).toEqual([{ bar: 1, beats: 2, unit: 4 }]);
+  // The printed 6/8 is kept; the bar is counted in 2 (docs/reference/meter.md).
+  expect(s.meter).toEqual([{ bar: 1, beats: 6, unit: 8, count: 2 }]);
   expect(s.tempo).toEqual([{ at: { bar: 1, beat: 1 }, bpm: 140 }]);
   expect(s.sections).toEqual([{ at: { bar: 2, beat: 2 }, mark: 'B' }]); // the 4th eighth is the 2nd dotted beat
   expect(warnings).toEqual([
-    { measure: '1', message: expect.stringMatching(/^is in 6\/8 at 420 beats a minute.*counted in dotted beats, as 2\/4/) },
+    {
+      measure: '1',
+      message: expect.stringMatching(/^is in 6\/8 at 420 beats a minute.*counted in 2 dotted beats a bar, still shown as 6\/8/),
+    },
   ]);
 });
 

@@ -23,11 +23,11 @@ const demos = () => {
 };
 
 const CASES = [
-  { demo: 'Fugue_1.mscx', bars: 29, parts: 4, midiParts: ['Violin', 'Violin', 'Viola', 'Cello'] },
-  { demo: 'Brassed_Up.mscx', bars: 34, parts: 4, midiParts: ['Trumpet', 'Trombone', 'Trombone', 'Tuba'] }, // repeats played out
+  { demo: 'Fugue_1.mscx', bars: 29, parts: 4, midiParts: ['Violin 1', 'Violin 2', 'Viola', 'Cello'] },
+  { demo: 'Brassed_Up.mscx', bars: 34, parts: 4, midiParts: ['Trumpet', 'Trombone 1', 'Trombone 2', 'Tuba'] }, // repeats played out
   { demo: 'Unclaimed_Gift.mscx', bars: 45, parts: 1, midiParts: ['Acoustic Grand Piano'] }, // a 3/8 pickup, repeats
-  { demo: 'Reunion.mscz', bars: 23, parts: 1, midiParts: ['Acoustic Grand Piano', 'Acoustic Grand Piano'] }, // five meters
-  { demo: 'Dynamic_Strings.mscx', bars: 19, parts: 4, midiParts: Array(4).fill('String Ensemble 1') },
+  { demo: 'Reunion.mscz', bars: 23, parts: 1, midiParts: ['Acoustic Grand Piano 1', 'Acoustic Grand Piano 2'] }, // five meters
+  { demo: 'Dynamic_Strings.mscx', bars: 19, parts: 4, midiParts: [1, 2, 3, 4].map((n) => `String Ensemble 1 (${n})`) },
 ];
 
 let dir;

@@ -39,15 +39,6 @@ export function requireTools() {
   }
 }
 
-/** A UDP port free right now on 127.0.0.1. */
-export async function freeUdpPort() {
-  const s = dgram.createSocket('udp4');
-  await new Promise((r) => s.bind(0, '127.0.0.1', r));
-  const { port } = s.address();
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
 /**
  * Start a tool and collect its output lines with their arrival time; resolves once it has acted
  * on a probe message (so it is listening).

@@ -18,7 +18,8 @@ import { waitFor } from '../support/clients.js';
 import { flagsScore } from '../support/flags-score.js';
 import { medianOf } from '../support/osc-receivers.js';
 import { beatTimingTable, interopShows, worstError } from './interop-show.js';
-import { requireTools, freeUdpPort, startPd, startPdTimetag, startOscdump, startSclang, startScsynth } from './osc-receivers.js';
+import { requireTools, startPd, startPdTimetag, startOscdump, startSclang, startScsynth } from './osc-receivers.js';
+import { freeUdpPort } from '../support/free-port.js';
 import { oscsend, pdSend, pdPackOscSend, sclangSend, chuckSend, csoundSend } from './osc-senders.js';
 import { startChuck, startCsound } from './chuck-csound.js';
 

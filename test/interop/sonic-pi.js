@@ -18,7 +18,8 @@ import { join } from 'node:path';
 import { Message, decode, encode } from 'node-osc';
 import { wallClock } from '../support/osc-receivers.js';
 import { onOwnJack } from './jack.js';
-import { SONIC_PI_SERVER, freeUdpPort } from './osc-receivers.js';
+import { SONIC_PI_SERVER } from './osc-receivers.js';
+import { freeUdpPort } from '../support/free-port.js';
 
 const BOOT_TIMEOUT_MS = 60_000;
 /** Longer than Sonic Pi's default schedule-ahead (0.5 s): a loop's echoes trail the beats by that much. */

@@ -11,7 +11,8 @@
 import { waitFor } from '../support/clients.js';
 import { medianOf } from '../support/osc-receivers.js';
 import { beatTimingTable, interopShows, worstError } from './interop-show.js';
-import { freeUdpPort, requireTools } from './osc-receivers.js';
+import { requireTools } from './osc-receivers.js';
+import { freeUdpPort } from '../support/free-port.js';
 import { SONIC_PI_LOOPS, startSonicPi } from './sonic-pi.js';
 
 const BEATS = 16;

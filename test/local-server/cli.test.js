@@ -1,5 +1,4 @@
 // `tutti` as a user runs it: a real process, its exit code and what it prints.
-import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,9 +7,9 @@ import path from 'node:path';
 import { measureScore } from '../../scripts/state-sizes.js';
 import { AHEAD_CHUNK_BYTES } from '#core/score/ahead.js';
 import { loadScoreFile } from '../../local-server/src/score-file.js';
+import { spawnTutti } from '../support/serve-process.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = `${root}local-server/bin/tutti.js`;
 
 // Crash resume and the log file go to the state folder: never the real one in a test.
 const stateHome = mkdtempSync(path.join(os.tmpdir(), 'tutti-cli-state-'));
@@ -18,20 +17,16 @@ afterAll(() => rmSync(stateHome, { recursive: true, force: true }));
 
 function run(args, { env = {}, untilOutput, timeoutMs = 15000 } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, XDG_STATE_HOME: stateHome, ...env } });
-    let stdout = '';
-    let stderr = '';
+    const tutti = spawnTutti(args, { env: { ...process.env, XDG_STATE_HOME: stateHome, ...env } });
+    const { child } = tutti;
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.stdout.on('data', (d) => {
-      stdout += d;
-      if (untilOutput && untilOutput.test(stdout)) resolve({ child, stdout, stderr, running: true });
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
+    child.stdout?.on('data', () => {
+      if (untilOutput && untilOutput.test(tutti.stdout()))
+        resolve({ child, stdout: tutti.stdout(), stderr: tutti.stderr(), running: true });
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr, running: false });
+      resolve({ code, stdout: tutti.stdout(), stderr: tutti.stderr(), running: false });
     });
   });
 }

@@ -2,15 +2,14 @@
 // `tutti validate` passes, with placeholder media that exist and a "$schema" that resolves to this
 // installation's schema from wherever the file is (and the skeleton satisfies that schema, which is
 // what an editor checks); nothing is ever overwritten.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
+import { spawnTutti } from '../support/serve-process.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = `${root}local-server/bin/tutti.js`;
 let dir;
 beforeEach(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'tutti-new-'));
@@ -18,18 +17,8 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function tutti(args, cwd) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  const run = spawnTutti(args, { cwd });
+  return new Promise((resolve) => run.child.on('close', (code) => resolve({ code, stdout: run.stdout(), stderr: run.stderr() })));
 }
 
 test('a new score validates, its media exist, and its $schema resolves from another folder', async () => {

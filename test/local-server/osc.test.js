@@ -15,6 +15,7 @@ import { flagsScore } from '../support/flags-score.js';
 import { parseOscTarget } from '../../local-server/src/osc.js';
 import { parseServeArgs } from '../../local-server/src/config.js';
 import { float64, int64, message, str } from '../support/osc-bytes.js';
+import { freeUdpPort } from '../support/free-port.js';
 
 function listen() {
   return new Promise((resolve) => {
@@ -23,15 +24,6 @@ function listen() {
     server.on('bundle', (b) => received.push({ kind: 'bundle', timetag: b.timetag, elements: b.elements, arrived: Date.now() }));
     server.on('message', (m) => received.push({ kind: 'message', message: m, arrived: Date.now() }));
   });
-}
-
-/** A UDP port nobody listens on (bound then closed). */
-async function deadPort() {
-  const s = dgram.createSocket('udp4');
-  await new Promise((r) => s.bind(0, '127.0.0.1', r));
-  const { port } = s.address();
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 test('parseOscTarget accepts host:port and [v6]:port only', () => {
@@ -72,7 +64,7 @@ test('--osc takes per-target options after HOST:PORT; old command lines and TUTT
 test('mode=ahead targets get beats as bundles timetagged with the beat time, ahead of it; cues and transport too; a dead target blocks nobody', async () => {
   const a = await listen();
   const b = await listen();
-  const dead = await deadPort();
+  const dead = await freeUdpPort();
   const score = fileURLToPath(new URL('../../scores/tidal-lines.score.json', import.meta.url));
   const server = await startShowServer({
     scorePath: score,

@@ -1,41 +1,20 @@
 // The show server is SIGKILLed mid-show and restarted with the same command: every viewer
 // (WS, SSE, poll) is back in sync within 3 s of the restart, and the show carries on where it
 // should be (--state-file), instead of starting again at bar 1.
-import { spawn } from 'node:child_process';
-import net from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { wsViewer, sseViewer, pollViewer, canonicalJson } from '../support/reconnecting-clients.js';
 import { waitFor } from '../support/clients.js';
+import { freePort } from '../support/free-port.js';
+import { spawnTutti } from '../support/serve-process.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const token = 'crash-test-token';
 
-async function freePort() {
-  const s = net.createServer();
-  await new Promise((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address();
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
+/** `tutti serve` with these flags, its state (and log file) in the temp dir; the run keeps its output. */
 function startServe(args) {
-  const child = spawn(process.execPath, [`${root}local-server/bin/tutti.js`, 'serve', ...args], {
-    cwd: root,
-    env: { ...process.env, XDG_STATE_HOME: dir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  }); // the log file too stays in the temp dir
-  let out = '';
-  child.stdout.on('data', (d) => {
-    out += d;
-  });
-  child.stderr.on('data', (d) => {
-    out += d;
-  });
-  child.output = () => out;
-  return child;
+  const run = spawnTutti(['serve', ...args], { env: { ...process.env, XDG_STATE_HOME: dir } });
+  return Object.assign(run.child, { output: run.output });
 }
 
 let dir;

@@ -15,7 +15,8 @@ import { validateScore } from '#core/score/validate.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { launchBrowser, openPage, startShow, waitInPage } from '../audience/support/browser.js';
 import { acquireBrowserLock } from '../audience/support/exclusive.js';
-import { freePort, startEdge, waitFor } from '../edge/helpers.js';
+import { startEdge, waitFor } from '../edge/helpers.js';
+import { freePort } from '../support/free-port.js';
 
 const EVIL_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">
 <script>document.documentElement.setAttribute('data-ran', 'yes'); fetch('/healthz?svg-script-ran');</script>

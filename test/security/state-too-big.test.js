@@ -16,7 +16,8 @@ import { snapshotSizeOverLimit } from '#core/score/validate-state-size.js';
 import { createShowEngine } from '#core/score/engine.js';
 import { createEnvelope, MAX_SNAPSHOT_BYTES } from '#core/protocol/envelope.js';
 import { startShow } from '../support/show.js';
-import { freePort, showStats, startEdge, waitFor } from '../edge/helpers.js';
+import { showStats, startEdge, waitFor } from '../edge/helpers.js';
+import { freePort } from '../support/free-port.js';
 
 let work;
 beforeAll(async () => {

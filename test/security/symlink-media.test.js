@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../local-server/src/cli.js';
 import { startShow } from '../support/show.js';
-import { freePort, startEdge, waitFor } from '../edge/helpers.js';
+import { startEdge, waitFor } from '../edge/helpers.js';
+import { freePort } from '../support/free-port.js';
 
 const SECRET = "root:x:0:0:the laptop owner's secret file\n";
 const WAV = Buffer.alloc(2000, 3);

@@ -61,6 +61,25 @@ test('tutti import (with and without --force) refuses a linked score file', asyn
   await expect(lstat(path.join(outside, 'created.json'))).rejects.toMatchObject({ code: 'ENOENT' });
 });
 
+test('tutti import refuses a link where the copy of the MusicXML goes beside the score (--force too)', async () => {
+  const input = path.join(dir, 'source', 'piece.musicxml');
+  await mkdir(path.dirname(input));
+  await writeFile(input, await readFile(MUSICXML));
+  const out = path.join(dir, 'score', 'piece.score.json');
+  await mkdir(path.dirname(out));
+  // The notation copy is named after the input file; a link of that name points outside.
+  await symlink(secret, path.join(dir, 'score', 'piece.musicxml'));
+  for (const argv of [
+    ['import', input, '--out', out],
+    ['import', input, '--out', out, '--force'],
+  ]) {
+    const { code, said } = await cli(argv);
+    expect(code).not.toBe(0);
+    expect(said).toMatch(/piece\.musicxml is a symbolic link; Tutti never writes through a link.*nothing was written/);
+    await untouched();
+  }
+});
+
 test('the console import with save refuses a linked score file: 400 IMPORT_FAILED with the reason', async () => {
   const input = path.join(dir, 'piece.musicxml');
   await writeFile(input, await readFile(MUSICXML));

@@ -59,10 +59,8 @@ export const NOTATION_WRITER_CASES = [
         { bar: 1, beats: 1, unit: 8 },
         { bar: 2, beats: 4, unit: 4 },
       ],
-      tempo: [
-        { at: { bar: 1, beat: 1 }, bpm: 224 },
-        { at: { bar: 2, beat: 1 }, bpm: 112 },
-      ],
+      // One mark, ♩ = 112, counted in quarters from the eighth's pickup on (issue 40, item 4).
+      tempo: [{ at: { bar: 1, beat: 1 }, bpm: 112, unit: 4 }],
       printedBars: [{ bar: 1, number: 0 }],
       parts: [{ name: 'trumpet' }],
     },

@@ -48,6 +48,7 @@ export function createApi(token, hooks = {}) {
     token,
     get: (path) => call('GET', path),
     post: (path, body = {}) => call('POST', path, body),
+    put: (path, body) => call('PUT', path, body),
     patch: (path, body) => call('PATCH', path, body),
     del: (path, body) => call('DELETE', path, body),
   };

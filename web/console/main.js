@@ -19,6 +19,8 @@ import { createRehearsalPanel } from './rehearsal-panel.js';
 import { createRehearsalMode } from './rehearsal-mode.js';
 import { createReplayPanel } from './replay-panel.js';
 import { installShortcuts } from './shortcuts.js';
+import { createEditorPanel } from './editor/editor-panel.js';
+import { installEditToggle } from './editor/edit-toggle.js';
 import { bridge } from './bridge.js';
 
 let askedForToken = false;
@@ -103,6 +105,8 @@ function start() {
   // What the hall sees: the show or the rehearsal screen (README.md, "Rehearsal mode").
   const rehearsalMode = createRehearsalMode({ api });
   installShortcuts(transport);
+  const editor = createEditorPanel({ api });
+  installEditToggle(editor);
 
   let startedAt = null;
   let lastPosition = null;
@@ -147,6 +151,7 @@ function start() {
     audience.setStats(snap.stats);
     osc.render(snap.osc);
     edge.render(snap.edge);
+    score.setNotation(snap.notation);
     log.set(snap.log);
     voices.render(snap.voices);
   }
@@ -172,6 +177,7 @@ function start() {
       rehearsal.setScore(event.score);
       score.setScore(event.score);
       score.setRecent(event.recentScores);
+      editor.scoreChanged(event.score);
     },
     stats: (event) => {
       clock.observe(event.s);
@@ -179,6 +185,7 @@ function start() {
       audience.setViewers(event.viewers);
       edge.render(event.edge);
       osc.render(event.osc);
+      score.setNotation(event.notation);
       if (event.transport.transport !== 'playing') transport.setStatus(event.transport);
       rehearsal.render(event.transport);
       rehearsalMode.render(event.transport);

@@ -2,10 +2,14 @@
 // its key, never the audience's — and the part pages open now: which part, clock-sync quality
 // (the round trip and bound each page reports), transport, click, last seen; the score's parts
 // without a tablet are listed too, so the composer sees the band is ready before pressing Play.
+// "New key" replaces the key (docs/reference/part-key.md): a second click within a few seconds
+// confirms, as the old address stops working for every tablet at once.
 
 import { $, h, fill, setText } from './dom.js';
 
 const REFRESH_MS = 2000;
+/** How long "New key" waits for its confirming second click. */
+const CONFIRM_MS = 4000;
 /** A page whose clock bound is wider than this shows a warning: its beats may be that far off. */
 const BOUND_OK_MS = 5;
 
@@ -82,6 +86,30 @@ export function createPartsPanel({ api }) {
     setTimeout(refresh, REFRESH_MS);
   }
   refresh();
+
+  const rotate = $('rotate-parts-key');
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  let armed = null;
+  const disarm = () => {
+    if (armed) clearTimeout(armed);
+    armed = null;
+    setText(rotate, 'New key');
+  };
+  rotate.addEventListener('click', async () => {
+    if (!armed) {
+      setText(rotate, 'Replace? Click again');
+      armed = setTimeout(disarm, CONFIRM_MS);
+      return;
+    }
+    disarm();
+    try {
+      await api.post('/api/parts/key');
+      render(await api.get('/api/parts'));
+      setText($('parts-error'), 'New key: the old address no longer works; the musicians scan this code.');
+    } catch (err) {
+      setText($('parts-error'), err.message);
+    }
+  });
 
   $('copy-parts-url').addEventListener('click', async () => {
     try {

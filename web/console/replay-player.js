@@ -6,6 +6,7 @@
 // network; the replay panel drives it with its own clock, so nothing reaches the audience or OSC.
 
 import { applyMergePatch } from '../../core/protocol/merge-patch.js';
+import { createBeatSchedule } from '../../core/client/beat-schedule.js';
 
 /** When an entry happened (record time, server clock ms). */
 const timeOf = (entry) => (entry.k === 'env' ? entry.e.t : entry.t);
@@ -45,8 +46,12 @@ export function createReplayPlayer(entries) {
   let at = -Infinity;
   /** @type {Record<string, any> | null} */
   let state = null;
-  /** Beats and views announced but not yet due, in the order they were sent. */
-  let pending = [];
+  /**
+   * Beats and views announced but not yet due, queued as a phone queues them: a later envelope
+   * that is due no later than a queued item (a stop, a pause, a seek) drops it, so a beat the
+   * stop took back is never shown after the stop (core/client/beat-schedule.js).
+   */
+  let pending = createBeatSchedule();
   /** @type {{ frame: any, view: any }} */
   let shown = { frame: null, view: null };
   let lastVote = null;
@@ -59,7 +64,7 @@ export function createReplayPlayer(entries) {
     next = 0;
     at = -Infinity;
     state = null;
-    pending = [];
+    pending = createBeatSchedule();
     shown = { frame: null, view: null };
     lastVote = null;
     lastSample = null;
@@ -80,9 +85,9 @@ export function createReplayPlayer(entries) {
     const frameChanged = ['position', 'section', 'transport', 'tempo'].some((key) => s[key] !== before?.[key]);
     if (frameChanged) {
       const frame = { position: s.position ?? null, section: s.section ?? null, transport: s.transport ?? null, tempo: s.tempo ?? null };
-      pending.push({ kind: 'frame', at: s.position?.at ?? entry.e.t, value: frame });
+      pending.add('frame', s.position?.at ?? entry.e.t, String(envelopes), frame);
     }
-    if (s.view !== before?.view) pending.push({ kind: 'view', at: s.view?.at ?? entry.e.t, value: s.view ?? null });
+    if (s.view !== before?.view) pending.add('view', s.view?.at ?? entry.e.t, String(envelopes), s.view ?? null);
   }
 
   return {
@@ -99,9 +104,7 @@ export function createReplayPlayer(entries) {
       if (t < at) reset();
       at = t;
       while (next < timed.length && timeOf(timed[next]) <= t) apply(timed[next++]);
-      const due = pending.filter((p) => p.at <= t);
-      if (due.length) pending = pending.filter((p) => p.at > t);
-      for (const p of due) shown[p.kind] = p.value;
+      for (const p of pending.due(t)) shown[/** @type {'frame' | 'view'} */ (p.kind)] = p.payload;
     },
     /** What the audience saw at the current time, and what happened around it. */
     moment() {

@@ -5,6 +5,7 @@
 
 import { $, basename, h, fill, setText, duration } from './dom.js';
 import { createImportPreview } from './import-preview.js';
+import { notationText } from './notation-status.js';
 
 /** Files the server imports rather than loads (local-server/src/import/import-file.js). */
 const NOTATION = /\.(musicxml|xml|mxl|mid|midi)$/i;
@@ -27,6 +28,7 @@ export function createScorePanel({ api, bridge, isPlaying, jump }) {
     sectionList: $('section-list'),
     title: $('top-title'),
     composer: $('top-composer'),
+    notation: $('score-notation'),
   };
   let busy = false;
 
@@ -34,7 +36,10 @@ export function createScorePanel({ api, bridge, isPlaying, jump }) {
     setText(els.title, score.title);
     setText(els.composer, score.composer ?? '');
     document.title = `${score.title} — Tutti`;
-    const meter = score.meter.map((m) => `${m.beats}/${m.unit}${score.meter.length > 1 ? ` (bar ${m.bar})` : ''}`).join(', ');
+    // The printed signature, and the beats it is counted in when not its own (6/8 in 2).
+    const meter = score.meter
+      .map((m) => `${m.beats}/${m.unit}${m.count ? ` in ${m.count}` : ''}${score.meter.length > 1 ? ` (bar ${m.bar})` : ''}`)
+      .join(', ');
     const rows = [
       ['Title', h('span', { class: 'score-title', text: score.title })],
       ['Composer', score.composer ?? '—'],
@@ -233,5 +238,12 @@ export function createScorePanel({ api, bridge, isPlaying, jump }) {
     },
     load,
     browse,
+    /** @param {Parameters<typeof notationText>[0]} notation the engraving's progress (/api/status `notation`) */
+    setNotation(notation) {
+      const text = notationText(notation);
+      els.notation.hidden = !text;
+      els.notation.dataset.state = notation?.state ?? 'none';
+      setText(els.notation, text);
+    },
   };
 }

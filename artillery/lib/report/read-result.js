@@ -1,6 +1,8 @@
 // Read a result written by run.js (or a plain `artillery run -o` file) into what the report
 // shows: per run, the aggregate figures and the 10-second periods as time series.
 
+import { recomputeChecks } from './ensure-checks.js';
+
 /**
  * @typedef {{ count: number, min: number, max: number, mean: number, p50: number, p95: number, p99: number }} Summary
  * @typedef {{ t: number, summaries: Record<string, Summary>, counters: Record<string, number> }} Period
@@ -10,6 +12,7 @@
  * @property {string | null} target
  * @property {number | null} users
  * @property {Array<{ ok: boolean, check: string }>} checks
+ * @property {boolean} checksRecomputed true when the file did not keep them (a plain `artillery run -o` file)
  * @property {number | null} exitCode
  * @property {Record<string, number>} counters
  * @property {Record<string, Summary>} summaries
@@ -53,6 +56,8 @@ function tidy(summaries = {}) {
 
 function toRun(name, data, part, meta) {
   const aggregate = data?.aggregate ?? {};
+  // run.js keeps the verdicts Artillery printed; a plain file has none, so recompute them.
+  const recomputed = part?.checks ? null : recomputeChecks(aggregate);
   const periods = (data?.intermediate ?? [])
     .map((p) => ({ t: Number(p.period ?? p.firstMetricAt), summaries: tidy(p.summaries), counters: p.counters ?? {} }))
     .filter((p) => Number.isFinite(p.t))
@@ -62,7 +67,8 @@ function toRun(name, data, part, meta) {
     kind: part?.kind ?? meta?.kind ?? guessKind(aggregate),
     target: part?.target ?? meta?.target ?? null,
     users: part?.users ?? meta?.users ?? aggregate.counters?.['vusers.created'] ?? null,
-    checks: part?.checks ?? [],
+    checks: part?.checks ?? recomputed ?? [],
+    checksRecomputed: Boolean(recomputed),
     exitCode: part?.exitCode ?? null,
     counters: aggregate.counters ?? {},
     summaries: tidy(aggregate.summaries),

@@ -206,6 +206,7 @@ function runSection(run, many, meta) {
   <h2>${many ? `<span class="part">${esc(run.name)}</span> ` : ''}${esc(heading)}</h2>
   ${run.target ? `<p class="muted">Target <code>${esc(run.target)}</code></p>` : ''}
   ${run.checks.length ? `<ul class="checks">${run.checks.map((ch) => `<li class="${ch.ok ? 'ok' : 'fail'}"><span>${ch.ok ? 'ok' : 'fail'}</span><code>${esc(ch.check)}</code></li>`).join('')}</ul>` : ''}
+  ${run.checksRecomputed ? `<p class="muted">Checks recomputed from the aggregate with the scenario's <code>ensure</code> block: a plain <code>artillery run -o</code> file does not keep the verdicts Artillery printed.</p>` : ''}
   ${!push && Number(c['tutti.messages'] ?? 0) > 0 && run.kind !== 'pageload' ? `<p class="warning">No pushes were received, only the snapshots that answer a join: the show was not moving (stopped, paused or finished). Latency could not be measured.</p>` : ''}
   <div class="tiles">${tiles.join('')}</div>
   <div class="charts">${charts.join('\n')}</div>

@@ -1,6 +1,8 @@
 // ZScore's published load-test figures ("ZScore Web Server Testing", szagorac/szcore docs/testing;
 // README.md, "How fast, how small"), and how a Tutti run's numbers line up against them.
 
+import { isLoopbackUrl } from '../loopback.js';
+
 export const ZSCORE_SOURCE =
   'ZScore Web Server Testing (szagorac/szcore, docs/testing): Union Rose score, Java/Undertow server, real phones';
 
@@ -52,8 +54,11 @@ export const comparableLoad = (users, theirs) => Number.isFinite(users) && /** @
  */
 export function comparisonRows(runs, meta) {
   const rows = [];
-  const local = meta?.started?.server || /\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(meta?.target ?? '');
-  const where = `${local ? 'loopback, load generator on the same machine' : (meta?.target ?? 'remote target')}${meta?.started?.edge ? ', edge on local workerd' : ''}`;
+  const target = meta?.target ?? runs.find((r) => r.target)?.target ?? null;
+  const local = meta?.started?.server || isLoopbackUrl(target);
+  // A plain `artillery run -o` file does not keep its target: say so rather than guess "remote".
+  const place = local ? 'loopback, load generator on the same machine' : (target ?? 'target not recorded in the result file');
+  const where = `${place}${meta?.started?.edge ? ', edge on local workerd' : ''}`;
   const machine = meta?.machine ? `${meta.machine.cpus} cores` : '';
   const setup = (run, what) => `${run.users ?? '?'} ${what}; ${where}${machine ? `, ${machine}` : ''}`;
 

@@ -20,7 +20,7 @@ function summarize(score) {
     totalBeats: timeline.totalBeats,
     durationMs: Math.round(timeline.msAt(timeline.totalBeats)),
     tempo: openingTempo(score),
-    meter: score.meter.map((m) => ({ bar: m.bar, beats: m.beats, unit: m.unit })),
+    meter: score.meter.map((m) => ({ bar: m.bar, beats: m.beats, unit: m.unit, ...(m.count ? { count: m.count } : {}) })),
     sections: (score.sections ?? []).map((s) => ({
       mark: s.mark,
       name: s.name ?? null,
@@ -34,12 +34,14 @@ function summarize(score) {
   };
 }
 
-// The tempo the piece opens at, in the beats it is counted in. A pickup (printed bar 0, an
-// import's) a shorter unit than the bar after it is counted in its own: an eighth's pickup before
-// a 4/4 at ♩ = 112 plays at 224 eighths a minute. Its tempo is given in the next bar's unit, 112.
+// The tempo the piece opens at, in the beats it is counted in. An import now writes a pickup's
+// tempo in the next bar's beat (`unit`: ♩ = 112 over an eighth's pickup), shown as it is. A score
+// imported before that has the pickup's own beat (224 eighths a minute): given in the next bar's
+// unit, 112.
 function openingTempo(score) {
   const first = score.tempo?.[0]?.bpm;
   if (first === undefined) return null;
+  if (score.tempo[0].unit) return first;
   const pickup = score.printedBars?.[0]?.bar === 1 && score.printedBars[0].number === 0;
   const next = score.meter.filter((m) => m.bar <= 2).at(-1);
   return pickup && next.bar === 2 ? (first * next.unit) / score.meter[0].unit : first;

@@ -138,6 +138,16 @@ const NAMES = [
 const PERCUSSION_CHANNEL = 9;
 
 /**
+ * The General MIDI name of a program, 0–127 as a MIDI file stores it (MusicXML's <midi-program>
+ * counts 1–128: subtract one); undefined for any other number.
+ * @param {number} program
+ * @returns {string | undefined}
+ */
+export function generalMidiName(program) {
+  return Number.isInteger(program) ? NAMES[program] : undefined;
+}
+
+/**
  * The instrument each track, and each channel, plays by General MIDI: the program in force on
  * the channel (and port) of its first note — set in any track, as a channel's program is shared
  * (MuseScore sets a piano's in the right hand's track only, and gives pizzicato and tremolo

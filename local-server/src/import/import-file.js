@@ -5,6 +5,7 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { cleanText } from '#core/import/clean-text.js';
 import { ImportError } from '#core/import/import-error.js';
 import { scoreFromPiece } from '#core/import/score-from-piece.js';
 import { formatProblems, validateScore } from '#core/score/validate.js';
@@ -69,7 +70,9 @@ export function importNotationBytes(bytes, name, { limits = IMPORT_LIMITS, picku
   const signature = String.fromCharCode(...bytes.subarray(0, 4));
   /** @type {import('#core/import/score-from-piece.js').ImportWarning[]} */
   const warnings = [];
-  const warn = (measure, message) => warnings.push({ measure, message });
+  // Warnings quote the file (a measure's number, a direction's words): no control character of it
+  // reaches the terminal or the console (issue 40, item 12).
+  const warn = (measure, message) => warnings.push({ measure: cleanText(measure), message: cleanText(message) });
   const options = { maxMeasures: limits.measures, warn, what: name };
   let piece;
   /** @type {ImportResult['kind']} */

@@ -4,6 +4,9 @@
 import { createTimeline } from '#core/score/timeline.js';
 import { validateScore } from '#core/score/validate.js';
 
+/** A tempo's own beat, named (a pickup's tempo in the next bar's beat). */
+const NOTE_NAMES = { 1: 'whole notes', 2: 'halves', 4: 'quarters', 8: 'eighths', 16: 'sixteenths', 32: '32nds' };
+
 /**
  * The lines `tutti import` prints and the console shows.
  * @param {import('./import-file.js').ImportResult} result
@@ -21,8 +24,8 @@ export function describeImport(result, file) {
   const lines = [
     `Imported ${file} (${kind}): "${score.title}"${score.composer ? ` by ${score.composer}` : ''}`,
     `  Bars:            ${score.bars} played${score.bars !== written ? ` (${written} written; repeats and endings played out)` : ''} · ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')} at the written tempo`,
-    `  Time signatures: ${list(score.meter.map((m) => `${m.beats}/${m.unit} (bar ${m.bar})`))}`,
-    `  Tempo:           ${score.tempo.length} mark${score.tempo.length === 1 ? '' : 's'}: ${list(score.tempo.map((t) => `${t.bpm}${t.to !== undefined ? `→${t.to}` : ''} bpm at ${at(t.at)}${t.to !== undefined ? ` until ${at(t.until)}` : ''}`))}`,
+    `  Time signatures: ${list(score.meter.map((m) => `${m.beats}/${m.unit}${m.count ? ` counted in ${m.count}` : ''} (bar ${m.bar})`))}`,
+    `  Tempo:           ${score.tempo.length} mark${score.tempo.length === 1 ? '' : 's'}: ${list(score.tempo.map((t) => `${t.bpm}${t.to !== undefined ? `→${t.to}` : ''} bpm${t.unit ? ` (${NOTE_NAMES[t.unit]}${t.dotted ? ', dotted' : ''})` : ''} at ${at(t.at)}${t.to !== undefined ? ` until ${at(t.until)}` : ''}`))}`,
     `  Sections:        ${score.sections?.length ? list(score.sections.map((s) => `${s.mark} (${at(s.at)})`)) : 'none (no rehearsal marks)'}`,
     `  Parts:           ${score.parts?.length ? list(score.parts.map((p) => `${p.name} ${p.osc}`)) : 'none'}`,
   ];

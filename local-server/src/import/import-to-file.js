@@ -4,6 +4,8 @@
 
 import { existsSync } from 'node:fs';
 import { SymlinkRefusedError, createFile, refuseSymlink, replaceFile } from '../files/safe-write.js';
+import { placeNotation } from './place-notation.js';
+import { scoreText } from '../score-document/score-text.js';
 import path from 'node:path';
 import { ImportError } from '#core/import/import-error.js';
 import { mergeTimeMap } from '#core/import/merge.js';
@@ -36,6 +38,9 @@ export async function importToFile({ file, out, force = false, merge, dryRun = f
   const exists = existsSync(target);
   if (exists && !force && !dryRun) throw new ImportError(`${target} exists; pass --force to replace it, or --out another path`);
   const result = await importNotationFile(file, { pickupBeats });
+  // MusicXML is also what the venue engraves: it goes beside the score (docs/reference/notation.md#the-notation-field).
+  const notation = result.kind === 'MIDI' ? undefined : await placeNotation(file, target, { force, dryRun });
+  if (notation) result.score.notation = notation;
   let score = result.score;
   let lost = [];
   const lines = describeImport(result, file);
@@ -53,7 +58,8 @@ export async function importToFile({ file, out, force = false, merge, dryRun = f
   }
   if (!dryRun) {
     try {
-      const text = `${JSON.stringify(score, null, 2)}\n`;
+      // The editor's written form, so a save with no edit writes the same bytes (docs/reference/score-editing-api.md#the-written-form).
+      const text = scoreText(score);
       // Replaced through a temp file and a rename only with force; else created, never clobbering.
       await (force ? replaceFile(target, text, { mkdir: false }) : createFile(target, text, { mkdir: false }));
     } catch (error) {

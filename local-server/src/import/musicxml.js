@@ -6,6 +6,7 @@
 
 import { ImportError } from '#core/import/import-error.js';
 import { readMeasure } from './musicxml-measure.js';
+import { readPartNames } from './musicxml-parts.js';
 import { all, attr, first, parseXml, tagOf, textOf } from './xml-tree.js';
 
 /**
@@ -13,6 +14,8 @@ import { all, attr, first, parseXml, tagOf, textOf } from './xml-tree.js';
  * @property {string} [title]
  * @property {string} [composer]
  * @property {string[]} parts the parts' names
+ * @property {string[][]} [partAlternates] other names the file gives each part (MusicXML), which
+ *   may tell apart two parts of one name
  * @property {import('#core/import/time-map.js').SourceMeasure[]} measures
  */
 
@@ -35,7 +38,7 @@ export function readMusicXml(text, { maxMeasures, warn, what = 'the file' }) {
     );
 
   const scoreParts = all(first(root, 'part-list'), 'score-part');
-  const names = new Map(scoreParts.map((p) => [attr(p, 'id'), textOf(first(p, 'part-name')) || attr(p, 'id')]));
+  const names = readPartNames(scoreParts);
   const partNodes = all(root, 'part');
   if (partNodes.length === 0) throw new ImportError(`${what} has no <part>: a MusicXML score needs at least one part with measures`);
   const measureCount = all(partNodes[0], 'measure').length;
@@ -100,8 +103,10 @@ export function readMusicXml(text, { maxMeasures, warn, what = 'the file' }) {
     };
   });
   numberMeasures(measures, warn);
-  const parts = partNodes.map((p) => names.get(attr(p, 'id')) ?? attr(p, 'id') ?? 'Part');
-  return { title: title(root), composer: composer(root), parts, measures };
+  const named = partNodes.map((p) => names.get(attr(p, 'id')));
+  const parts = partNodes.map((p, i) => named[i]?.name ?? attr(p, 'id') ?? 'Part');
+  const partAlternates = named.map((n) => n?.alternates ?? []);
+  return { title: title(root), composer: composer(root), parts, partAlternates, measures };
 }
 
 /**

@@ -32,8 +32,34 @@ export function parseXml(text, what) {
     parseTagValue: false,
     parseAttributeValue: false,
     trimValues: true,
+    // Numeric character references (&#233; for é) are left undecoded without it.
+    htmlEntities: true,
+    maxNestedTags: MAX_NESTING,
   });
-  return parser.parse(text);
+  try {
+    return parser.parse(text);
+  } catch (error) {
+    // The parser refuses hostile DOCTYPEs and trees with a plain Error; that is the file's
+    // fault, so it is an ImportError (400 on the console, one line on the CLI), never a 500.
+    throw new ImportError(`${what} cannot be read: ${parserRefusal(error instanceof Error ? error.message : String(error))}`);
+  }
+}
+
+/** Deepest element nesting read; real MusicXML nests about 8 deep. */
+const MAX_NESTING = 100;
+
+/**
+ * The parser's refusal as a reason the composer can act on.
+ * @param {string} message fast-xml-parser's error message
+ * @returns {string}
+ */
+function parserRefusal(message) {
+  if (/External entities/i.test(message)) return 'it declares an external entity (<!ENTITY … SYSTEM/PUBLIC …>), which Tutti never loads';
+  if (/Invalid entity name %/.test(message)) return 'it declares a parameter entity (<!ENTITY % …>), which Tutti does not read';
+  if (/Maximum nested tags/i.test(message)) return `its elements nest more than ${MAX_NESTING} levels deep`;
+  if (/Expanded content length|expansion|Entity count/i.test(message))
+    return `its entities expand beyond the parser's limit (${message.replace(/^\[\w+\]\s*/, '')})`;
+  return message;
 }
 
 /**

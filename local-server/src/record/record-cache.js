@@ -1,44 +1,60 @@
-// The entries of one record, read once and kept while its chunks do not change (README.md, "The
-// performance record": the console's replay pages through a record, and a 2-hour show is ~2 MB
-// of JSON lines to gunzip and parse). The record being written changes with every line, so it
-// is read again when its chunks' sizes or times moved. Only the most recently read record is kept.
+// The entries of one record, kept chunk by chunk (README.md, "The performance record": the
+// console's replay pages through a record, and a long show is tens of MB of JSON lines to gunzip
+// and parse). A gzipped chunk is closed and never changes, so it is read once; the plain chunk
+// being written changes with every line, so only it is read again when its size or time moved.
+// Only the most recently read record is kept. Runs in the record thread (record-worker.js).
 
 import fs from 'node:fs';
-import { chunkFiles } from './record-writer.js';
-import { readRecord } from './record-reader.js';
-
-/** What a record's chunks look like on disk now: a change means new lines. */
-function fingerprint(dir) {
-  return chunkFiles(dir)
-    .map((c) => {
-      const s = fs.statSync(c.file);
-      return `${c.file}:${s.size}:${s.mtimeMs}`;
-    })
-    .join('|');
-}
+import { joinChunks, readChunk, recordChunks } from './record-reader.js';
 
 /**
- * @returns {{ read: (dir: string) => ReturnType<typeof readRecord> }}
+ * @returns {{ read: (dir: string) => ReturnType<typeof joinChunks>, chunksRead: () => number }}
+ *   chunksRead: how many chunk files were read and parsed so far (tests check what is cached)
  */
 export function createRecordCache() {
-  /** @type {{ dir: string, print: string, record: ReturnType<typeof readRecord> } | null} */
-  let kept = null;
+  /** @type {string | null} */
+  let keptDir = null;
+  /** @type {Map<string, { print: string, part: ReturnType<typeof readChunk> }>} file → its last read */
+  let chunks = new Map();
+  /** @type {{ print: string, record: ReturnType<typeof joinChunks> } | null} the joined record */
+  let joined = null;
+  let reads = 0;
   return {
     /**
-     * Every entry of the record in `dir` (readRecord), from memory when nothing changed.
+     * Every entry of the record in `dir` (record-reader.js readRecord), reading only the chunks
+     * that changed since the last call.
      * @param {string} dir
      */
     read(dir) {
-      let print = null;
-      try {
-        print = fingerprint(dir);
-      } catch {
-        // Not there: readRecord says so in its own words.
+      if (dir !== keptDir) {
+        keptDir = dir;
+        chunks = new Map();
+        joined = null;
       }
-      if (kept && print !== null && kept.dir === dir && kept.print === print) return kept.record;
-      const record = readRecord(dir);
-      kept = print === null ? null : { dir, print, record };
+      const list = recordChunks(dir);
+      const next = new Map();
+      const prints = [];
+      for (const chunk of list) {
+        const s = fs.statSync(chunk.file);
+        const print = `${s.size}:${s.mtimeMs}`;
+        prints.push(`${chunk.file}:${print}`);
+        const known = chunks.get(chunk.file);
+        if (known && known.print === print) next.set(chunk.file, known);
+        else {
+          reads += 1;
+          next.set(chunk.file, { print, part: readChunk(chunk) });
+        }
+      }
+      chunks = next;
+      const print = prints.join('|');
+      if (joined?.print === print) return joined.record;
+      const record = joinChunks(
+        dir,
+        [...next.values()].map((c) => c.part),
+      );
+      joined = { print, record };
       return record;
     },
+    chunksRead: () => reads,
   };
 }

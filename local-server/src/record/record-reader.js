@@ -60,11 +60,11 @@ export function listRecords(root) {
 }
 
 /**
- * Every entry of a record, in the order written, and how many torn lines were skipped.
- * @param {string} dir a record folder
- * @returns {{ entries: any[], torn: number, bytes: { disk: number, json: number } }}
+ * The chunk files of a record folder (record-writer.js chunkFiles), or a RecordError that says
+ * why the folder is not a record.
+ * @param {string} dir
  */
-export function readRecord(dir) {
+export function recordChunks(dir) {
   let chunks;
   try {
     chunks = chunkFiles(dir);
@@ -74,29 +74,53 @@ export function readRecord(dir) {
     );
   }
   if (chunks.length === 0) throw new RecordError(`${dir} is not a performance record: it has no chunks (0001.jsonl.gz, …)`);
+  return chunks;
+}
+
+/**
+ * The entries of one chunk file, its torn lines counted.
+ * @param {{ file: string, gz: boolean }} chunk
+ * @returns {{ entries: any[], torn: number, disk: number, json: number }}
+ */
+export function readChunk(chunk) {
+  const raw = fs.readFileSync(chunk.file);
+  let text;
+  try {
+    text = (chunk.gz ? gunzipSync(raw) : raw).toString('utf8');
+  } catch (err) {
+    throw new RecordError(`${chunk.file} cannot be unpacked: ${/** @type {Error} */ (err).message}`);
+  }
   const entries = [];
   let torn = 0;
-  let disk = 0;
-  let json = 0;
-  for (const chunk of chunks) {
-    const raw = fs.readFileSync(chunk.file);
-    disk += raw.length;
-    let text;
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
     try {
-      text = (chunk.gz ? gunzipSync(raw) : raw).toString('utf8');
-    } catch (err) {
-      throw new RecordError(`${chunk.file} cannot be unpacked: ${/** @type {Error} */ (err).message}`);
-    }
-    json += Buffer.byteLength(text);
-    for (const line of text.split('\n')) {
-      if (line === '') continue;
-      try {
-        entries.push(JSON.parse(line));
-      } catch {
-        torn += 1;
-      }
+      entries.push(JSON.parse(line));
+    } catch {
+      torn += 1;
     }
   }
+  return { entries, torn, disk: raw.length, json: Buffer.byteLength(text) };
+}
+
+/**
+ * The whole record from its chunks' contents, or a RecordError when it has no "open" entry.
+ * @param {string} dir
+ * @param {Array<ReturnType<typeof readChunk>>} parts
+ * @returns {{ entries: any[], torn: number, bytes: { disk: number, json: number } }}
+ */
+export function joinChunks(dir, parts) {
+  const entries = parts.length === 1 ? parts[0].entries : parts.flatMap((p) => p.entries);
   if (!entries.some((e) => e.k === 'open')) throw new RecordError(`${dir} is not a performance record: no "open" entry in its chunks`);
-  return { entries, torn, bytes: { disk, json } };
+  const sum = (key) => parts.reduce((n, p) => n + p[key], 0);
+  return { entries, torn: sum('torn'), bytes: { disk: sum('disk'), json: sum('json') } };
+}
+
+/**
+ * Every entry of a record, in the order written, and how many torn lines were skipped.
+ * @param {string} dir a record folder
+ * @returns {{ entries: any[], torn: number, bytes: { disk: number, json: number } }}
+ */
+export function readRecord(dir) {
+  return joinChunks(dir, recordChunks(dir).map(readChunk));
 }

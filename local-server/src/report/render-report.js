@@ -3,6 +3,7 @@
 // the timeline, the tempo, the audience, the votes, push latency and clock sync, problems.
 
 import { chart } from '#core/report/svg-chart.js';
+import { standingWords } from '#core/score/count-in.js';
 import { timelineSvg, timelineLegend, clockOf } from './timeline-svg.js';
 
 const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
@@ -16,6 +17,13 @@ export function duration(ms) {
   const ss = String(s % 60).padStart(2, '0');
   return h ? `${h}:${mm.padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
 }
+
+/**
+ * The report's Content-Security-Policy (issue 40 item 15): its text comes from a record, so no
+ * script may run and nothing may be fetched, whatever a name in it holds; the inline CSS and
+ * the key swatches' colours are the only styles, the SVG is inline.
+ */
+export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 const CHART_POINTS = 240;
 const kb = (n) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(2)} MB` : `${(n / 1024).toFixed(1)} KB`);
@@ -60,6 +68,7 @@ export function renderReport(story) {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
 <title>Tutti performance · ${esc(title)}</title>
 <style>${CSS}</style>
 </head>
@@ -154,7 +163,7 @@ function actionList(story) {
   const rows = [
     ...story.actions.map((a) => ({
       t: a.t,
-      html: `<td>${esc(a.what)}</td><td>${esc(a.by)}</td><td>${a.after ? esc(`${a.after.transport} at bar ${a.after.bar} beat ${a.after.beat}, ${a.after.tempo} bpm`) : ''}</td>`,
+      html: `<td>${esc(a.what)}</td><td>${esc(a.by)}</td><td>${a.after ? esc(`${standingWords(a.after)}, ${a.after.tempo} bpm`) : ''}</td>`,
     })),
     ...story.outages.map((o) => ({
       t: o.from,

@@ -85,6 +85,8 @@ export default async function consoleApi(
         edge: edgePanel.status(),
         osc: oscPanel.status(),
         transport: transport(),
+        // The engraving's progress (docs/reference/notation.md#progress), shown on the score card.
+        notation: status().notation ?? null,
       });
       const fresh = logView.fresh();
       if (fresh.length) broadcast('log', { entries: fresh });
@@ -109,6 +111,7 @@ export default async function consoleApi(
       stats: stats.latest() ?? (await stats.sample()),
       osc: oscPanel.status(),
       edge: edgePanel.status(),
+      notation: status().notation ?? null,
       log: logView.all(),
       voices: voices.current(),
     };

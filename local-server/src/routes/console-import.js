@@ -3,10 +3,12 @@
 // (the summary lines, the warnings with their measures, the score summary) and where it would be
 // written; with `save` it writes the score (never over an existing file unless `force`), which
 // the console then checks and loads like any score. Behind the control listener's token. The
-// file is read on a worker thread (import-worker.js), never on the show's event loop.
+// file is read on a worker thread (import-worker.js), never on the show's event loop, and one
+// import at a time (import-queue.js): a second waits, and its answer's `queued` says behind how many.
 
 import { ImportError } from '#core/import/import-error.js';
 import { validateScore } from '#core/score/validate.js';
+import { createImportQueue } from '../import/import-queue.js';
 import { importInWorker } from '../import/import-worker.js';
 import { scoreSummary } from '../console/score-summary.js';
 import { sendError } from '../send-error.js';
@@ -30,11 +32,14 @@ const importBody = {
  * @param {{ log: any }} options
  */
 export default async function consoleImport(app, { log }) {
+  const queue = createImportQueue();
   app.post('/api/score/import', { schema: { body: importBody } }, async (request, reply) => {
     const { path, out, save = false, force = false, pickup } = /** @type {any} */ (request.body);
     try {
-      // On a worker thread: a large file must not stall a show that is playing.
-      const done = await importInWorker({ file: path, out, force, dryRun: !save, pickupBeats: pickup });
+      // On a worker thread: a large file must not stall a show that is playing; one at a time,
+      // so two never share the show's cores.
+      if (queue.size() > 0) log.info(`import of ${path} waits for ${queue.size()} other import(s)`);
+      const { value: done, ahead } = await queue.run(() => importInWorker({ file: path, out, force, dryRun: !save, pickupBeats: pickup }));
       if (save) log.info(`imported ${path} → ${done.target}`);
       const checked = validateScore(done.score);
       return {
@@ -45,6 +50,7 @@ export default async function consoleImport(app, { log }) {
         out: done.target,
         exists: done.exists,
         saved: save,
+        queued: ahead,
         lines: done.lines,
         warnings: done.result.warnings,
         score: checked.ok ? scoreSummary(checked.score, done.target) : null,

@@ -11,25 +11,38 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, extname, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sendError } from '../send-error.js';
+import { collectModules } from '../console-modules.js';
 
 export const RENDERER_DIR = fileURLToPath(new URL('../../../web/console/', import.meta.url));
 const CORE_DIR = fileURLToPath(new URL('../../../core/', import.meta.url));
+const AUDIENCE_DIR = fileURLToPath(new URL('../../../web/audience/src/', import.meta.url));
 /**
  * The runtime-free core modules the console page imports as they are (`../../core/…` from
  * web/console resolves to /core/… in the browser): one SSE parser and one backoff rule for the
  * audience app, the servers and the console, and the printed-bar helpers (scores/README.md,
  * "Printed bar numbers"), and the merge patch a replay applies envelopes with (README.md,
- * "Replaying a record"). Only these are served; they import nothing else.
+ * "Replaying a record") with the phone's beat queue (core/client/beat-schedule.js); for the score
+ * editor (docs/tutorials/first-piece-without-json.md) the validator `tutti validate` runs, the
+ * timeline and the cue index. Only these and the modules they import are served
+ * (local-server/src/console-modules.js).
  */
 export const CONSOLE_CORE_FILES = Object.freeze([
   'protocol/sse-parser.js',
   'util/backoff.js',
   'score/printed-bars.js',
   'protocol/merge-patch.js',
+  'client/beat-schedule.js',
+  'score/validate.js',
+  'score/timeline.js',
+  'score/cue-index.js',
 ]);
+/** The audience page's own view code, run by the editor's phone preview (not a copy of it). */
+const AUDIENCE_ENTRIES = ['view.js'];
+/** The preview frame's script (web/console/editor/), which drives the audience view above. */
+const PHONE_SCRIPT = '/console/editor/phone-main.js';
 
 /**
- * The console's Content-Security-Policy: only its own files; data: only for images (the QR code);
+ * The console's Content-Security-Policy: only its own files (framed only by itself: the phone preview); data: only for images (the QR code);
  * blob: for the images and sounds of a replayed record, fetched with the token (web/console/replay-media.js).
  */
 export const CONSOLE_CSP = [
@@ -39,11 +52,12 @@ export const CONSOLE_CSP = [
   "img-src 'self' data: blob:",
   'media-src blob:',
   "connect-src 'self'",
+  "frame-src 'self'",
   "font-src 'self'",
   "manifest-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
-  "frame-ancestors 'none'",
+  "frame-ancestors 'self'", // only the editor's own phone preview frame (web/console/editor/phone-preview.js)
 ].join('; ');
 
 const TYPES = {
@@ -85,13 +99,25 @@ export default async function consoleUi(app, options = {}) {
 
   /** @type {Map<string, { body: Buffer, type: string }>} */
   const coreFiles = new Map();
-  for (const name of CONSOLE_CORE_FILES) {
-    try {
-      coreFiles.set(name, { body: await readFile(join(CORE_DIR, name)), type: TYPES['.js'] });
-    } catch (err) {
-      app.log.warn(`console UI: core/${name} not available: ${err.message}`);
-    }
+  /** @type {Map<string, Buffer>} */
+  const core = new Map();
+  try {
+    await collectModules({ root: CORE_DIR, entries: [...CONSOLE_CORE_FILES], coreDir: CORE_DIR }, core);
+  } catch (err) {
+    app.log.warn(`console UI: core modules not available: ${err.message}`);
   }
+  // The editor's phone preview only: without these files the rest of the console still runs.
+  try {
+    const audience = await collectModules({ root: AUDIENCE_DIR, entries: AUDIENCE_ENTRIES, coreDir: CORE_DIR }, core);
+    for (const [name, body] of audience) files.set(`audience/${name}`, { body, type: TYPES['.js'] });
+    for (const name of (await readdir(AUDIENCE_DIR)).filter((n) => n.endsWith('.css')))
+      files.set(`audience/${name}`, { body: await readFile(join(AUDIENCE_DIR, name)), type: TYPES['.css'] });
+    const page = await readFile(join(AUDIENCE_DIR, 'index.html'), 'utf8');
+    files.set('editor/phone.html', { body: Buffer.from(phonePage(page)), type: TYPES['.html'] });
+  } catch (err) {
+    app.log.warn(`console UI: the editor's phone preview is not available: ${err.message}`);
+  }
+  for (const [name, body] of core) coreFiles.set(name, { body, type: TYPES['.js'] });
 
   const send = (reply, name, from = files) => {
     const file = from.get(name);
@@ -102,7 +128,7 @@ export default async function consoleUi(app, options = {}) {
       .header('referrer-policy', 'no-referrer') // the page URL may still hold the token for a moment
       .header('cross-origin-opener-policy', 'same-origin')
       .header('cross-origin-resource-policy', 'same-origin')
-      .header('x-frame-options', 'DENY')
+      .header('x-frame-options', 'SAMEORIGIN')
       .header('cache-control', 'no-cache')
       .type(file.type)
       .send(file.body);
@@ -116,4 +142,17 @@ export default async function consoleUi(app, options = {}) {
     if (!icon) return reply.code(204).send();
     return reply.header('cache-control', 'public, max-age=86400').type(icon.type).send(icon.body);
   });
+}
+
+/**
+ * The editor's phone preview: the audience page's own markup (web/audience/src/index.html), with
+ * the console's policy, the audience styles and the preview script in place of the phone app's.
+ * @param {string} template
+ */
+function phonePage(template) {
+  return template
+    .replace('%CSP%', CONSOLE_CSP.replace(/; frame-ancestors [^;]*/, ''))
+    .replace('%CSS%', '/console/audience/styles.css')
+    .replace('%JS%', PHONE_SCRIPT)
+    .replace(/<video id="keep-awake"[^>]*><\/video>/, '');
 }

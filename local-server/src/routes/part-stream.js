@@ -14,12 +14,23 @@ import timeRoutes from './time.js';
 /**
  * Register with `{ prefix: '/part/:key' }` on the audience listener.
  * @param {import('fastify').FastifyInstance} app
- * @param {{ partKey: { matches: (candidate: unknown) => boolean }, routeOptions: any }} options routeOptions: what the audience's stream routes get
+ * @param {{ partKey: { matches: (candidate: unknown) => boolean, onRotate?: (listener: () => void) => void }, routeOptions: any }} options routeOptions: what the audience's stream routes get
  */
 export default async function partStreamRoutes(app, { partKey, routeOptions }) {
   const admitted = partKeyGate(partKey, routeOptions.metrics);
+  /** The connections of the part streams open now: a new key closes them (the old key stops at once). */
+  const open = new Set();
+  partKey.onRotate?.(() => {
+    for (const socket of open) socket.destroy();
+    open.clear();
+  });
   app.addHook('onRequest', async (request, reply) => {
     if (!admitted(/** @type {any} */ (request.params).key, reply)) return reply;
+    const socket = request.raw.socket;
+    if (!open.has(socket)) {
+      open.add(socket);
+      socket.once('close', () => open.delete(socket));
+    }
   });
   // No cap: part pages are counted as viewers (tutti_clients) but never refused for being one too many.
   const uncapped = createOverflow({ maxClients: null, edgeUrl: () => null, viewers: () => 0, metrics: routeOptions.metrics });

@@ -6,10 +6,8 @@ import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { listRecords, RecordError } from '../record/record-reader.js';
 import { RECORD_ID } from '../record/record-writer.js';
-import { reportHtml } from '../report/report-html.js';
 import { sendError } from '../send-error.js';
-import { createRecordCache } from '../record/record-cache.js';
-import { recordMedia } from '../record/record-media.js';
+import { createRecordThread } from '../record/record-thread.js';
 import { MEDIA_READ_FLAGS, resolveMediaFile } from '../media-file.js';
 import { MEDIA_CSP, decodeMediaPath, etagMatches, mediaType } from '#core/protocol/media.js';
 
@@ -72,7 +70,9 @@ function mediaPathOf(url) {
  *   replay asks for links outside its score's folder (media-link-warning.js)
  */
 export default async function recordRoutes(app, { recordDir, onOutside = () => {} }) {
-  const cache = createRecordCache();
+  // Read and rendered on a worker thread, so a long record never stalls the show (record-thread.js).
+  const records = createRecordThread();
+  app.addHook('onClose', () => records.close());
   const noSuchRecord = (reply, id) => sendError(reply, 'NO_SUCH_RECORD', { message: `no performance record "${String(id).slice(0, 40)}"` });
 
   // The console's replay (README.md, "Replaying a record"): every entry in the order written —
@@ -83,10 +83,9 @@ export default async function recordRoutes(app, { recordDir, onOutside = () => {
     const { from, limit } = pageOf(/** @type {Record<string, unknown>} */ (request.query));
     if (!recordDir || !RECORD_ID.test(id)) return noSuchRecord(reply, id);
     try {
-      const { entries, torn } = cache.read(path.join(recordDir, id));
-      const page = entries.slice(from, from + limit);
-      const next = from + page.length < entries.length ? from + page.length : null;
-      return { id, total: entries.length, torn, from, next, entries: page };
+      const { total, torn, entries: page } = await records.entries(path.join(recordDir, id), from, limit);
+      const next = from + page.length < total ? from + page.length : null;
+      return { id, total, torn, from, next, entries: page };
     } catch (err) {
       if (err instanceof RecordError) return sendError(reply, 'NO_SUCH_RECORD', { message: err.message.replace(recordDir, 'records') });
       throw err;
@@ -104,7 +103,7 @@ export default async function recordRoutes(app, { recordDir, onOutside = () => {
     if (!recordDir || !RECORD_ID.test(id)) return noSuchRecord(reply, id);
     let media;
     try {
-      media = recordMedia(cache.read(path.join(recordDir, id)).entries);
+      media = await records.media(path.join(recordDir, id));
     } catch (err) {
       if (err instanceof RecordError) return sendError(reply, 'NO_SUCH_RECORD', { message: err.message.replace(recordDir, 'records') });
       throw err;
@@ -137,8 +136,7 @@ export default async function recordRoutes(app, { recordDir, onOutside = () => {
     const { id } = /** @type {{ id: string }} */ (request.params);
     if (!recordDir || !RECORD_ID.test(id)) return noSuchRecord(reply, id);
     try {
-      // Rendered on the event loop: ~tens of ms for a 2-hour show (npm run bench:record).
-      const { html } = reportHtml(path.join(recordDir, id));
+      const { html } = await records.report(path.join(recordDir, id));
       return reply
         .type('text/html; charset=utf-8')
         .header('content-disposition', `attachment; filename="tutti-report-${id}.html"`)

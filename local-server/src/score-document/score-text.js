@@ -5,11 +5,10 @@
 // writes the same bytes, so a composer can diff the file in git.
 
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { SCORE_KEYS } from '#core/score/validate.js';
 
-const SCHEMA = JSON.parse(readFileSync(new URL('../../../scores/score.schema.json', import.meta.url), 'utf8'));
-/** The top-level keys in the schema's order. */
-export const TOP_LEVEL_ORDER = Object.freeze(Object.keys(SCHEMA.properties));
+/** The top-level keys in the written order: the validator's, which scores/score.schema.json lists alike. */
+export const TOP_LEVEL_ORDER = SCORE_KEYS;
 
 /**
  * `score` with its top-level keys in the written order (nested values untouched).

@@ -9,8 +9,8 @@
 
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { launchChromium } from '../../../tools/chromium.js';
+import { freePort } from '../../support/free-port.js';
 
 export const FIREFOX_BINARY = process.env.TUTTI_FIREFOX || '/usr/bin/firefox-esr';
 export const WEBKIT_DRIVER = process.env.TUTTI_WEBKIT_DRIVER || '/usr/bin/WebKitWebDriver';
@@ -60,18 +60,6 @@ export function engineCanRun(name) {
     console.warn(`test:browsers: ${name} skipped: ${reason}`);
   }
   return false;
-}
-
-/** A free TCP port on 127.0.0.1. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = /** @type {import('node:net').AddressInfo} */ (srv.address());
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /**

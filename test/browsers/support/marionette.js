@@ -9,21 +9,10 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIREFOX_BINARY } from './engines.js';
+import { freePort } from '../../support/free-port.js';
 
 /** WebDriver's element reference key. */
 const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
-
-/** A free TCP port on 127.0.0.1 (Marionette takes its port from a pref). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = /** @type {net.AddressInfo} */ (srv.address());
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function connect(port, ms = 30_000) {
   const deadline = Date.now() + ms;

@@ -4,7 +4,7 @@ import { describe, expect, test } from '@jest/globals';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
-import { formatProblems, validateScore } from '#core/score/validate.js';
+import { SCORE_KEYS, formatProblems, validateScore } from '#core/score/validate.js';
 import { MEDIA } from '../../../scores/tools/generate-media.js';
 import { buildLoadScore, formatScoreJson } from '../../../scores/tools/generate-load-score.js';
 
@@ -19,6 +19,10 @@ const sampleNames = readdirSync(scoresDir)
   .filter((name) => name.endsWith('.score.json'))
   .sort();
 const problemLines = (value) => formatProblems(validateScore(value).problems).split('\n');
+
+test('the schema lists the top-level keys in the written order the validator (and the editor) use', () => {
+  expect(Object.keys(schema.properties)).toEqual(SCORE_KEYS);
+});
 
 describe('sample scores', () => {
   test('there are the four samples', () => {

@@ -47,3 +47,28 @@ test('the report of a half-hour show renders in Chromium with its charts and fet
     await browser.close();
   }
 }, 60_000);
+
+test('the report carries a CSP: a script slipped into it does not run, its own styles still apply (issue 40 item 15)', async () => {
+  const { dir } = await simulateShow(path.join(tmp, 'csp'), 0.05);
+  const { html } = reportHtml(dir);
+  expect(html).toContain('<meta http-equiv="Content-Security-Policy" content="default-src \'none\';');
+  // As if a name in the record had escaped its escaping.
+  const file = path.join(tmp, 'report-csp.html');
+  writeFileSync(file, html.replace('</body>', '<script>window.__ran = true</script><img src="https://example.invalid/x.png"></body>'));
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const refused = [];
+    page.on('console', (m) => {
+      if (/Content Security Policy/.test(m.text())) refused.push(m.text());
+    });
+    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+    expect(await page.evaluate(() => /** @type {any} */ (globalThis).__ran ?? false)).toBe(false);
+    // Chromium says what the policy refused: the script and the image.
+    expect(refused.some((t) => /inline script/.test(t))).toBe(true);
+    expect(refused.some((t) => /example\.invalid/.test(t))).toBe(true);
+    expect(await page.locator('.tiles').evaluate((el) => el.ownerDocument.defaultView?.getComputedStyle(el).display)).toBe('grid');
+  } finally {
+    await browser.close();
+  }
+}, 60_000);

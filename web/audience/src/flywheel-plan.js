@@ -27,6 +27,17 @@ export function createFlywheelPlan() {
   /** The state's `loop` (README.md, "Rehearsing") while `before` was the segment: its pass, or its last. */
   let beforeLoop = undefined;
   let plannedFor = { view: undefined, ahead: undefined };
+  /**
+   * A view with no time (the show stands: stopped, paused, counting in) is keyed by a number that
+   * moves on whenever its content changes. One fixed key made the schedule drop every later still
+   * view as already shown, so a count-in kept the pre-show view instead of its start bar's.
+   */
+  let still = { n: 0, json: '' };
+  const stillKey = (view) => {
+    const json = JSON.stringify(view ?? null);
+    if (json !== still.json) still = { n: still.n + 1, json };
+    return `still${still.n}`;
+  };
   /** The beat shown last (its index and time: a loop shows the same index again, later). */
   let lastShown = { index: -1, at: 0 };
 
@@ -59,7 +70,11 @@ export function createFlywheelPlan() {
       segmentNow = segment;
       const fresh = lean.view !== plannedFor.view || lean.ahead !== plannedFor.ahead;
       plannedFor = { view: lean.view, ahead: lean.ahead };
-      const windowKey = segment ? `${Object.keys(lean.ahead ?? {}).sort()[0]}|${segment.index}|${segment.at}` : 'still';
+      const windowKey = segment
+        ? `${Object.keys(lean.ahead ?? {}).sort()[0]}|${segment.index}|${segment.at}`
+        : fresh
+          ? stillKey(lean.view)
+          : '';
       return {
         lean,
         segment,

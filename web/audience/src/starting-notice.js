@@ -1,7 +1,8 @@
-// "Starting in 4 …" on the audience page during a count-in the operator shares with the audience
+// "Starting in 4 beats" on the audience page during a count-in the operator shares with the audience
 // (README.md, "Rehearsing": the state's `countIn` with `audience: true`); nothing at all when it is
 // not shared. Counts the clicks left on the synced clock, so every phone counts together. The
-// element is made here (styled as the venue notice), so the page's HTML does not change.
+// element is made here (shaped as the venue notice, in calm colours: venue-notice.css), so the
+// page's HTML does not change.
 
 import { countInAt, countInEnd, isCountIn } from '#core/score/count-in.js';
 import { t } from './i18n.js';
@@ -28,6 +29,7 @@ export function createStartingNotice(clock) {
     if (counting && serverNow >= countInEnd(counting)) counting = null;
     box.hidden = !click;
     if (click) {
+      // A unit, so the number reads as a count and not as an error code (issue 40.18).
       const text = t('audience.startingIn', { n: click.of - click.n + 1 });
       if (box.textContent !== text) box.textContent = text;
     }
