@@ -13,7 +13,7 @@ export default [
       eqeqeq: ['error', 'always', { null: 'ignore' }],
       'no-var': 'error',
       'prefer-const': 'error',
-      // One import style for core everywhere (README.md, "Where things are").
+      // One import style for core everywhere (docs/explanation/architecture.md#where-things-are).
       'no-restricted-imports': ['error', { patterns: [{ regex: '^(\\.\\./)+core/', message: 'import core as #core/<folder>/<file>.js' }] }],
     },
   },

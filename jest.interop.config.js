@@ -1,4 +1,4 @@
-// `npm run test:interop` (README.md, "Interoperability suite"): tests against third-party programs
+// `npm run test:interop` (docs/reference/test-suites.md#interop-suite): tests against third-party programs
 // from Debian's packages (Pd vanilla and pd-osc, liblo, SuperCollider's sclang and scsynth, ChucK, Csound, Sonic Pi;
 // LilyPond, abc2midi, MMA and MuseScore as writers of the files `tutti import` reads, music21's corpus), kept out of `npm test`, which needs nothing but npm.
 import { GLOBAL, PROJECT_BASE, INTEROP } from './jest.config.js';

@@ -2,7 +2,7 @@
 // package has no install script: its index.js downloads the binary the first time it is
 // required (or `npx install-electron` does). So `npm start` and the packaging script never
 // require it; they read the package's path.txt and look for the file themselves
-// (app/README.md, "Building the desktop app").
+// (docs/how-to/desktop-app.md#building-the-desktop-app).
 
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,6 +1,6 @@
 // The show server's front door: everything outside local-server/ (the desktop app, `npm start`,
 // benches, scripts) imports from here and nowhere else, so what lies behind it can move freely.
-// README.md ("Running a show", "`tutti serve` flags") documents what these do.
+// docs/reference/cli.md#commands ("`tutti serve` flags") documents what these do.
 
 /** Start and stop a show server (options: ShowServerOptions, including `consoleHost`). */
 export { startShowServer, StartupError } from './src/server.js';
@@ -16,7 +16,7 @@ export { loadScoreFile } from './src/score-file.js';
 export { createLog } from './src/log.js';
 /** Writes to a closed stdout / stderr dropped, not fatal: `tutti serve` and the desktop app's server process. */
 export { dropOutputToClosedReaders } from './src/closed-output.js';
-/** Where the show position and the log file live (README.md, "Crash resume", "Logs"). */
+/** Where the show position and the log file live (docs/how-to/venue-server-unattended.md#crash-resume, "Logs"). */
 export { defaultStateDir, resumeFileFor, logFileFor, recordDirFor, partKeyFileFor } from './src/state-dir.js';
 /** Builds a missing dist/ in a source checkout (never in the desktop app). */
 export { buildAudienceFromSource } from './src/audience-from-source.js';
@@ -25,7 +25,7 @@ export { CONSOLE_CSP } from './src/routes/console-ui.js';
 /** One pre-built WebSocket text frame, as the hub writes it (the fan-out bench's prototypes use it). */
 export { encodeTextFrame } from './src/hub/ws-frame.js';
 
-/** The performance record (README.md, "The performance record"): its report, and what `npm run bench:record` simulates a show with. */
+/** The performance record (docs/how-to/record-and-replay.md#the-performance-record): its report, and what `npm run bench:record` simulates a show with. */
 export { reportHtml } from './src/report/report-html.js';
 export { chunkFiles, openRecordWriter } from './src/record/record-writer.js';
 export { startRecorder } from './src/record/recorder.js';

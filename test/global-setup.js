@@ -11,7 +11,7 @@ export default async function globalSetup() {
     const { buildAudienceApp } = await import(build.href);
     await buildAudienceApp({ quiet: true });
   }
-  // The musicians' part page (README.md, "Part pages"), served by the venue under /part/<key>/.
+  // The musicians' part page (docs/how-to/part-pages.md#part-pages), served by the venue under /part/<key>/.
   const buildPart = new URL('../web/audience/build-part.js', import.meta.url);
   if (existsSync(buildPart)) await (await import(buildPart.href)).buildPartApp({ quiet: true });
   const { path, source } = await findChromium();

@@ -2,7 +2,7 @@
 // safeStorage (macOS Keychain, Windows DPAPI, the Linux secret service) encrypts it and the
 // ciphertext goes into settings.json as `edgeTokenEncrypted`. Where safeStorage cannot really
 // encrypt — not available, or Linux's 'basic_text' fallback, a fixed key — the token is not
-// stored at all and the console says so (app/README.md, SECURITY.md).
+// stored at all and the console says so (docs/how-to/desktop-app.md, docs/explanation/threat-model.md#the-desktop-apps-stored-secrets).
 
 /**
  * @typedef {object} SafeStorage Electron's safeStorage (or the test fake)

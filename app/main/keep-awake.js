@@ -1,6 +1,6 @@
 // The laptop must not sleep mid-concert: while the show plays, Electron's powerSaveBlocker keeps
 // the display (and so the system) awake; when it pauses or stops, the blocker is released and
-// the machine's own power settings apply again (app/README.md, "Using it").
+// the machine's own power settings apply again (docs/how-to/desktop-app.md#using-the-console).
 
 /** 'prevent-display-sleep' also keeps the system awake; the composer keeps seeing the console. */
 export const BLOCKER_TYPE = 'prevent-display-sleep';

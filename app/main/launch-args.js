@@ -1,5 +1,5 @@
 // What a run of the console was asked for on its command line: the flags of `tutti serve`
-// (parsed by local-server's own parser, README.md "tutti serve flags", with the TUTTI_*
+// (parsed by local-server's own parser, docs/reference/cli.md#tutti-serve-flags, with the TUTTI_*
 // variables) and, for the desktop app, a score file given bare — what the OS passes when a
 // `.score.json` is opened with Tutti (file association) or handed to a second instance.
 

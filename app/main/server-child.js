@@ -39,7 +39,7 @@ export function runServerChild({ port, exit = (code) => process.exit(code), laun
           // The app's user-data folder, unless --state-file/--no-resume/--log-file/--no-log-file/--record-dir/--no-record say otherwise.
           stateFile: typeof data.stateDir === 'string' ? resumeFileFor(data.overrides ?? {}, data.stateDir) : null,
           logFile: typeof data.stateDir === 'string' ? logFileFor(data.overrides ?? {}, data.stateDir) : null,
-          // Every show is recorded (README.md, "The performance record") unless --no-record says otherwise.
+          // Every show is recorded (docs/how-to/record-and-replay.md#the-performance-record) unless --no-record says otherwise.
           recordDir: typeof data.stateDir === 'string' ? recordDirFor(data.overrides ?? {}, data.stateDir) : null,
           // The musicians' part-page key, kept so that the tablets' links survive a restart.
           partKeyFile: typeof data.stateDir === 'string' ? partKeyFileFor(data.stateDir) : null,

@@ -7,7 +7,7 @@
 // a STAND-IN distribution is used instead: a folder whose `electron` is a shell script, and the
 // fuses are skipped (there is no real binary to flip them in). Everything electron-builder makes
 // from the project (app.asar, its node_modules, the extra resources) is then still real; only the
-// executable is not (app/README.md, "What is verified without a real Electron").
+// executable is not (docs/how-to/desktop-app.md#what-is-verified-without-a-real-electron).
 
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, writeFile, chmod, rm } from 'node:fs/promises';

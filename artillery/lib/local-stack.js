@@ -94,7 +94,7 @@ export async function startTuttiServe({ score = LOAD_SCORE, edgeUrl = null, edge
 /**
  * The edge worker on local workerd (edge-worker/scripts/local-edge.js), with a fresh token, on
  * the runtime `npm run edge:dev` uses (one workerd, no wrangler dev proxy: thousands of viewers
- * fit under the open-files limit, edge-worker/README.md).
+ * fit under the open-files limit, docs/explanation/edge-design.md).
  * @param {{ log?: (line: string) => void }} [options]
  */
 export async function startLocalEdgeWorker({ log = () => {} } = {}) {
@@ -130,7 +130,7 @@ export async function waitForShow(base, { timeoutMs = 30_000 } = {}) {
       const res = await fetch(`${base}/poll`, { signal: AbortSignal.timeout(5000) });
       const body = res.ok ? await res.json() : null;
       // An edge with no venue publishing answers with its own "none"/"lost" snapshot
-      // (edge-worker/README.md, "Venue status"): that is not the show yet.
+      // (docs/reference/publisher-protocol.md#venue-status): that is not the show yet.
       const venue = Array.isArray(body) ? body[0]?.data?.venue?.status : undefined;
       if (Array.isArray(body) && body.length > 0 && venue !== 'none' && venue !== 'lost') return body[0];
       last = !res.ok

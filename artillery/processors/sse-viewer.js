@@ -6,8 +6,8 @@
 //       - think: "{{ stayFor }}"     # stay (set by sseWatch)
 //       - function: sseFinish       # close; fail the VU if it never joined or was dropped
 //
-// A seq gap or a new epoch makes it reconnect without Last-Event-ID (README.md, "Audience
-// endpoints"), which the server answers with a snapshot. A stream the server ends is counted as
+// A seq gap or a new epoch makes it reconnect without Last-Event-ID (docs/reference/audience-protocol.md#endpoints)
+// which the server answers with a snapshot. A stream the server ends is counted as
 // dropped and fails the VU.
 
 import { httpUrl } from './lib/target-url.js';

@@ -1,4 +1,4 @@
-// A phone that votes (README.md, "Audience voices"), for Artillery's `ws` engine: it follows the
+// A phone that votes (docs/reference/audience-protocol.md#audience-voices), for Artillery's `ws` engine: it follows the
 // show like ws-viewer.js and, whenever a prompt reaches it, votes once for a random option at a
 // random moment of the first 2 s (never in the last 100 ms before the close), with a device id of
 // its own. Records, besides the viewer metrics:

@@ -10,7 +10,7 @@
 // wsWatch must be the first step: the engine runs it synchronously from the socket's 'open' event,
 // before the snapshot the server sends on connect is read. A `connect:` step first would defer it
 // by a tick and the snapshot would be emitted with nobody listening. On a seq gap or a new epoch it
-// sends {"type":"resync"} (README.md, "Audience endpoints") and waits for the snapshot.
+// sends {"type":"resync"} (docs/reference/audience-protocol.md#endpoints) and waits for the snapshot.
 
 import { planStay } from './lib/stay-plan.js';
 import { createViewerMeter, Metric } from './lib/viewer-meter.js';

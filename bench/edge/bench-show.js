@@ -1,4 +1,4 @@
-// What `npm run bench:edge` publishes: a playing show shaped like the venue's state (README.md, the
+// What `npm run bench:edge` publishes: a playing show shaped like the venue's state (docs/README.md, the
 // state and its flywheel: `position` every beat, a per-cue `view`, `segment`, and `ahead` in chunks
 // of WINDOW_BEATS beats, 15 s at 120 bpm), encoded by the venue's own state stream, so the full
 // stream carries one delta per beat and the lean stream (`?stream=lean`) one per chunk. The lean

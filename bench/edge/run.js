@@ -98,7 +98,7 @@ function parseArgs(argv) {
         options.venue = value === 'on';
         break;
       case '--limits':
-        // The edge's per-client limits (edge-worker/README.md, "Limits per client"): off = every
+        // The edge's per-client limits (docs/reference/edge-settings.md#limits-per-client): off = every
         // viewer on loopback, which they exempt; on = every viewer from an internet address of its
         // own, through every limit; both = each run twice, alternating, to compare in one run.
         if (!['off', 'on', 'both'].includes(value)) throw new Error(`--limits takes off, on or both (got ${value})`);
@@ -174,7 +174,7 @@ async function openPublisher(url, token) {
   });
   const replies = [];
   // Like the real uplink: a sign of life every `aliveMs` (the hello's), or the edge marks the
-  // venue lost while thousands of viewers are still joining (edge-worker/README.md, "Venue status").
+  // venue lost while thousands of viewers are still joining (docs/reference/publisher-protocol.md#venue-status).
   const alive = '{"type":"alive"}';
   ws.on('message', (data) => {
     const text = String(data);

@@ -1,5 +1,5 @@
 // The venue's figure for `npm run bench:edge`: the same N WebSocket viewers on the real show
-// server (bench:fanout's `ours` ws:N case, bench/fanout/README.md), run in the same benchmark
+// server (bench:fanout's `ours` ws:N case, docs/reference/benchmarks.md), run in the same benchmark
 // run as the edge so both see the same machine.
 
 import { parsePlan } from '../fanout/args.js';

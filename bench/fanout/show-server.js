@@ -31,7 +31,7 @@ const server = await startShowServer({
   token: values.token,
   autoplay: true,
   oscTargets: [],
-  // ours-pieces: the flywheel's next chunk in pieces on the full stream (README.md, "flywheel")
+  // ours-pieces: the flywheel's next chunk in pieces on the full stream (docs/explanation/clock-sync.md#the-flywheel)
   aheadPieces: values['ahead-pieces'],
   lookAheadDelayMs: values['look-ahead-delay'] === undefined ? undefined : Number(values['look-ahead-delay']),
 });

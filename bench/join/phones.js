@@ -1,5 +1,5 @@
 // Benchmark worker for `npm run bench:join`: phones arriving at given times, each doing what the
-// audience app's first visit does (README.md, "How fast, how small"): GET / (the page, brotli as
+// audience app's first visit does (docs/results.md#how-fast-how-small): GET / (the page, brotli as
 // a phone's browser asks), then its hashed CSS and JS in parallel on the same keep-alive
 // connections (a browser's 6 per host), then the lean WebSocket (`/ws?stream=lean`,
 // permessage-deflate) and GET /time together, until the first state (the snapshot) is parsed.

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// `npm run bench:join`: a join storm (README.md, "How fast, how small"). --phones phones arrive
+// `npm run bench:join`: a join storm (docs/results.md#how-fast-how-small). --phones phones arrive
 // evenly within --window seconds at a real show server (bench/fanout/show-server.js:
 // startShowServer with the built audience app, playing the load-test score), each doing the app's
 // first visit (phones.js: page, hashed assets, lean WebSocket + GET /time, first state). Reports
 // the time to first state p50 / p99, the server's CPU and the generators' (from /proc), and a probe
 // phone in a process of its own: alone on the idle server before the storm (the baseline, same
 // run) and arriving in the middle of the storm. All on 127.0.0.1, which the per-address limits
-// exempt (SECURITY.md, "Exempt means exactly 127.0.0.1 and ::1"); bounded in phones (≤ 5,000),
+// exempt (docs/explanation/threat-model.md#exempt-means-exactly-127001-and-1); bounded in phones (≤ 5,000),
 // window (≤ 60 s), runs (≤ 10) and time (every phone gives up after 60 s).
 //
 //   node bench/join/run.js [--phones 2000] [--window 10] [--runs 3] [--processes 2] [--out FILE]

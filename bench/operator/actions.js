@@ -1,4 +1,4 @@
-// The operator's actions measured by `npm run bench:operator` (README.md, "How fast, how small"):
+// The operator's actions measured by `npm run bench:operator` (docs/results.md#how-fast-how-small):
 // the control API request that makes each one, the field of a phone's state that shows it was
 // applied (the same on the full and the lean stream), and what puts the show back afterwards.
 

@@ -7,7 +7,7 @@
 // load generator's CPU. The same bytes are found without decoding them per phone: a short key
 // (the message's length and first bytes, which hold its type, epoch and seq) finds the entry and
 // a byte compare (memcmp) confirms it; decoding and hashing a seek's 7 KB of text for each of a
-// process's 2,500 phones set the seek's tail (the A/B: bench/operator/README.md).
+// process's 2,500 phones set the seek's tail (the A/B: docs/reference/benchmarks.md).
 
 import { applyEnvelope } from '#core/stream/state-stream.js';
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench:operator`: an operator's pause, seek, tempo change and a vote opening → the time
-// until 50 / 99 / 100 % of the phones have APPLIED it (README.md, "How fast, how small"). A real
+// until 50 / 99 / 100 % of the phones have APPLIED it (docs/results.md#how-fast-how-small). A real
 // show server (bench/fanout/show-server.js: startShowServer, the load-test score with a prompt
 // added) in its own process, phones in other processes (viewers.js: each parses, seq-checks and
 // merges every envelope into its own state, as the app does), the action through the real control

@@ -1,4 +1,4 @@
-// The operator bench's score (README.md, "How fast, how small"): the load-test score
+// The operator bench's score (docs/results.md#how-fast-how-small): the load-test score
 // (scores/union-rose-load.score.json: a view change every other beat, audio cues) with one
 // prompt added, so a seek to the prompt's bar opens a vote the way a seek opens one in a show.
 // Written to a temporary folder with a copy of the load score's media, so its assets resolve.

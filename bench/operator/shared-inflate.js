@@ -3,12 +3,12 @@
 // server negotiated `server_no_context_takeover`, as the venue's lean stream does (its frames are
 // compressed once for every phone: local-server/src/hub/ws-frame.js): then the same bytes always
 // inflate to the same text, exactly what each phone would compute. A server that keeps its
-// compression context (the local edge: Miniflare's entry worker in front of it, edge-worker/README.md
-// "WebSocket compression") sends bytes that only the phone's own inflater, fed with every earlier
+// compression context (the local edge: Miniflare's entry worker in front of it, docs/explanation/lean-stream.md#websocket-compression)
+// sends bytes that only the phone's own inflater, fed with every earlier
 // message, can read: those phones inflate on their own, as before. Without this, ws runs every
 // phone's inflation through one queue per process (its zlib limiter), so a phone's small action frame waits behind the look-ahead frames of the
 // phones that read before it — a queue no phone with its own CPU has, and the bench's two cores,
-// not the server, would set the tail (README.md, "How fast, how small").
+// not the server, would set the tail (docs/results.md#how-fast-how-small).
 
 /** Inflations remembered (a few updates: phones of one process receive each within milliseconds). */
 const KEEP = 16;

@@ -1,6 +1,6 @@
 // Where `npm run bench:operator` sends its phones: the venue's show server alone in a process of
 // its own (bench/fanout/show-server.js), or, with `--target edge`, that show mirrored to the edge
-// worker on local workerd (edge-worker/README.md, "The lean stream"), the phones on the edge's
+// worker on local workerd (docs/explanation/lean-stream.md#how-it-works), the phones on the edge's
 // /ws. Both give the control API the operator uses and the phones' URL.
 
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// What making the record durable costs a show (README.md, "The performance record"): lines
+// What making the record durable costs a show (docs/how-to/record-and-replay.md#the-performance-record): lines
 // appended as a show appends them — a few per event-loop turn, an action now and then — through
 // the real record writer with its fsync policy (at once after an action, else within SYNC_MS),
 // against the same writer whose fsync does nothing, in the same run. Reports the time the

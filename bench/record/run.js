@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench:record` (README.md, "The performance record"): a simulated 2-hour show — the
+// `npm run bench:record` (docs/how-to/record-and-replay.md#the-performance-record): a simulated 2-hour show — the
 // real show (engine, state stream, hub) and the real recorder on a simulated clock, the demo score
 // played over and over with an operator's tempo change, seek or pause every few minutes and a
 // sample every 5 s — then the record's size on disk beside the raw envelope bytes it holds, and

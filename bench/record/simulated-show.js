@@ -1,5 +1,5 @@
-// A simulated show for the record benchmark and the report's browser test (README.md, "The
-// performance record"): the real show (engine, state stream, hub) and the real recorder on a
+// A simulated show for the record benchmark and the report's browser test (docs/how-to/record-and-replay.md#the-performance-record)
+// : the real show (engine, state stream, hub) and the real recorder on a
 // simulated clock, the demo score played over and over, an operator's tempo change, seek or pause
 // every few minutes, a sample every 5 s.
 

@@ -1,4 +1,4 @@
-// `npm run bench:votes`: a vote storm on a real show (README.md, "Audience voices"). A show server
+// `npm run bench:votes`: a vote storm on a real show (docs/reference/audience-protocol.md#audience-voices). A show server
 // (127.0.0.1) mirrors to the edge worker on local workerd; --local WebSocket viewers on the venue
 // and --edge viewers on the edge (several shards) all vote within --window ms of the prompt
 // opening, one in --repeat-every twice. It reports lost and doubled votes (venue and edge

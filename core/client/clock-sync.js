@@ -56,7 +56,7 @@ import { createPingPace } from './ping-pace.js';
  * @param {number} [options.refineEvery] ping spacing while the bound is wider than the target (default 500 ms)
  * @param {number} [options.refinePatience] refining pings without a better bound (by 10 %) before it
  *   settles at `steadyEvery`: over the internet the bound never reaches a LAN's target, and pinging
- *   4 times a second for ever costs the edge a request each (edge-worker/README.md, cost) (default 40)
+ *   4 times a second for ever costs the edge a request each (docs/explanation/edge-cost.md#capacity-and-cost) (default 40)
  * @returns {ClockSync}
  */
 export function createClockSync(options = {}) {

@@ -1,4 +1,4 @@
-// What a viewer computes itself from the state while the show plays (README.md, `segment` and
+// What a viewer computes itself from the state while the show plays (docs/reference/audience-protocol.md#endpoints and
 // `ahead`): which beat is sounding at any server time, when the next one sounds, and the view
 // at any time within the window of cues sent ahead. No message per beat is needed, so the page
 // keeps going through a network outage.
@@ -66,7 +66,7 @@ export function nextBeat(segment, index) {
 }
 
 /**
- * What follows a segment that ends at a rehearsal loop's end (README.md, "Rehearsing"): the loop's
+ * What follows a segment that ends at a rehearsal loop's end (docs/how-to/rehearse.md#rehearsing): the loop's
  * start, sounding when the segment's `until` beat would have (`segment.then`), or null.
  * @param {Segment & { then?: unknown }} segment
  * @returns {Segment | null}

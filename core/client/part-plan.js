@@ -1,4 +1,4 @@
-// What a part page shows and clicks (README.md, "Part pages"), from the part's cues (fetched once,
+// What a part page shows and clicks (docs/how-to/part-pages.md#part-pages), from the part's cues (fetched once,
 // core/score/part-cues.js) and the beat sounding now (the audience app's flywheel): the countdown
 // in beats to the player's next cue, the cues after it, and which beats of the click are accented
 // or count a player in. Pure: the page and the tests call the same functions.
@@ -55,7 +55,7 @@ export function upcomingCues(cues, index, count) {
 }
 
 /**
- * The player's next cues seen from beat `index` inside a rehearsal loop (README.md, "Rehearsing"):
+ * The player's next cues seen from beat `index` inside a rehearsal loop (docs/how-to/rehearse.md#rehearsing):
  * the cues up to the loop's end, then those of the next passes, then — after the last pass — those
  * after the loop; each countdown counts the beats as they will be played, across the loop point.
  * @param {PartCue[]} cues

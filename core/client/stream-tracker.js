@@ -1,4 +1,4 @@
-// What every viewer does with the state stream (README.md, "Audience endpoints"): keep a copy of
+// What every viewer does with the state stream (docs/reference/audience-protocol.md#endpoints): keep a copy of
 // the state, apply deltas in order, and notice when it can no longer trust that copy (a seq gap or
 // a new epoch) so the transport can ask for a snapshot. Duplicates and stale envelopes (a replay
 // overlapping what we already have, a late frame from a transport we are leaving) are ignored,

@@ -1,6 +1,6 @@
 // Performance order: the measures of a written score in the order they sound, with repeats,
-// 1st/2nd endings, D.C., D.S., To Coda and Fine played out (scores/README.md, "Importing a
-// piece"). Runtime-free: the MusicXML and MIDI readers (local-server/src/import/) describe each
+// 1st/2nd endings, D.C., D.S., To Coda and Fine played out (docs/tutorials/first-piece.md#import-your-piece)
+// . Runtime-free: the MusicXML and MIDI readers (local-server/src/import/) describe each
 // written measure; this decides what is played when.
 
 import { ImportError } from './import-error.js';

@@ -1,5 +1,5 @@
 // The imported score: a piece's metadata and parts plus its time map (time-map.js), as a
-// "tutti-score/1" score with no cues (scores/README.md, "Importing a piece"). Runtime-free.
+// "tutti-score/1" score with no cues (docs/tutorials/first-piece.md#import-your-piece). Runtime-free.
 
 import { cleanText } from './clean-text.js';
 import { buildTimeMap } from './time-map.js';

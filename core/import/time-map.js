@@ -1,6 +1,6 @@
 // From a piece's written measures (read from MusicXML or MIDI by local-server/src/import/) to a
 // score's time map in performance order: bars, meter, tempo (with gradual changes), sections and
-// printed bar numbers (scores/README.md, "Importing a piece"). Runtime-free and deterministic.
+// printed bar numbers (docs/tutorials/first-piece.md#import-your-piece). Runtime-free and deterministic.
 
 import { printedRuns } from '#core/score/printed-bars.js';
 import { cleanText } from './clean-text.js';

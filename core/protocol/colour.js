@@ -1,6 +1,6 @@
-// What counts as a colour in the audience state (scores/README.md, `view.color` and tiles'
+// What counts as a colour in the audience state (docs/reference/score-format.md#view--text-instruction-color-image-data- and tiles'
 // `c`): `#rgb` or `#rrggbb`, nothing else. A CSS value such as `url(http://host/x)` is also
-// "valid CSS" for a background and made every phone fetch a foreign host (SECURITY.md), so the
+// "valid CSS" for a background and made every phone fetch a foreign host (docs/explanation/threat-model.md), so the
 // score validator and the audience page both accept only this form.
 
 /** `#rgb` or `#rrggbb`, hex digits in either case. */

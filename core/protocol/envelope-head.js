@@ -2,7 +2,7 @@
 // whole thing: a snapshot is ~18 KB and thousands of virtual viewers share one or two cores, so
 // JSON.parse on every frame would make the load generator, not the server, the bottleneck. Used
 // by the Artillery processors and the benches alike. Servers
-// write the envelope keys in the documented order (README.md, "Audience endpoints": v, type, epoch,
+// write the envelope keys in the documented order (docs/reference/audience-protocol.md#endpoints: v, type, epoch,
 // seq, t, data); anything else falls back to a full parse, so a reordered envelope is still read
 // correctly, only slower.
 

@@ -1,4 +1,4 @@
-// The envelope every transport carries (README.md, "Audience endpoints") and the few frames a
+// The envelope every transport carries (docs/reference/audience-protocol.md#endpoints) and the few frames a
 // viewer may send.
 
 import { parseVote } from '#core/votes/vote-message.js';
@@ -6,8 +6,8 @@ import { parseVote } from '#core/votes/vote-message.js';
 export const PROTOCOL_VERSION = 1;
 
 /**
- * Largest client frame a viewer may send; bigger ones close with 1009 (README.md, "Audience
- * endpoints", `GET /ws`).
+ * Largest client frame a viewer may send; bigger ones close with 1009 (docs/reference/audience-protocol.md#endpoints
+ * `GET /ws`).
  */
 export const MAX_CLIENT_FRAME_BYTES = 4096;
 
@@ -16,8 +16,8 @@ export const MAX_CLIENT_FRAME_BYTES = 4096;
  * produce at any point. `tutti validate` and every score load replay the score and refuse one
  * that would exceed it (core/score/validate-state-size.js); the edge's publisher frame limit is
  * this same number (edge-worker/src/config.js), and the venue's uplink sends a snapshot instead
- * of any delta that would be larger, so every frame the venue publishes fits. README.md
- * ("Audience endpoints") and scores/README.md document it.
+ * of any delta that would be larger, so every frame the venue publishes fits. docs/README.md
+ * ("Audience endpoints") and docs/reference/score-format.md document it.
  */
 export const MAX_SNAPSHOT_BYTES = 256 * 1024;
 
@@ -39,7 +39,7 @@ export const CloseCode = Object.freeze({
  */
 
 /**
- * Build an envelope object (README.md, "Audience endpoints").
+ * Build an envelope object (docs/reference/audience-protocol.md#endpoints).
  * @param {EnvelopeType} type
  * @param {string} epoch
  * @param {number} seq
@@ -96,7 +96,7 @@ export function parseClientFrame(text) {
     if (!Number.isFinite(value.id) || !Number.isFinite(value.c)) return { ok: false, reason: 'ping needs numeric id and c' };
     return { ok: true, frame: { type: 'ping', id: value.id, c: value.c } };
   }
-  // Taps counted by the phone since its last report (README.md, "Audience voices": reactions).
+  // Taps counted by the phone since its last report (docs/reference/audience-protocol.md#audience-voices: reactions).
   if (value.type === 'tap') {
     if (!Number.isInteger(value.n) || value.n < 1 || value.n > MAX_TAPS_PER_FRAME)
       return { ok: false, reason: `tap needs n, a whole number from 1 to ${MAX_TAPS_PER_FRAME}` };

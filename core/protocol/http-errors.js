@@ -27,7 +27,7 @@ export const AUDIENCE_ERRORS = Object.freeze({
  * shares with the audience catalogue (NOT_FOUND) are not repeated.
  */
 export const VENUE_ERRORS = Object.freeze({
-  // Audience listener, every request (SECURITY.md, availability).
+  // Audience listener, every request (docs/explanation/threat-model.md#availability-attacks-tried-on-the-venue-server).
   RATE_LIMITED: { status: 429, message: 'too many requests from this address; slow down', doc: 'docs/reference/errors.md#audience-errors' },
   TOO_MANY_CONNECTIONS: {
     status: 429,
@@ -94,7 +94,7 @@ export const VENUE_ERRORS = Object.freeze({
   BAD_BODY: { status: 400, message: 'seek needs "bar" (and optionally "beat")', doc: 'docs/reference/errors.md#venue-errors' },
   BAD_POSITION: { status: 400, message: 'no such bar or beat in this score', doc: 'docs/reference/errors.md#venue-errors' },
   BAD_TEMPO: { status: 400, message: 'bpm is out of range', doc: 'docs/reference/errors.md#venue-errors' },
-  // Rehearsing (README.md, "Rehearsing"): start from, count-in, loops.
+  // Rehearsing (docs/how-to/rehearse.md#rehearsing): start from, count-in, loops.
   BAD_PLACE: {
     status: 400,
     message: 'a place is {"section"}, {"printedBar", "beat"?} or {"bar", "beat"?}',
@@ -209,7 +209,7 @@ export const AUDIENCE_METHODS = 'GET, HEAD';
 
 // Edge-only codes
 /**
- * The edge worker's own codes (edge-worker/README.md): code → status and default sentence, every
+ * The edge worker's own codes (docs/explanation/edge-design.md): code → status and default sentence, every
  * one sent through edgeError (edge-worker/src/http.js). `alsoStatus` lists the other statuses the
  * same code is answered with (a vote too large is 413, of the wrong type 415, malformed 400).
  * Codes the edge shares with the audience catalogue above (NOT_FOUND, METHOD_NOT_ALLOWED,

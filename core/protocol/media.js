@@ -9,7 +9,7 @@ export const MEDIA_MAX_AGE = 'public, max-age=3600';
 /**
  * The Content-Security-Policy every media response carries, on the venue and on the edge. Media
  * is meant for <img>/<audio>; opened directly (a link to /media/x.svg) it must not run anything:
- * an SVG can hold scripts, and the media shares its origin with the audience page (SECURITY.md).
+ * an SVG can hold scripts, and the media shares its origin with the audience page (docs/explanation/threat-model.md).
  */
 export const MEDIA_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox";
 

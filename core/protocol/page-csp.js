@@ -1,4 +1,4 @@
-// The audience page's Content-Security-Policy (SECURITY.md, "Script in media"). The page is
+// The audience page's Content-Security-Policy (docs/explanation/threat-model.md#bad-input-never-crashes-the-server-and-never-reaches-another-client). The page is
 // plain same-origin code: its own JS and CSS, images and audio from /media/ on its own origin,
 // WebSocket/SSE/poll/time to its own origin and a service worker. Anything else (an inline
 // script, a foreign image, a connection to another host) is refused by the browser, so even a

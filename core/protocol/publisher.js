@@ -1,5 +1,5 @@
-// The venue ↔ edge publisher protocol, in one place for both ends (edge-worker/README.md,
-// "Root" and "Venue status"): the venue's uplink (local-server/src/edge/) opens a WebSocket to
+// The venue ↔ edge publisher protocol, in one place for both ends (docs/explanation/edge-design.md#root-srcshowjs-class-show
+// and "Venue status"): the venue's uplink (local-server/src/edge/) opens a WebSocket to
 // the edge's /publish and sends envelopes (core/protocol/envelope.js) plus the alive frame; the
 // edge's root object (edge-worker/src/show.js) answers with the messages below and closes a
 // publisher with the close codes below. Runtime-free: data and pure functions only.
@@ -11,7 +11,7 @@
  * - ack    a frame was applied (or was a no-op) `{type, epoch, seq, viewers}`
  * - resync the frame does not continue the stream: send a snapshot `{type, reason, epoch, seq}`
  * - error  the frame was refused (TOO_BIG, BAD_FRAME, STALE) `{type, code, message}`
- * - votes  the edge's vote totals for a prompt `{type, key, counts, total, final?}` (README.md, "Audience voices")
+ * - votes  the edge's vote totals for a prompt `{type, key, counts, total, final?}` (docs/reference/audience-protocol.md#audience-voices)
  * - taps   reaction taps since the last report `{type, n}`
  * A newer edge may send more types; a publisher ignores those it does not know.
  */
@@ -37,8 +37,8 @@ export const PublisherClose = Object.freeze({
 
 /**
  * The publisher's sign of life between frames. The edge answers it from the runtime with the same
- * text, without waking the show object, so an idle show still hibernates (edge-worker/README.md,
- * "Venue status"); the publisher ignores the answer.
+ * text, without waking the show object, so an idle show still hibernates (docs/reference/publisher-protocol.md#venue-status)
+ * the publisher ignores the answer.
  */
 export const ALIVE_FRAME = '{"type":"alive"}';
 

@@ -1,4 +1,4 @@
-// The name of a show on a shared edge deployment (README.md, "More than one show per edge"):
+// The name of a show on a shared edge deployment (docs/how-to/deploy-the-edge.md#more-than-one-show-per-edge):
 // `/s/<show>/…`. Read by the edge's router and by the venue's reading of `--edge`, so both refuse
 // the same names. A name ends up in Durable Object names and URLs: a short, plain charset only.
 

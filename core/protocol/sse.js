@@ -1,4 +1,4 @@
-// Server-Sent Events framing (README.md, "Audience endpoints"): every event carries `id: <seq>` so
+// Server-Sent Events framing (docs/reference/audience-protocol.md#endpoints): every event carries `id: <seq>` so
 // a reconnecting EventSource resumes with Last-Event-ID.
 
 /**

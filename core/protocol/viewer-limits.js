@@ -1,6 +1,6 @@
 // What one viewer socket may send, per socket, at the venue (local-server/src/routes/ws.js,
 // votes/socket-voter.js) and at the edge (edge-worker/src/viewer-rules.js): one limits table,
-// documented in README.md ("Audience endpoints"), SECURITY.md and edge-worker/README.md
+// documented in docs/reference/audience-protocol.md#endpoints, docs/explanation/threat-model.md and docs/explanation/edge-design.md
 // ("Viewer frames"). Each budget is a token bucket (core/util/token-bucket-state.js): `burst`
 // at once, then `ratePerSecond`. Both servers apply them in the same order: every frame is
 // charged to `frames` first (a flood of anything is a flood), then size, binary, syntax; then a
@@ -31,7 +31,7 @@ export const VIEWER_LIMITS = Object.freeze({
    * Reaction taps. The venue reads level 1 as 3 taps a second per viewer
    * (local-server/src/votes/reaction-meter.js, TAPS_PER_VIEWER_AT_FULL), so a viewer's taps count
    * up to that rate and no further: the level then says what share of the audience taps, and a
-   * handful of frantic sockets cannot pin it (SECURITY.md: 60 of 360 tapping at 20/s read 1.0 with
+   * handful of frantic sockets cannot pin it (docs/explanation/threat-model.md: 60 of 360 tapping at 20/s read 1.0 with
    * a 20/s budget, ≈ 0.17 with this one). Beyond, dropped and counted.
    */
   taps: Object.freeze({ ratePerSecond: 3, burst: 6 }),

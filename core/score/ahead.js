@@ -1,4 +1,4 @@
-// The cues due soon, sent ahead in the state (README.md, state `ahead`): a viewer holding them
+// The cues due soon, sent ahead in the state (docs/README.md, state `ahead`): a viewer holding them
 // shows each view change and plays each sound at its time even if the network goes away. The
 // window is two consecutive chunks of about AHEAD_CHUNK_MS each, keyed by their first beat, so
 // when the show enters the second chunk the first is dropped and one new chunk is added: a merge

@@ -1,4 +1,4 @@
-// A count-in before the show plays (README.md, "Rehearsing"): N clicks at the tempo of the beat it
+// A count-in before the show plays (docs/how-to/rehearse.md#rehearsing): N clicks at the tempo of the beat it
 // leads into, the first one lookahead from now, the show's first beat one beat after the last
 // click. It is part of the state while it runs (`countIn`), so every part page shows and clicks it
 // and every OSC target gets it (`/tutti/countin n of`) on the same clock as the beats. Pure and

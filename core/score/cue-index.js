@@ -1,5 +1,5 @@
 // Cues sorted by beat index, with the audience view precomputed at checkpoints, so that a seek
-// (which must recompute the view "as if played up to there", scores/README.md) costs a binary
+// (which must recompute the view "as if played up to there", docs/reference/score-format.md) costs a binary
 // search plus at most CHECKPOINT_EVERY merges, however many cues the score has, and publishing
 // a beat finds its cues by binary search instead of scanning from the first cue.
 

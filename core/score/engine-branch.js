@@ -1,4 +1,4 @@
-// The branch (scores/README.md, "Prompts and branches") and a rehearsal loop's pass, as the engine
+// The branch (docs/reference/score-format.md#prompts-and-branches) and a rehearsal loop's pass, as the engine
 // takes them (core/score/engine.js): at a bar line not yet published, another beat sounds in its
 // place and the show goes on from there, as a seek landing on the bar line would.
 
@@ -31,7 +31,7 @@ export function createBranch(show) {
     },
     /**
      * At the first bar line not yet published, play beat `index` instead; only while playing and
-     * no rehearsal loop is set (the loop wins, README.md "Rehearsing").
+     * no rehearsal loop is set (the loop wins, docs/how-to/rehearse.md#rehearsing).
      * @param {number} index
      * @returns {{ from: number, bar: number, at: number } | null}
      */

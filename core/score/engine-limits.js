@@ -1,11 +1,11 @@
 // What the show engine accepts (core/score/engine.js): its error type, its limits, and the checks
 // every entry point runs before it moves anything, so a refusal never leaves the show half-moved.
-// The limits are the contract of README.md ("Rehearsing", "Control API").
+// The limits are the contract of docs/how-to/rehearse.md#rehearsing ("Control API").
 
 export const DEFAULT_LOOKAHEAD_MS = 300;
 export const MIN_BPM = 10;
 export const MAX_BPM = 400;
-/** A rehearsal tempo as a percentage of the written tempo (README.md, "Rehearsing"). */
+/** A rehearsal tempo as a percentage of the written tempo (docs/how-to/rehearse.md#rehearsing). */
 export const MIN_TEMPO_PERCENT = 10;
 export const MAX_TEMPO_PERCENT = 200;
 

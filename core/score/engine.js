@@ -4,7 +4,7 @@
 // computed from an anchor and the timeline, never accumulated, so they cannot drift. Every beat
 // is published `lookaheadMs` before it sounds, carrying the exact time it sounds (`position.at`).
 //
-// This file only wires the engine's parts (docs/ARCHITECTURE.md, core/score): the position record
+// This file only wires the engine's parts (docs/explanation/architecture.md#the-tree): the position record
 // and its one reset (show-position.js), the clock that publishes beats (beat-clock.js,
 // publish-beat.js), the transport (engine-transport.js), the tempo (engine-tempo.js), the branch
 // and a loop's pass (engine-branch.js), rehearsal (rehearsal-controls.js), crash resume
@@ -137,7 +137,7 @@ function loadScore(show, nextScore) {
 }
 
 /**
- * The engine's rehearsal entry points (README.md, "Rehearsing"): checked here, run by the
+ * The engine's rehearsal entry points (docs/how-to/rehearse.md#rehearsing): checked here, run by the
  * rehearsal controls (rehearsal-controls.js).
  * @param {import('./engine-context.js').ShowContext} show
  */
@@ -145,7 +145,7 @@ function rehearsalEntryPoints(show) {
   const { rehearsal } = show;
   return {
     /**
-     * Start from beat `index` (README.md, "Rehearsing"), after a count-in of `countInBeats` clicks
+     * Start from beat `index` (docs/how-to/rehearse.md#rehearsing), after a count-in of `countInBeats` clicks
      * at the tempo of that beat (0: at once, as a seek and play): rehearsal-controls.js.
      * @param {number} index
      * @param {{ countInBeats?: number, audience?: boolean }} [startOptions]
@@ -207,7 +207,7 @@ export function createShowEngine(options) {
      */
     setTempo: (bpm) => tempo.setBpm(bpm),
     /**
-     * A rehearsal tempo: the written tempo map scaled to `percent` % (README.md, "Rehearsing").
+     * A rehearsal tempo: the written tempo map scaled to `percent` % (docs/how-to/rehearse.md#rehearsing).
      * @param {number} percent
      */
     setTempoPercent: (percent) => tempo.setPercent(percent),
@@ -251,7 +251,7 @@ export function createShowEngine(options) {
      */
     beatTime: (index) => (transport.playing() ? clock.timeOfBeat(index) : null),
     /**
-     * Branch (scores/README.md, "Prompts and branches"): at the first bar line not yet published
+     * Branch (docs/reference/score-format.md#prompts-and-branches): at the first bar line not yet published
      * (beats go out one lookahead ahead), play beat `index` instead and carry on from there.
      * Only while playing and no rehearsal loop is set; a later call replaces an earlier one, and a
      * seek, stop or score load cancels it.

@@ -1,4 +1,4 @@
-// The flywheel part of the state while playing (README.md, "flywheel"): the `segment` the
+// The flywheel part of the state while playing (docs/explanation/clock-sync.md#the-flywheel): the `segment` the
 // published beats are in (so a phone computes each beat itself) and the cues of the next
 // 15–30 s (`ahead`, two chunks, core/score/ahead.js). Kept beside the engine's clock, which
 // tells it when the anchor moves and which beat is being published. With a rehearsal loop

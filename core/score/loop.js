@@ -1,4 +1,4 @@
-// A rehearsal loop (README.md, "Rehearsing"): beats `start` up to (not including) `end` played N
+// A rehearsal loop (docs/how-to/rehearse.md#rehearsing): beats `start` up to (not including) `end` played N
 // times or until released. To the engine it is a branch that comes back at every pass: beat `end`
 // is replaced by beat `start` one lookahead before it would sound. To the viewers it is a segment
 // that ends at the loop's end and says what follows (`segment.then`), and the state's `loop`
@@ -77,7 +77,7 @@ export function loopsBackFrom(state, index) {
 }
 
 /**
- * A loop saved in a crash-resume point (README.md, "Crash resume"), with the anchor it was saved
+ * A loop saved in a crash-resume point (docs/how-to/venue-server-unattended.md#crash-resume), with the anchor it was saved
  * with, carried forward to `now`: the passes the show would have played while the server was down.
  * A loop still going round comes back on the pass sounding now, anchored on that pass's first beat;
  * one whose last pass (or released pass) ended meanwhile is over (null), the anchor then running on

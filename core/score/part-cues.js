@@ -1,4 +1,4 @@
-// The musicians' cue table (README.md, "Part pages"): every OSC cue of a score with the beat it
+// The musicians' cue table (docs/how-to/part-pages.md#part-pages): every OSC cue of a score with the beat it
 // falls on, the part it belongs to and what it says, so a part page can count down to a player's
 // next cue from the state stream alone. Sent once per score to part pages (never in the audience
 // state: audience updates stay tiny), computed once per score load.
@@ -21,7 +21,7 @@ export const ALL_PARTS = '*';
  *
  * @typedef {object} PartCueTable
  * @property {{ id: string, title: string, totalBeats: number, bars?: number, printedBars?: Array<{ bar: number, number: number, pass?: number }> }} score
- *   `printedBars` (with `bars`) when the score has printed bar numbers (scores/README.md, "Printed bar numbers")
+ *   `printedBars` (with `bars`) when the score has printed bar numbers (docs/reference/score-format.md#printed-bar-numbers)
  * @property {Array<{ id: string, name: string, osc: string }>} parts
  * @property {PartCue[]} cues sorted by beat, then score order
  * @property {Array<{ i: number, bar: number, mark: string, name?: string }>} sections rehearsal marks by beat, so

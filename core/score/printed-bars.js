@@ -1,4 +1,4 @@
-// Printed bar numbers (scores/README.md, "Printed bar numbers"). A score imported with its
+// Printed bar numbers (docs/reference/score-format.md#printed-bar-numbers). A score imported with its
 // repeats played out counts bars in performance order, while musicians speak in the numbers
 // printed in their parts ("from 17, second time"). `printedBars` maps one to the other as runs:
 // from `bar` on, printed numbers count up from `number`, on pass `pass` (default 1), until the

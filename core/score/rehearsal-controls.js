@@ -1,4 +1,4 @@
-// The engine's rehearsal controls (README.md, "Rehearsing"): start from a beat after a count-in,
+// The engine's rehearsal controls (docs/how-to/rehearse.md#rehearsing): start from a beat after a count-in,
 // a loop taken at every pass like a branch, and their part of the state. Kept out of the engine
 // (core/score/engine.js), which hands over the few moves of its own these need: stand on a beat,
 // play from one, drop a pending branch, refresh the flywheel, publish. The running count-in is
@@ -110,7 +110,7 @@ export function createRehearsalControls(engine) {
       return s;
     },
     /**
-     * The rehearsal's part of a crash-resume point (README.md, "Crash resume"): the loop (range,
+     * The rehearsal's part of a crash-resume point (docs/how-to/venue-server-unattended.md#crash-resume): the loop (range,
      * passes, pass, releasing), and whether a count-in was running (it is not resumed: the show
      * comes back paused on its start beat).
      */

@@ -1,4 +1,4 @@
-// Range checks for a resume point read back from disk (README.md "Crash resume"): a point that
+// Range checks for a resume point read back from disk (docs/how-to/venue-server-unattended.md#crash-resume): a point that
 // is not exactly what a running engine could have saved is refused with a reason, never
 // clamped into something that plays (a tempoFactor of 1e-300 would make a 1 ms timer loop).
 // The rehearsal loop it carries (`loop`) is checked here too; core/score/rehearsal-controls.js

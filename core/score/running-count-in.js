@@ -1,4 +1,4 @@
-// The count-in the engine is running (README.md, "Rehearsing"), at most one: its plan for the
+// The count-in the engine is running (docs/how-to/rehearse.md#rehearsing), at most one: its plan for the
 // state and its scheduled clicks (core/score/count-in.js), started into a beat, cancelled with a
 // reason every listener hears. Part of the rehearsal controls (rehearsal-controls.js).
 

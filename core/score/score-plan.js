@@ -46,7 +46,7 @@ export function planScore(score) {
     assets,
     cues,
     cueIndex,
-    /** The state's `score` (README.md, "Audience endpoints"). */
+    /** The state's `score` (docs/reference/audience-protocol.md#endpoints). */
     summary,
     /**
      * The view after every view cue up to and including beat `index` (checkpointed: cue-index.js).
@@ -67,7 +67,7 @@ export function planScore(score) {
       return found;
     },
     /**
-     * A cue's OSC address with its part's prefix (scores/README.md, parts).
+     * A cue's OSC address with its part's prefix (docs/reference/score-format.md#parts--id--name-osc--).
      * @param {{ address: string, part?: string }} osc
      */
     oscAddress: (osc) => (osc.part ? (partPrefix.get(osc.part) ?? '') : '') + osc.address,

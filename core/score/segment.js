@@ -1,5 +1,5 @@
 // The timeline segment the show is in: a run of beats with one meter and a tempo that is steady
-// or changes linearly per beat (scores/README.md, gradual changes). Between operator actions
+// or changes linearly per beat (docs/reference/score-format.md#gradual-changes). Between operator actions
 // the show's time is deterministic, so a viewer holding the segment and a synced clock can
 // compute every beat's bar, beat and time itself until `until`, with no message per beat.
 

@@ -1,4 +1,4 @@
-// Where a rehearsal starts or a loop ends, as the operator says it (README.md, "Rehearsing"): a
+// Where a rehearsal starts or a loop ends, as the operator says it (docs/how-to/rehearse.md#rehearsing): a
 // section's mark ("from C"), a printed bar of an imported piece ("from bar 17", the number in the
 // parts, core/score/printed-bars.js) or the running bar, each with an optional beat. One reading for
 // the control API, OSC-in and the console. Pure and runtime-free.

@@ -118,7 +118,7 @@ function checkData(ctx, data, path) {
 /**
  * The audience page draws `data.tiles` ({ id: { c, s } }) as coloured cells: each `c` (unless
  * null, which a cue uses to remove it) must be a colour, or phones would apply whatever CSS it
- * holds (SECURITY.md).
+ * holds (docs/explanation/threat-model.md).
  */
 function checkTileColours(ctx, data, path) {
   const tiles = own(data, 'tiles');

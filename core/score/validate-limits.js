@@ -73,14 +73,14 @@ export const SCORE_LIMITS = Object.freeze({
  * @property {MeterEntry[]} meter
  * @property {TempoEntry[]} tempo
  * @property {Section[]} sections  always present (empty when the score has none)
- * @property {Array<{ bar: number, number: number, pass?: number }>} [printedBars] printed bar numbers, when the score has them (scores/README.md, "Printed bar numbers")
+ * @property {Array<{ bar: number, number: number, pass?: number }>} [printedBars] printed bar numbers, when the score has them (docs/reference/score-format.md#printed-bar-numbers)
  * @property {string} [notation]  the MusicXML / .mxl file beside the score it was made from (docs/reference/notation.md#the-notation-field)
  * @property {Part[]} parts        always present
  * @property {Asset[]} assets      always present
  * @property {View} view           always present (`{}` when the score has none)
  * @property {Cue[]} cues          always present, sorted stably by position
- * @property {Prompt[]} prompts    always present, sorted by position (scores/README.md, "Prompts and branches")
- * @property {Reaction[]} reactions always present, sorted by position (scores/README.md, "Reactions")
+ * @property {Prompt[]} prompts    always present, sorted by position (docs/reference/score-format.md#prompts-and-branches)
+ * @property {Reaction[]} reactions always present, sorted by position (docs/reference/score-format.md#reactions)
  * @property {GraphicScore[]} [graphic] drawn notation, when the score has it (docs/reference/graphic-scores.md#the-graphic-field)
  * @typedef {{ ok: boolean, problems: ScoreProblem[], score?: Score }} ValidationResult
  */

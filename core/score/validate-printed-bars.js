@@ -1,4 +1,4 @@
-// Rules for `printedBars` (scores/README.md, "Printed bar numbers"): runs of printed bar numbers
+// Rules for `printedBars` (docs/reference/score-format.md#printed-bar-numbers): runs of printed bar numbers
 // over the performance-order bars, so players and the console can speak of "17, 2nd time".
 
 import { checkArray, checkEntry, checkInteger, has, own } from './validate-primitives.js';

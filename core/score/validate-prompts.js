@@ -1,4 +1,4 @@
-// Rules for the audience's prompts (scores/README.md, "Prompts and branches"): a question with 2–6
+// Rules for the audience's prompts (docs/reference/score-format.md#prompts-and-branches): a question with 2–6
 // options, open for a number of beats from a position; each option may name the section the show
 // jumps to when it wins. One prompt is open at a time, and each closes before the piece ends.
 

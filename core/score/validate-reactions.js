@@ -1,4 +1,4 @@
-// Rules for reaction windows (scores/README.md, "Reactions"): stretches of the piece during which
+// Rules for reaction windows (docs/reference/score-format.md#reactions): stretches of the piece during which
 // phones show a Tap button and the audience's taps per second, smoothed and normalised 0–1, are
 // published a few times a second. Windows do not overlap.
 

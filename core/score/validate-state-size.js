@@ -4,7 +4,7 @@
 // limit is the same constant) and remote viewers would freeze at their last state. This rule
 // replays the score as the engine plays it (core/score/engine.js: the same view patches, cues
 // in the same order, the state after every beat that has cues) and reports the first point
-// where the snapshot would exceed the limit (README.md "Audience endpoints", scores/README.md).
+// where the snapshot would exceed the limit (docs/reference/audience-protocol.md#endpoints, docs/reference/score-format.md).
 //
 // Linear: the view's size is kept by applying each cue's patch to a size-only copy
 // (core/protocol/json-size.js), never by serializing the whole view again. The parts of the

@@ -1,4 +1,4 @@
-// Checks a "tutti-score/1" score (scores/README.md) and returns every problem at once, worded for
+// Checks a "tutti-score/1" score (docs/reference/score-format.md) and returns every problem at once, worded for
 // the composer, plus a normalized copy the timeline and engine can trust without re-checking.
 // Input may be anything (parsed JSON, or worse): nothing here throws.
 // The rules live in validate-timing.js (positions, meter, tempo, sections), validate-media.js

@@ -1,4 +1,4 @@
-// The full stream's `ahead` in pieces (README.md, "flywheel"; issue 27): when the show's window
+// The full stream's `ahead` in pieces (docs/explanation/clock-sync.md#the-flywheel; issue 27): when the show's window
 // moves, the engine adds a whole ~8 KB chunk that starts 15 s later. Sent inside one beat's delta
 // to every viewer, that chunk was the stream's latency tail (the beat, and the beats queued behind
 // it, waited for 5,000 copies of 8 KB). A chunk that starts in the future is not needed yet, so

@@ -1,4 +1,4 @@
-// The catch-up rule of the state stream (README.md, "Audience endpoints"), shared by the venue's
+// The catch-up rule of the state stream (docs/reference/audience-protocol.md#endpoints), shared by the venue's
 // replay buffer, the edge's root object and the edge's per-isolate feed cache: a client that
 // holds seq S gets the deltas after S when the kept window still chains from S to the head,
 // nothing when it is current, and otherwise the snapshot.

@@ -1,4 +1,4 @@
-// The lean audience state (README.md, `?stream=lean`): the full state without what a viewer can
+// The lean audience state (docs/reference/audience-protocol.md#endpoints): the full state without what a viewer can
 // compute itself while the show plays — the per-beat `position` and `tempo` (from `segment`) and
 // the per-cue `view`/`audio` changes (from `ahead`). Its `view` is the view when the current
 // ahead window began, so it changes once per chunk, not once per cue. Pure and runtime-free: the
@@ -10,7 +10,7 @@ import { isPlainObject, jsonEqual } from '#core/protocol/merge-patch.js';
 
 /**
  * How long the look-ahead of an operator's action waits after the action itself on a lean stream,
- * unless the next update comes first (README.md, "The action first, the look-ahead after"), at the
+ * unless the next update comes first (docs/reference/audience-protocol.md#the-action-first-the-look-ahead-after), at the
  * venue (local-server/src/show-streams.js) and at the edge (edge-worker/src/lean-feed.js): longer
  * than the action takes to reach 5,000 phones (≈ 100–170 ms on the operator bench), shorter than a
  * beat at any usual tempo. At the venue the next beat's update flushes it anyway, and that update
@@ -73,7 +73,7 @@ function actionChanged(previous, next) {
 }
 
 /**
- * The lean states to publish, in order, for the full state `full` (README.md, "flywheel": the
+ * The lean states to publish, in order, for the full state `full` (docs/explanation/clock-sync.md#the-flywheel: the
  * action first, the look-ahead after). Usually one: `deriveLeanState(previous, full)`. Two when
  * that lean state brings new `ahead` chunks together with an operator's action (a key outside
  * `ahead`/`view`/`position`/`tempo` changed: a play, seek, tempo change, vote opening, …): first the
@@ -115,8 +115,8 @@ export function withoutLookAhead(full) {
  * Whether the full state `next` keeps the beat and the cues of `previous` (`transport`,
  * `position` and `ahead` unchanged): the show republishing what it keeps beside the engine — a
  * vote's tally, a vote dropped by a seek, a reaction's level. An action's look-ahead still waiting
- * keeps waiting through such an update, which goes out withoutLookAhead (README.md, "The action
- * first, the look-ahead after"): no cue falls due before the next beat, and the next beat's update
+ * keeps waiting through such an update, which goes out withoutLookAhead (docs/reference/audience-protocol.md#the-action-first-the-look-ahead-after)
+ * : no cue falls due before the next beat, and the next beat's update
  * sends the look-ahead first.
  * @param {Record<string, unknown>} previous
  * @param {Record<string, unknown>} next

@@ -1,4 +1,4 @@
-// The query a viewer reads the state stream with (README.md, "Audience endpoints"): where it
+// The query a viewer reads the state stream with (docs/reference/audience-protocol.md#endpoints): where it
 // resumes (`since` or Last-Event-ID), how long a poll may wait, which epoch it holds and which
 // stream it wants. One parser for the venue and the edge, so a bad value gets the same 400 from
 // both (core/protocol/http-errors.js).

@@ -1,4 +1,4 @@
-// Rehearsal mode (README.md, "Rehearsal mode"): while the operator rehearses, the hall's phones
+// Rehearsal mode (docs/how-to/rehearse.md#rehearsal-mode): while the operator rehearses, the hall's phones
 // show a calm "the show starts soon" screen. The state every viewer reads says so with a
 // top-level `"rehearsal": true`, and no vote, no reaction window and no current sound (`audio`;
 // the page plays none of the sounds in `ahead` either). Views, section, position and the

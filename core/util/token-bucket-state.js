@@ -1,7 +1,7 @@
 // The token bucket as plain data: the one refill rule, used by ./token-bucket.js (a closure for
 // the venue server) and directly by holders that cannot keep a closure alive: the edge's shards
 // store it in each viewer socket's attachment so a hibernated (evicted) shard still remembers how
-// much a viewer has sent (edge-worker/README.md, "Viewer frames").
+// much a viewer has sent (docs/reference/edge-settings.md#other-limits).
 
 /**
  * @typedef {{ tokens: number, at: number }} BucketState tokens left at time `at` (ms)

@@ -1,5 +1,5 @@
 // The life of a score window that beats open and close (a vote's prompt, a reaction window), as
-// the engine publishes beats (README.md, "Audience voices"). One rule for both: a window opens on
+// the engine publishes beats (docs/reference/audience-protocol.md#audience-voices). One rule for both: a window opens on
 // its first beat, or on the beat a seek lands on inside it; while it follows the beats, a break in
 // their run (a seek, a branch) drops it and a tempo change moves its close; a pause, stop or new
 // score drops it (reset). Pure and runtime-free: the venue's vote desk and reaction meter use it.

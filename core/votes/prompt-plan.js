@@ -1,5 +1,5 @@
 // Where the score's prompts open and close, in beats, and the beat each option's branch jumps
-// to (scores/README.md, "Prompts and branches"). Built once per score load.
+// to (docs/reference/score-format.md#prompts-and-branches). Built once per score load.
 
 /**
  * @typedef {object} PlannedPrompt

@@ -1,4 +1,4 @@
-// The audience's reaction level (README.md, "Audience voices"): taps per second across the whole
+// The audience's reaction level (docs/reference/audience-protocol.md#audience-voices): taps per second across the whole
 // audience, smoothed, as a number from 0 to 1. Pure: the caller adds taps as they arrive and
 // ticks it a few times a second with its clock.
 

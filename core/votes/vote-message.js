@@ -1,10 +1,10 @@
-// The vote a phone sends (README.md, "Audience voices"): on the open WebSocket as
+// The vote a phone sends (docs/reference/audience-protocol.md#audience-voices): on the open WebSocket as
 // {"type":"vote","key":K,"option":O,"device":D}, or as the body of POST /vote. Everything in it
 // is hostile input: the shapes are bounded here, once, for the venue and the edge alike.
 
 /**
  * A phone's random id, kept by the page (local storage): 16 to 64 of A-Z a-z 0-9 - _.
- * It is what "one vote per phone" counts by (SECURITY.md, "Audience votes").
+ * It is what "one vote per phone" counts by (docs/explanation/threat-model.md#audience-votes).
  */
 export const DEVICE_ID = /^[A-Za-z0-9_-]{16,64}$/;
 /** One opening of a prompt: `<prompt id>~<opening time in base 36>` (core/votes/prompt-plan.js). */

@@ -1,4 +1,4 @@
-// One opening of a prompt at the venue (README.md, "Audience voices"), as a pure state machine:
+// One opening of a prompt at the venue (docs/reference/audience-protocol.md#audience-voices), as a pure state machine:
 // open (votes counted) → counting (votes refused, the result waits for the edge's final count)
 // → closed (the winner is decided). Events go in (a vote, the close, the edge's totals, the wait
 // running out); the round's state and what the caller must do come out. Timers, the state

@@ -1,6 +1,6 @@
 // `npm run edge:deploy`: build the audience app, then `wrangler deploy`. Extra arguments go to
 // wrangler (e.g. `npm run edge:deploy -- --dry-run`). Needs `wrangler login` (or
-// CLOUDFLARE_API_TOKEN) and, once, `wrangler secret put PUBLISH_TOKEN` (see edge-worker/README.md).
+// CLOUDFLARE_API_TOKEN) and, once, `wrangler secret put PUBLISH_TOKEN` (see docs/explanation/edge-design.md).
 
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -1,4 +1,4 @@
-// Arguments of `npm run edge:dev` (edge-worker/README.md, "Run it locally"): `--port N` and
+// Arguments of `npm run edge:dev` (docs/tutorials/first-edge-show.md#run-it-locally-no-cloudflare-account-needed): `--port N` and
 // `--persist-to DIR` are understood by the direct runtime; anything else, or `--wrangler`, means
 // "run `wrangler dev` itself with these arguments" (the documented way to pass wrangler flags).
 

@@ -1,7 +1,7 @@
-// edge-worker/.dev.vars: the local publish token for `npm run edge:dev` (edge-worker/README.md).
+// edge-worker/.dev.vars: the local publish token for `npm run edge:dev` (docs/explanation/edge-design.md).
 // It is a secret (whoever has it can publish to the dev edge), so the file is created readable
 // by its owner only (0600) and an existing one with looser permissions is tightened
-// (SECURITY.md).
+// (docs/explanation/threat-model.md).
 
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';

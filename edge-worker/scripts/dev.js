@@ -3,7 +3,7 @@
 //
 // It runs the worker on one workerd without wrangler's dev proxy (direct-runtime.js): that
 // proxy costs about five open files per WebSocket viewer and falls over near 4,000 viewers
-// under a 20,000 open-files limit; the direct runtime holds 5,000+ (edge-worker/README.md).
+// under a 20,000 open-files limit; the direct runtime holds 5,000+ (docs/explanation/edge-design.md).
 // If workerd crashes it is named in the terminal and started again on the same port and storage,
 // a bounded number of times (supervise-workerd.js).
 // `--port N` and `--persist-to DIR` work as in `wrangler dev`. Any other argument (or
@@ -91,6 +91,6 @@ if (parsed.mode === 'wrangler') {
   };
   process.on('SIGINT', () => stop());
   process.on('SIGTERM', () => stop());
-  // A crash loop ends edge:dev with a non-zero exit instead of spinning (edge-worker/README.md).
+  // A crash loop ends edge:dev with a non-zero exit instead of spinning (docs/explanation/edge-design.md).
   superviseWorkerd({ runtime, log: (line) => console.error(line), giveUp: () => void stop(1) });
 }

@@ -1,7 +1,7 @@
 // The edge worker on ONE local workerd process, without wrangler's dev proxy: Miniflare serves
 // the worker itself on the requested host and port.
 //
-// Why (edge-worker/README.md, "Run it locally"): `wrangler dev` puts a second workerd (its dev
+// Why (docs/tutorials/first-edge-show.md#run-it-locally-no-cloudflare-account-needed): `wrangler dev` puts a second workerd (its dev
 // proxy) in front of the worker, and that proxy costs about five open files per WebSocket
 // viewer (measured: 7,383 fds at 1,500 viewers), so it hits a 20,000 open-files limit near
 // 4,000 viewers, answers `Too many open files` and drops everyone. The worker's own workerd

@@ -1,5 +1,5 @@
 // `npm run edge:dev` keeps its workerd serving after a crash, as a supervisor would
-// (edge-worker/README.md, "Run it locally"): each crash is named in the terminal with its exit code
+// (docs/tutorials/first-edge-show.md#run-it-locally-no-cloudflare-account-needed): each crash is named in the terminal with its exit code
 // or signal, workerd comes back on the same port with the same Durable Object storage (the show's
 // state, votes and media survive; viewers and the venue reconnect by themselves), and a crash
 // loop is bounded: more than `maxRestarts` crashes within `windowMs` and it gives up.

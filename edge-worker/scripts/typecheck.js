@@ -1,4 +1,4 @@
-// `npm run typecheck` for the worker (edge-worker/README.md): `wrangler types` writes the
+// `npm run typecheck` for the worker (docs/explanation/edge-design.md): `wrangler types` writes the
 // Workers runtime types and this deployment's `Env` (from wrangler.jsonc) into
 // .wrangler/types/ (generated, not committed: rerun on every check so it always matches the
 // config), then tsc checks edge-worker/src against them (edge-worker/tsconfig.json).

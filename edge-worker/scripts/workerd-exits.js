@@ -1,5 +1,5 @@
 // How a workerd started by this Node process ended (exit code or signal), for `npm run edge:dev`'s
-// crash supervision (edge-worker/README.md, "Run it locally"). Miniflare spawns workerd itself
+// crash supervision (docs/tutorials/first-edge-show.md#run-it-locally-no-cloudflare-account-needed). Miniflare spawns workerd itself
 // and keeps the child to itself, so the child is picked up where Node announces every child
 // process it creates: the `child_process` diagnostics channel (public Node API), which publishes
 // before the spawn, so this 'exit' listener runs before Miniflare's own.

@@ -1,4 +1,4 @@
-// Bounded work per client (SECURITY.md, "The public edge"): one public address holds at most
+// Bounded work per client (docs/explanation/threat-model.md#the-public-edge-cloudflare-worker--durable-objects): one public address holds at most
 // ADDRESS_MAX_SOCKETS WebSocket viewers on a shard, and never more than half of one, so it can
 // neither fill a shard nor, since the Worker then refuses it instead of trying the next shard, the
 // show; and at most ADDRESS_MAX_STREAMS open SSE streams and long polls per isolate. The venue's

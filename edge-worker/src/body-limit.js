@@ -1,4 +1,4 @@
-// Bodies refused before they are read (SECURITY.md, "The public edge"): a declared
+// Bodies refused before they are read (docs/explanation/threat-model.md#the-public-edge-cloudflare-worker--durable-objects): a declared
 // Content-Length over the limit is refused at once, and a body without one (chunked) is read only
 // up to the limit, then dropped; nothing ever holds more than `max` bytes of it.
 

@@ -1,4 +1,4 @@
-// Who is asking, as the internet sees it (SECURITY.md, "The public edge"): Cloudflare puts the
+// Who is asking, as the internet sees it (docs/explanation/threat-model.md#the-public-edge-cloudflare-worker--durable-objects): Cloudflare puts the
 // client's address in CF-Connecting-IP (a client cannot set it there; locally Miniflare sets it
 // from the socket unless the request already has one, which is how the tests play many addresses).
 // Loopback is exempt from every per-address limit, as on the venue server: it only exists under

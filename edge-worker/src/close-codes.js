@@ -1,4 +1,4 @@
-// The close handshake (SECURITY.md, "The public edge"): a shard or the root answers a viewer's or
+// The close handshake (docs/explanation/threat-model.md#the-public-edge-cloudflare-worker--durable-objects): a shard or the root answers a viewer's or
 // publisher's close frame with a close of its own. RFC 6455 §7.4 lets only some codes go on the
 // wire: 1005 and 1006 mean "no code" / "no close frame" and are never sent (answer 1000, as
 // partyserver does), and workerd throws for anything else outside 1000–1003, 1007–1014 and

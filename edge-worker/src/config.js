@@ -54,11 +54,11 @@ export function readConfig(env) {
     // Durable Object holds 10 GB).
     mediaFileBytes: intVar(env, 'MEDIA_MAX_FILE_BYTES', 1, 1024 ** 3),
     mediaTotalBytes: intVar(env, 'MEDIA_MAX_TOTAL_BYTES', 1, 5 * 1024 ** 3),
-    // A publisher not heard from for this long is lost (README.md, "Venue status").
+    // A publisher not heard from for this long is lost (docs/reference/publisher-protocol.md#venue-status).
     venueLostMs: intVar(env, 'VENUE_LOST_MS', 1000, 600_000),
     // A show lost for this long is over: viewers see "not started" instead of its last bar.
     venueExpireMs: intVar(env, 'VENUE_EXPIRE_MS', 1000, 30 * 24 * 3600_000),
-    // Per public address (SECURITY.md, "The public edge"; address-caps.js): WebSocket viewers on
+    // Per public address (docs/explanation/threat-model.md#the-public-edge-cloudflare-worker--durable-objects; address-caps.js): WebSocket viewers on
     // one shard (never more than half of it), and open SSE/long-poll requests per isolate.
     addressMaxSockets: intVar(env, 'ADDRESS_MAX_SOCKETS', 1, 32_768),
     addressMaxStreams: intVar(env, 'ADDRESS_MAX_STREAMS', 1, 100_000),

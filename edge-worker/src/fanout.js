@@ -1,7 +1,7 @@
 // Root → shards delivery. One lane per shard keeps that shard's updates in order and batches
 // whatever piles up while a push is in flight into the next single RPC. A shard that falls too
 // far behind (or whose push failed) gets the latest snapshot instead of the missed deltas.
-// Each push carries both streams (README.md, `?stream=`): the full updates and the lean ones
+// Each push carries both streams (docs/reference/audience-protocol.md#endpoints): the full updates and the lean ones
 // (lean-feed.js, rare); the lean snapshot only rides along when it changed since the shard's
 // last push.
 

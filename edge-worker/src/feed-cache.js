@@ -22,7 +22,7 @@ const WAIT_STEP_MS = 5;
  * @param {object} options
  * @param {number} options.ttlMs
  * @param {number} options.limit deltas kept
- * @param {'full' | 'lean'} [options.stream] which of the root's streams it copies (README.md, `?stream=`)
+ * @param {'full' | 'lean'} [options.stream] which of the root's streams it copies (docs/reference/audience-protocol.md#endpoints)
  */
 export function createFeedCache({ ttlMs, limit, stream = 'full' }) {
   /** @type {Feed} */

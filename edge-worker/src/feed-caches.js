@@ -1,5 +1,5 @@
-// One SSE/poll feed cache (feed-cache.js) per show, stream (full or lean, README.md `?stream=`)
-// and isolate: a show's viewers must only ever read their own show's snapshot (README.md, "More than one show per edge"). Show names come from
+// One SSE/poll feed cache (feed-cache.js) per show, stream (full or lean, docs/reference/audience-protocol.md#endpoints)
+// and isolate: a show's viewers must only ever read their own show's snapshot (docs/how-to/deploy-the-edge.md#more-than-one-show-per-edge). Show names come from
 // the path, so the map is bounded: the least recently used show's cache is dropped beyond
 // MAX_SHOWS (it is refilled by one root RPC when that show is read again).
 

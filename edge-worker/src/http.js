@@ -17,7 +17,7 @@ export function json(body, status = 200, headers = {}) {
 }
 
 /**
- * Every error the edge answers (README.md, "Errors"): the catalogue's status (core/protocol/http-errors.js)
+ * Every error the edge answers (docs/reference/errors.md#audience-errors): the catalogue's status (core/protocol/http-errors.js)
  * and the venue's body, `{"error": CODE, "message": …}`. A status other than the catalogue's must be
  * one of the code's `alsoStatus`: a code answered with a status the catalogue does not know is a
  * bug, and test/edge/error-catalogue.test.js checks every call in the sources.

@@ -82,7 +82,7 @@ export default {
   async fetch(request, env, ctx) {
     const url = new URL(request.url);
     const where = parseShowPath(url.pathname);
-    // README.md, "More than one show per edge": /s/<show>/… is the same set of routes for a show
+    // docs/how-to/deploy-the-edge.md#more-than-one-show-per-edge: /s/<show>/… is the same set of routes for a show
     // of its own; every other path is the default show, exactly as before.
     if (where.kind === 'default') return showRoutes.serve(request, env, null, '', ctx);
     if (where.kind === 'bad') return edgeError('BAD_SHOW', { message: where.message, headers: CORS });

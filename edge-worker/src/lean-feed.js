@@ -1,5 +1,5 @@
-// The lean stream at the edge (README.md, `?stream=lean`; edge-worker/README.md, "The lean
-// stream"): the root derives it once per accepted update from its own state, with the venue's
+// The lean stream at the edge (docs/reference/audience-protocol.md#endpoints; docs/explanation/lean-stream.md#how-it-works)
+// : the root derives it once per accepted update from its own state, with the venue's
 // rule (core/stream/lean-state.js), numbers and encodes it once (core/stream/state-stream.js), and
 // hands the envelope to the shards and the Worker's SSE/poll cache beside the full one. Viewers of
 // the lean stream then get one message per ~15 s window (plus operator actions, votes and

@@ -1,4 +1,4 @@
-// /media/* from the location's cache (SECURITY.md, "The public edge"): the Cache API keeps each
+// /media/* from the location's cache (docs/explanation/threat-model.md#the-public-edge-cloudflare-worker--durable-objects): the Cache API keeps each
 // file the root served, so a flood of media requests (or 100,000 viewers loading the same image)
 // costs the root one request per file per location and minute, not one each. The cached copy is
 // fresh for CACHE_S at the location (the viewer still gets max-age=3600 from the root's headers);

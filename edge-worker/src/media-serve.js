@@ -1,4 +1,4 @@
-// GET/HEAD /media/<src> for viewers (edge-worker/README.md, "Score media"): the venue's headers
+// GET/HEAD /media/<src> for viewers (docs/reference/publisher-protocol.md#score-media): the venue's headers
 // (type, ETag, cache, CSP), 304 on a matching If-None-Match, one byte range → 206, and the bytes
 // streamed one stored chunk row at a time as the client reads (media.js stores them).
 

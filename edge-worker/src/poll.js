@@ -1,4 +1,4 @@
-// GET /poll?since=SEQ[&wait=MS] (README.md, "Audience endpoints"), answered from the isolate's feed
+// GET /poll?since=SEQ[&wait=MS] (docs/reference/audience-protocol.md#endpoints), answered from the isolate's feed
 // cache.
 
 import { parseStreamQuery, resumePoint } from '#core/stream/query.js';

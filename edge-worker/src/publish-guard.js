@@ -1,4 +1,4 @@
-// Who may reach /publish… (SECURITY.md, "The public edge"): the show's token (publish-token.js),
+// Who may reach /publish… (docs/explanation/threat-model.md#the-public-edge-cloudflare-worker--durable-objects): the show's token (publish-token.js),
 // at least MIN_PUBLISH_TOKEN_CHARS long, and guessing throttled per address: after
 // PUBLISH_FAILURE_LIMITER's wrong tokens in a minute, an address gets 429 without its token being
 // compared, for the rest of that minute (remembered by this isolate; the count itself is shared).
@@ -9,7 +9,7 @@ import { edgeError } from './http.js';
 import { publishTokenFor, unauthorizedMessage } from './publish-token.js';
 import { RETRY_AFTER_S, withinLimit } from './rate-limits.js';
 
-/** The same minimum as the venue's control token (SECURITY.md, "Token guessing"). */
+/** The same minimum as the venue's control token (docs/explanation/threat-model.md#nothing-but-the-console-reaches-the-control-listener). */
 export const MIN_PUBLISH_TOKEN_CHARS = 16;
 const BLOCK_MS = RETRY_AFTER_S.PUBLISH_FAILURE_LIMITER * 1000;
 const MAX_BLOCKED = 10_000;

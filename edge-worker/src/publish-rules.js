@@ -57,7 +57,7 @@ export function judgeFrame(head, text, maxBytes) {
       message: `snapshot seq ${envelope.seq} is older than the edge's ${head.seq} in epoch ${head.epoch}`,
     };
   }
-  // `venue` is the edge's own field (README.md, state section): a delta may not touch it.
+  // `venue` is the edge's own field (docs/README.md, state section): a delta may not touch it.
   if (envelope.data !== null && typeof envelope.data === 'object' && Object.hasOwn(envelope.data, 'venue')) {
     return { kind: 'error', code: 'BAD_FRAME', message: 'the state key "venue" is reserved for the edge' };
   }

@@ -1,4 +1,4 @@
-// Which secret may publish to a show (SECURITY.md, "Several shows, one deployment"). A named show
+// Which secret may publish to a show (docs/explanation/threat-model.md#several-shows-one-deployment). A named show
 // with a secret of its own, `PUBLISH_TOKEN_<SHOW>` (upper case, "-" → "_"), is published to with
 // that token only; a named show without one, and the default show, use `PUBLISH_TOKEN`. So a guest
 // composer given their show's token reaches no other show, and the house token cannot take over

@@ -1,4 +1,4 @@
-// The root's judge of publisher frames (core/protocol/publisher.js; edge-worker/README.md, "Design", **Root**):
+// The root's judge of publisher frames (core/protocol/publisher.js; docs/explanation/edge-design.md#root-srcshowjs-class-show):
 // each frame is checked against the stream's head (publish-rules.js) and answered ack / resync /
 // error, over the WebSocket (publisher-link.js) or as the answer to one POST /publish. Counted for
 // /healthz?deep=1 (`frames`).

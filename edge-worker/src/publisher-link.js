@@ -1,5 +1,5 @@
 // The root's end of the venue↔edge publisher link (core/protocol/publisher.js;
-// edge-worker/README.md, "Design", **Root**): one publisher at a time over a hibernatable
+// docs/explanation/edge-design.md#root-srcshowjs-class-show): one publisher at a time over a hibernatable
 // WebSocket, its frames handed to the frame judge (publisher-frames.js), and every sign of life
 // remembered for the venue watch (venue-watch.js).
 

@@ -1,6 +1,6 @@
 // Cloudflare's Workers Rate Limiting binding (`ratelimits` in wrangler.jsonc; Miniflare enforces
 // it locally): counters shared by the isolates of a location, per period of 10 or 60 s.
-// Which limit guards what is in SECURITY.md, "The public edge"; the numbers are in wrangler.jsonc.
+// Which limit guards what is in docs/explanation/threat-model.md#the-public-edge-cloudflare-worker--durable-objects; the numbers are in wrangler.jsonc.
 
 /**
  * @typedef {{ limit: (options: { key: string }) => Promise<{ success: boolean }> }} RateLimiter

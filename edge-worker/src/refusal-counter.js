@@ -1,5 +1,5 @@
 // Malformed viewer requests the Worker refuses (today: `POST /vote`, see vote-route.js) are
-// counted like the shards' refused frames (edge-worker/README.md, "Votes"): the stateless Worker
+// counted like the shards' refused frames (docs/explanation/edge-design.md#votes-at-the-edge): the stateless Worker
 // keeps a count per isolate and show and reports it to that show's root at most once a second,
 // so a flood of bad requests costs the root one RPC per isolate per second, never one per
 // request (a bad request must not become a Durable Object call: that would be an amplification
@@ -26,8 +26,8 @@ const perShow = new Map();
  * Whether a refusal for `show` may be reported to its root. The default show's root is the
  * deployment's own; a named show's root only when SHOWS lists it (the Worker answered 404 for
  * any other name before this). With SHOWS="*" any well-formed name reaches this far, and
- * reporting would create a root for a name nobody uses (edge-worker/README.md, "More than one
- * show per edge"), so those refusals are answered but not counted.
+ * reporting would create a root for a name nobody uses (docs/how-to/deploy-the-edge.md#more-than-one-show-per-edge)
+ * so those refusals are answered but not counted.
  * @param {Env} env
  * @param {string | null} show
  */

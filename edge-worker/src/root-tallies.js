@@ -1,4 +1,4 @@
-// What the root counts for /healthz?deep=1 (edge-worker/README.md, "Design" and "Limits per client"): its publisher's frames, the
+// What the root counts for /healthz?deep=1 (docs/explanation/edge-design.md#design and "Limits per client"): its publisher's frames, the
 // viewer frames its shards refused (reported with each push), the viewer requests the Worker
 // refused (reported by its isolates) and the media requests that reached it.
 

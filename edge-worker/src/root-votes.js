@@ -1,4 +1,4 @@
-// The root's side of the edge's votes (votes.js, vote-seal.js; README.md, "Audience voices"): the
+// The root's side of the edge's votes (votes.js, vote-seal.js; docs/reference/audience-protocol.md#audience-voices): the
 // owner shards check votes against the prompt open in the root's state and report their totals
 // here; the root sends the sum (and the shards' reaction taps) to the venue, and seals each prompt
 // once the shards stop accepting votes for it.

@@ -1,4 +1,4 @@
-// The root's list of the shards that have viewers (edge-worker/README.md, "Design"): a shard that got
+// The root's list of the shards that have viewers (docs/explanation/edge-design.md#design): a shard that got
 // its first viewer attaches and is pushed every update from then on (fanout.js) until it reports
 // none. The list is stored with a generation per attach, so a restarted root pushes to the same
 // shards and a late "empty" from an old attach cannot drop a newer one.

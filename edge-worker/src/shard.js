@@ -2,7 +2,7 @@
 // updates it can leave memory while the sockets stay open. The root pushes each update once
 // per shard; the shard forwards the publisher's bytes unchanged to every viewer of the full
 // stream, and the root's lean envelopes (lean-feed.js) to every viewer of the lean one.
-// A shell over its parts (edge-worker/README.md, "Shards"): what it knows of the show
+// A shell over its parts (docs/explanation/edge-design.md#shards-srcshardjs-class-shard): what it knows of the show
 // (shard-view.js), its viewers' frames (viewer-rules.js), their votes on the way to their owners
 // (vote-forwarder.js) and the votes it owns (owner-votes.js).
 
@@ -55,7 +55,7 @@ export class Shard extends DurableObject {
       record: (owner, items) => (owner === index ? this.owned.record(items) : shardStub(env, owner, show).recordVotes(items)),
     });
     // A plain-text keepalive answered by the runtime without waking the object. The JSON pings of
-    // README.md's `GET /ws` carry the server time, so they go through webSocketMessage below.
+    // docs/reference/audience-protocol.md#endpoints carry the server time, so they go through webSocketMessage below.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
   }
 

@@ -1,4 +1,4 @@
-// The shows a deployment serves under /s/<show>/ (README.md, "More than one show per edge"):
+// The shows a deployment serves under /s/<show>/ (docs/how-to/deploy-the-edge.md#more-than-one-show-per-edge):
 // `SHOWS` in wrangler `vars`, names separated by commas. Unset, only the default show is served:
 // every /s/<name>/ is 404 NO_SUCH_SHOW before any object is touched, so a stranger cannot make
 // the deployment create objects for made-up names. `SHOWS="*"` serves any well-formed name (its

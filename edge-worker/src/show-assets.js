@@ -1,4 +1,4 @@
-// The audience app for a named show (README.md, "More than one show per edge"): the same
+// The audience app for a named show (docs/how-to/deploy-the-edge.md#more-than-one-show-per-edge): the same
 // static files as the default show (content-hashed, so one copy serves every show), asked for
 // without the `/s/<show>` prefix. The page builds every URL relative to its own folder
 // (`document.baseURI`), so served at `/s/<show>/` it talks to that show's /ws, /sse, /media/….

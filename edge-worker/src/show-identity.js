@@ -1,5 +1,5 @@
-// Which show (and which shard) an object is, read from the object's own name (README.md, "More
-// than one show per edge"). Objects are only ever made with idFromName (stubs.js), and the runtime
+// Which show (and which shard) an object is, read from the object's own name (docs/how-to/deploy-the-edge.md#more-than-one-show-per-edge)
+// . Objects are only ever made with idFromName (stubs.js), and the runtime
 // gives that name back inside the object as `ctx.id.name` — in the constructor, fetch, RPC, alarms
 // and hibernation wake-ups alike — so nothing else (headers, RPC arguments, socket tags, storage)
 // has to carry the show. Verified on local workerd by test/edge/object-identity.test.js.

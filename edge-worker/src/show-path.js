@@ -1,4 +1,4 @@
-// Which show a request is for (README.md, "More than one show per edge"): `/s/<show>/…` names a
+// Which show a request is for (docs/how-to/deploy-the-edge.md#more-than-one-show-per-edge): `/s/<show>/…` names a
 // show, any other path is the default show with today's URLs. The name is hostile input: it
 // becomes part of Durable Object names, so only a short, plain charset is accepted.
 

@@ -1,5 +1,5 @@
 // The root object of a show: the single writer. A thin shell that wires its parts and answers the
-// Durable Object entry points (docs/ARCHITECTURE.md, "The edge"): the publisher link accepts and
+// Durable Object entry points (docs/reference/audience-protocol.md#endpoints): the publisher link accepts and
 // judges the venue's frames, the stream store keeps the state and replay window in storage, the
 // shard registry pushes each accepted update to the shards, the venue watch marks a silent venue
 // lost, and the root's votes sum and seal the shards' counts. Viewers never talk to it directly.
@@ -219,7 +219,7 @@ export class Show extends DurableObject {
    * What the Worker's SSE/poll cache needs (stream-store.js, lean-feed.js), with the venue's status and clock.
    * @param {string | null} epoch
    * @param {number | null} seq
-   * @param {'full' | 'lean'} [stream] which stream (README.md, `?stream=`)
+   * @param {'full' | 'lean'} [stream] which stream (docs/reference/audience-protocol.md#endpoints)
    */
   feed(epoch, seq, stream = 'full') {
     const reply = stream === 'lean' ? this.lean.feed(epoch, seq) : this.store.feed(epoch, seq);
@@ -242,7 +242,7 @@ export class Show extends DurableObject {
     return this.votes.report(index, key, counts, total);
   }
 
-  /** For /healthz?deep=1 (edge-worker/README.md names each field where it describes it). */
+  /** For /healthz?deep=1 (docs/explanation/edge-design.md names each field where it describes it). */
   stats() {
     const parts = { votes: this.votes.stats(), lean: this.lean.stats(), venueClock: this.clock.stats() };
     return { show: this.show, ...this.store.stats(), ...this.link.stats(), ...this.shards.stats(), ...this.tallies.stats(), ...parts };

@@ -1,4 +1,4 @@
-// GET /sse (README.md, "Audience endpoints"): an event stream fed from the isolate's feed cache.
+// GET /sse (docs/reference/audience-protocol.md#endpoints): an event stream fed from the isolate's feed cache.
 // Resumes from Last-Event-ID or ?since. Streams end after SSE_MAX_MS so every loop is bounded;
 // EventSource reconnects by itself with Last-Event-ID and loses nothing.
 

@@ -1,4 +1,4 @@
-// The root's copy of the show's full stream (edge-worker/README.md, "Design"): the head, the latest
+// The root's copy of the show's full stream (docs/explanation/edge-design.md#design): the head, the latest
 // state, its snapshot and a replay window of the last REPLAY_LIMIT deltas, kept in storage so the
 // show survives eviction, restarts and deploys. It only stores and answers; judging frames is
 // publish-rules.js', pushing them is the shard registry's.

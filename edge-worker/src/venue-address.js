@@ -1,4 +1,4 @@
-// The venue's one public address (SECURITY.md, "The public edge"): overflow viewers sent from
+// The venue's one public address (docs/explanation/threat-model.md#the-public-edge-cloudflare-worker--durable-objects): overflow viewers sent from
 // the hall all share it, so it gets a much higher join limit and no per-address caps. The root
 // sees it on the publisher's connection; each isolate asks the root at most every TTL_MS.
 

@@ -1,5 +1,5 @@
-// The venue's clock as the edge sees it (README.md, "Edge mirror"; edge-worker/README.md, "The
-// venue's clock"). Every time in the state — `position.at`, a prompt's `opens`/`closes` — is on
+// The venue's clock as the edge sees it (docs/reference/publisher-protocol.md; docs/explanation/clock-sync.md#the-venues-clock)
+// . Every time in the state — `position.at`, a prompt's `opens`/`closes` — is on
 // the venue server's clock, and phones show them on the clock of the server they sync with. A
 // laptop whose clock is off (no NTP through the venue's firewall, a machine not synced for weeks)
 // would put the edge's viewers seconds away from the hall, open their vote buttons at the wrong

@@ -1,5 +1,5 @@
 // Whether the venue (the publisher) is there, as every viewer sees it: the root merges
-// `venue: {status, since}` into the state it publishes (edge-worker/README.md, "Venue status").
+// `venue: {status, since}` into the state it publishes (docs/reference/publisher-protocol.md#venue-status).
 //   live  a publisher is connected and has been heard from within VENUE_LOST_MS
 //   lost  it was live and went silent or away: the last state stays, marked lost
 //   none  nothing published yet, or lost for longer than VENUE_EXPIRE_MS: no show

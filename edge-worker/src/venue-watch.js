@@ -1,4 +1,4 @@
-// Whether the venue is still there (edge-worker/README.md, "Venue status"; venue-status.js for what viewers
+// Whether the venue is still there (docs/reference/publisher-protocol.md#venue-status; venue-status.js for what viewers
 // see): while it is live the root's alarm runs every VENUE_LOST_MS at most and looks at the
 // publisher's last sign of life. The WebSocket close may never come (a pulled cable, a killed
 // machine): silence is what counts. A silent venue is marked lost; a show lost for

@@ -1,5 +1,5 @@
-// What a shard does with one frame a viewer sent: the venue server's rules (README.md, "Audience
-// endpoints"; SECURITY.md), decided in one pure function so the shard only carries them out.
+// What a shard does with one frame a viewer sent: the venue server's rules (docs/reference/audience-protocol.md#endpoints
+// docs/explanation/threat-model.md), decided in one pure function so the shard only carries them out.
 // The per-socket budget lives in the socket's attachment (serializeAttachment), not in memory
 // only: a shard that hibernated between two frames still knows what the viewer has spent.
 

@@ -1,4 +1,4 @@
-// A viewer's session (SECURITY.md, "The public edge"): what makes one vote cost a join. The
+// A viewer's session (docs/explanation/threat-model.md#the-public-edge-cloudflare-worker--durable-objects): what makes one vote cost a join. The
 // Worker signs `{device, show, expiry}` when a viewer joins (POST /session, limited per address by
 // JOIN_LIMITER); POST /vote must carry it (`x-tutti-session`) for the same device id, so inventing
 // device ids costs one rate-limited join each. WebSocket viewers join by connecting: the upgrade is

@@ -1,4 +1,4 @@
-// Which state stream a shard's viewer reads (README.md, `?stream=`): the full one or the lean one
+// Which state stream a shard's viewer reads (docs/reference/audience-protocol.md#endpoints): the full one or the lean one
 // (lean-feed.js). The Worker has already refused any other value (core/stream/query.js); the
 // choice rides on the socket as a tag, so a shard woken from hibernation still knows it.
 

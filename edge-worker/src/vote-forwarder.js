@@ -1,4 +1,4 @@
-// A shard's viewers' votes on their way to their owners (README.md, "Audience voices"; votes.js):
+// A shard's viewers' votes on their way to their owners (docs/reference/audience-protocol.md#audience-voices; votes.js):
 // every device id has one owner shard, this one or another. Votes for one owner are gathered for
 // VOTE_BATCH_MS (or up to VOTE_BATCH_MAX) into one RPC; each viewer gets the owner's answer to its
 // own vote. The root's seal (vote-seal.js) first asks every shard to hand over what it has read.

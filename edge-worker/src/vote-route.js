@@ -1,4 +1,4 @@
-// POST /vote on the edge: a vote from an SSE or polling viewer (README.md, "Audience voices"),
+// POST /vote on the edge: a vote from an SSE or polling viewer (docs/reference/audience-protocol.md#audience-voices),
 // checked here and counted by the shard that owns its device id (votes.js).
 
 import { encodeVoteReply, parseVote } from '#core/votes/vote-message.js';

@@ -1,5 +1,5 @@
-// The edge's final count of a prompt (README.md, "Audience voices"; edge-worker/README.md,
-// "Votes"). Running totals reach the venue while a prompt is open, but under a vote storm a
+// The edge's final count of a prompt (docs/reference/audience-protocol.md#audience-voices; docs/explanation/edge-design.md#votes-at-the-edge)
+// . Running totals reach the venue while a prompt is open, but under a vote storm a
 // shard reads frames seconds late, so "the last totals before some deadline" is not a count: the
 // venue would publish a result short of votes the edge accepted. Instead the root seals each
 // prompt once its shards stop accepting votes for it (SEAL_AFTER_CLOSE_MS after `closes`): every shard

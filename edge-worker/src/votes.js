@@ -1,4 +1,4 @@
-// Votes on the edge (README.md, "Audience voices"; edge-worker/README.md, "Votes"). Every device id
+// Votes on the edge (docs/reference/audience-protocol.md#audience-voices; docs/explanation/edge-design.md#votes-at-the-edge). Every device id
 // has one owner shard, hash(device) mod SHARD_COUNT: the shard a viewer is connected to forwards
 // its vote there (and the Worker forwards POST /vote there), so a reconnect or a second tab that
 // lands on another shard still counts once. The owner checks the vote against the prompt the root

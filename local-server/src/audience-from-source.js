@@ -1,7 +1,7 @@
 // Builds dist/audience from the audience sources, for `tutti serve` and `npm start` run from a
 // source checkout whose dist/ was deleted. The builder (web/audience/build.js, esbuild)
 // is a development tool: the desktop app ships the prebuilt dist/audience instead and never
-// loads this (app/README.md, "Building the desktop app"), hence the import on demand.
+// loads this (docs/how-to/desktop-app.md#building-the-desktop-app), hence the import on demand.
 
 /**
  * Build the audience web app into dist/audience and the part page into dist/part.

@@ -1,4 +1,4 @@
-// The audience listener (README.md, "Audience endpoints"): public, audience routes only. Per-address
+// The audience listener (docs/reference/audience-protocol.md#endpoints): public, audience routes only. Per-address
 // limits, the WebSocket/SSE/poll streams, votes and taps, the page and its media, and the musicians'
 // part pages behind their key.
 
@@ -31,8 +31,8 @@ const KEEP_ALIVE_TIMEOUT_MS = 10_000;
  * permessage-deflate without context takeover, offered to lean-stream sockets only (routes/ws.js):
  * the hub compresses each lean update once for all of them; ws never compresses its own small
  * sends (pongs). No clientMaxWindowBits: ws would then refuse (400) every offer that lacks
- * client_max_window_bits, which is Firefox's bare `permessage-deflate` (web/audience/README.md,
- * "Browser differences"); with client_no_context_takeover ws frees a socket's inflate window after
+ * client_max_window_bits, which is Firefox's bare `permessage-deflate` (docs/explanation/browser-differences.md#what-differs)
+ * with client_no_context_takeover ws frees a socket's inflate window after
  * each message anyway, so no window is held per phone.
  */
 const PER_MESSAGE_DEFLATE = { serverNoContextTakeover: true, clientNoContextTakeover: true, threshold: 64 * 1024 };
@@ -123,7 +123,7 @@ export async function buildAudienceListener({
   if ((!existsSync(settings.audienceDist) || !existsSync(settings.partDist)) && settings.buildAudienceApp)
     await settings.buildAudienceApp();
   await audience.register(staticRoutes, { dir: settings.audienceDist, media, onOutside: warnMediaLinks({ metrics, log }) });
-  // Musicians' part pages: behind a key only the console shows (routes/part.js, SECURITY.md).
+  // Musicians' part pages: behind a key only the console shows (routes/part.js, docs/explanation/threat-model.md).
   const partKey = await createPartKey({
     file: settings.partKeyFile ?? null,
     onError: (err) => log.warn(`cannot save the part-page key (${err.message}); it works until this server stops`),

@@ -3,7 +3,7 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 
 /**
- * Shortest control token `--token` accepts (SECURITY.md): a 4-digit token fell to guessing at
+ * Shortest control token `--token` accepts (docs/explanation/threat-model.md): a 4-digit token fell to guessing at
  * about 5,000 tries a second; 16 characters is out of reach even without the throttle.
  */
 export const MIN_CONTROL_TOKEN_CHARS = 16;

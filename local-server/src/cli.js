@@ -203,7 +203,7 @@ async function serve(argv, out, err, env) {
       ? `  Show position saved to ${stateFile} (resumes after a crash; a clean stop clears it)`
       : '  Show position not saved (--no-resume)',
   );
-  // Each target with how it is sent (README.md, "OSC out: on time in every receiver").
+  // Each target with how it is sent (docs/how-to/connect-osc-tools.md#on-time-in-every-receiver).
   const oscOut = s.osc.targets.map(
     (t) => `${formatTarget(t)} (${t.mode}${t.offsetMs ? `, ${t.offsetMs > 0 ? '+' : ''}${t.offsetMs} ms` : ''})`,
   );

@@ -1,4 +1,4 @@
-// One stack of closers for a server made of parts (README.md, "Running a show"): each part's
+// One stack of closers for a server made of parts (docs/reference/cli.md#commands): each part's
 // closer is added once the part runs, and closing runs them last-added first, each once, so a
 // start that fails half-way stops exactly what it started and a clean stop undoes the start in
 // reverse. A closer that throws is logged and the rest still run.

@@ -1,4 +1,4 @@
-// `tutti serve` flags (README.md, "`tutti serve` flags"). Each flag can also come from TUTTI_<NAME>
+// `tutti serve` flags (docs/reference/cli.md#tutti-serve-flags). Each flag can also come from TUTTI_<NAME>
 // (e.g. TUTTI_CONTROL_PORT); flags win. Problems are collected and reported in one clear message.
 
 import { MIN_CONTROL_TOKEN_CHARS } from './auth.js';

@@ -1,5 +1,5 @@
-// Idle and crowded sockets on the audience listener (SECURITY.md, "Availability: attacks tried
-// on the venue server").
+// Idle and crowded sockets on the audience listener (docs/explanation/threat-model.md#availability-attacks-tried-on-the-venue-server)
+// .
 // A venue phone can open TCP connections and never send a byte: each one holds a file
 // descriptor, and under a low open-files limit a few hundred of them made every other viewer's
 // request fail. So: a connection that has not sent a complete request within a few seconds is

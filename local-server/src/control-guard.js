@@ -1,5 +1,5 @@
-// The gate in front of every request on the control listener (SECURITY.md, "The control
-// listener"), in the order it checks:
+// The gate in front of every request on the control listener (docs/explanation/threat-model.md#the-control-listener-is-bound-to-127001-only)
+// in the order it checks:
 //   1. Host must name the loopback control port (127.0.0.1, localhost or [::1] with that port):
 //      a web page whose name was rebound to 127.0.0.1 (DNS rebinding) sends its own name → 421.
 //   2. A browser request must come from the console's own origin: Origin absent or

@@ -1,4 +1,4 @@
-// The control listener (README.md, "Control API"): loopback only, the token on every request; the
+// The control listener (docs/reference/control-api.md#endpoints): loopback only, the token on every request; the
 // control API, the console's API and page, the part pages' console side and the records.
 
 import Fastify from 'fastify';
@@ -33,7 +33,7 @@ export async function buildControlListener({ token, metrics, authFailures, fasti
     forceCloseConnections: true,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
   });
-  // Host, Origin, token and the failed-token throttle (control-guard.js, SECURITY.md).
+  // Host, Origin, token and the failed-token throttle (control-guard.js, docs/explanation/threat-model.md).
   control.addHook('onRequest', createControlGuard({ token, metrics, authFailures }));
   acceptJsonBodiesOfAnyType(control);
   control.setErrorHandler(controlErrorHandler(metrics));

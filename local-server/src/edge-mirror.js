@@ -11,8 +11,8 @@ import { createVenueProbe } from './edge/venue-probe.js';
 
 /**
  * @typedef {import('./edge/media-sync.js').MediaSource} MediaSource
- * @typedef {object} EdgeMirrorEvents what `mirror.events` emits (docs/ARCHITECTURE.md, "Listening")
- * @property {{ key: string, counts: number[], total: number, final?: boolean }} votes the edge's vote totals (README.md, "Audience voices")
+ * @typedef {object} EdgeMirrorEvents what `mirror.events` emits (docs/explanation/architecture.md#listening)
+ * @property {{ key: string, counts: number[], total: number, final?: boolean }} votes the edge's vote totals (docs/reference/audience-protocol.md#audience-voices)
  * @property {number} taps reaction taps the edge's viewers sent since its last report
  */
 

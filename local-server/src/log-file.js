@@ -1,4 +1,4 @@
-// The server's log file (README.md "Logs"): one JSON line per entry (pino), in the state folder
+// The server's log file (docs/how-to/venue-server-unattended.md#logs): one JSON line per entry (pino), in the state folder
 // or the desktop app's user-data folder, rotated by size (tutti.log → tutti.log.1 → … →
 // tutti.log.N, the oldest dropped). Secrets (the control token, edge tokens) are replaced on
 // every line before it is written, whatever logged it — the same rule as log.js.

@@ -1,7 +1,7 @@
 // Where a score's media file really is on disk, and the check that it stays inside the score's
 // folder. A score folder may come from someone else (a zip, a git clone): a symbolic link such
 // as `media/leak.wav -> /etc/passwd` must not turn the show server into a file server for the
-// laptop (SECURITY.md, "Score files"). Used by the score loader (score-file.js), the venue's
+// laptop (docs/explanation/threat-model.md#bad-input-never-crashes-the-server-and-never-reaches-another-client). Used by the score loader (score-file.js), the venue's
 // `/media/*` route (routes/static.js) and the edge media upload (edge/media-sync.js), so all
 // three refuse exactly the same files.
 

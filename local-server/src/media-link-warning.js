@@ -1,4 +1,4 @@
-// A score's media file that is a link out of the score's folder (SECURITY.md, "Score files"):
+// A score's media file that is a link out of the score's folder (docs/explanation/threat-model.md#bad-input-never-crashes-the-server-and-never-reaches-another-client):
 // refused by media-file.js wherever it is asked for — the venue's /media/* and the console
 // replay's /api/records/<id>/media/* — and, each time, counted as
 // tutti_bad_input_total{source="media_link"} and said once per file in the log.

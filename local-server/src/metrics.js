@@ -21,7 +21,7 @@ export const BadInput = Object.freeze({
   OSC: 'osc',
   OSC_DENIED: 'osc_denied',
   OSC_FLOOD: 'osc_flood',
-  // A packet to the OSC sender's socket that is not the echo of a pending test ping (README.md, "OSC out").
+  // A packet to the OSC sender's socket that is not the echo of a pending test ping (docs/how-to/connect-osc-tools.md#on-time-in-every-receiver).
   OSC_REPLY: 'osc_reply',
   SCORE: 'score',
   // A listed media file whose real path is outside the score's folder (a symbolic link), asked for by a phone.
@@ -29,16 +29,16 @@ export const BadInput = Object.freeze({
   // Control listener: a Host that is not the loopback control port (DNS rebinding), a request from another origin.
   CONTROL_HOST: 'control_host',
   CONTROL_ORIGIN: 'control_origin',
-  // A malformed vote (README.md, "Audience voices"): a WebSocket vote frame (closed 1008) or a POST /vote body (400).
+  // A malformed vote (docs/reference/audience-protocol.md#audience-voices): a WebSocket vote frame (closed 1008) or a POST /vote body (400).
   VOTE: 'vote',
-  // A /part/… request (musicians' part pages) without the right key from the console (README.md, "Part pages").
+  // A /part/… request (musicians' part pages) without the right key from the console (docs/how-to/part-pages.md#part-pages).
   PART_KEY: 'part_key',
 });
 
 /**
  * The process's own metrics (prom-client's collectDefaultMetrics: event-loop lag, CPU, memory,
  * GC, handles), collected once per process however many servers it runs, and appended to every
- * server's /metrics (README.md, Metrics).
+ * server's /metrics (docs/reference/metrics.md#metric-names).
  */
 let processRegistry = null;
 function processMetrics() {
@@ -50,7 +50,7 @@ function processMetrics() {
 }
 
 /**
- * A server's own registry and the counters, gauges and histogram README.md lists under "Metrics"
+ * A server's own registry and the counters, gauges and histogram docs/README.md lists under "Metrics"
  * (one registry per server, so tests can run several servers in one process).
  */
 export function createMetrics() {

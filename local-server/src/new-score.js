@@ -1,7 +1,7 @@
 // `tutti new NAME`: a score skeleton that validates as written, with placeholder media that
 // exist (a short generated bell and an SVG card) and a "$schema" that editors resolve wherever
 // the file is saved: the absolute file URL of this installation's scores/score.schema.json
-// (scores/README.md, "Starting a new score").
+// (docs/tutorials/first-piece.md#start-a-new-score).
 
 import { existsSync } from 'node:fs';
 import { createFile } from './files/safe-write.js';

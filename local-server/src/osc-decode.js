@@ -1,5 +1,5 @@
-// Decoding what musicians' tools send to OSC-in and echo to the console's Test ping (README.md,
-// "OSC address space"). node-osc's decoder reads the OSC 1.0 core types only (i f s b, and
+// Decoding what musicians' tools send to OSC-in and echo to the console's Test ping (docs/reference/osc.md#address-space)
+// . node-osc's decoder reads the OSC 1.0 core types only (i f s b, and
 // T F N), so a packet with any other argument failed as a whole: a tempo sent as a 64-bit float
 // (`d`: Java's oscP5, Rust, Go and Python libraries with doubles, `oscsend … d`) or a bar as a
 // 64-bit integer (`h`) was dropped without a word. This reads every type the OSC 1.0 spec lists

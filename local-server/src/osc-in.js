@@ -1,8 +1,8 @@
 // OSC remote control on a UDP port (--osc-in): /tutti/play, /pause, /stop, /seek bar [beat],
-// /tempo bpm, /rehearsal 0|1 (README.md, "Rehearsal mode"), and rehearsal (README.md, "Rehearsing"):
+// /tempo bpm, /rehearsal 0|1 (docs/how-to/rehearse.md#rehearsal-mode), and rehearsal (docs/how-to/rehearse.md#rehearsing):
 // /start, /loop (from a section, a printed bar "p17" or a bar), /loop/release, /tempo/percent.
 // OSC has no authentication, so the listener defends by where it listens and who it hears
-// (SECURITY.md, "Musicians' OSC"): it binds 127.0.0.1 unless given a host, only senders inside
+// (docs/reference/test-suites.md#interop-suite): it binds 127.0.0.1 unless given a host, only senders inside
 // --osc-allow are heard, and a packet may carry at most a few commands, the listener at most a few
 // dozen a second — one 56 KB bundle of 2,000 seeks used to become 2,000 deltas pushed to every
 // phone. Anything dropped is counted in tutti_bad_input_total{source}.
@@ -83,7 +83,7 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
       if (!rehearsal.release()) throw new Error('no loop is set');
       return 'loop released: leaving at the end of this pass';
     },
-    // README.md, "Rehearsal mode": i:1 on, i:0 off (OSC true/false too); anything else is bad input.
+    // docs/how-to/rehearse.md#rehearsal-mode: i:1 on, i:0 off (OSC true/false too); anything else is bad input.
     '/tutti/rehearsal': (on) => {
       if (on !== 0 && on !== 1 && typeof on !== 'boolean') throw new Error('needs i:1 (on) or i:0 (off)');
       return show.setRehearsal(on === 1 || on === true);
@@ -179,7 +179,7 @@ const PRINTED_BAR = /^p([1-9]\d{0,5})(?:\.([1-9]\d{0,1}))?$/i;
 
 /**
  * A place from OSC arguments: a string is a section's mark, or — when no section has that mark —
- * a printed bar ("p17", "p17.2": README.md, "OSC address space"); an integer a running bar. A bar
+ * a printed bar ("p17", "p17.2": docs/reference/osc.md#address-space); an integer a running bar. A bar
  * (running or printed) is followed by its beat when `withBeat`. Returns the place and the
  * arguments after it.
  * @param {unknown[]} args

@@ -1,4 +1,4 @@
-// The console's OSC "Test" button (README.md, "OSC out: on time in every receiver"): `/tutti/ping n`
+// The console's OSC "Test" button (docs/how-to/connect-osc-tools.md#on-time-in-every-receiver): `/tutti/ping n`
 // to one target, and its round trip when the receiver echoes it back to the sending port. Only
 // such echoes are read (≤ 512 bytes, while a ping waits); anything else arriving on the sender's
 // socket is counted as `osc_reply` and dropped.

@@ -1,4 +1,4 @@
-// The OSC sender's targets and their counters (README.md, "OSC out: on time in every receiver"):
+// The OSC sender's targets and their counters (docs/how-to/connect-osc-tools.md#on-time-in-every-receiver):
 // add, change, remove and list them, and group them by how and when a timed message reaches
 // each (osc.js sends one job per group). A target's mode and offset are checked in osc-target.js.
 

@@ -1,5 +1,5 @@
-// A musician's OSC target and its per-target settings (README.md, "OSC out: on time in every
-// receiver"): `--osc HOST:PORT[,mode=plain|ahead][,offset=MS]`. `plain` (the default) sends each
+// A musician's OSC target and its per-target settings (docs/how-to/connect-osc-tools.md#on-time-in-every-receiver)
+// : `--osc HOST:PORT[,mode=plain|ahead][,offset=MS]`. `plain` (the default) sends each
 // beat and cue as a plain message at the moment it sounds, which every receiver acts on at once;
 // `ahead` sends a bundle timetagged with that moment, one lookahead early, for receivers that
 // schedule by timetag (liblo, scsynth, ChucK, Csound, Pd's [unpackOSC] → [pipelist]; an sclang OSCdef only if it schedules on its `time`; never Sonic Pi 3, which reads no bundles: targetWarning). `offset` moves both earlier (negative) or later.
@@ -109,7 +109,7 @@ export function formatTarget(target) {
  * What goes wrong with a target's settings in a receiver we know, or null. Sonic Pi 3 reads no
  * OSC bundles: the first one `ahead` sends crashes the cue process of its OSC router, and from
  * then on no OSC reaches Sonic Pi, nor leaves it, until it restarts (Sonic Pi 3.2, measured by
- * `npm run test:interop`; README.md, "OSC out: on time in every receiver").
+ * `npm run test:interop`; docs/how-to/connect-osc-tools.md#on-time-in-every-receiver).
  * @param {{ host: string, port: number, mode: 'plain' | 'ahead' }} target the mode it is sent by
  * @returns {string | null}
  */

@@ -1,4 +1,4 @@
-// OSC to the musicians (README.md, "OSC address space" and "OSC out: on time in every receiver").
+// OSC to the musicians (docs/reference/osc.md#address-space and "OSC out: on time in every receiver").
 // The one sender of everything the musicians get — beats, score cues, transport, count-in clicks,
 // votes, reactions, the console's test ping. Messages are encoded here, once for all targets; the
 // packets leave from one UDP socket per address family in the OSC send thread (osc-send-core.js),
@@ -29,7 +29,7 @@ const float = (value) => ({ type: 'f', value });
  * A score's cue arguments as they go out: true/false as the integers 1/0. OSC 1.0 lists `T` and
  * `F` among its nonstandard tags, and Pd vanilla's [oscparse] drops them with an error, so
  * `/cue A true 3` reached a patch as `cue A 3`, every later argument one place off
- * (README.md, "OSC address space"). Every receiver reads `i`.
+ * (docs/reference/osc.md#address-space). Every receiver reads `i`.
  * @param {Array<number | string | boolean>} args
  */
 const cueArgs = (args) => args.map((arg) => (typeof arg === 'boolean' ? { type: 'i', value: arg ? 1 : 0 } : arg));
@@ -98,7 +98,7 @@ export function createOscOut({ targets, show, metrics, log, now = () => Date.now
   const onCue = (cue) => timedShow(cue.at, [cue.address, ...cueArgs(cue.args)], 'cue');
   /** Count-in clicks not yet sent (dropped when the count-in is cancelled). */
   const waitingCountIn = createPendingSends(now);
-  // A count-in (README.md, "Rehearsing"): `/tutti/countin n of`, timed like a beat.
+  // A count-in (docs/how-to/rehearse.md#rehearsing): `/tutti/countin n of`, timed like a beat.
   const onCountIn = (click) => {
     if ('cancelled' in click) waitingCountIn.cancelAll();
     else waitingCountIn.hold(click.at, timed(click.at, ['/tutti/countin', click.n, click.of], 'countin'));
@@ -138,7 +138,7 @@ export function createOscOut({ targets, show, metrics, log, now = () => Date.now
     /** Send `/tutti/ping n` to one target (the console's "test" button): osc-pings.js. */
     ping: pings.ping,
     /**
-     * Send one plain message to every target now (vote results, reaction level: README.md, "OSC address space").
+     * Send one plain message to every target now (vote results, reaction level: docs/reference/osc.md#address-space).
      * @param {string} address
      * @param {Array<string | number | { type: string, value: number }>} args
      * @param {string} kind the tutti_osc_sent_total label

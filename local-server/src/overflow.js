@@ -1,8 +1,8 @@
 // --max-clients: beyond the cap, new viewers go to the edge's public URL when one is set
 // (page and poll 307, socket close 1013 with the URL as reason: browsers do not follow a
 // redirect on a WebSocket handshake), otherwise 503 + Retry-After on every transport, the
-// WebSocket handshake included. One address may hold at most half of the cap (SECURITY.md,
-// "Availability: attacks tried on the venue server"), so a single phone or laptop cannot fill the room by itself.
+// WebSocket handshake included. One address may hold at most half of the cap (docs/explanation/threat-model.md#availability-attacks-tried-on-the-venue-server)
+// so a single phone or laptop cannot fill the room by itself.
 
 import { isExemptAddress } from './exempt-address.js';
 import { sendError } from './send-error.js';

@@ -1,5 +1,5 @@
-// The short key in the musicians' part-page URL (docs/reference/part-key.md; README.md, "Part
-// pages"): shown only on the console (control listener), never in an audience URL, so a phone
+// The short key in the musicians' part-page URL (docs/reference/part-key.md; docs/how-to/part-pages.md#part-pages)
+// : shown only on the console (control listener), never in an audience URL, so a phone
 // that scanned the audience QR code cannot reach the part pages. It is random, not derived from
 // the control token: a key photographed off a tablet says nothing about the token, and it can be
 // replaced alone (issue 40 item 13). Kept in the state folder, so a venue server restarted

@@ -1,4 +1,4 @@
-// The part pages that are open now (README.md, "Part pages"): each page reports itself every few
+// The part pages that are open now (docs/how-to/part-pages.md#part-pages): each page reports itself every few
 // seconds (POST /part/<key>/report: which part, its clock-sync round trip and bound, its
 // transport), and the console lists them so the composer sees the band is ready before Play.
 // Bounded: at most MAX_PAGES entries, forgotten after FORGET_MS. One address holds at most

@@ -1,5 +1,5 @@
 // The console's latency probe (console/latency-probe.js) is a WebSocket viewer inside the
-// server; it must not count as one (README.md, --max-clients). It proves what it is with a
+// server; it must not count as one (docs/reference/cli.md#tutti-serve-flags). It proves what it is with a
 // secret made at start and known only to this process, from this machine (127.0.0.1 or ::1, the
 // same two addresses the per-address limits exempt).
 

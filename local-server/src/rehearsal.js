@@ -1,4 +1,4 @@
-// Rehearsal commands (README.md, "Rehearsing"), one reading for the control API, OSC-in and the
+// Rehearsal commands (docs/how-to/rehearse.md#rehearsing), one reading for the control API, OSC-in and the
 // console: start from a section, printed bar or bar with a count-in of N bars, loop a range N
 // times or until released, a rehearsal tempo in percent. Places are read by core/score/start-point.js;
 // the engine does the rest (count-in, loop, tempo). Bad input is an EngineError with a code and a

@@ -1,4 +1,4 @@
-// The show's resume point on disk (README.md "Crash resume"), so a server killed mid-show
+// The show's resume point on disk (docs/how-to/venue-server-unattended.md#crash-resume), so a server killed mid-show
 // (power cut, crash, SIGKILL) comes back where the show is now. Written only when the point
 // changes (transport, seek, tempo, score — not every beat), durably: temp file, fsync, rename,
 // fsync of the folder. A clean stop deletes it, so the file existing at start means the last
@@ -85,7 +85,7 @@ export function persistResumePoint({ file, show, log, record = null }) {
     if (stopped) return;
     // Absolute, so the same file works whatever folder the next start runs in.
     const scorePath = path.resolve(show.source().path);
-    // Rehearsal mode too (README.md, "Rehearsal mode"): a crash must not show the hall the run-through.
+    // Rehearsal mode too (docs/how-to/rehearse.md#rehearsal-mode): a crash must not show the hall the run-through.
     const extra = { ...(record ? { record } : {}), ...(show.rehearsal() ? { rehearsal: true } : {}) };
     const json = JSON.stringify({ scorePath, point: show.engine.resumePoint(), savedAt: Date.now(), ...extra });
     const key = json.replace(/"savedAt":\d+/, '');

@@ -1,4 +1,4 @@
-// Secrets the server's logs never show (README.md, "Logs"): the control token and edge tokens
+// Secrets the server's logs never show (docs/how-to/venue-server-unattended.md#logs): the control token and edge tokens
 // given at start, and an edge token the operator types into the console later. One list per log
 // destination, applied to every line before it is kept, printed or written, whatever formatted it.
 // A secret can reach a line escaped: JSON escapes `"` and `\` (the log file's lines are JSON, and a

@@ -1,4 +1,4 @@
-// The venue's one way to answer with an error (README.md, "Errors"): the status and the default
+// The venue's one way to answer with an error (docs/reference/errors.md#audience-errors): the status and the default
 // sentence come from the catalogue (core/protocol/http-errors.js), so a code cannot be answered
 // with two statuses by accident, and every body is `{"error": CODE, "message": sentence, …}`.
 
@@ -47,7 +47,7 @@ export function sendThrownError(reply, error, message = error.message) {
 /**
  * Answer one of the engine's refusals (core/score/engine.js EngineError: a seek outside the score, a
  * tempo out of range, …): 400 with the engine's code and sentence, the catalogue's status for a
- * code it lists (README.md, "Venue errors"). A code the catalogue does not list yet is still a
+ * code it lists (docs/reference/errors.md#venue-errors). A code the catalogue does not list yet is still a
  * 400, never a 500: test/local-server/error-catalogue.test.js is what asks for it to be listed.
  * @param {import('fastify').FastifyReply} reply
  * @param {{ code: string, message: string }} refusal

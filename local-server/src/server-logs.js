@@ -1,4 +1,4 @@
-// The show server's logs (README.md, "Logs"): what the terminal (or the desktop app) prints, and
+// The show server's logs (docs/how-to/venue-server-unattended.md#logs): what the terminal (or the desktop app) prints, and
 // the JSON log file that gets everything the log says plus Fastify's own errors with their stacks.
 
 import { LogController } from 'fastify';

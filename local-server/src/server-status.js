@@ -1,4 +1,4 @@
-// The show server's status (README.md, "Control API": GET /api/status): where the show is, the
+// The show server's status (docs/reference/control-api.md#endpoints: GET /api/status): where the show is, the
 // score, the clients, OSC, the edge, the audience cap, the voices and rehearsal mode, read when
 // asked. Its transport fields are the ones the console's transport status shows
 // (console/transport-status.js).

@@ -54,7 +54,7 @@ export { DEFAULT_SCORE } from './start-score.js';
  * @property {string | null} [edgeUrl]
  * @property {string | null} [edgeToken]
  * @property {number | null} [maxClients]
- * @property {string | null} [recordDir] write the performance record of this show into this folder (README.md, "The performance record"); null = none
+ * @property {string | null} [recordDir] write the performance record of this show into this folder (docs/how-to/record-and-replay.md#the-performance-record); null = none
  * @property {string} [notationCacheDir] where engraved notation is kept (docs/reference/notation.md#the-cache); default notation/ in the state folder
  * @property {string | null} [partKeyFile] keep the part-page key here across restarts (part-key.js); null = a new key every start
  * @property {string | null} [stateFile] persist the show position here; resume from it after an unclean stop (a clean close deletes it)
@@ -63,15 +63,15 @@ export { DEFAULT_SCORE } from './start-score.js';
  * @property {() => number} [now] the server clock (default createServerClock(); tests: a laptop whose clock is off)
  * @property {number} [voteEdgeWaitMs] how long after a prompt's close its result waits for the edge's final count (default EDGE_WAIT_MS in votes/vote-desk.js)
  * @property {object} [hubOptions] fan-out tuning (tests)
- * @property {boolean} [aheadPieces] true: the full stream sends a chunk that starts later in ~512-byte pieces (README.md, "flywheel"; the fan-out bench's `ours-pieces`); default off
+ * @property {boolean} [aheadPieces] true: the full stream sends a chunk that starts later in ~512-byte pieces (docs/explanation/clock-sync.md#the-flywheel; the fan-out bench's `ours-pieces`); default off
  * @property {{ ratePerSecond?: number, burst?: number }} [rateLimit] per-address audience request limit
  * @property {number} [maxPerAddress] sockets one address may hold on the audience listener (0 = no cap; default 16)
  * @property {boolean} [trustProxy] take the client address from X-Forwarded-For when the request comes from 127.0.0.1/::1
  * @property {number} [firstRequestTimeoutMs] a new audience socket must send a whole request within this (default 5 s)
  * @property {{ ratePerSecond: number, burst: number }} [authFailures] failed control-token checks allowed (default AUTH_FAILURE_LIMIT in control-guard.js)
  * @property {import('./log.js').Log} [log]
- * @property {string | null} [logFile] also write the log, and Fastify's errors, as JSON lines to this rotated file (README.md "Logs")
- * @property {() => Promise<void>} [buildAudienceApp] builds a missing dist/audience (source checkouts only: see app/README.md)
+ * @property {string | null} [logFile] also write the log, and Fastify's errors, as JSON lines to this rotated file (docs/how-to/venue-server-unattended.md#logs)
+ * @property {() => Promise<void>} [buildAudienceApp] builds a missing dist/audience (source checkouts only: see docs/how-to/desktop-app.md)
  * @property {import('./routes/console-api.js').ConsoleHost} [consoleHost] who hosts the server (`npm start`, the desktop app): what the console shows of settings and recent scores; default `{ mode: 'serve' }`
  */
 
@@ -130,7 +130,7 @@ export async function startShowServer(options = {}) {
     const edge = createEdgeMirror({ stream: show.stream, events: show.events, log, metrics, media: mediaSource });
     closers.add('edge mirror', () => edge.close());
     if (edgeUrl) await edge.enable(edgeUrl, edgeToken ?? '');
-    // Audience voices (README.md): the venue counts its phones, the edge's totals are added.
+    // Audience voices (docs/README.md): the venue counts its phones, the edge's totals are added.
     const voices = createVoices({ show, now, metrics, log, osc, edge, edgeWaitMs: options.voteEdgeWaitMs });
     closers.add('voices', () => voices.close());
     const { votes, reactions } = voices;
@@ -180,7 +180,7 @@ export async function startShowServer(options = {}) {
     // The record first, while the show it samples is still there.
     if (recorder) closers.add('performance record', () => recorder.close());
     const persisted = stateFile ? persistResumePoint({ file: stateFile, show, log, record: recorder?.id ?? null }) : null;
-    // A clean stop: the next start begins at the top (README.md "Crash resume"). Cleared first: from
+    // A clean stop: the next start begins at the top (docs/how-to/venue-server-unattended.md#crash-resume). Cleared first: from
     // then on the show's last moves are not saved.
     if (persisted) closers.add('resume point', () => persisted.clear());
 
@@ -189,7 +189,7 @@ export async function startShowServer(options = {}) {
       controlUrl: listenerUrl(control, '127.0.0.1'),
       audiencePort,
       token,
-      /** The musicians' part pages are at `${audienceUrl}/part/${partKey}/` (README.md, "Part pages"); the key now (the console can rotate it). */
+      /** The musicians' part pages are at `${audienceUrl}/part/${partKey}/` (docs/how-to/part-pages.md#part-pages); the key now (the console can rotate it). */
       get partKey() {
         return partKey.key;
       },
@@ -203,7 +203,7 @@ export async function startShowServer(options = {}) {
       status,
       /** The engraved notation (docs/reference/notation.md). */
       notation,
-      /** The performance record being written, or null (README.md, "The performance record"). */
+      /** The performance record being written, or null (docs/how-to/record-and-replay.md#the-performance-record). */
       recorder,
       /** Stop everything; viewers are told the server is going away. */
       close: () => closers.close(),
@@ -234,7 +234,7 @@ async function listenOrExplain(listen, fileLog) {
 }
 
 /**
- * OSC-in (remote control, README.md "OSC address space") on --osc-in, hearing the senders of --osc-allow.
+ * OSC-in (remote control, docs/reference/osc.md#address-space) on --osc-in, hearing the senders of --osc-allow.
  * @param {ShowServerOptions} options
  * @param {{ show: import('./show.js').Show, metrics: import('./metrics.js').Metrics, log: import('./log.js').Log }} parts
  */

@@ -1,4 +1,4 @@
-// The show server's two listeners built on its parts (README.md, "Audience endpoints" and
+// The show server's two listeners built on its parts (docs/reference/audience-protocol.md#endpoints and
 // "Control API"): the audience listener (public: the stream, the page, media, part pages, votes)
 // and the control listener (loopback + token: the console and the control API), with the
 // settings each takes from the server's options. Neither listens yet: server.js does that.
@@ -8,7 +8,7 @@ import { buildAudienceListener } from './audience-listener.js';
 import { buildControlListener } from './control-listener.js';
 
 export const AUDIENCE_DIST = fileURLToPath(new URL('../../dist/audience', import.meta.url));
-/** The musicians' part page (README.md, "Part pages"), built next to the audience app but never in its folder: the edge serves that folder. */
+/** The musicians' part page (docs/how-to/part-pages.md#part-pages), built next to the audience app but never in its folder: the edge serves that folder. */
 export const PART_DIST = fileURLToPath(new URL('../../dist/part', import.meta.url));
 /** Sockets per address: a NAT'd family's phones and tablets, each with a page, a stream and a poll. */
 export const DEFAULT_MAX_PER_ADDRESS = 16;

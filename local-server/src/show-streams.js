@@ -1,11 +1,11 @@
-// What a show publishes (README.md, "Audience endpoints"): the engine's state, with the parts kept
+// What a show publishes (docs/reference/audience-protocol.md#endpoints): the engine's state, with the parts kept
 // outside the engine (the vote tally) merged in and, in rehearsal mode, what phones must not act
 // on withheld, goes out on the full state stream and, derived from it in order, on the lean
 // stream (`?stream=lean`: its own seq space and epoch id); the hub fans both out, each update
 // encoded once for all its clients. On the lean stream an operator's action goes out in its own
 // small update and the look-ahead it brings after it (leanSteps, core/stream/lean-state.js): a
 // moment later, or with the next update if that comes first, so the action reaches every phone
-// before the look-ahead's bytes compete with it (README.md, "The action first, the look-ahead after").
+// before the look-ahead's bytes compete with it (docs/reference/audience-protocol.md#the-action-first-the-look-ahead-after).
 
 import { createStateStream } from '#core/stream/state-stream.js';
 import {
@@ -49,7 +49,7 @@ export function createShowStreams({
   clearTimer,
 }) {
   // Created with a placeholder state: the show resets both with the engine's first state. Envelope
-  // `t` in whole ms (as in README.md's envelope example; fewer bytes than a fractional reading).
+  // `t` in whole ms (as in docs/README.md's envelope example; fewer bytes than a fractional reading).
   const stream = createStateStream({ epoch, state: {}, now: () => Math.round(now()), replayLimit });
   const leanStream = createStateStream({ epoch: `${epoch}${LEAN_EPOCH_SUFFIX}`, state: {}, now: () => Math.round(now()), replayLimit });
   /** @type {Record<string, unknown> | null} the lean state last derived (while a look-ahead waits: the one it will send) */
@@ -61,7 +61,7 @@ export function createShowStreams({
   // no beat's delta carries a whole chunk to every viewer (core/stream/ahead-pieces.js). The lean
   // stream is derived from the engine's state as it is: it changes once per window anyway. Off by
   // default: the edge derives its lean stream from the full one, where pieces mean ~6 small lean
-  // updates per window instead of one (README.md, "flywheel").
+  // updates per window instead of one (docs/explanation/clock-sync.md#the-flywheel).
   const stager = createAheadStager();
   /** Set while the last action's look-ahead (`lean`, below) is not yet on the lean stream: the timer that sends it. */
   let lookAheadTimer = /** @type {unknown} */ (null);
@@ -83,7 +83,7 @@ export function createShowStreams({
 
   /** @type {Array<() => Record<string, unknown>>} parts of the state kept outside the engine (the vote tally) */
   const extras = [];
-  /** Rehearsal mode (README.md, "Rehearsal mode"): the phones show "the show starts soon". */
+  /** Rehearsal mode (docs/how-to/rehearse.md#rehearsal-mode): the phones show "the show starts soon". */
   let rehearsal = false;
   /** @param {Record<string, unknown>} state the engine's */
   const fullState = (state) => {

@@ -10,7 +10,7 @@ import { createShowStreams } from './show-streams.js';
 
 /** @typedef {ReturnType<typeof createShow>} Show the running show: engine, streams, hub, events */
 
-/** A new epoch id: changes on every restart and every score load (README.md, "Audience endpoints"). */
+/** A new epoch id: changes on every restart and every score load (docs/reference/audience-protocol.md#endpoints). */
 export const newEpoch = () => randomBytes(6).toString('base64url');
 
 /**
@@ -21,7 +21,7 @@ export const newEpoch = () => randomBytes(6).toString('base64url');
  * @param {number} [options.lookaheadMs]
  * @param {number} [options.replayLimit]
  * @param {object} [options.hubOptions]
- * @param {boolean} [options.aheadPieces] true: the full stream sends a chunk that starts later in pieces (core/stream/ahead-pieces.js); off by default, see README.md "flywheel"
+ * @param {boolean} [options.aheadPieces] true: the full stream sends a chunk that starts later in pieces (core/stream/ahead-pieces.js); off by default, see docs/explanation/clock-sync.md#the-flywheel
  * @param {number} [options.lookAheadDelayMs] how long an action's look-ahead waits on the lean stream (show-streams.js, LOOK_AHEAD_DELAY_MS)
  * @param {(fn: () => void, ms: number) => unknown} [options.setTimer] the engine's timer (default setTimeout; the record benchmark injects a simulated clock)
  * @param {(handle: unknown) => void} [options.clearTimer]
@@ -38,7 +38,7 @@ export function createShow({
   setTimer = (fn, ms) => setTimeout(fn, ms),
   clearTimer = (handle) => clearTimeout(/** @type {any} */ (handle)),
 }) {
-  // The show's one event surface (README.md, "Where things are"): `beat`, `osc-cue`, `transport`
+  // The show's one event surface (docs/explanation/architecture.md#where-things-are): `beat`, `osc-cue`, `transport`
   // and `countin` (a count-in's clicks ahead of time, or `{cancelled, reason}`) from the engine,
   // `envelope` (every envelope published: deltas, and the snapshot after a score load), `score`
   // (another score was loaded) and `rehearsal` (rehearsal mode on/off).
@@ -80,7 +80,7 @@ export function createShow({
     /** Whether an action's look-ahead still waits to go out on the lean stream (show-streams.js). */
     lookAheadWaiting: published.lookAheadWaiting,
     /**
-     * The stream a `?stream=` query selects (README.md): `lean`, else the full one.
+     * The stream a `?stream=` query selects (docs/README.md): `lean`, else the full one.
      * @param {unknown} name
      */
     streamNamed: (name) => (name === 'lean' ? leanStream : stream),
@@ -129,14 +129,14 @@ export function createShow({
       return null;
     },
     /**
-     * Add keys to every state published (README.md, "Audience voices": `vote`). `extra` is
+     * Add keys to every state published (docs/reference/audience-protocol.md#audience-voices: `vote`). `extra` is
      * called on every publish; call republish() when what it returns changes.
      * @param {() => Record<string, unknown>} extra
      */
     addStateExtra(extra) {
       published.addExtra(extra);
     },
-    /** Whether rehearsal mode is on (README.md, "Rehearsal mode"). */
+    /** Whether rehearsal mode is on (docs/how-to/rehearse.md#rehearsal-mode). */
     rehearsal: published.rehearsal,
     /**
      * Turn rehearsal mode on or off and publish the state at once (one delta for every viewer).

@@ -1,4 +1,4 @@
-// Which score a show server starts with (README.md, "Crash resume"): the one asked for, else the
+// Which score a show server starts with (docs/how-to/venue-server-unattended.md#crash-resume): the one asked for, else the
 // interrupted show's (its saved position is then resumed), else the demo score.
 
 import { fileURLToPath } from 'node:url';
@@ -41,7 +41,7 @@ export async function loadStartScore({ scorePath: asked, stateFile, log }) {
 
 /**
  * Apply the interrupted show's saved point when it belongs to this score and every value is in
- * range (README.md, "Crash resume"); says in the log what it did.
+ * range (docs/how-to/venue-server-unattended.md#crash-resume); says in the log what it did.
  * @param {object} options
  * @param {any} options.saved the resume record from loadStartScore
  * @param {string} options.scorePath the score this server starts with

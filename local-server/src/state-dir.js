@@ -1,5 +1,5 @@
-// Where `tutti serve` keeps what must survive a crash (the show position, README.md "Crash
-// resume") and its log file: the platform's per-user state folder.
+// Where `tutti serve` keeps what must survive a crash (the show position, docs/how-to/venue-server-unattended.md#crash-resume)
+// and its log file: the platform's per-user state folder.
 
 import os from 'node:os';
 import path from 'node:path';
@@ -61,7 +61,7 @@ export function partKeyFileFor(dir) {
 }
 
 /**
- * The folder performance records go to (README.md, "The performance record"): `--record-dir`,
+ * The folder performance records go to (docs/how-to/record-and-replay.md#the-performance-record): `--record-dir`,
  * else records/ in `dir`; null with `--no-record`.
  * @param {{ recordDir?: string | null, record?: boolean }} options parsed `tutti serve` options
  * @param {string} dir the state folder

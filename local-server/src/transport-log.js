@@ -1,7 +1,7 @@
 // One log line per transport or tempo action, whoever made it (the console, the control API,
 // OSC-in), so the console's Log panel and the log file tell what happened during a show. The
 // same actions, with who made them, go to whoever listens with onAction (the performance
-// record, README.md "The performance record").
+// record, docs/how-to/record-and-replay.md#the-performance-record).
 
 import { standingWords } from '#core/score/count-in.js';
 
@@ -50,7 +50,7 @@ export function createTransportLog(log, engine, source) {
       log.info(`tempo: ${as === 'written tempo' ? 'back to the written tempo' : as} → ${engine.status().tempo} bpm now (${by})`);
       tell({ by, kind: 'tempo', what: as, bpm });
     },
-    // README.md, "Rehearsal mode": the record shows when the hall saw "the show starts soon".
+    // docs/how-to/rehearse.md#rehearsal-mode: the record shows when the hall saw "the show starts soon".
     rehearsal: (on, by = source) => {
       log.info(`rehearsal mode ${on ? 'on: the audience sees "the show starts soon"' : 'off: the audience sees the show'} (${by})`);
       tell({ by, kind: 'rehearsal', what: on ? 'rehearsal mode on' : 'rehearsal mode off' });

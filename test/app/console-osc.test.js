@@ -1,4 +1,4 @@
-// The console's OSC panel API (README.md, "OSC out: on time in every receiver") on a real show
+// The console's OSC panel API (docs/how-to/connect-osc-tools.md#on-time-in-every-receiver) on a real show
 // server over real UDP: each target's mode and offset (set when added, changed in place, checked),
 // what the host saves, the test ping with the round trip of a target that echoes it, and the
 // count-in's clicks going out through the show's one OSC sender, plain and on the beat grid.

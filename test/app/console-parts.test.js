@@ -1,4 +1,4 @@
-// The console's musicians' card (README.md, "Part pages") in real Chromium against a real show
+// The console's musicians' card (docs/how-to/part-pages.md#part-pages) in real Chromium against a real show
 // server: a second QR code and URL holding the part-page key (not the audience's URL), and the
 // part pages open now — a real part page opened on a tablet-sized page and picking a part shows
 // up with its part, clock-sync quality and last seen, and the parts without a tablet are named.

@@ -1,4 +1,4 @@
-// Rehearsal mode in the console (README.md, "Rehearsal mode"), in real Chromium against a real
+// Rehearsal mode in the console (docs/how-to/rehearse.md#rehearsal-mode), in real Chromium against a real
 // show server: the top bar always says what the hall sees; the toggle puts the show in rehearsal
 // mode (a stripe under the top bar says so) and back; a change made elsewhere (the control API,
 // as a script or OSC-in would) shows in the console at once. Screenshot: artifacts/console/.

@@ -1,4 +1,4 @@
-// The console's Rehearsal card (README.md, "Rehearsing") in real Chromium against a real show
+// The console's Rehearsal card (docs/how-to/rehearse.md#rehearsing) in real Chromium against a real show
 // server: loop section B until released from the card (with a bar of count-in), the pass on the
 // card, release with the L key, a rehearsal tempo in percent, start from a printed bar, and a
 // mistake (an unknown section) shown as the server's sentence. Screenshot: artifacts/console/rehearsal.png.

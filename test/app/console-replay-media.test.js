@@ -1,5 +1,5 @@
-// The replay shows the images and plays the sounds the audience had (README.md, "Replaying a
-// record"), in real Chromium against real show servers: a short show of a score with an image
+// The replay shows the images and plays the sounds the audience had (docs/how-to/record-and-replay.md#replaying-a-record)
+// in real Chromium against real show servers: a short show of a score with an image
 // (bar 1) and a swell at gain 0.5 (bar 3) is played and recorded; a second server on the same
 // records folder serves the console that replays it. At 1× the preview holds the decoded image
 // and the swell really plays; at 16× it is only named; closing the replay revokes its files;

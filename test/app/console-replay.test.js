@@ -1,4 +1,4 @@
-// Replaying a performance record in the console (README.md, "Replaying a record"), in real
+// Replaying a performance record in the console (docs/how-to/record-and-replay.md#replaying-a-record), in real
 // Chromium against real show servers: a short show is played and recorded (views every 2 bars, a
 // seek into section B, a tempo change); a second server, on the same records folder, serves the
 // console that replays it at 4×. The preview shows each view at its time in the record, scaled

@@ -158,7 +158,7 @@ test('the page gets the SSE parser, the backoff rule and the editor modules from
   expect(parser.headers.get('content-security-policy')).toContain("default-src 'none'");
   expect(await parser.text()).toContain('export function createSseParser');
   expect((await fetch(`${server.controlUrl}/core/util/backoff.js`)).status).toBe(200);
-  expect((await fetch(`${server.controlUrl}/core/score/printed-bars.js`)).status).toBe(200); // printed bar numbers (scores/README.md)
+  expect((await fetch(`${server.controlUrl}/core/score/printed-bars.js`)).status).toBe(200); // printed bar numbers (docs/reference/score-format.md)
   // The editor validates with `tutti validate`'s own module; its `#core/` imports point at /core/.
   const validator = await (await fetch(`${server.controlUrl}/core/score/validate-cues.js`)).text();
   expect(validator).toContain("from '/core/protocol/colour.js'");
@@ -267,7 +267,7 @@ test('an OSC target added in the console receives a real UDP /tutti/ping on "Tes
 });
 
 test('the OSC panel: a target is added with a mode, its mode and offset change in place, an echoing target shows its round trip', async () => {
-  // A receiver that answers /tutti/ping to the sender, as README.md ("OSC out") describes.
+  // A receiver that answers /tutti/ping to the sender, as docs/how-to/connect-osc-tools.md#on-time-in-every-receiver describes.
   const echo = dgram.createSocket('udp4');
   await new Promise((r) => echo.bind(0, '127.0.0.1', r));
   echo.on('message', (bytes, rinfo) => {

@@ -1,5 +1,5 @@
-// The console's "Audience voices" card in real Chromium against a real show server (README.md,
-// "Audience voices"): the open prompt as a live bar chart fed by real WebSocket viewers' votes,
+// The console's "Audience voices" card in real Chromium against a real show server (docs/reference/audience-protocol.md#audience-voices)
+// : the open prompt as a live bar chart fed by real WebSocket viewers' votes,
 // the winner and the branch once it closes, and the reaction level as a meter.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { startShowServer } from '../../local-server/src/server.js';

@@ -124,7 +124,7 @@ describe('the command line and files opened with the app', () => {
       host: '127.0.0.1',
       token: 'flag-token-1234567890',
     });
-    // The desktop app records its shows in its user-data folder too (README.md, "The performance record").
+    // The desktop app records its shows in its user-data folder too (docs/how-to/record-and-replay.md#the-performance-record).
     const records = await run.api('GET', '/api/records');
     expect(records.status).toBe(200);
     expect(records.body.dir).toBe(join(dir, 'records'));

@@ -1,4 +1,4 @@
-// The console's replay player (web/console/replay-player.js; README.md, "Replaying a record"),
+// The console's replay player (web/console/replay-player.js; docs/how-to/record-and-replay.md#replaying-a-record),
 // pure: envelopes applied at the time they were sent, the beat (with its section) and the view
 // shown at their own `at`, as a phone shows them; a jump back starts again from the top; actions,
 // votes and audience samples up to the moment.

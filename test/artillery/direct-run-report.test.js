@@ -1,5 +1,5 @@
 // Issue 40.17: a scenario YAML run directly (`artillery run -t … -o result.json local-sse.yml`,
-// as artillery/README.md shows) writes only aggregate/intermediate. Artillery printed three
+// as docs/explanation/threat-model.md#several-shows-one-deployment) writes only aggregate/intermediate. Artillery printed three
 // passing checks; the report said "No checks recorded" and "remote target". It now shows the
 // same verdicts Artillery printed, and names 127.0.0.1 / ::1 / localhost targets as local.
 

@@ -77,7 +77,7 @@ export async function runBriefly({
   return { ...run, json, result, log: lines.join('\n') };
 }
 
-/** Expectations every push-receiving scenario must meet (artillery/README.md, "Scenarios"). */
+/** Expectations every push-receiving scenario must meet (docs/how-to/load-test.md#scenarios). */
 export function expectHealthyViewers(outcome, users) {
   const { result } = outcome;
   if (!result || outcome.exitCode !== 0) throw new Error(`artillery failed (exit ${outcome.exitCode}):\n${outcome.log.slice(-3000)}`);
@@ -88,7 +88,7 @@ export function expectHealthyViewers(outcome, users) {
   expect(latency.p99).toBeGreaterThanOrEqual(latency.p50);
   expect(latency.min).toBeGreaterThan(-50); // same machine, same clock
   expect(result.counters['tutti.messages']).toBeGreaterThanOrEqual(latency.count);
-  expect(result.counters['tutti.resyncs']).toBe(0); // present at 0 (artillery/README.md)
+  expect(result.counters['tutti.resyncs']).toBe(0); // present at 0 (docs/how-to/load-test.md)
   expect(result.counters['vusers.created']).toBe(users);
   expect(result.counters['vusers.completed']).toBe(users);
   expect(result.counters['vusers.failed'] ?? 0).toBe(0);

@@ -1,4 +1,4 @@
-// The vote-storm scenario (artillery/README.md) through the real `artillery run` against a real
+// The vote-storm scenario (docs/how-to/load-test.md) through the real `artillery run` against a real
 // show server playing its score: every virtual phone votes on the prompt it sees, every vote is
 // answered and counted once at the server.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';

@@ -1,5 +1,5 @@
-// How both pages look for people who set their phone up differently (web/audience/README.md,
-// "Accessibility" and "Languages"), in real Chromium against real show servers:
+// How both pages look for people who set their phone up differently (docs/reference/accessibility-and-languages.md#accessibility
+// and "Languages"), in real Chromium against real show servers:
 // - reduced motion (emulated): no beat pulse or flash at all, no colour transitions;
 // - 320 CSS px wide (WCAG 1.4.10, = 200 % zoom of a 640 px window) and text at 200 % on a phone:
 //   no horizontal scrolling, no clipped or overlapping text (screenshots artifacts/audience/a11y-zoom-*.png);

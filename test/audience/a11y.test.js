@@ -1,5 +1,5 @@
-// Accessibility of the audience page and the musicians' part page (web/audience/README.md,
-// "Accessibility"), in real Chromium against real show servers:
+// Accessibility of the audience page and the musicians' part page (docs/reference/accessibility-and-languages.md#accessibility)
+// in real Chromium against real show servers:
 // - axe-core (WCAG 2.x A/AA/AAA rules and best practices) finds nothing in any state: waiting,
 //   playing, vote open, vote result, network lost (audience page); picker, playing at 200 bpm,
 //   network lost (part page). The venue-offline states of the edge: test/edge/a11y-venue.test.js;

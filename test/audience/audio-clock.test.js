@@ -1,5 +1,5 @@
 // The page clock → audio clock mapping (web/audience/src/audio-clock.js) with the output
-// timestamps real engines gave (web/audience/README.md, "Browser differences"). WebKit's
+// timestamps real engines gave (docs/explanation/browser-differences.md#what-differs). WebKit's
 // performanceTime runs ahead of performance.now() by the context's age (2254 vs 1223 ms at a
 // context age of 1.03 s, 12337 vs 6265 at 6.07 s): trusted, every cue computed as seconds late and
 // was skipped, and the part page scheduled no click.

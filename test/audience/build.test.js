@@ -25,7 +25,7 @@ test('writes index.html, hashed assets, sw.js with its precache list, .br/.gz si
   // index.html references the hashed files with relative URLs (works under any origin/prefix).
   expect(html).toContain(`href="${cssPath}"`);
   expect(html).toContain(`src="${jsPath}"`);
-  // The keep-awake video (README "Screen on"): a WebM (EBML magic, V_VP8 track, and an A_OPUS track:
+  // The keep-awake video (docs/explanation/browser-differences.md#screen-on-service-worker-plain-http): a WebM (EBML magic, V_VP8 track, and an A_OPUS track:
   // Firefox holds no wake lock for a video without audio), fetched only after Join, not looped
   // (restarted by keep-awake-video.js: WebKit's loop stalls).
   expect(html).toContain(`src="${videoPath}"`);

@@ -1,4 +1,4 @@
-// The flash limit (web/audience/src/flash-limit.js; web/audience/README.md, "Accessibility"):
+// The flash limit (web/audience/src/flash-limit.js; docs/reference/accessibility-and-languages.md#accessibility):
 // never more than three flashes in any second (WCAG 2.3.1), whatever the tempo and meter.
 import { createBeatFlashLimit, createGapGate, EVERY_BEAT_MAX_BPM } from '../../web/audience/src/flash-limit.js';
 import { mostInOneSecond } from './support/a11y-probes.js';

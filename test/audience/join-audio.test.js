@@ -1,5 +1,5 @@
-// Nothing on a phone may wait on audio without a timeout (web/audience/README.md, "Browser
-// differences"): where AudioContext.resume() never settles (Firefox ESR without an audio device,
+// Nothing on a phone may wait on audio without a timeout (docs/explanation/browser-differences.md#what-differs)
+// : where AudioContext.resume() never settles (Firefox ESR without an audio device,
 // a phone whose audio focus is held by a call), the Join tap used to wait for ever: the button
 // stayed disabled, the score's media were never preloaded and the current cues never scheduled.
 // Real Chromium, with resume() replaced by one that never settles before the page's scripts run.

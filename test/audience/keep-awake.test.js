@@ -1,4 +1,4 @@
-// Screen on at the venue (web/audience/README.md, "Screen on"): phones open
+// Screen on at the venue (docs/explanation/browser-differences.md#screen-on-service-worker-plain-http): phones open
 // http://192.168.x.x:8080/, which is not a secure context, so there is no Wake Lock API and no
 // service worker. The page must keep the screen on with its muted, restarted video from the Join tap
 // until the show is over, and a re-join must still cost little (HTTP caching of the immutable

@@ -153,7 +153,7 @@ test('resumes after sleep (JS stalled, connection lost, page hidden then visible
     expect(log).toContain('resume (visible)');
     expect(await page.evaluate(() => window.__loaded === performance.timeOrigin)).toBe(true);
     expect(await page.evaluate(() => window.__tutti.connection().transport)).toBe('ws');
-    // The page reads the lean stream (README.md, `?stream=lean`), which has its own seq space.
+    // The page reads the lean stream (docs/reference/audience-protocol.md#endpoints), which has its own seq space.
     const latest = show.show.leanStream.seq();
     await waitInPage(page, (seq) => window.__tutti.seq() >= seq, latest);
     expect(problems).toEqual([]);

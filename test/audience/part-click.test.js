@@ -1,4 +1,4 @@
-// The part page's click (web/audience/part/click.js, README.md "Part pages") on a stand-in Web
+// The part page's click (web/audience/part/click.js, docs/how-to/part-pages.md#part-pages) on a stand-in Web
 // Audio context (Node has none; the real one is exercised in Chromium by part-page and
 // part-rehearsal): a click is put on the audio clock once per key, even when its tone has ended
 // before the page's clock reached its beat (the audio and page clocks disagree by a few ms on a

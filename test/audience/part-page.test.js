@@ -1,4 +1,4 @@
-// The musicians' part page (README.md, "Part pages") in real Chromium at a tablet viewport,
+// The musicians' part page (docs/how-to/part-pages.md#part-pages) in real Chromium at a tablet viewport,
 // against a real show server: the page behind the console's key picks a part, follows the same
 // state stream and clock sync as the audience page, shows each of the player's cues at its beat
 // (within the sync test's tolerance), counts down in beats correctly through meter changes,
@@ -17,7 +17,7 @@ import { partCueTable } from '#core/score/part-cues.js';
 import { cuesForPart } from '#core/client/part-plan.js';
 
 export const TABLET = { viewport: { width: 1180, height: 820 }, deviceScaleFactor: 1, hasTouch: true, isMobile: false };
-/** The sync test's limit (test/audience/sync.test.js, README.md "How fast, how small"). */
+/** The sync test's limit (test/audience/sync.test.js, docs/results.md#how-fast-how-small). */
 const TOLERANCE_MS = 10;
 
 /** Meter changes (4/4 → 3/4 → 5/8), two written ramps, cues for two parts and one for everyone. */

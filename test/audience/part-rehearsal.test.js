@@ -1,4 +1,4 @@
-// A rehearsal on the musicians' part page (README.md, "Rehearsing") in real Chromium against a real
+// A rehearsal on the musicians' part page (docs/how-to/rehearse.md#rehearsing) in real Chromium against a real
 // show server: "from B, two bars of count-in, loop it twice, at 200 %". The page shows the count-in
 // ("2 …", "1 …") click by click at the server's click times, its beat dots counting the count-in's
 // beats, and clicks it; then the loop's beats, each once, in the order the server plays them

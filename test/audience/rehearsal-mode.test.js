@@ -1,4 +1,4 @@
-// Rehearsal mode on real phones (README.md, "Rehearsal mode"): real Chromium pages against a real
+// Rehearsal mode on real phones (docs/how-to/rehearse.md#rehearsal-mode): real Chromium pages against a real
 // show server. While the operator rehearses, a phone shows the calm "Rehearsal — the show starts
 // soon" screen — no bar:beat, no view text, no sound, no vote, no reaction — said once in the
 // polite live region and clean for axe; a phone that joins during rehearsal sees it too; the

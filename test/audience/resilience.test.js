@@ -104,7 +104,7 @@ test('a server restart (new epoch) is followed by itself: reconnect, resync, bac
     await page.goto(`${first.audienceUrl}/`);
     await waitInPage(page, () => window.__tutti.connection().live && window.__tutti.displays().length >= 2);
     const oldEpoch = await page.evaluate(() => window.__tutti.epoch());
-    // The page reads the lean stream (README.md, `?stream=lean`): the full epoch with a suffix.
+    // The page reads the lean stream (docs/reference/audience-protocol.md#endpoints): the full epoch with a suffix.
     expect(oldEpoch).toBe(`${(await control(first, 'GET', '/api/status')).epoch}${LEAN_EPOCH_SUFFIX}`);
 
     await first.close();

@@ -6,7 +6,7 @@
 // (b) raw, since all pages share one machine clock, and (c) corrected with each page's true offset
 // measured outside the jittery path (a CDP round trip).
 //
-// What a page shows late has two causes, measured apart (README.md, "How fast, how small"):
+// What a page shows late has two causes, measured apart (docs/results.md#how-fast-how-small):
 // - its clock: at each display, the page's reading of the server clock minus the server clock's
 //   true time then. This is clock sync, and a busy machine barely moves it: held to 10 ms pairwise
 //   (p99) and each page to its own stated bound.

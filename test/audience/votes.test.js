@@ -1,4 +1,4 @@
-// The prompt on real phones (README.md, "Audience voices"): real Chromium pages against the real
+// The prompt on real phones (docs/reference/audience-protocol.md#audience-voices): real Chromium pages against the real
 // show server. The buttons appear when the prompt opens and go when it closes, on the page's
 // synced clock; a tap votes over the WebSocket, a page without WebSocket (SSE) votes with POST
 // /vote; a changed mind and a reload count once; the result is shown; then the Tap button of a

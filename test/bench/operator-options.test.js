@@ -1,6 +1,6 @@
 // `npm run bench:operator`'s flags (bench/operator/options.js): the phones offer permessage-deflate
 // at the venue, as browsers do, and not on the edge, which refuses it as deployed (edge-worker/
-// README.md, "WebSocket compression") but, locally, behind Miniflare's entry worker, would
+// docs/explanation/lean-stream.md#websocket-compression) but, locally, behind Miniflare's entry worker, would
 // compress every message once per phone; either can be asked for.
 import { expect, test } from '@jest/globals';
 import { parseArgs } from '../../bench/operator/options.js';

@@ -1,6 +1,6 @@
 // The audience page and the part page in Chromium, Firefox ESR and WebKitGTK against a real show
-// server (README.md, "Suites beyond npm test"; differences found: web/audience/README.md, "Browser
-// differences"). Per engine: join, bar:beat against the server's schedule, the transport used, a
+// server (docs/reference/test-suites.md#suites-beyond-npm-test; differences found: docs/explanation/browser-differences.md#what-differs)
+// . Per engine: join, bar:beat against the server's schedule, the transport used, a
 // vote, a sound cue put on the audio clock at its time, a part-page click, the keep-awake video on
 // a plain-HTTP LAN address, and the WS → SSE → poll fallbacks. Screenshots: artifacts/browsers/.
 import { mkdir, mkdtemp, writeFile, rm } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// Firefox's own wake lock for the keep-awake video (web/audience/README.md, "Screen on"), read
+// Firefox's own wake lock for the keep-awake video (docs/explanation/browser-differences.md#screen-on-service-worker-plain-http), read
 // where it is kept: nsIPowerManagerService's "video-playing" lock, over Marionette in the browser's
 // chrome context. Firefox takes it only for a playing video with an audio track, so the old
 // video-only WebM held none (measured: "unlocked"); the page on a plain-HTTP LAN address must hold

@@ -1,5 +1,5 @@
 // The audience page, the part page and the composer's console through a real screen reader:
-// GNOME's Orca reading Firefox ESR (support/orca.js; README.md, "Suites beyond npm test"). test/audience/a11y.test.js checks
+// GNOME's Orca reading Firefox ESR (support/orca.js; docs/reference/test-suites.md#suites-beyond-npm-test). test/audience/a11y.test.js checks
 // the live regions' texts inside Chromium; this checks what a blind listener or player actually
 // hears during a performance: each section, the vote, the next cue as they come, and nothing that
 // talks over the music on its own — no beat numbers or countdowns, and no "N percent" from the

@@ -1,4 +1,4 @@
-// The audience page's venue-offline states on the edge (web/audience/README.md, "Accessibility"),
+// The audience page's venue-offline states on the edge (docs/reference/accessibility-and-languages.md#accessibility),
 // in real Chromium against local workerd: "not started yet" and "the venue is offline" have no
 // axe violations, and each notice is spoken once — "not started" politely, "offline" at once
 // (assertive). Screenshots: artifacts/audience/a11y-edge-*.png.

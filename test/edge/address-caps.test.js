@@ -1,4 +1,4 @@
-// Attack (SECURITY.md, "The public edge"): one address holds the edge's capacity. It opened
+// Attack (docs/explanation/threat-model.md#the-public-edge-cloudflare-worker--durable-objects): one address holds the edge's capacity. It opened
 // sockets until the show was full (every later viewer got 503 EDGE_FULL), and held 1,000 SSE
 // streams or long polls (workerd at 93 %). Now one public address holds at most
 // ADDRESS_MAX_SOCKETS per shard and never half a shard (the Worker then answers 429 rather than

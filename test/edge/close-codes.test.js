@@ -1,4 +1,4 @@
-// Attack (SECURITY.md, "The public edge"): a client closes its WebSocket with a code that may not
+// Attack (docs/explanation/threat-model.md#the-public-edge-cloudflare-worker--durable-objects): a client closes its WebSocket with a code that may not
 // be sent back (999, 1015, 5000). The shard echoed it, workerd threw, and the TCP connection hung
 // for ~8 s (a cheap way to hold the edge's connections). Now the edge answers such a code with
 // 1002 (protocol error), and echoes a valid one. A raw WebSocket client (the `ws` library will

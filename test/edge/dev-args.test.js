@@ -1,4 +1,4 @@
-// `npm run edge:dev` arguments (edge-worker/README.md, "Run it locally"): --port and
+// `npm run edge:dev` arguments (docs/tutorials/first-edge-show.md#run-it-locally-no-cloudflare-account-needed): --port and
 // --persist-to keep the direct runtime; anything else still goes to `wrangler dev`.
 
 import { parseDevArgs } from '../../edge-worker/scripts/dev-args.js';

@@ -1,5 +1,5 @@
 // `npm run edge:dev` must hold thousands of WebSocket viewers opened at once on a laptop
-// (edge-worker/README.md, "Run it locally"). Under `wrangler dev` its dev proxy cost ~5 open
+// (docs/tutorials/first-edge-show.md#run-it-locally-no-cloudflare-account-needed). Under `wrangler dev` its dev proxy cost ~5 open
 // files per viewer in one workerd (7,383 fds at 1,500 viewers), so near 4,000 viewers it hit the
 // 20,000 open-files limit: "Too many open files", and every viewer dropped. This test starts the
 // real edge:dev script, opens 1,000 viewers at once, checks every process it started would still

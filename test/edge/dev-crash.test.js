@@ -1,4 +1,4 @@
-// `npm run edge:dev` supervises its workerd (edge-worker/README.md, "Run it locally"): a crash is
+// `npm run edge:dev` supervises its workerd (docs/tutorials/first-edge-show.md#run-it-locally-no-cloudflare-account-needed): a crash is
 // named in the terminal with its signal, workerd serves again on the same port with the same
 // storage (the published show is still there), and a crash loop ends edge:dev with exit code 1
 // instead of spinning. Both tests run the real dev.js and kill its real workerd with SIGKILL,

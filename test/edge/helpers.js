@@ -178,7 +178,7 @@ export async function openViewer(edge) {
   return viewer;
 }
 
-/** What a live publisher sends every second (edge-worker/README.md, "Venue status"). */
+/** What a live publisher sends every second (docs/reference/publisher-protocol.md#venue-status). */
 export { ALIVE_FRAME };
 
 /**
@@ -312,7 +312,7 @@ export async function postVote(edge, vote, { address, base = '', session } = {})
 
 /**
  * A state as the venue published it: without the `venue` field the edge merges in
- * (edge-worker/README.md, "Venue status").
+ * (docs/reference/publisher-protocol.md#venue-status).
  * @param {Record<string, unknown> | null | undefined} state
  */
 export function withoutVenue(state) {
@@ -330,7 +330,7 @@ export const stateOf = (viewer) =>
   viewer.frames.filter((f) => f.type === 'snapshot' || f.type === 'delta').reduce((s, e) => applyEnvelope(s, e), null);
 
 /**
- * Send a vote on an edge viewer's socket and wait for the shard's answer (README.md, "Audience voices").
+ * Send a vote on an edge viewer's socket and wait for the shard's answer (docs/reference/audience-protocol.md#audience-voices).
  * @param {{ frames: any[], send: (frame: object) => void }} viewer
  * @param {string} key
  * @param {string} option

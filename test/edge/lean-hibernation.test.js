@@ -1,4 +1,4 @@
-// The lean stream across a shard's hibernation (edge-worker/README.md, "The lean stream"): a push
+// The lean stream across a shard's hibernation (docs/explanation/lean-stream.md#how-it-works): a push
 // carries the lean snapshot only when it changed, so a shard woken by a beat's push has the full
 // snapshot but not the lean one. Its next lean joiner and a lean viewer's resync must still get
 // the lean snapshot (fetched from the root), and lean viewers keep getting the lean deltas.

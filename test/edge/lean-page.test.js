@@ -1,5 +1,5 @@
-// The audience page at the edge reads the lean stream (README.md, `?stream=lean`; edge-worker/
-// README.md, "The lean stream"), in real Chromium against local workerd: its WebSocket (and, with
+// The audience page at the edge reads the lean stream (docs/reference/audience-protocol.md#endpoints; edge-worker/
+// docs/explanation/lean-stream.md#how-it-works), in real Chromium against local workerd: its WebSocket (and, with
 // no WebSocket, its SSE stream) asks for `stream=lean`, it holds the lean epoch, and while the
 // venue publishes a delta per beat the page receives its snapshot and nothing else, yet its beat
 // display keeps moving (the flywheel); the next ahead window arrives as one message.

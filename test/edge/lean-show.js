@@ -1,4 +1,4 @@
-// A playing show's state as the venue publishes it (README.md, the state and its flywheel), for
+// A playing show's state as the venue publishes it (docs/README.md, the state and its flywheel), for
 // the edge's lean-stream suites: the per-beat `position`, the per-cue `view`, and `segment` and
 // `ahead` chunks of WINDOW_BEATS beats, so the lean stream moves once per chunk.
 

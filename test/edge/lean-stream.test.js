@@ -1,4 +1,4 @@
-// `?stream=lean` at the edge (README.md; edge-worker/README.md, "The lean stream"): the root
+// `?stream=lean` at the edge (docs/README.md; docs/explanation/lean-stream.md#how-it-works): the root
 // derives the lean stream once per update with the venue's rule and pushes it to the shards and
 // the SSE/poll cache. A lean viewer gets one message per ahead window and per operator action,
 // not one per beat (an action that moves the cues ahead: the action first, the look-ahead

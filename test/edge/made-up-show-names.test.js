@@ -1,4 +1,4 @@
-// Attack (SECURITY.md, "The public edge"): requests that make the edge create or wake objects for
+// Attack (docs/explanation/threat-model.md#the-public-edge-cloudflare-worker--durable-objects): requests that make the edge create or wake objects for
 // nothing. `/s/<made-up>/…` for many names (with SHOWS unset every name used to get a root, and a
 // shard for ws/vote: the issue measured 8,900 junk roots and 226 MB of storage); `/healthz?deep=1`
 // (a root request, unauthenticated); `/media/*` (a root request each). Now SHOWS unset serves the

@@ -1,4 +1,4 @@
-// Attack (SECURITY.md, "The public edge"): 4 × 100 MiB `POST /vote` were each read whole before
+// Attack (docs/explanation/threat-model.md#the-public-edge-cloudflare-worker--durable-objects): 4 × 100 MiB `POST /vote` were each read whole before
 // the 413 (workerd +393 MB; a Cloudflare isolate has 128 MB). Now a declared Content-Length over
 // the limit is refused before any of the body is read, and a body without one (chunked) is read
 // only up to the limit. Both on /vote (1 KiB) and POST /publish (256 KiB). Real local workerd.

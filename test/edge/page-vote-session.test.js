@@ -1,4 +1,4 @@
-// The audience page votes through the edge with a session (SECURITY.md, "The public edge"): in real
+// The audience page votes through the edge with a session (docs/explanation/threat-model.md#the-public-edge-cloudflare-worker--durable-objects): in real
 // Chromium without WebSocket (so on SSE, voting with POST vote), the page's first vote is refused
 // 403 SESSION, it joins (POST session) and sends it again with the signed session; the edge
 // counts it, and the next vote goes with the session at once. Before the page knew sessions, the

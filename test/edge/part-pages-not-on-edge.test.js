@@ -1,5 +1,5 @@
-// The musicians' part pages are on the venue listener only (README.md, "Part pages";
-// SECURITY.md): a venue server mirroring to a real edge (local workerd) serves /part/<key>/… to
+// The musicians' part pages are on the venue listener only (docs/how-to/part-pages.md#part-pages;
+// docs/explanation/threat-model.md): a venue server mirroring to a real edge (local workerd) serves /part/<key>/… to
 // the tablets on its Wi-Fi, and the edge answers none of it — not the page, not the cue table,
 // not the report, not the page's script under any path — while it serves the show as usual.
 

@@ -1,4 +1,4 @@
-// Attack (SECURITY.md, "The public edge"): guessing the publish token (860 guesses/s measured,
+// Attack (docs/explanation/threat-model.md#the-public-edge-cloudflare-worker--durable-objects): guessing the publish token (860 guesses/s measured,
 // unthrottled, any length accepted). Now an address gets PUBLISH_FAILURE_LIMITER's wrong tokens
 // a minute (10) and then 429 AUTH_THROTTLED without its token being compared; another address is
 // not affected; and a PUBLISH_TOKEN under 16 characters publishes nothing (503 with the reason),

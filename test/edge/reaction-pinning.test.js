@@ -1,4 +1,4 @@
-// Attack (SECURITY.md, "The public edge"): a handful of sockets tapping as fast as the per-socket
+// Attack (docs/explanation/threat-model.md#the-public-edge-cloudflare-worker--durable-objects): a handful of sockets tapping as fast as the per-socket
 // budget allows pins the venue's reaction level at 1 for the whole window. The case is 60
 // tapping sockets among 300 quiet viewers; scaled down 5× with the same ratio: 12 tappers, each
 // from its own address, among 60 quiet viewers, 20 taps a second for 4 s. The level is what the

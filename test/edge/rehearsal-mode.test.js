@@ -1,4 +1,4 @@
-// Rehearsal mode through the edge (README.md, "Rehearsal mode"; edge-worker/README.md: the edge
+// Rehearsal mode through the edge (docs/how-to/rehearse.md#rehearsal-mode; docs/explanation/edge-design.md: the edge
 // relays the venue's state and derives the lean stream at its root): a real venue server mirrors
 // to the worker on local workerd; the edge's full and lean streams carry `"rehearsal": true` and
 // no vote, the edge refuses a vote for the console-only round, the audience page served by the

@@ -1,4 +1,4 @@
-// The pure parts of named shows (edge-worker/README.md, "More than one show per edge"): reading
+// The pure parts of named shows (docs/how-to/deploy-the-edge.md#more-than-one-show-per-edge): reading
 // the show from the path, the object names, and the per-isolate feed caches' bound. The routes
 // themselves are tested on workerd in shows*.test.js.
 

@@ -1,4 +1,4 @@
-// The optional SHOWS list (edge-worker/README.md, "More than one show per edge"): with it set, the
+// The optional SHOWS list (docs/how-to/deploy-the-edge.md#more-than-one-show-per-edge): with it set, the
 // edge serves only the named shows (and the default one); any other well-formed name is 404
 // NO_SUCH_SHOW on every route, publishing included, before any object is created for it.
 

@@ -1,4 +1,4 @@
-// A named show's root after eviction (edge-worker/README.md, "More than one show per edge"): the
+// A named show's root after eviction (docs/how-to/deploy-the-edge.md#more-than-one-show-per-edge): the
 // root's alarm may be the only thing that wakes it (a lost show expiring to "not started"), and the
 // fresh instance must push to its own show's shards — it reads its show name from storage.
 

@@ -1,5 +1,5 @@
-// A named show's objects after a quiet spell (edge-worker/README.md, "More than one show per
-// edge"): workerd evicts hibernatable objects from memory, so a fresh root or shard instance must
+// A named show's objects after a quiet spell (docs/how-to/deploy-the-edge.md#more-than-one-show-per-edge)
+// : workerd evicts hibernatable objects from memory, so a fresh root or shard instance must
 // still know its show — the root from storage, the shard from its sockets' tags — and never
 // fall back to the default show's objects.
 

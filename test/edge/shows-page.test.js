@@ -1,4 +1,4 @@
-// The audience page of a named show (README.md, "More than one show per edge"), in real Chromium
+// The audience page of a named show (docs/how-to/deploy-the-edge.md#more-than-one-show-per-edge), in real Chromium
 // against local workerd: opened at /s/<show>/ it shows that show, follows that show's updates and
 // not another's, over WebSocket and (with no WebSocket) over SSE, and every request it makes
 // stays in the show's folder. Screenshot: artifacts/audience/edge-show-a.png.

@@ -1,5 +1,5 @@
-// Per-show publish tokens (SECURITY.md, "Several shows, one deployment"; edge-worker/README.md,
-// "More than one show per edge"): a show with a secret of its own (`PUBLISH_TOKEN_<SHOW>`) is
+// Per-show publish tokens (docs/explanation/threat-model.md#several-shows-one-deployment; docs/how-to/deploy-the-edge.md#more-than-one-show-per-edge)
+// : a show with a secret of its own (`PUBLISH_TOKEN_<SHOW>`) is
 // published to with that token only; a show without one and the default show keep PUBLISH_TOKEN.
 // Every /publish… route follows the rule: the WebSocket, POST and the media uploads. On real
 // workerd, with the secrets given as the worker's bindings.

@@ -1,5 +1,5 @@
-// Two venue servers publish two shows to one edge at the same time (README.md, "More than one
-// show per edge"): `--edge <edge>/s/a` and `--edge <edge>/s/b`. Each show's remote viewers (WS,
+// Two venue servers publish two shows to one edge at the same time (docs/how-to/deploy-the-edge.md#more-than-one-show-per-edge)
+// : `--edge <edge>/s/a` and `--edge <edge>/s/b`. Each show's remote viewers (WS,
 // SSE, poll) get only their venue's states, each venue's media is served under its own show
 // only, each venue's /healthz probe reads its own show, and the default show stays untouched.
 

@@ -1,4 +1,4 @@
-// More than one show per edge deployment (README.md, "More than one show per edge"): every route
+// More than one show per edge deployment (docs/how-to/deploy-the-edge.md#more-than-one-show-per-edge): every route
 // exists again under /s/<show>/ with a root and shards of its own. Three publishers (show a,
 // show b, the default show) publish at once; each show's viewers (WS, SSE, poll), media and shard
 // capacity are its own, the default show keeps its URLs, and bad show names are refused.
@@ -21,7 +21,7 @@ async function viewerOf(prefix) {
 }
 
 async function getJson(path) {
-  // /healthz?deep=1 needs the publish token (SECURITY.md, "The public edge")
+  // /healthz?deep=1 needs the publish token (docs/explanation/threat-model.md#the-public-edge-cloudflare-worker--durable-objects)
   const res = await fetch(`${edge.url}${path}`, { headers: { authorization: `Bearer ${edge.token}` } });
   return { status: res.status, body: await res.json() };
 }

@@ -1,4 +1,4 @@
-// A venue laptop whose clock is off (edge-worker/README.md, "The venue's clock"): every time in the
+// A venue laptop whose clock is off (docs/explanation/clock-sync.md#the-venues-clock): every time in the
 // state is on the venue's clock, so the edge keeps time on it too. A real show server whose clock
 // runs a minute slow or fast publishes to the worker on real local workerd: the edge's WebSocket
 // pongs and GET /time answer on the venue's clock (so remote phones show beats and vote buttons

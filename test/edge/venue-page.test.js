@@ -20,7 +20,7 @@ afterAll(async () => {
   await stop?.();
 });
 
-/** A playing show's state, as the venue server publishes it (README.md, state section). */
+/** A playing show's state, as the venue server publishes it (docs/README.md, state section). */
 function playing(bar) {
   return {
     score: { title: 'Offline test', bars: 32 },

@@ -1,5 +1,5 @@
-// Viewer frames at the edge follow the venue's rules (README.md "Audience endpoints",
-// SECURITY.md): a flood closes with 1008 and never delays the other viewers of the same shard;
+// Viewer frames at the edge follow the venue's rules (docs/reference/audience-protocol.md#endpoints,
+// docs/explanation/threat-model.md): a flood closes with 1008 and never delays the other viewers of the same shard;
 // resyncs beyond a few per minute are answered with nothing; the budget survives hibernation.
 
 import { VIEWER_LIMITS } from '#core/protocol/viewer-limits.js';

@@ -1,4 +1,4 @@
-// Malformed `POST /vote` on the edge (edge-worker/README.md, "Votes"): each is answered with its
+// Malformed `POST /vote` on the edge (docs/explanation/edge-design.md#votes-at-the-edge): each is answered with its
 // status and counted in the root's `show.viewerRequestsRefused`, reported by the Worker at most
 // once a second per isolate, so a burst of bad requests is a handful of root RPCs, not one each.
 // A name that SHOWS does not list never gets an object for it, counted or not. Real local workerd.

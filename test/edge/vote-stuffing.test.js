@@ -1,4 +1,4 @@
-// Attack (SECURITY.md, "The public edge"): one script decides the piece by inventing device ids
+// Attack (docs/explanation/threat-model.md#the-public-edge-cloudflare-worker--durable-objects): one script decides the piece by inventing device ids
 // from one internet address, over POST /vote or one WebSocket per id. Each voice now costs a join
 // (a signed session or a socket), and joins are limited per address (JOIN_LIMITER, 30 a minute)
 // and sockets capped per address; the venue's own address, which every overflow viewer sent from

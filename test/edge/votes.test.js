@@ -1,4 +1,4 @@
-// Audience voices across the venue and the edge (README.md, "Audience voices"): a real show
+// Audience voices across the venue and the edge (docs/reference/audience-protocol.md#audience-voices): a real show
 // server publishing to the worker on real local workerd with 3 viewers per shard, so the edge's
 // viewers sit on several shards. Every phone counts once wherever it is: a second tab on another
 // shard, a reconnect and a repeated vote do not add up; the venue's tally is the venue's phones

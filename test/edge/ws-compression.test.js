@@ -1,5 +1,5 @@
-// The edge refuses permessage-deflate on its WebSockets (edge-worker/README.md, "WebSocket
-// compression"): with it, workerd compresses every message once per viewer socket, which on the
+// The edge refuses permessage-deflate on its WebSockets (docs/explanation/lean-stream.md#websocket-compression)
+// : with it, workerd compresses every message once per viewer socket, which on the
 // operator bench made an action 4–10× slower to reach 5,000 phones. The refusal is the worker's
 // compatibility flag `no_web_socket_compression` (edge-worker/wrangler.jsonc), so it is checked in
 // workerd itself — the runtime Cloudflare runs — with the worker's own compatibility date and

@@ -1,4 +1,4 @@
-// Two more of the musicians' own programs as OSC receivers (README.md, "Interoperability suite"):
+// Two more of the musicians' own programs as OSC receivers (docs/reference/test-suites.md#interop-suite):
 // ChucK (Debian's `chuck`, an `OscIn` listening for Tutti's addresses, run `--silent` on the
 // system clock) and Csound (Debian's `csound`, `OSCinit` / `OSClisten` in an instrument running on
 // a JACK server of its own, 64-sample k-cycles at 48 kHz). Each prints a line per message at the

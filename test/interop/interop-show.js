@@ -1,4 +1,4 @@
-// `tutti serve` as the interoperability suites run it (README.md, "Suites beyond npm test"): a
+// `tutti serve` as the interoperability suites run it (docs/reference/test-suites.md#suites-beyond-npm-test): a
 // real child process with the musicians' --osc / --osc-in flags, its control API, and the moment
 // each beat sounds as a viewer on /ws sees it (`position.at`), against which a tool's beats are
 // measured. One set of shows per test file; its afterAll calls cleanUp.

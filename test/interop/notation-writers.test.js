@@ -1,5 +1,5 @@
-// The notation programs composers export MIDI from, run for real (README.md, "Suites beyond npm
-// test"): LilyPond (Debian's lilypond), abc2midi (abcmidi) and MMA (mma) turn the sources in
+// The notation programs composers export MIDI from, run for real (docs/reference/test-suites.md#suites-beyond-npm-test)
+// : LilyPond (Debian's lilypond), abc2midi (abcmidi) and MMA (mma) turn the sources in
 // test/fixtures/notation-writers/ into MIDI here, and `tutti import` must read what npm test
 // holds the committed files to (test/support/notation-writers.js): each pickup where the
 // composer wrote it, abc2midi's late tempo on its beat. A newer program that writes differently

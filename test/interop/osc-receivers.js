@@ -1,4 +1,4 @@
-// The musicians' own OSC tools, run for real (README.md, "Interoperability suite"): Pd vanilla
+// The musicians' own OSC tools, run for real (docs/reference/test-suites.md#interop-suite): Pd vanilla
 // (Debian's puredata-core: a patch [netreceive -u -b] → [oscparse] → [list trim] → [print OSC],
 // headless), Pd with pd-osc's `[unpackOSC]` → `[pipelist]` (scheduling on timetags), liblo's
 // `oscdump` (liblo-tools), SuperCollider's language, sclang (supercollider-language), running an
@@ -214,7 +214,7 @@ export function sclangEnvironment(dir) {
  * - `arrival`: acts at once, as most patches do (sclang runs a bundle's responders when it
  *   arrives, whatever its timetag);
  * - `timetag`: `SystemClock.schedAbs(time, …)`, the patch scheduling on the time it is given.
- * Both echo `/tutti/ping n` to the sender, as README.md tells musicians to.
+ * Both echo `/tutti/ping n` to the sender, as docs/README.md tells musicians to.
  * @param {number} port
  * @param {'arrival' | 'timetag'} patch
  */

@@ -1,5 +1,5 @@
-// The musicians' own tools sending OSC to `tutti serve --osc-in` (README.md, "Interoperability
-// suite"), each the way it encodes numbers: liblo's `oscsend` with the types it is told (here the
+// The musicians' own tools sending OSC to `tutti serve --osc-in` (docs/reference/test-suites.md#interop-suite)
+// each the way it encodes numbers: liblo's `oscsend` with the types it is told (here the
 // 64-bit ones, `d` and `h`), SuperCollider's sclang (`NetAddr.sendMsg`: an Integer goes as `i`,
 // a Float as `f`), Pd vanilla (`[oscformat]`: every number as a float `f`), Pd with pd-osc's
 // `[packOSC]` (a bundle; whole numbers as `i`), ChucK (`OscOut`: an

@@ -1,4 +1,4 @@
-// Interoperability with the musicians' own tools (README.md, "Interoperability suite"; run with
+// Interoperability with the musicians' own tools (docs/reference/test-suites.md#interop-suite; run with
 // `npm run test:interop`, not part of `npm test`): `tutti serve` with default --osc targets, read
 // by Pd vanilla (acts on a packet when it arrives), a Pd patch with pd-osc's [unpackOSC] →
 // [pipelist] (holds a bundle's message until its timetag), liblo's oscdump, SuperCollider's server
@@ -8,7 +8,7 @@
 // error is measured against position.at of the same beat on /ws. A second case shows why
 // `mode=ahead` is only for timetag schedulers: the pipelist patch, liblo, scsynth, ChucK, Csound
 // and the scheduling sclang patch stay on time, Pd's oscparse patch and an sclang patch acting
-// at once play each beat one lookahead early. The console's Test ping gets its round trip from the echo README.md gives SuperCollider
+// at once play each beat one lookahead early. The console's Test ping gets its round trip from the echo docs/README.md gives SuperCollider
 // users. The other way, each tool drives the show over --osc-in, encoding numbers its own way
 // (64-bit, integer, 32-bit float; Pd's [packOSC] in a bundle). A cue's true/false reach Pd in their places.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
-// Sonic Pi, the live-coding music program, as an OSC receiver and sender (README.md, "OSC out: on
-// time in every receiver"): Debian's sonic-pi-server 3.2, headless. Its Ruby server boots its own
+// Sonic Pi, the live-coding music program, as an OSC receiver and sender (docs/how-to/connect-osc-tools.md#on-time-in-every-receiver)
+// : Debian's sonic-pi-server 3.2, headless. Its Ruby server boots its own
 // scsynth (on a JACK server of ours, dummy driver) and its Erlang OSC router, which takes the OSC
 // that musicians send to Sonic Pi's cue port and hands each message to the Ruby server as a cue
 // (`/osc:HOST:PORT/tutti/beat`). Code is run as its editor runs it (`/run-code` to the server's

@@ -1,4 +1,4 @@
-// Sonic Pi with `tutti serve` (README.md, "OSC out: on time in every receiver"; run with
+// Sonic Pi with `tutti serve` (docs/how-to/connect-osc-tools.md#on-time-in-every-receiver; run with
 // `npm run test:interop`): Debian's Sonic Pi 3.2 server, headless, follows Tutti's beat in
 // live_loops as its users write them (sonic-pi.js). What it shows:
 // - plain messages (Tutti's default) reach every loop; a loop with Sonic Pi's default

@@ -135,6 +135,6 @@ test('state sizes: the load-test snapshot is about 18 KB and its deltas stay sma
   expect(sizes.snapshotBytes).toBeGreaterThan(15_000);
   expect(sizes.snapshotBytes).toBeLessThan(21_000);
   expect(sizes.deltaMedianBytes).toBeLessThan(1000);
-  // Every 15 s a delta carries the next chunk of cues sent ahead (README.md, state `ahead`), capped by AHEAD_CHUNK_BYTES.
+  // Every 15 s a delta carries the next chunk of cues sent ahead (docs/README.md, state `ahead`), capped by AHEAD_CHUNK_BYTES.
   expect(sizes.deltaMaxBytes).toBeLessThan(2000 + AHEAD_CHUNK_BYTES);
 });

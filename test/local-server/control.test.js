@@ -1,4 +1,4 @@
-// Control API (README.md, "Control API" table) on a real server: token checks, transport, tempo,
+// Control API (docs/reference/control-api.md#endpoints table) on a real server: token checks, transport, tempo,
 // score loading with a new epoch, malformed bodies, metrics.
 import { fileURLToPath } from 'node:url';
 import { startShowServer } from '../../local-server/src/server.js';

@@ -1,4 +1,4 @@
-// Crash resume is on by default (README.md "Crash resume"): `tutti serve` keeps the show
+// Crash resume is on by default (docs/how-to/venue-server-unattended.md#crash-resume): `tutti serve` keeps the show
 // position in the state folder, resumes it after an unclean exit (SIGKILL), and starts at the
 // top after a clean stop (SIGTERM clears it). Real processes; the state folder is a temp dir.
 import { existsSync, readFileSync, rmSync } from 'node:fs';

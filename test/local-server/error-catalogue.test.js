@@ -40,7 +40,7 @@ function sendErrorCalls(text) {
 
 /** Responses with a 4xx/5xx status that are not errors of the catalogue, each with its reason. */
 const NOT_ERROR_BODIES = [
-  // Vote replies ({"type":"voted","ok":false,…}) and the tap's empty 409 (README.md, "Audience voices").
+  // Vote replies ({"type":"voted","ok":false,…}) and the tap's empty 409 (docs/reference/audience-protocol.md#audience-voices).
   ['local-server/src/routes/vote.js', /\.code\(reactions\.tap\(n, 'venue'\) \? 204 : 409\)/],
   // An unsatisfiable Range: 416 with Content-Range and no body (RFC 9110).
   ['local-server/src/routes/static.js', /\.code\(416\)/],

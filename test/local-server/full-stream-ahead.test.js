@@ -1,5 +1,5 @@
 // With aheadPieces the show's full stream sends a chunk that starts later in pieces (issue 27;
-// README.md, "flywheel"): the beat on which the window moves no longer carries the whole next chunk
+// docs/explanation/clock-sync.md#the-flywheel): the beat on which the window moves no longer carries the whole next chunk
 // to every viewer, a viewer applying the full stream holds the same cues, and the lean stream is as
 // before. Without it (the default) the chunk goes whole, as the second test shows.
 

@@ -1,4 +1,4 @@
-// The action first, the look-ahead after (issue 27; README.md, "flywheel"): on the lean stream an
+// The action first, the look-ahead after (issue 27; docs/explanation/clock-sync.md#the-flywheel): on the lean stream an
 // operator's seek, tempo change or vote opening reaches a viewer in an update of its own, without
 // the new `ahead` chunks, and the chunks come in the very next update (a moment later:
 // LOOK_AHEAD_DELAY_MS in local-server/src/show-streams.js) — no gap, and the viewer's

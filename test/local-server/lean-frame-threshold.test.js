@@ -1,4 +1,4 @@
-// The lean stream's WebSocket frames (README.md, `?stream=lean`): compressed once for every viewer
+// The lean stream's WebSocket frames (docs/reference/audience-protocol.md#endpoints): compressed once for every viewer
 // that negotiated permessage-deflate when the envelope is at least 1 KiB, sent plain (RSV1 clear,
 // which RFC 7692 allows per message) below that, so no phone spends an inflation on a pause or a
 // vote's counts. Both kinds reach a real ws client that negotiated the extension intact.

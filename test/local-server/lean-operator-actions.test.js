@@ -1,5 +1,5 @@
-// An operator's action reaches a lean-stream viewer as soon as a full-stream viewer (README.md,
-// "How fast, how small": the lean stream sends about one update per ahead window, but never holds
+// An operator's action reaches a lean-stream viewer as soon as a full-stream viewer (docs/results.md#how-fast-how-small
+// : the lean stream sends about one update per ahead window, but never holds
 // back a pause, a seek, a tempo change or a vote opening). Real server, real control API, one
 // viewer per stream with ws's default options (the lean one negotiates permessage-deflate, as a
 // browser does); each applies every envelope and notes when its state first shows the action

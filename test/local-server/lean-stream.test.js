@@ -1,4 +1,4 @@
-// `?stream=lean` on /ws, /sse and /poll (README.md): the lean stream has its own epoch id and seq
+// `?stream=lean` on /ws, /sse and /poll (docs/README.md): the lean stream has its own epoch id and seq
 // space, is negotiated with permessage-deflate on /ws (and only there), and bad values are refused.
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
@@ -47,7 +47,7 @@ test('WebSocket lean: compressed, own epoch and seq space, no per-beat position,
   // Operator actions move the lean stream; beats alone (within a 15 s chunk) do not.
   server.show.engine.seek(5);
   server.show.engine.setTempo(120);
-  // The action first, its look-ahead (`ahead`, without `position`) a moment later (README.md).
+  // The action first, its look-ahead (`ahead`, without `position`) a moment later (docs/README.md).
   await waitFor(
     () =>
       lean.tracker.seq >= server.show.leanStream.seq() &&

@@ -1,4 +1,4 @@
-// The log file (local-server/src/log-file.js, README.md "Logs"): an audience-side 500 is written
+// The log file (local-server/src/log-file.js, docs/how-to/venue-server-unattended.md#logs): an audience-side 500 is written
 // with its stack (it used to go nowhere), secrets never reach the file, the file rotates by size
 // and keeps a few, and /metrics carries the process metrics (event-loop lag). Real servers,
 // real files in a temp dir.

@@ -1,4 +1,4 @@
-// How OSC-in reads a place (README.md, "OSC address space"): a string is a section's mark or a
+// How OSC-in reads a place (docs/reference/osc.md#address-space): a string is a section's mark or a
 // printed bar ("p17", "p17.2" for its 2nd time through), an integer a running bar; a mark the
 // score has wins over a printed bar written the same way.
 import { startArgs, loopArgs } from '../../local-server/src/osc-in.js';

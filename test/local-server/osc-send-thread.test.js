@@ -1,4 +1,4 @@
-// The OSC send thread (local-server/src/osc-send-thread.js, README.md "OSC out"): packets timed on
+// The OSC send thread (local-server/src/osc-send-thread.js, docs/how-to/connect-osc-tools.md#on-time-in-every-receiver): packets timed on
 // the wall clock from a worker thread, cancellable, with each outcome reported; and the same core
 // in the main thread when no worker can start, with nothing posted meanwhile lost. Real UDP.
 import { startSendThread } from '../../local-server/src/osc-send-thread.js';

@@ -1,5 +1,5 @@
-// OSC beats arrive when they sound in every kind of receiver (README.md, "OSC out: on time in
-// every receiver"), over real UDP: node-osc's Server, which acts on a bundle when it arrives (as
+// OSC beats arrive when they sound in every kind of receiver (docs/how-to/connect-osc-tools.md#on-time-in-every-receiver)
+// over real UDP: node-osc's Server, which acts on a bundle when it arrives (as
 // Pd vanilla's oscparse and Max's udpreceive do), and a receiver that holds a bundle until its
 // timetag (as liblo and SuperCollider do). Each beat's error is measured against the time it
 // sounds as a viewer reads it on /ws (position.at). Runs in band (npm run test:timing).

@@ -1,4 +1,4 @@
-// OSC over real UDP (README.md, "OSC address space"): beats and cues as plain messages by default
+// OSC over real UDP (docs/reference/osc.md#address-space): beats and cues as plain messages by default
 // and as timetagged bundles sent ahead for `mode=ahead` targets, transport messages, a dead target
 // never blocking the others, the console's OSC routes (mode, offset, test ping and its round trip),
 // the count-in through the same sender, a cue's true/false as 1/0, and OSC-in remote control.

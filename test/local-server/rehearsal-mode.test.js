@@ -1,4 +1,4 @@
-// Rehearsal mode at the venue (README.md, "Rehearsal mode"), on a real show server: the full and
+// Rehearsal mode at the venue (docs/how-to/rehearse.md#rehearsal-mode), on a real show server: the full and
 // the lean stream carry `"rehearsal": true` (and no vote, reaction window or sound) to real
 // WebSocket and SSE viewers, and lose the field when it ends; OSC-in `/tutti/rehearsal i:0|1`
 // switches it over real UDP and bad arguments are counted; the performance record has the

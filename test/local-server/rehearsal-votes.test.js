@@ -1,4 +1,4 @@
-// Votes inside a rehearsal loop (README.md, "Rehearsing"): a prompt inside the range opens on the
+// Votes inside a rehearsal loop (docs/how-to/rehearse.md#rehearsing): a prompt inside the range opens on the
 // loop's first pass only, and while the loop is set the winner's branch is not taken (the result
 // is still counted, shown and logged). Real show server, a real WebSocket viewer voting.
 import { afterEach, expect, test } from '@jest/globals';

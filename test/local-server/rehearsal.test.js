@@ -1,4 +1,4 @@
-// Rehearsing on a real show server (README.md, "Rehearsing"): a count-in and a loop checked on a
+// Rehearsing on a real show server (docs/how-to/rehearse.md#rehearsing): a count-in and a loop checked on a
 // real UDP OSC receiver, message by message, against the schedule the server announced (the
 // state's `countIn` and the tempo): N `/tutti/countin` clicks, then the range's beats, the jump
 // back, the next pass, the release; the same from OSC-in; and bad input refused with a clear 400
@@ -12,7 +12,7 @@ import { arrivalReceiver, wallClock } from '../support/osc-receivers.js';
 import { writeRehearsalScore } from '../support/rehearsal-score.js';
 
 /**
- * The send thread is on time to ~1 ms (README.md, "OSC out"), but a loaded 2-core machine wakes
+ * The send thread is on time to ~1 ms (docs/how-to/connect-osc-tools.md#on-time-in-every-receiver), but a loaded 2-core machine wakes
  * it, or this receiver, late now and then: the median must be on time, and no message may be off
  * by anything near a beat (250 ms here), which a wrong jump back would be.
  */

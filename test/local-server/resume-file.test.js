@@ -1,4 +1,4 @@
-// The crash-resume file (local-server/src/resume-file.js, README.md "Crash resume"): an
+// The crash-resume file (local-server/src/resume-file.js, docs/how-to/venue-server-unattended.md#crash-resume): an
 // absolute score path, durable writes (fsync of the file and the folder around the rename), a
 // `.corrupt` copy and a warning for a file that cannot be used, and every resumed value
 // range-checked. Real files in a temp dir and real show servers.

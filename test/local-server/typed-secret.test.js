@@ -1,5 +1,5 @@
 // An edge token typed into the console while the show runs is hidden like the tokens given at
-// start (local-server/src/secrets.js, README.md "Logs"): a log line that quotes it shows `***` in
+// start (local-server/src/secrets.js, docs/how-to/venue-server-unattended.md#logs): a log line that quotes it shows `***` in
 // the terminal's log, the JSON log file, the console's log view and the performance record. Real
 // show server with a real log file and record folder; the line is logged through the server's
 // own log, as any part of the server would (an upstream error that echoes the token, say).

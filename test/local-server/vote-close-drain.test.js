@@ -1,5 +1,5 @@
-// Votes already waiting in the server's sockets when the prompt closes still count (README.md,
-// "Audience voices": "and so do those already waiting in its sockets then (a loaded server reads
+// Votes already waiting in the server's sockets when the prompt closes still count (docs/reference/audience-protocol.md#audience-voices
+// : "and so do those already waiting in its sockets then (a loaded server reads
 // late)"). A loaded venue server stalls; when its event loop resumes, the close timer is due in
 // the timers phase while the frames that reached the kernel in time are read only in the poll
 // phase after it. The vote desk lets the poll phases run before the votes stop (afterReceived in

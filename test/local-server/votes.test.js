@@ -1,4 +1,4 @@
-// Audience voices at the venue (README.md, "Audience voices"): real WebSocket viewers and POST
+// Audience voices at the venue (docs/reference/audience-protocol.md#audience-voices): real WebSocket viewers and POST
 // /vote on a real show server, real UDP for the OSC result. One vote per device id, exactly:
 // repeats, a changed mind, a second tab and a reconnect count once; a closed prompt refuses late
 // votes; the winner's branch makes the show jump at the next bar line; malformed votes are

@@ -1,4 +1,4 @@
-// Venue and edge are one protocol (README.md, "Audience endpoints" and "Errors"): the same request,
+// Venue and edge are one protocol (docs/reference/audience-protocol.md#endpoints and "Errors"): the same request,
 // good or bad, gets the same status and the same error body from a venue server and from the edge
 // worker on local workerd mirroring it. Every case runs against both; all differences are listed at
 // once. Documented differences (the edge's CORS headers, its /healthz fields, the lean stream's
@@ -88,7 +88,7 @@ const leanShape = (body) => [
 ];
 
 /**
- * Where a server's lean stream stands (each numbers its own: README.md, `?stream=lean`).
+ * Where a server's lean stream stands (each numbers its own: docs/reference/audience-protocol.md#endpoints).
  * @param {string} base
  */
 async function leanHead(base) {

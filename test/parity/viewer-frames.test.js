@@ -1,5 +1,5 @@
-// Venue and edge hold a viewer socket to one budget (core/protocol/viewer-limits.js; README.md,
-// "Audience endpoints"; edge-worker/README.md, "Viewer frames"): the same flood of resyncs gets
+// Venue and edge hold a viewer socket to one budget (core/protocol/viewer-limits.js; docs/reference/audience-protocol.md#endpoints
+// docs/reference/edge-settings.md#other-limits): the same flood of resyncs gets
 // the same number of snapshots from a venue server and from the edge mirroring it, and the same
 // flood of pings is closed with 1008 at the same point.
 

@@ -59,7 +59,7 @@ test('an OSC target that vanishes and returns is found again without re-register
     new Promise((resolve) => {
       const received = [];
       const s = new Server(port, '127.0.0.1', () => resolve({ s, received, port: s.port }));
-      s.on('message', (m) => received.push(m[0])); // beats are plain messages by default (README.md, OSC)
+      s.on('message', (m) => received.push(m[0])); // beats are plain messages by default (docs/reference/osc.md#address-space)
     });
   let device = await listen(0);
   const port = device.port;

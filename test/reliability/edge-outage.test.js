@@ -1,5 +1,5 @@
 // The link between the venue server and the edge drops for 30 s and returns: remote viewers are
-// told the venue is lost (one snapshot of the edge's own, edge-worker/README.md "Venue status"),
+// told the venue is lost (one snapshot of the edge's own, docs/reference/publisher-protocol.md#venue-status),
 // converge within 2 s of its return, and no update is applied twice. The outage is made by a
 // user-space proxy on the publisher's path that refuses /publish and cuts open connections.
 import { startShowServer } from '../../local-server/src/server.js';

@@ -143,7 +143,7 @@ test('control API: 2,000 random bodies and 500 random tokens never crash it', as
   );
   for (const t of tokens) {
     const res = await fetch(`${server.controlUrl}/api/status`, { headers: { authorization: `Bearer ${t}` } });
-    // Refused either way: 401, or 429 once the failed-token throttle kicks in (SECURITY.md).
+    // Refused either way: 401, or 429 once the failed-token throttle kicks in (docs/explanation/threat-model.md).
     expect([401, 429]).toContain(res.status);
   }
   expect(await badInputCount()).toBeGreaterThan(before + 500);

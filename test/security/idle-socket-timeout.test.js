@@ -1,6 +1,6 @@
 // Attack: sockets that connect and send nothing, or only half a request line (slowloris), held
 // open for as long as the server lets them. They are closed a few seconds after connecting
-// (5 s, SECURITY.md) and counted in tutti_connections_rejected_total{reason="idle"}; a socket
+// (5 s, docs/explanation/threat-model.md) and counted in tutti_connections_rejected_total{reason="idle"}; a socket
 // that sent its request in time is not touched.
 import { startShow } from '../support/show.js';
 import { idleSocket } from './support/sockets.js';

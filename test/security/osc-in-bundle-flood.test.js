@@ -2,7 +2,7 @@
 // of single commands as fast as a loop can send them. Each accepted command is a state change
 // pushed to every phone; before, that datagram became 2,000 deltas. Now a packet carries at most
 // 8 commands and OSC-in accepts 20 a second; the rest are counted in
-// tutti_bad_input_total{source="osc_flood"} and dropped (SECURITY.md).
+// tutti_bad_input_total{source="osc_flood"} and dropped (docs/explanation/threat-model.md).
 import dgram from 'node:dgram';
 import { Bundle, Message, encode } from 'node-osc';
 import { startShow } from '../support/show.js';

@@ -1,7 +1,7 @@
 // Attack: anyone on the venue Wi-Fi sends /tutti/stop to the OSC-in port. OSC-in now listens on
 // 127.0.0.1 unless told otherwise (--osc-in [HOST:]PORT; a bare port stays on this machine), and
 // with --osc-allow only senders inside those ranges are heard; others are counted in
-// tutti_bad_input_total{source="osc_denied"} and ignored (SECURITY.md). Senders are bound to
+// tutti_bad_input_total{source="osc_denied"} and ignored (docs/explanation/threat-model.md). Senders are bound to
 // other 127/8 addresses, so the test never leaves this machine.
 import dgram from 'node:dgram';
 import { Message, encode } from 'node-osc';

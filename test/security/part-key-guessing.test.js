@@ -1,5 +1,5 @@
 // Attack: a phone in the hall (it has the audience URL, not the musicians' key) tries to reach
-// the musicians' part pages by guessing /part/<key>/ (SECURITY.md, "Musicians' part pages").
+// the musicians' part pages by guessing /part/<key>/ (docs/explanation/threat-model.md#musicians-part-pages).
 // Every guess is 403 PART_KEY and counted; the per-address request limit (20/s after a burst of
 // 60) bounds the guessing rate, so 60 bits of key are out of reach; a musician on another address
 // is served meanwhile. From 127.0.0.2 (not exempt from the limits, like any phone).

@@ -1,7 +1,7 @@
 // Attack: GET /poll without `since` answers with the whole snapshot, so a phone asking in a tight
 // loop tries the same amplification as a WebSocket resync flood. The per-address request limit
 // (--rate-limit, default 20/s after a burst of 60) bounds it: beyond that the answer is a ~80-byte
-// 429, counted in tutti_bad_input_total{source="rate"} (SECURITY.md). SSE reconnects go through
+// 429, counted in tutti_bad_input_total{source="rate"} (docs/explanation/threat-model.md). SSE reconnects go through
 // the same limit. Run with --rate-limit 0 this test fails: the bound comes from that limit.
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,7 @@
 // Attack: a 17-byte {"type":"resync"} frame answered with the whole snapshot, sent 50 times a
 // second (inside the 50 frames/s flood limit) to make the server push snapshots at the sender.
 // Each socket now gets at most 3 at once and 6 a minute; the rest get no answer and are counted
-// in tutti_bad_input_total{source="ws_resync"} (SECURITY.md). The socket stays open and keeps
+// in tutti_bad_input_total{source="ws_resync"} (docs/explanation/threat-model.md). The socket stays open and keeps
 // receiving the show's deltas.
 import WebSocket from 'ws';
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,7 @@
 // Attack: one phone opens hundreds of TCP connections to the audience port and never sends a
 // byte (slowloris). On a laptop with a low open-files limit this used to exhaust descriptors and
 // every other viewer's /healthz was reset. Now one address holds at most --max-per-address
-// sockets, and idle sockets are closed after a few seconds (SECURITY.md).
+// sockets, and idle sockets are closed after a few seconds (docs/explanation/threat-model.md).
 import { serveWithFileLimit } from './support/serve-child.js';
 import { idleSocket, getFrom } from './support/sockets.js';
 

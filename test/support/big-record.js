@@ -1,5 +1,5 @@
-// A long performance record written straight to disk for tests (README.md, "The performance
-// record"): an `open` entry, then beat envelopes in gzipped 1 MB chunks, and a last plain chunk
+// A long performance record written straight to disk for tests (docs/how-to/record-and-replay.md#the-performance-record)
+// : an `open` entry, then beat envelopes in gzipped 1 MB chunks, and a last plain chunk
 // as if the show were still being recorded. Bounded by `mb` (megabytes of JSON lines).
 
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 // A four-bar score whose one cue (bar 1 beat 2) carries text, true, false, a whole number and a
-// decimal: what OSC out makes of true/false (README.md, "OSC address space").
+// decimal: what OSC out makes of true/false (docs/reference/osc.md#address-space).
 
 /** The cue's arguments as written in the score. */
 const FLAG_ARGS = ['A', true, false, 3, 0.5];

@@ -1,5 +1,5 @@
-// Two kinds of OSC receiver musicians run, on real UDP sockets (README.md, "OSC out: on time in
-// every receiver"): one that acts on a packet when it arrives, bundles included (node-osc's
+// Two kinds of OSC receiver musicians run, on real UDP sockets (docs/how-to/connect-osc-tools.md#on-time-in-every-receiver)
+// : one that acts on a packet when it arrives, bundles included (node-osc's
 // Server, like Pd vanilla's oscparse and Max's udpreceive), and one that holds a bundle until its
 // timetag (like liblo and SuperCollider). Both record each message with the time it took effect,
 // on a high-resolution wall clock (`wallClock`) that a show server can share (`now` option).

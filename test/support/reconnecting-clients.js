@@ -1,4 +1,4 @@
-// Viewers that behave as README.md ("Audience endpoints") asks of every client: reconnect after a
+// Viewers that behave as docs/reference/audience-protocol.md#endpoints asks of every client: reconnect after a
 // drop and resync on a seq gap or a new epoch — over WebSocket, SSE and polling. Used by the fault
 // tests.
 
@@ -80,7 +80,7 @@ export function sseViewer(baseUrl) {
         const decoder = new TextDecoder();
         const parser = createSseParser((event) => {
           if (!client.tracker.accept(JSON.parse(event.data))) {
-            // Gap or new epoch: reconnect without Last-Event-ID (README.md, "Audience endpoints").
+            // Gap or new epoch: reconnect without Last-Event-ID (docs/reference/audience-protocol.md#endpoints).
             client.resyncs += 1;
             client.reset();
             controller.abort();

@@ -1,4 +1,4 @@
-// A short score for the rehearsal-mode suites (README.md, "Rehearsal mode"), written to a
+// A short score for the rehearsal-mode suites (docs/how-to/rehearse.md#rehearsal-mode), written to a
 // temporary folder with its sound: 4/4 at 240 bpm (a bar a second), 40 bars; a view text "Bar N"
 // every 2 bars, the bell every 4 bars (bar 1, 5, 9 …), a prompt at bar 6 for 8 beats and a
 // reaction window from bar 12 to bar 14.

@@ -1,4 +1,4 @@
-// A small score for the rehearsal tests (README.md, "Rehearsing"): 12 bars of 4/4 at 120 bpm,
+// A small score for the rehearsal tests (docs/how-to/rehearse.md#rehearsing): 12 bars of 4/4 at 120 bpm,
 // sections A–D every two bars from bar 1 (E at bar 9), a violin part with cues at bar 3 beat 3 and
 // bar 6 beat 1, and printed bar numbers whose bars 7–12 repeat printed 5–10 (2nd time).
 

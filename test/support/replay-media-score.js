@@ -1,5 +1,5 @@
-// A short score with an image and a sound, for the replay's media (README.md, "Replaying a
-// record"), written to a temporary folder: 4/4 at 240 bpm (a bar a second), 8 bars; bar 1 shows
+// A short score with an image and a sound, for the replay's media (docs/how-to/record-and-replay.md#replaying-a-record)
+// written to a temporary folder: 4/4 at 240 bpm (a bar a second), 8 bars; bar 1 shows
 // the image "lines" (media/lines.svg), bar 3 plays the 3-s swell (media/swell.wav) at gain 0.5, bar 5
 // takes the image away.
 

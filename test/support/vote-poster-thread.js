@@ -1,4 +1,4 @@
-// Polling phones that vote with POST /vote (README.md, "Audience voices"), run in a worker thread
+// Polling phones that vote with POST /vote (docs/reference/audience-protocol.md#audience-voices), run in a worker thread
 // so they keep sending while the test stalls the main thread's event loop (and with it the show
 // server). Half of them vote on keep-alive connections the server accepted earlier, half open a
 // new connection for the vote (each after a new connection that asks GET /time). workerData: { port, at (wall-clock ms to send at), keepAlive,

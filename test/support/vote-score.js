@@ -1,5 +1,5 @@
 // A short score with a branching prompt, written to a temporary folder, for the vote suites
-// (README.md, "Audience voices"): 4/4 at `bpm`, sections A (bar 1), B (5), C (9), D (13); the
+// (docs/reference/audience-protocol.md#audience-voices): 4/4 at `bpm`, sections A (bar 1), B (5), C (9), D (13); the
 // prompt "path" opens at bar 2 for `beats` beats; option "c" jumps to C, "d" to D, "stay" has no branch.
 // A reaction window runs from bar 13 to bar 16 beat 4 (level 1 = 40 taps/s) unless `reactions` says otherwise.
 

@@ -1,5 +1,5 @@
 // Dependencies' install scripts are declared in package.json's allowScripts (npm 11), so a
-// `--strict-allow-scripts` install works and nothing runs unreviewed (README.md, "Set-up").
+// `--strict-allow-scripts` install works and nothing runs unreviewed (docs/how-to/set-up.md#set-up).
 // Read from the lockfile: every locked package that has an install script must have an entry.
 import { readFileSync } from 'node:fs';
 

@@ -185,6 +185,8 @@ export function findCitations(root, text, page = null) {
       match = m[0].slice(0, m[0].length - g.phrase.length - (g.sep?.length ?? 0));
       ({ target, how } = resolveCitation(root, file, undefined, undefined));
     }
+    // A quotation that names no section stays as written after the page.
+    if (g.q && how === 'page') g.q = g.close = g.open = undefined;
     if (!g.q && !g.phrase) match = /** @type {string} */ (g.file) + (m[0].slice(g.file.length).startsWith("'s") ? "'s" : '');
     // Keep every line break where it was (with its comment marks), so no line moves; a parenthesis
     // opened before the title and not closed after it stays.
@@ -236,7 +238,14 @@ export function rewriteCitations(root, text, page = null) {
 export function codeFiles(root) {
   return execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', ...CODE_FILES], { cwd: root, encoding: 'utf8' })
     .split('\n')
-    .filter((p) => p && !p.startsWith('node_modules/') && !p.startsWith('test/fixtures/') && !p.startsWith('tools/docs/'));
+    .filter(
+      (p) =>
+        p &&
+        !p.startsWith('node_modules/') &&
+        !p.startsWith('test/fixtures/') &&
+        !p.startsWith('tools/docs/') &&
+        !p.startsWith('test/docs/'),
+    );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -1,4 +1,4 @@
-// Builds the musicians' part page (README.md, "Part pages") into dist/part/: index.html and
+// Builds the musicians' part page (docs/how-to/part-pages.md#part-pages) into dist/part/: index.html and
 // content-hashed JS/CSS under assets/, with .br/.gz siblings and manifest.json, the same way as
 // the audience app (build.js). Its own folder, not dist/audience: the edge worker serves that
 // folder to the public, and nothing of the part page may be reachable there. The venue server

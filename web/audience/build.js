@@ -54,7 +54,7 @@ export const hashOf = (bytes) => createHash('sha256').update(bytes).digest('base
  */
 export async function buildAudienceApp({ quiet = false, outDir = AUDIENCE_OUT_DIR } = {}) {
   const started = performance.now();
-  // Screen on without a secure context (README.md, "Screen on"): the video is fetched only after the Join tap.
+  // Screen on without a secure context (docs/explanation/browser-differences.md#screen-on-service-worker-plain-http): the video is fetched only after the Join tap.
   const { js, css, video, html, jsPath, cssPath, videoPath } = await buildPage(SRC, 'app');
 
   const precache = ['./', cssPath, jsPath];

@@ -1,4 +1,4 @@
-// Builds the keep-awake video (web/audience/README.md, "Screen on"): a 16×16 black WebM, two 1 s
+// Builds the keep-awake video (docs/explanation/browser-differences.md#screen-on-service-worker-plain-http): a 16×16 black WebM, two 1 s
 // frames and a silent Opus audio track, 2 s, under 1 KB. The page plays it muted and inline where
 // the Screen Wake Lock API is missing (any http:// LAN address is not a secure context), because a
 // playing video keeps the screen on. The audio track is what the nosleep technique (NoSleep.js)

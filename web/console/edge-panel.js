@@ -31,7 +31,7 @@ export function createEdgePanel({ api }) {
     const state = !edge.enabled ? 'off' : replaced ? 'replaced' : edge.connected ? 'connected' : 'connecting';
     setText(tag, state);
     tag.className = `tag ${state === 'connected' ? 'tag-ok' : state === 'connecting' ? 'tag-warn' : replaced ? 'tag-bad' : ''}`;
-    // Two venues with one token would take the show from each other: this one stopped (README.md, control API).
+    // Two venues with one token would take the show from each other: this one stopped (docs/reference/control-api.md#endpoints).
     $('edge-replaced').hidden = !replaced;
     if (replaced) {
       const at = edge.replacedAt ? new Date(edge.replacedAt).toLocaleTimeString() : 'just now';

@@ -1,4 +1,4 @@
-// The console's import of a notation file (README.md, "Bringing a piece in"): what was found and
+// The console's import of a notation file (docs/how-to/import.md#bringing-a-piece-in): what was found and
 // every warning first, with "Save … and load" to write the *.score.json; for a MIDI file, the
 // pickup the file may hide (LilyPond, abc2midi write it as bare notes), typed in and imported
 // again. Nothing is written before "Save".

@@ -102,7 +102,7 @@ function start() {
   const replay = createReplayPanel({ api });
   createRecordsPanel({ api, onReplay: (record) => replay.open(record) });
   const rehearsal = createRehearsalPanel({ api, onStatus: (status) => transport.setStatus(status) });
-  // What the hall sees: the show or the rehearsal screen (README.md, "Rehearsal mode").
+  // What the hall sees: the show or the rehearsal screen (docs/how-to/rehearse.md#rehearsal-mode).
   const rehearsalMode = createRehearsalMode({ api });
   installShortcuts(transport);
   const editor = createEditorPanel({ api });

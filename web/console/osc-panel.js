@@ -1,7 +1,7 @@
 // Musicians over OSC: each target with its mode (plain: sent when it sounds, ahead: timetagged
 // bundle sent early), its latency offset (both editable), messages sent, send errors, the test
 // ping and, when the target echoes /tutti/ping, its round trip; and the OSC-in port.
-// README.md, "OSC out: on time in every receiver".
+// docs/how-to/connect-osc-tools.md#on-time-in-every-receiver.
 
 import { $, h, fill, setText, clockTime } from './dom.js';
 

@@ -1,4 +1,4 @@
-// Musicians' part pages (README.md, "Part pages"): the second QR code — the musicians' URL with
+// Musicians' part pages (docs/how-to/part-pages.md#part-pages): the second QR code — the musicians' URL with
 // its key, never the audience's — and the part pages open now: which part, clock-sync quality
 // (the round trip and bound each page reports), transport, click, last seen; the score's parts
 // without a tablet are listed too, so the composer sees the band is ready before pressing Play.

@@ -1,4 +1,4 @@
-// Past performances (README.md, "The performance record"): the records this server wrote — date,
+// Past performances (docs/how-to/record-and-replay.md#the-performance-record): the records this server wrote — date,
 // score, duration, size — and each one's report, fetched with the token and saved as one offline
 // HTML file (the console's strict CSP would block the report's inline style if it were opened
 // from here, so it is handed to the browser as a download).

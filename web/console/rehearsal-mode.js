@@ -1,4 +1,4 @@
-// Rehearsal mode in the console (README.md, "Rehearsal mode"): one toggle in the top bar that
+// Rehearsal mode in the console (docs/how-to/rehearse.md#rehearsal-mode): one toggle in the top bar that
 // always says what the hall sees — the show, or the "Rehearsal — the show starts soon" screen —
 // and, while rehearsal mode is on, a stripe under the top bar that cannot be missed. The state
 // comes from the server (the live feed's transport status), so a change made over OSC-in or the

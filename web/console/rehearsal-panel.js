@@ -1,9 +1,9 @@
-// The console's Rehearsal card (README.md, "Rehearsing"): start from a section, printed bar or bar
+// The console's Rehearsal card (docs/how-to/rehearse.md#rehearsing): start from a section, printed bar or bar
 // with a count-in of N bars (shared with the audience or not), loop a range N times or until
 // released, release (the L key), and a rehearsal tempo in percent. The card is built here and put
 // under the Transport card, so the page's HTML stays as it is. Places are typed as the musicians
 // say them: a section's mark ("C"), a bar ("17", "17, 3" with its beat) — the printed bar for an
-// imported piece with printed numbers (README.md, "Bringing a piece in"), else the running bar.
+// imported piece with printed numbers (docs/how-to/import.md#bringing-a-piece-in), else the running bar.
 
 import { h, setText } from './dom.js';
 

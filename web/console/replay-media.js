@@ -1,4 +1,4 @@
-// The replay's images and sounds (README.md, "Replaying a record"): the files a record's audience
+// The replay's images and sounds (docs/how-to/record-and-replay.md#replaying-a-record): the files a record's audience
 // had, fetched from `GET /api/records/<id>/media/<path>?score=N` with the console's token. An
 // <img> or <audio> cannot send the Authorization header, so each file is fetched once, kept as a
 // blob URL for the life of the replay, and revoked when the replay closes or another opens. A

@@ -1,4 +1,4 @@
-// Replaying a performance record in the console (README.md, "Replaying a record"): the record's
+// Replaying a performance record in the console (docs/how-to/record-and-replay.md#replaying-a-record): the record's
 // entries are fetched page by page from the control listener, then played on this page's own
 // clock at 1×, 4× or 16×, or jumped to any moment, into the preview (replay-view.js). Nothing is
 // sent anywhere: the audience and the musicians' OSC targets receive nothing from a replay.

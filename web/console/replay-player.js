@@ -1,4 +1,4 @@
-// A performance record played back (README.md, "Replaying a record"): the record's entries in
+// A performance record played back (docs/how-to/record-and-replay.md#replaying-a-record): the record's entries in
 // the order written, turned into what the audience saw at any moment of the show. Envelopes are
 // applied as a phone applies them (snapshot, then merge patches, core/protocol/merge-patch.js)
 // at the time they were sent; what they announce — the beat with its section, transport and

@@ -1,4 +1,4 @@
-// What the replay shows of one moment (README.md, "Replaying a record"): a phone-sized preview of
+// What the replay shows of one moment (docs/how-to/record-and-replay.md#replaying-a-record): a phone-sized preview of
 // what the audience saw — section, bar:beat, the view's text, instruction, colour and image (its
 // file from the record's score folder, replay-media.js; named when the file is gone), the sound
 // cue (played at 1×, named always), the vote, the rehearsal screen — and beside it the transport,

@@ -1,4 +1,4 @@
-// Audience voices (README.md, "Audience voices"): the open prompt as a live bar chart (venue and
+// Audience voices (docs/reference/audience-protocol.md#audience-voices): the open prompt as a live bar chart (venue and
 // edge votes per option, the total, then the winner and where the show jumps) and the reaction
 // level as a meter. Fed by the console's `voices` events.
 
@@ -19,7 +19,7 @@ export function createVoicesPanel() {
       setText(state, reaction ? 'reacting' : 'idle');
       state.className = 'tag';
     } else {
-      // A round that opened in rehearsal mode is the console's only (README.md, "Rehearsal mode").
+      // A round that opened in rehearsal mode is the console's only (docs/how-to/rehearse.md#rehearsal-mode).
       const onlyHere = vote.rehearsal ? ' (rehearsal mode: the phones do not see it)' : '';
       setText($('vote-question'), `${vote.id}: ${vote.options.map((o) => o.label).join(' / ')}${onlyHere}`);
       const max = Math.max(1, ...vote.options.map((o) => o.count));
@@ -40,7 +40,7 @@ export function createVoicesPanel() {
       );
       const jump = vote.branch ? ` · jumping at bar ${vote.branch.bar}` : '';
       setText($('vote-total'), `${vote.total} vote${vote.total === 1 ? '' : 's'}${vote.winner ? ` · ${vote.winner} wins${jump}` : ''}`);
-      // Counting lasts only while the result waits for the edge's final count (README.md, "Audience voices").
+      // Counting lasts only while the result waits for the edge's final count (docs/reference/audience-protocol.md#audience-voices).
       const edgeLate = vote.phase === 'closed' && vote.edge === 'timeout';
       setText(
         state,

@@ -1,4 +1,4 @@
-// A plain `artillery run -o` file (a scenario YAML run directly, as artillery/README.md shows)
+// A plain `artillery run -o` file (a scenario YAML run directly, as docs/explanation/threat-model.md#several-shows-one-deployment)
 // keeps only aggregate/intermediate: Artillery prints its `ensure` verdicts after writing it.
 // The report recomputes them here from the scenario's own `ensure` block and the aggregate, with
 // Artillery's wording ("ok: tutti.messages > 0"), so it never says "No checks recorded" for a run

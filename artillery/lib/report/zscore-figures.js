@@ -1,5 +1,5 @@
 // ZScore's published load-test figures ("ZScore Web Server Testing", szagorac/szcore docs/testing;
-// README.md, "How fast, how small"), and how a Tutti run's numbers line up against them.
+// docs/results.md#how-fast-how-small), and how a Tutti run's numbers line up against them.
 
 import { isLoopbackUrl } from '../loopback.js';
 

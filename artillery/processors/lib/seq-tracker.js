@@ -1,4 +1,4 @@
-// The ordering rules of README.md's "Audience endpoints", for a load client: follow epoch and seq,
+// The ordering rules of docs/reference/audience-protocol.md#endpoints, for a load client: follow epoch and seq,
 // notice a gap or a new epoch (→ resync), drop duplicates. Unlike core/client/stream-tracker.js it
 // never applies the merge patches: a virtual viewer needs to know whether it is in step, not what
 // the state is, and applying 18 KB patches for thousands of viewers would load the generator, not

@@ -1,4 +1,4 @@
-// What every push-receiving scenario records (artillery/README.md, "Scenarios"), whatever the
+// What every push-receiving scenario records (docs/how-to/load-test.md#scenarios), whatever the
 // transport:
 //   tutti.push_latency_ms  histogram: receive time − envelope `t`, for pushed envelopes (not the
 //                          snapshot that answers a join or a resync: that is a reply, not a push)
@@ -28,7 +28,7 @@ export function createViewerMeter({ events, measureFrom = -Infinity, startedAt =
   let joined = false;
   let received = 0;
   let pushes = 0;
-  // Both counters of artillery/README.md's metric table appear in every report, at 0 when nothing
+  // Both counters of docs/how-to/load-test.md's metric table appear in every report, at 0 when nothing
   // happened: "no resyncs" is a result to read, not a missing key.
   events.emit('counter', Metric.MESSAGES, 0);
   events.emit('counter', Metric.RESYNCS, 0);

@@ -1,4 +1,4 @@
-// The console's audience numbers (README.md, console): joins per second, push latency measured
+// The console's audience numbers (docs/how-to/desktop-app.md#using-the-console): joins per second, push latency measured
 // by the loopback latency probe, resyncs, coalesced frames, slow clients closed, and a two-minute
 // history for the chart. Sampled once a second while a console looks.
 

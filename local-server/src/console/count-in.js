@@ -1,5 +1,5 @@
 // The console's count-in (POST /api/console/count-in: N beats, one bar by default, then play from
-// where play would start), now the show's own count-in (README.md, "Rehearsing"): the engine
+// where play would start), now the show's own count-in (docs/how-to/rehearse.md#rehearsing): the engine
 // schedules the clicks on the beats' clock and puts `countIn` in the state, so part pages click
 // it and every OSC target gets `/tutti/countin n of` (osc.js); this only relays the clicks and
 // the cancellation to the consoles' live feed.

@@ -1,4 +1,4 @@
-// The console's live feed (README.md, GET /api/events): Server-Sent Events over the
+// The console's live feed (docs/README.md, GET /api/events): Server-Sent Events over the
 // authenticated control listener. Each event is encoded once for every open console; a stuck
 // console tab is dropped, never waited for.
 

@@ -1,4 +1,4 @@
-// The console's memory of scores (README.md, the console's score card): the recent scores (the
+// The console's memory of scores (docs/how-to/desktop-app.md#using-the-console): the recent scores (the
 // host's list when it keeps one, the desktop app's; else the ones loaded in this run) and the
 // last score file checked, with its problems.
 

@@ -1,4 +1,4 @@
-// What the console shows of a score (README.md, "Control API" and the console's score card):
+// What the console shows of a score (docs/reference/control-api.md#endpoints and the console's score card):
 // metadata, sections with their times, length. A score's timeline is built once: the summary of a
 // score object is computed the first time it is asked for and kept while the score lives (the
 // console asks on every snapshot and every score load).

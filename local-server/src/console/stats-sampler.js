@@ -1,4 +1,4 @@
-// The console's once-a-second numbers (README.md, the console's audience card): sampled only
+// The console's once-a-second numbers (docs/README.md, the console's audience card): sampled only
 // while a console looks. The first look starts the latency probe and the sampler; a minute with
 // no console following the live feed and no snapshot asked for stops the sampler again.
 

@@ -1,4 +1,4 @@
-// The console's one view of where the show is (README.md, GET /api/console `transport` and the
+// The console's one view of where the show is (docs/README.md, GET /api/console `transport` and the
 // live feed's `transport` events): transport, position, tempo, loop, stream position, count-in and
 // rehearsal mode, from one reading of the engine's status.
 

@@ -1,4 +1,4 @@
-// The console's view of the audience's voices (README.md, "Audience voices"): the current
+// The console's view of the audience's voices (docs/reference/audience-protocol.md#audience-voices): the current
 // prompt's round and the reaction level, sent on the console's live feed (`voices` events) as soon
 // as a published state changes them, so the composer sees the tally when the phones do.
 

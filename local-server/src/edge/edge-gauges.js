@@ -1,4 +1,4 @@
-// The edge mirror's gauges (README.md, "Metrics"), read once a second: connected, lag, replaced,
+// The edge mirror's gauges (docs/reference/metrics.md#metric-names), read once a second: connected, lag, replaced,
 // and what the edge tells remote viewers about the venue (live, lost, none, unknown).
 
 const VENUE_STATUSES = ['live', 'lost', 'none', 'unknown'];

@@ -1,4 +1,4 @@
-// The edge's media endpoints as the venue calls them (edge-worker/README.md, "Media"):
+// The edge's media endpoints as the venue calls them (docs/reference/publisher-protocol.md#score-media):
 // `GET /publish/media` (what it holds: sha256 and size per path, and its limits),
 // `PUT /publish/media/<src>` and `DELETE /publish/media/<src>`, with the publish token, a
 // per-request timeout, and refusals as HttpError (so a caller can tell "again later" from "never").
@@ -6,7 +6,7 @@
 const REQUEST_TIMEOUT_MS = 120_000;
 
 /**
- * The error code of an edge answer: `{"error": CODE}` (README.md, "Errors"), or the nested
+ * The error code of an edge answer: `{"error": CODE}` (docs/reference/errors.md#audience-errors), or the nested
  * `{"error": {"code"}}` an edge deployed before that change still sends.
  * @param {any} body
  */

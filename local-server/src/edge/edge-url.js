@@ -1,7 +1,7 @@
 // What an operator types for the edge (`--edge`, the console's edge panel): `https://edge.example.com`,
 // `http://127.0.0.1:8787/`, `wss://…/publish`. One reading of it for the uplink (publish
 // WebSocket), the media sync (HTTP base) and the venue probe (/healthz).
-// A shared edge runs several shows (README.md, "More than one show per edge"): the operator names
+// A shared edge runs several shows (docs/how-to/deploy-the-edge.md#more-than-one-show-per-edge): the operator names
 // the show in the URL (`https://edge.example.com/s/spring-gala`), and everything the venue sends
 // goes under it. The show name is checked here, before anything is sent.
 

@@ -1,5 +1,5 @@
 // Where the edge's copy of the state stream stands and what to send to bring it to the head
-// (README.md, edge mirror): the missing deltas while the stream's replay window still has them,
+// (docs/reference/publisher-protocol.md): the missing deltas while the stream's replay window still has them,
 // else one snapshot. The uplink (uplink.js) owns the connection and feeds this the edge's hello,
 // acks and resync requests; nothing here queues, so memory stays bounded while the edge is away.
 

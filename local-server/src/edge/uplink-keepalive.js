@@ -1,7 +1,7 @@
 // Both directions of "is the edge link still there" for the uplink (uplink.js): WebSocket pings
 // every HEARTBEAT_MS (a socket that did not answer the last one is half-open and is terminated,
 // so the uplink reconnects), and the alive frames the edge's hello asks for (`aliveMs`), without
-// which the edge marks the venue lost (edge-worker/README.md, "Venue status"; the frame and the
+// which the edge marks the venue lost (docs/reference/publisher-protocol.md#venue-status; the frame and the
 // period rule are the publisher protocol's, core/protocol/publisher.js).
 
 import WebSocket from 'ws';

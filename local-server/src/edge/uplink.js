@@ -20,7 +20,7 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
 const CHECK_INTERVAL_MS = 1000;
 /**
  * The edge closes a publisher with this code when a newer one connects with the same token
- * (edge-worker/README.md, "Root"). Reconnecting would replace the other venue in turn, and the
+ * (docs/explanation/edge-design.md#root-srcshowjs-class-show). Reconnecting would replace the other venue in turn, and the
  * two would take the show from each other several times a second: stop until the operator says.
  */
 export const REPLACED_CLOSE_CODE = PublisherClose.REPLACED;
@@ -63,7 +63,7 @@ const REPLACED_WARNING =
  * @param {UplinkStream} options.stream
  * @param {{ info?: (...args: any[]) => void, warn?: (...args: any[]) => void }} [options.log]
  * @param {(status: UplinkStatus) => void} [options.onStatus] called on connect, disconnect, errors and acks
- * @param {(report: { key: string, counts: number[], total: number, final?: boolean }) => void} [options.onVotes] the edge's vote totals (README.md, "Audience voices")
+ * @param {(report: { key: string, counts: number[], total: number, final?: boolean }) => void} [options.onVotes] the edge's vote totals (docs/reference/audience-protocol.md#audience-voices)
  * @param {(n: number) => void} [options.onTaps] reaction taps the edge's viewers sent since its last report
  * @returns {EdgeUplink}
  */
@@ -182,7 +182,7 @@ export function createEdgeUplink({ url, token, stream, log = {}, onStatus = () =
 }
 
 /**
- * What a closed publish socket means (README.md, "Running a show"; the edge's close codes are the
+ * What a closed publish socket means (docs/reference/cli.md#commands; the edge's close codes are the
  * publisher protocol's): another venue replaced this one (stop until resume), or a disconnect to
  * report and reconnect from, unless the uplink itself was closed. Says so in link.lastError and the log.
  * @param {number} code the socket's close code

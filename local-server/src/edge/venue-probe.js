@@ -1,5 +1,5 @@
 // What the edge tells its remote viewers about this show: reads the edge's public /healthz
-// (`venue: live | lost | none`, edge-worker/README.md "Venue status") every few seconds, so the
+// (`venue: live | lost | none`, docs/reference/publisher-protocol.md#venue-status) every few seconds, so the
 // console's edge panel and `tutti_edge_venue{status}` show what remote phones see, not a guess.
 
 import { healthzUrl } from './edge-url.js';

@@ -16,7 +16,7 @@ import { startLivenessSweep } from './liveness-sweep.js';
 
 /**
  * @typedef {'ws' | 'sse'} StreamTransport
- * @typedef {'full' | 'lean'} StreamName which state stream a client reads (README.md, `?stream=`)
+ * @typedef {'full' | 'lean'} StreamName which state stream a client reads (docs/reference/audience-protocol.md#endpoints)
  * @typedef {'ws' | 'wsz' | 'sse'} Encoding wsz = WebSocket frame compressed once (permessage-deflate, no context takeover)
  * @typedef {object} Sink one connected streaming client
  * @property {StreamTransport} transport
@@ -27,7 +27,7 @@ import { startLivenessSweep } from './liveness-sweep.js';
  * @property {boolean} stale
  * @property {number} staleSince
  * @property {boolean} alive for WS liveness pings
- * @property {boolean} counted false for the console's latency probe: not a viewer (README.md, --max-clients)
+ * @property {boolean} counted false for the console's latency probe: not a viewer (docs/reference/cli.md#tutti-serve-flags)
  * @property {any} [ws]
  */
 

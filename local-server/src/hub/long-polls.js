@@ -1,4 +1,4 @@
-// The hub's long polls (README.md, GET /poll?wait=MS): requests waiting for the next update of
+// The hub's long polls (docs/README.md, GET /poll?wait=MS): requests waiting for the next update of
 // their stream, and the addresses that polled lately (a poller holds no socket, so "recently
 // seen" is how it counts as a viewer for status and --max-clients).
 
@@ -75,7 +75,7 @@ export function createLongPolls({ now }) {
 }
 
 /**
- * The envelopes one poll gets (README.md, GET /poll): a snapshot without `since` or when the
+ * The envelopes one poll gets (docs/reference/audience-protocol.md#endpoints): a snapshot without `since` or when the
  * replay window no longer holds it (counted as a resync), the deltas after `since`, or — with
  * `waitMs` and nothing new — the next update once it exists ([] when the wait ends first).
  * @param {object} request

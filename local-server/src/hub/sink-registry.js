@@ -1,6 +1,6 @@
 // Who the hub writes to (hub.js): every connected streaming client, grouped by the stream it
 // reads so an update only walks over its own readers, and counted per transport for the
-// viewer gauges and --max-clients (README.md). Adding, removing and evicting a slow client
+// viewer gauges and --max-clients (docs/README.md). Adding, removing and evicting a slow client
 // happen here and nowhere else, so the counts cannot drift from the sets.
 
 /**

@@ -1,5 +1,5 @@
-// Writing to one viewer's socket without letting it slow anyone else (README.md, "How fast, how
-// small"): bytes go out only while the socket drains; a socket that stops draining is marked
+// Writing to one viewer's socket without letting it slow anyone else (docs/results.md#how-fast-how-small)
+// : bytes go out only while the socket drains; a socket that stops draining is marked
 // stale and skipped until it drains again, when the hub sends it a fresh snapshot instead of
 // the deltas it missed.
 

@@ -21,7 +21,7 @@ export function encodeTextFrame(text) {
 /**
  * The same text frame compressed with permessage-deflate (RFC 7692) without context takeover:
  * each message is compressed on its own, so one buffer serves every client that negotiated the
- * extension (README.md, `?stream=lean`).
+ * extension (docs/reference/audience-protocol.md#endpoints).
  * @param {string} text
  * @returns {Buffer}
  */
@@ -41,7 +41,7 @@ export function encodeDeflatedTextFrame(text) {
 export const DEFLATE_THRESHOLD_BYTES = 1024;
 
 /**
- * A frame for clients that negotiated permessage-deflate (README.md, `?stream=lean`): compressed
+ * A frame for clients that negotiated permessage-deflate (docs/reference/audience-protocol.md#endpoints): compressed
  * once for all of them when the text is at least DEFLATE_THRESHOLD_BYTES, plain below that.
  * @param {string} text
  * @returns {Buffer}

@@ -1,5 +1,5 @@
-// `tutti import FILE [--out PATH] [--force] [--merge EXISTING.score.json] [--pickup BEATS]` (README.md,
-// "Bringing a piece in"): read the notation file, print what was found and every warning with
+// `tutti import FILE [--out PATH] [--force] [--merge EXISTING.score.json] [--pickup BEATS]` (docs/how-to/import.md#bringing-a-piece-in)
+// : read the notation file, print what was found and every warning with
 // its measure, write the score. One clear message and exit 1 for anything wrong; never a trace.
 
 import { statSync } from 'node:fs';

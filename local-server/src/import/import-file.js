@@ -1,5 +1,5 @@
 // `tutti import` and the console's import: read a MusicXML (.musicxml, .xml, .mxl) or MIDI
-// (.mid, .midi) file into a validated score with no cues (README.md, "Bringing a piece in").
+// (.mid, .midi) file into a validated score with no cues (docs/how-to/import.md#bringing-a-piece-in).
 // Every problem with the file is an ImportError with one sentence; limits keep a huge or hostile
 // file from eating the machine.
 
@@ -30,7 +30,7 @@ export const IMPORT_EXTENSIONS = ['.musicxml', '.xml', '.mxl', '.mid', '.midi'];
 
 /**
  * Import a notation file. `pickupBeats` (MIDI only): the pickup's length in beats of the first
- * time signature, 0 for none, when the file cannot show it (README "Bringing a piece in").
+ * time signature, 0 for none, when the file cannot show it (docs/how-to/import.md#bringing-a-piece-in).
  * @param {string} file
  * @param {{ limits?: typeof IMPORT_LIMITS, pickupBeats?: number }} [options]
  * @returns {Promise<ImportResult>}

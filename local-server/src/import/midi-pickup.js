@@ -7,7 +7,7 @@
 // event a notation program or a DAW puts only on a barline, so the first one after tick 0 tells
 // where the bars run; rehearsal marks before it (LilyPond's \mark) must agree. A piece with one
 // time signature throughout shows no such event: its pickup cannot be told from the file
-// (README "Bringing a piece in": `--pickup`).
+// (docs/how-to/import.md#bringing-a-piece-in: `--pickup`).
 
 /** Shorter than a 32nd note is a program's rounding, never a pickup. */
 const SHORTEST_PICKUP_IN_QUARTERS = 1 / 8;

@@ -1,4 +1,4 @@
-// Making a chunk of the performance record durable (README.md, "The performance record": what
+// Making a chunk of the performance record durable (docs/how-to/record-and-replay.md#the-performance-record: what
 // a power cut can lose). Lines are written to the chunk with a synchronous write — in the
 // operating system's cache at once, so a crash of the server loses none — and this has the
 // cache flushed to the disk with fsync at sensible points: as soon as a line that matters is

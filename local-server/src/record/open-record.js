@@ -1,4 +1,4 @@
-// Start the performance record of a show server (README.md, "The performance record"), with the
+// Start the performance record of a show server (docs/how-to/record-and-replay.md#the-performance-record), with the
 // console's latency probe it samples; a folder that cannot be written leaves the show unrecorded,
 // never stopped. After a crash, the interrupted show's record goes on.
 

@@ -1,4 +1,4 @@
-// The entries of one record, kept chunk by chunk (README.md, "The performance record": the
+// The entries of one record, kept chunk by chunk (docs/how-to/record-and-replay.md#the-performance-record: the
 // console's replay pages through a record, and a long show is tens of MB of JSON lines to gunzip
 // and parse). A gzipped chunk is closed and never changes, so it is read once; the plain chunk
 // being written changes with every line, so only it is read again when its size or time moved.

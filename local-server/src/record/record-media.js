@@ -1,4 +1,4 @@
-// The media a performance record's audience had (README.md, "Replaying a record"): which score
+// The media a performance record's audience had (docs/how-to/record-and-replay.md#replaying-a-record): which score
 // folders the record played from, and which media paths its envelopes named (a view's image, a
 // sound cue, the score's media list). The console's replay fetches a file only when the record
 // named it, from the folder of the score that was loaded at that moment; the file itself is

@@ -1,4 +1,4 @@
-// Reading performance records (README.md, "The performance record"): the list for the console
+// Reading performance records (docs/how-to/record-and-replay.md#the-performance-record): the list for the console
 // and `tutti report`, and every entry of one record in order. A crash can leave a torn last
 // line in a chunk: it is skipped and counted, never an error.
 

@@ -1,5 +1,5 @@
-// The figures the performance record samples every few seconds (README.md, "The performance
-// record"): viewers by transport at the venue and on the edge, joins, push latency as the
+// The figures the performance record samples every few seconds (docs/how-to/record-and-replay.md#the-performance-record)
+// : viewers by transport at the venue and on the edge, joins, push latency as the
 // record's own latency probe measured it, the part pages' clock sync, the edge link, and the
 // input refused since the last sample, by source.
 

@@ -1,4 +1,4 @@
-// The performance record on disk (README.md, "The performance record"): one folder per show in
+// The performance record on disk (docs/how-to/record-and-replay.md#the-performance-record): one folder per show in
 // the state folder's records/, holding numbered chunks of JSON lines. The chunk being written is
 // plain (`0003.jsonl`, appended line by line with a synchronous write, so a crash of the server
 // keeps every line written before it) and fsynced off the event loop at once after a line that

@@ -1,4 +1,4 @@
-// The performance record (README.md, "The performance record"): every show the server runs is
+// The performance record (docs/how-to/record-and-replay.md#the-performance-record): every show the server runs is
 // written to records/<id>/ in the state folder as JSON lines — each envelope of the full state
 // stream as it was sent, transport and tempo actions with who made them, vote results, the
 // score loaded, warnings and errors, and every SAMPLE_MS the audience and sync figures. A

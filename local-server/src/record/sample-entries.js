@@ -1,4 +1,4 @@
-// What the performance record writes every few seconds (README.md, "The performance record"):
+// What the performance record writes every few seconds (docs/how-to/record-and-replay.md#the-performance-record):
 // the log's warnings and errors since the last look, then a sample of the audience and sync
 // figures (record-sampler.js). One sample at a time: a slow one is never overlapped.
 

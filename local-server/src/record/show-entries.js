@@ -1,4 +1,4 @@
-// What the performance record writes of the show itself (README.md, "The performance record"):
+// What the performance record writes of the show itself (docs/how-to/record-and-replay.md#the-performance-record):
 // every envelope of the full state stream as it was sent (and, from them, the vote results),
 // each transport and tempo action with who made it, and each score load.
 

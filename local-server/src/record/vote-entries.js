@@ -1,5 +1,5 @@
-// What the performance record writes of the audience's votes (README.md, "The performance
-// record"): one `vote` entry per closed round, with the desk's counts (the venue's and the
+// What the performance record writes of the audience's votes (docs/how-to/record-and-replay.md#the-performance-record)
+// : one `vote` entry per closed round, with the desk's counts (the venue's and the
 // edge's) when the desk still holds that round, and one `act` entry (by the vote) when its
 // winner sent the show to another bar.
 
@@ -14,7 +14,7 @@ export function createVoteEntries({ show, votes, write }) {
   let lastVoteKey = null;
   let lastBranchKey = null;
   return function followVotes() {
-    // The desk's round even when phones do not see it (rehearsal mode, README.md).
+    // The desk's round even when phones do not see it (rehearsal mode, docs/README.md).
     const vote = votes.voteState?.() ?? /** @type {any} */ (show.stream.state()).vote;
     if (!vote?.closed) return;
     if (vote.key !== lastVoteKey) {

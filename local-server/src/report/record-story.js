@@ -1,4 +1,4 @@
-// What a performance record says happened (README.md, "The performance record"), read once
+// What a performance record says happened (docs/how-to/record-and-replay.md#the-performance-record), read once
 // from its entries for the report: the state replayed envelope by envelope (snapshots and merge
 // patches, as a phone does) into transport spans, sections as they were played and the tempo
 // over time; the actions with who made them; the votes; the sampled audience and sync figures;
@@ -9,7 +9,7 @@ import { applyMergePatch } from '#core/protocol/merge-patch.js';
 /**
  * @typedef {{ from: number, to: number, transport: string }} TransportSpan
  * @typedef {{ from: number, to: number, mark: string, name: string | null, bar: number }} SectionSpan
- * @typedef {{ from: number, to: number }} RehearsalSpan when the audience saw "the show starts soon" (README.md, "Rehearsal mode")
+ * @typedef {{ from: number, to: number }} RehearsalSpan when the audience saw "the show starts soon" (docs/how-to/rehearse.md#rehearsal-mode)
  * @typedef {ReturnType<typeof buildStory>} Story
  */
 

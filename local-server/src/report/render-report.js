@@ -1,4 +1,4 @@
-// The performance report (README.md, "The performance record"): one self-contained HTML file —
+// The performance report (docs/how-to/record-and-replay.md#the-performance-record): one self-contained HTML file —
 // inline CSS and SVG, no script, no font, nothing fetched — that opens offline in any browser:
 // the timeline, the tempo, the audience, the votes, push latency and clock sync, problems.
 

@@ -1,4 +1,4 @@
-// `tutti report [RECORD]` (README.md, "The performance record"): writes one self-contained HTML
+// `tutti report [RECORD]` (docs/how-to/record-and-replay.md#the-performance-record): writes one self-contained HTML
 // report of a performance record. Every failure is one message and exit 1 (2 for a usage mistake).
 
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// One call from a record folder to its report's HTML (README.md, "The performance record"):
+// One call from a record folder to its report's HTML (docs/how-to/record-and-replay.md#the-performance-record):
 // read, tell the story, render. Used by `tutti report`, the console's record thread
 // (record/record-worker.js) and the benchmark.
 

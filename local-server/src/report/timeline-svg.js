@@ -1,4 +1,4 @@
-// The report's timeline of a performance as one SVG (README.md, "The performance record"): a
+// The report's timeline of a performance as one SVG (docs/how-to/record-and-replay.md#the-performance-record): a
 // lane for the transport (playing, paused, stopped, the server down after a crash), a lane for
 // the sections as they were played, and a lane of markers for what people did (seeks, tempo
 // changes, pauses, branches a vote took), each with its time and who did it on hover.
@@ -17,7 +17,7 @@ const MARKER_COLORS = {
   rehearsal: '#7c3aed',
   other: '#475569',
 };
-/** Stretches in rehearsal mode: hatched over the transport lane (README.md, "Rehearsal mode"). */
+/** Stretches in rehearsal mode: hatched over the transport lane (docs/how-to/rehearse.md#rehearsal-mode). */
 const REHEARSAL_COLOR = '#7c3aed';
 
 /** Clock time of an epoch-ms instant, UTC (the record does not know the venue's time zone). */

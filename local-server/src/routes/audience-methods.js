@@ -1,5 +1,5 @@
 // The audience paths answer GET and HEAD only; any other method gets 405 with an Allow header,
-// as at the edge (README.md, "Errors"), instead of Fastify's "Route POST:/poll not found".
+// as at the edge (docs/reference/errors.md#audience-errors), instead of Fastify's "Route POST:/poll not found".
 
 import { AUDIENCE_METHODS } from '#core/protocol/http-errors.js';
 import { sendError } from '../send-error.js';

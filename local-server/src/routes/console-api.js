@@ -1,4 +1,4 @@
-// The console's API, beyond README.md's "Control API" table (which lives in control.js): one
+// The console's API, beyond docs/reference/control-api.md#endpoints table (which lives in control.js): one
 // snapshot of everything the composer's console shows (GET /api/console), a live feed (GET
 // /api/events, SSE), score checks before anything plays, OSC targets, the edge mirror switch, a
 // count-in, and the server's log. Every route sits behind the control listener's bearer token;
@@ -67,7 +67,7 @@ export default async function consoleApi(
   const oscPanel = createOscPanel({ osc, status, log, tell });
   const edgePanel = createEdgePanel({ edge, status, tell, log });
   const logView = createLogCursor({ log });
-  // Prompts and reactions (README.md, "Audience voices"): a `voices` event whenever they change.
+  // Prompts and reactions (docs/reference/audience-protocol.md#audience-voices): a `voices` event whenever they change.
   const voices = createVoicesFeed({ show, votes, reactions, broadcast });
   const audienceAddress = createAudienceAddress({ audiencePort, boundHost: () => consoleHost.audienceHost ?? null });
 
@@ -126,7 +126,7 @@ export default async function consoleApi(
       broadcast('score', { score: currentScore(), lastAttempt: history.lastAttempt(), recentScores: history.recent() });
     },
     transport: () => broadcast('transport', transport()),
-    // Rehearsal mode (README.md): every console shows at once whether the hall sees the show.
+    // Rehearsal mode (docs/README.md): every console shows at once whether the hall sees the show.
     rehearsal: () => broadcast('transport', transport()),
     beat: (beat) => broadcast('beat', beat),
   });

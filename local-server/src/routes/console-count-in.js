@@ -1,4 +1,4 @@
-// The console's count-in (README.md, POST/DELETE /api/console/count-in): N beats (one bar by
+// The console's count-in (docs/README.md, POST/DELETE /api/console/count-in): N beats (one bar by
 // default) of clicks on every device, then play from where play would start; refused while
 // playing or while counting in already.
 

@@ -1,4 +1,4 @@
-// The console's edge card (edge-worker/README.md): the mirror's status, switching it on with a URL
+// The console's edge card (docs/explanation/edge-design.md): the mirror's status, switching it on with a URL
 // and token (checked by edge/edge-url.js, the rule `tutti serve --edge` uses), resuming after
 // "replaced", switching it off. The token is kept out of the log and handed to the host to keep.
 

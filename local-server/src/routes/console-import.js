@@ -1,4 +1,4 @@
-// The console's import (README.md, "Bringing a piece in"): POST /api/score/import with the path
+// The console's import (docs/how-to/import.md#bringing-a-piece-in): POST /api/score/import with the path
 // of a MusicXML / MIDI file. Without `save` it only reads the file and answers what it found
 // (the summary lines, the warnings with their measures, the score summary) and where it would be
 // written; with `save` it writes the score (never over an existing file unless `force`), which

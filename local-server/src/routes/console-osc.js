@@ -1,4 +1,4 @@
-// The console's OSC card (README.md, "OSC out: on time in every receiver"): the targets with their
+// The console's OSC card (docs/how-to/connect-osc-tools.md#on-time-in-every-receiver): the targets with their
 // mode, offset, counters and last test ping; add, change, remove and ping a target. Changes go to
 // the host (the desktop app saves them).
 

@@ -1,4 +1,4 @@
-// The console's view of the musicians' part pages (README.md, "Part pages"), on the control
+// The console's view of the musicians' part pages (docs/how-to/part-pages.md#part-pages), on the control
 // listener behind its token: GET /api/parts gives the part-page URL with its key and a QR code of
 // it (the second code in the console, separate from the audience's), the score's parts, and the
 // part pages open now — which part, clock-sync round trip and bound, transport, last seen — so the

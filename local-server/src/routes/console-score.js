@@ -1,4 +1,4 @@
-// The console's score check (README.md, POST /api/score/validate): every problem of a score file
+// The console's score check (docs/README.md, POST /api/score/validate): every problem of a score file
 // with its path, nothing loaded; a good score summarised. The attempt is remembered for the
 // console's score card.
 

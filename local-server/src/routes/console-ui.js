@@ -19,9 +19,9 @@ const AUDIENCE_DIR = fileURLToPath(new URL('../../../web/audience/src/', import.
 /**
  * The runtime-free core modules the console page imports as they are (`../../core/…` from
  * web/console resolves to /core/… in the browser): one SSE parser and one backoff rule for the
- * audience app, the servers and the console, and the printed-bar helpers (scores/README.md,
- * "Printed bar numbers"), and the merge patch a replay applies envelopes with (README.md,
- * "Replaying a record") with the phone's beat queue (core/client/beat-schedule.js); for the score
+ * audience app, the servers and the console, and the printed-bar helpers (docs/reference/score-format.md#printed-bar-numbers)
+ * and the merge patch a replay applies envelopes with (docs/how-to/record-and-replay.md#replaying-a-record)
+ * with the phone's beat queue (core/client/beat-schedule.js); for the score
  * editor (docs/tutorials/first-piece-without-json.md) the validator `tutti validate` runs, the
  * timeline and the cue index. Only these and the modules they import are served
  * (local-server/src/console-modules.js).

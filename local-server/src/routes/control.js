@@ -1,4 +1,4 @@
-// Control API (README.md, "Control API" table), on the loopback control listener only. Every route
+// Control API (docs/reference/control-api.md#endpoints table), on the loopback control listener only. Every route
 // needs the bearer token; bodies are checked before anything is touched; errors are JSON with a
 // code.
 
@@ -60,7 +60,7 @@ export default async function controlRoutes(app, { show, metrics, status, log })
       });
     }
     if ('percent' in body) {
-      // A rehearsal tempo (README.md, "Rehearsing"): the written tempo map scaled.
+      // A rehearsal tempo (docs/how-to/rehearse.md#rehearsing): the written tempo map scaled.
       show.engine.setTempoPercent(body.percent);
       said.tempo(null, by(request), `${body.percent} % of the written tempo`);
     } else {
@@ -94,7 +94,7 @@ export default async function controlRoutes(app, { show, metrics, status, log })
 /**
  * Read every control request body as JSON, whatever its Content-Type says: `curl -d '{…}'`
  * sends form-urlencoded and `fetch` with a string body sends text/plain, and both mean JSON here
- * (README.md, "Control API"). Safe because every API call also needs the bearer token, which a
+ * (docs/reference/control-api.md#endpoints). Safe because every API call also needs the bearer token, which a
  * cross-site "simple" request cannot carry. An empty body is no body; bad JSON is a 400.
  * @param {import('fastify').FastifyInstance} app
  */

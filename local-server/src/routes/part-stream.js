@@ -1,5 +1,5 @@
-// The state stream and clock sync for the musicians' part pages (README.md, "Part pages for
-// musicians"): the audience's own /ws, /sse, /poll and /time routes, mounted again under
+// The state stream and clock sync for the musicians' part pages (docs/how-to/part-pages.md#part-pages)
+// : the audience's own /ws, /sse, /poll and /time routes, mounted again under
 // /part/<key>/ behind the key. Same hub, same stream, same frames and limits as every phone — but
 // --max-clients never turns a musician away (or sends one to the edge, where there is no part
 // page): the band must be able to follow the show however full the hall is.

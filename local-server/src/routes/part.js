@@ -1,4 +1,4 @@
-// The musicians' part pages on the audience listener (README.md, "Part pages"): everything lives
+// The musicians' part pages on the audience listener (docs/how-to/part-pages.md#part-pages): everything lives
 // under /part/<key>/, where <key> is the short key only the console shows (part-key.js). A
 // missing or wrong key gets 403 PART_KEY, counted as tutti_bad_input_total{source="part_key"}.
 // Behind the key: the page (dist/part, built from web/audience/part/), the score's cue

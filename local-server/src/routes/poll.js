@@ -1,4 +1,4 @@
-// GET /poll?since=SEQ[&wait=MS]: envelopes as a JSON array (README.md, "Audience endpoints"). The
+// GET /poll?since=SEQ[&wait=MS]: envelopes as a JSON array (docs/reference/audience-protocol.md#endpoints). The
 // array is joined from the stored serialized envelopes: nothing is re-serialized per request.
 
 import { parseStreamQuery, resumePoint } from '#core/stream/query.js';

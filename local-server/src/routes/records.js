@@ -1,4 +1,4 @@
-// The console's performance records (README.md, "The performance record"): the list of past
+// The console's performance records (docs/how-to/record-and-replay.md#the-performance-record): the list of past
 // records, each one's report, its entries page by page for the console's replay and the media
 // files its audience had, on the control listener behind the bearer token.
 
@@ -75,7 +75,7 @@ export default async function recordRoutes(app, { recordDir, onOutside = () => {
   app.addHook('onClose', () => records.close());
   const noSuchRecord = (reply, id) => sendError(reply, 'NO_SUCH_RECORD', { message: `no performance record "${String(id).slice(0, 40)}"` });
 
-  // The console's replay (README.md, "Replaying a record"): every entry in the order written —
+  // The console's replay (docs/how-to/record-and-replay.md#replaying-a-record): every entry in the order written —
   // envelopes, actions, votes, samples — `limit` at a time from entry `from`; `next` is the
   // `from` of the next page, null after the last.
   app.get('/api/records/:id/entries', async (request, reply) => {
@@ -92,7 +92,7 @@ export default async function recordRoutes(app, { recordDir, onOutside = () => {
     }
   });
 
-  // The replay's images and sounds (README.md, "Replaying a record"): a file the record's
+  // The replay's images and sounds (docs/how-to/record-and-replay.md#replaying-a-record): a file the record's
   // envelopes named, from the folder of the record's score `?score=N` (default: its last one),
   // resolved as the venue's /media/* is (media-file.js: no link out of the folder). The bytes of
   // a past show's file can change on disk, so it is revalidated on every use (ETag, no-cache).

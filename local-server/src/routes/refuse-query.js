@@ -1,5 +1,5 @@
-// A bad stream query on /ws, /sse or /poll: the catalogue's status and body (README.md,
-// "Errors"), counted as tutti_bad_input_total{source="query"}.
+// A bad stream query on /ws, /sse or /poll: the catalogue's status and body (docs/reference/errors.md#audience-errors)
+// counted as tutti_bad_input_total{source="query"}.
 
 import { sendError } from '../send-error.js';
 import { BadInput } from '../metrics.js';

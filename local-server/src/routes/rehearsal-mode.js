@@ -1,4 +1,4 @@
-// Rehearsal mode on the control API (README.md, "Rehearsal mode"): `POST /api/rehearsal-mode
+// Rehearsal mode on the control API (docs/how-to/rehearse.md#rehearsal-mode): `POST /api/rehearsal-mode
 // {"on": bool}` puts the audience on the "the show starts soon" screen, or back on the show.
 // The answer is the new status (its `rehearsal` says which); the log and the performance record
 // say who did it.

@@ -1,4 +1,4 @@
-// The rehearsal routes of the control API (README.md, "Control API" and "Rehearsing"): start from a
+// The rehearsal routes of the control API (docs/reference/control-api.md#endpoints and "Rehearsing"): start from a
 // place with a count-in, loop a range, release the loop. Behind the control listener's token like
 // every route; bodies are checked twice — their shape by JSON schema, the places by readPlace with
 // a sentence saying what is wrong — and a refusal is a 400 counted as bad input (control.js's error

@@ -1,5 +1,5 @@
-// GET /sse: Server-Sent Events. Resumes from Last-Event-ID or ?since (README.md, "Audience
-// endpoints"); the hub writes the same pre-formatted event bytes to every stream.
+// GET /sse: Server-Sent Events. Resumes from Last-Event-ID or ?since (docs/reference/audience-protocol.md#endpoints)
+// the hub writes the same pre-formatted event bytes to every stream.
 
 import { parseStreamQuery, resumePoint } from '#core/stream/query.js';
 import { refuseQuery } from './refuse-query.js';

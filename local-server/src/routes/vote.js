@@ -1,5 +1,5 @@
-// POST /vote: a vote from a viewer on SSE or polling, which has no socket to send it on (README.md,
-// "Audience voices"). The body is the WebSocket vote without `type`; JSON only, so a page on
+// POST /vote: a vote from a viewer on SSE or polling, which has no socket to send it on (docs/reference/audience-protocol.md#audience-voices)
+// . The body is the WebSocket vote without `type`; JSON only, so a page on
 // another origin cannot send one without a CORS preflight this server never answers.
 
 import { parseVote, encodeVoteReply } from '#core/votes/vote-message.js';

@@ -1,5 +1,5 @@
 // GET /ws: the WebSocket transport. The hub writes pre-built frames; this file only handles what a
-// viewer may send (ping, resync) and rejects everything else (README.md, "Audience endpoints").
+// viewer may send (ping, resync) and rejects everything else (docs/reference/audience-protocol.md#endpoints).
 
 import { parseClientFrame, encodePong, CloseCode } from '#core/protocol/envelope.js';
 import { VIEWER_LIMITS } from '#core/protocol/viewer-limits.js';
@@ -30,7 +30,7 @@ export default async function wsRoutes(app, { show, metrics, now, overflow, isPr
     if (stream !== 'lean') delete request.raw.headers['sec-websocket-extensions'];
     if (!isProbe(request) && overflow.fullFor(request.ip) && !overflow.redirects()) return overflow.reject(reply, 'ws', '/ws');
   };
-  // A plain GET (no upgrade) gets 426, as at the edge (README.md, "Errors").
+  // A plain GET (no upgrade) gets 426, as at the edge (docs/reference/errors.md#audience-errors).
   const upgradeRequired = async (_request, reply) => sendError(reply, 'UPGRADE_REQUIRED');
   app.route({
     method: 'GET',
@@ -69,7 +69,7 @@ export default async function wsRoutes(app, { show, metrics, now, overflow, isPr
         if (!budget.take(performance.now())) return reject(BadInput.WS_FLOOD, CloseCode.POLICY_VIOLATION, 'too many frames');
         if (isBinary) return reject(BadInput.WS_BINARY, CloseCode.POLICY_VIOLATION, 'binary frames are not accepted');
         const parsed = parseClientFrame(data.toString());
-        // A vote that does not parse is counted as a bad vote (README.md, "Audience voices").
+        // A vote that does not parse is counted as a bad vote (docs/reference/audience-protocol.md#audience-voices).
         if (parsed.ok === false)
           return reject(
             /** @type {any} */ (parsed).vote ? BadInput.VOTE : BadInput.WS_FRAME,

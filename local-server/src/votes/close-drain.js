@@ -1,5 +1,5 @@
-// The close of a vote waits for the votes the server has already received (README.md, "Audience
-// voices"). After a stall of the event loop (a loaded machine: bench/votes saw seconds) the close
+// The close of a vote waits for the votes the server has already received (docs/reference/audience-protocol.md#audience-voices)
+// . After a stall of the event loop (a loaded machine: bench/votes saw seconds) the close
 // timer fires before the sockets' waiting frames are read; each setImmediate lets one more poll
 // phase read them. Votes waiting on new connections (POST /vote) come in one per hop: the server
 // accepts one waiting connection per loop iteration (libuv) and reads it in the next. So the hops

@@ -1,4 +1,4 @@
-// The venue's reaction meter (README.md, "Audience voices"): during a score's reaction window,
+// The venue's reaction meter (docs/reference/audience-protocol.md#audience-voices): during a score's reaction window,
 // the state carries `react` (the button text, when it opens and closes, the level 0–1) and the
 // level is measured from the taps of venue phones plus the edge's every TICK_MS, published when it
 // changes and sent over OSC (`/tutti/reaction level:f`).
@@ -106,7 +106,7 @@ export function createReactionMeter({ show, now, metrics, viewers, sendOsc = () 
      * @returns {boolean} whether they counted
      */
     tap(n, where) {
-      // Rehearsal mode: phones see no window, so no taps count (README.md, "Rehearsal mode").
+      // Rehearsal mode: phones see no window, so no taps count (docs/how-to/rehearse.md#rehearsal-mode).
       if (!open || show.rehearsal() || !Number.isSafeInteger(n) || n < 1) return false;
       open.rate.add(n);
       metrics.taps.inc({ where }, n);

@@ -1,4 +1,4 @@
-// How the vote desk's current round ends (README.md, "Audience voices"): the close waits for the
+// How the vote desk's current round ends (docs/reference/audience-protocol.md#audience-voices): the close waits for the
 // votes already received (close-drain.js), then the round counts; with an edge mirror the result
 // waits for the edge's final count, at most edgeWaitMs after the close; once decided it is
 // announced (vote-result.js) and stays in the state for the hold. The round's rules are

@@ -1,5 +1,5 @@
-// What one audience WebSocket may do with votes (README.md, "Audience voices"; SECURITY.md,
-// "Audience votes"): it speaks for one device id (the first it votes with; another one closes
+// What one audience WebSocket may do with votes (docs/reference/audience-protocol.md#audience-voices; docs/explanation/threat-model.md#audience-votes)
+// : it speaks for one device id (the first it votes with; another one closes
 // the socket) and casts at most the votes budget of the viewer limits table shared with the edge
 // (core/protocol/viewer-limits.js); taps have their own budget there.
 

@@ -1,9 +1,9 @@
-// The tally travels in the state at most every TALLY_INTERVAL_MS (README.md, "Audience voices"):
+// The tally travels in the state at most every TALLY_INTERVAL_MS (docs/reference/audience-protocol.md#audience-voices):
 // a vote marks it changed, and the show republishes when the interval since the last time has
 // passed. Every published state carries the current tally (each beat's too), so once any state
 // went out the tally is no longer waiting.
 
-/** The tally travels in the state at most this often (README.md: "a few times a second"). */
+/** The tally travels in the state at most this often (docs/README.md: "a few times a second"). */
 export const TALLY_INTERVAL_MS = 250;
 
 /**

@@ -1,4 +1,4 @@
-// Audience voices at the venue (README.md, "Audience voices"): the vote desk and the reaction
+// Audience voices at the venue (docs/reference/audience-protocol.md#audience-voices): the vote desk and the reaction
 // meter, wired to the musicians' OSC and to the edge mirror (the edge's vote totals and taps).
 
 import { createVoteDesk } from './vote-desk.js';

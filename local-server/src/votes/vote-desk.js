@@ -1,4 +1,4 @@
-// The venue's vote desk (README.md, "Audience voices"): opens each of the score's prompts when
+// The venue's vote desk (docs/reference/audience-protocol.md#audience-voices): opens each of the score's prompts when
 // its first beat is published, counts the venue's phones (one vote per device id), adds the
 // edge's total, puts the tally into the state (`vote`) at most every TALLY_INTERVAL_MS, and when
 // the prompt closes sends the result over OSC and, for a branch, makes the show jump to the
@@ -50,7 +50,7 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
   const engine = show.engine;
   let plan = planPrompts(engine.score(), engine.timeline());
   const beats = createBeatWindow({
-    // Inside a rehearsal loop a prompt opens on the first pass only (README.md, "Rehearsing").
+    // Inside a rehearsal loop a prompt opens on the first pass only (docs/how-to/rehearse.md#rehearsing).
     windowAt: (index) => ((engine.loopPass() ?? 1) > 1 ? null : promptOn(plan, index)),
     beatTime: (index) => engine.beatTime(index),
     endsWithWindow: false,
@@ -70,7 +70,7 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
   const closing = createRoundClosing({ now, edgeOn, edgeWaitMs, holdMs: RESULT_HOLD_MS, log, announce, tally, ...desk });
 
   // A round that opens in rehearsal mode runs for the console only, to its result: phones never
-  // see it, not even after rehearsal mode ends (README.md, "Rehearsal mode").
+  // see it, not even after rehearsal mode ends (docs/how-to/rehearse.md#rehearsal-mode).
   let forPhones = true;
   show.addStateExtra(() => (round && forPhones ? { vote: voteStateOf(round, result) } : {}));
 
@@ -149,14 +149,14 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
      */
     cast(vote) {
       closing.voteIn();
-      // In rehearsal mode the round runs for the console, but phones do not vote (README.md, "Rehearsal mode").
+      // In rehearsal mode the round runs for the console, but phones do not vote (docs/how-to/rehearse.md#rehearsal-mode).
       const outcome = round && forPhones && !show.rehearsal() ? round.cast(vote) : 'closed';
       metrics.votes.inc({ outcome });
       if (changesTally(outcome)) tally.changed();
       return outcome;
     },
     /**
-     * The edge's totals for a round (README.md, "Audience voices"): counts per option, in the
+     * The edge's totals for a round (docs/reference/audience-protocol.md#audience-voices): counts per option, in the
      * score's order. Ignored once the result is final, so the published result stays the one
      * the branch was decided on.
      * @param {{ key: string, counts: number[], total: number, final?: boolean }} report final: the edge's sealed count (edge-worker/src/vote-seal.js)

@@ -1,4 +1,4 @@
-// What the venue does when a vote's result is decided (README.md, "Audience voices"): the branch
+// What the venue does when a vote's result is decided (docs/reference/audience-protocol.md#audience-voices): the branch
 // to the winner's section at the next bar line, one OSC message per option, the log and the metric.
 
 /**
@@ -47,7 +47,7 @@ export function createResultAnnouncer({ engine, metrics, log, sendOsc, edgeWaitM
     const total = r.total();
     const winner = /** @type {number} */ (r.winner());
     const branch = branchTo(r.prompt, winner);
-    // One message per option, in the score's order (README.md, "OSC address space").
+    // One message per option, in the score's order (docs/reference/osc.md#address-space).
     r.prompt.options.forEach((option, i) => sendOsc('/tutti/vote', [r.prompt.id, option.id, counts[i], total]));
     log.info(
       `prompt ${r.prompt.id} closed: ${r.prompt.options[winner].id} wins with ${counts[winner]} of ${total}${branch ? `; jumping at bar ${branch.bar}` : engine.loopPass?.() ? '; no jump: a rehearsal loop is set' : ''}${edgeOutcome === 'off' ? '' : ` (edge: ${edgeOutcome})`}`,

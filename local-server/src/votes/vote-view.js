@@ -1,4 +1,4 @@
-// How a vote round is shown: the `vote` member of the state (README.md, "Audience voices"), the
+// How a vote round is shown: the `vote` member of the state (docs/reference/audience-protocol.md#audience-voices), the
 // round for the console and /api/status, and the vote gauges.
 
 /**

@@ -1,4 +1,4 @@
-// What the accessibility suite watches inside a page (web/audience/README.md, "Accessibility"),
+// What the accessibility suite watches inside a page (docs/reference/accessibility-and-languages.md#accessibility),
 // installed before the page's own scripts run (context.addInitScript):
 // - window.__live: every change of a live region's words (aria-live polite/assertive, or role
 //   status/alert/log), i.e. what a screen reader would speak by itself, with its time;

@@ -1,5 +1,5 @@
 // axe-core (the npm package) injected into a real Chromium page, for the accessibility suite
-// (web/audience/README.md, "Accessibility"). The page's CSP allows no inline script, so the
+// (docs/reference/accessibility-and-languages.md#accessibility). The page's CSP allows no inline script, so the
 // engine goes in through the DevTools protocol (page.evaluate), which the CSP does not govern.
 
 import { readFile } from 'node:fs/promises';

@@ -33,7 +33,7 @@ export async function openPage(browser, options = {}) {
 
 export { startShow } from '../../support/show.js';
 
-/** Call the control API (README.md, "Control API"). */
+/** Call the control API (docs/reference/control-api.md#endpoints). */
 export async function control(show, method, path, body) {
   const res = await fetch(`${show.controlUrl}${path}`, {
     method,

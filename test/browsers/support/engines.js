@@ -1,4 +1,4 @@
-// The three engines `npm run test:browsers` drives (README.md, "Suites beyond npm test"), behind one
+// The three engines `npm run test:browsers` drives (docs/reference/test-suites.md#suites-beyond-npm-test), behind one
 // small page interface (goto, evaluate, click, screenshot) so every check reads the same in each:
 // - Chromium: tools/chromium.js (playwright-core over CDP);
 // - Firefox ESR: Debian's firefox-esr, puppeteer-core over WebDriver BiDi (no driver download);

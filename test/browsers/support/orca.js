@@ -3,7 +3,7 @@
 // Orca writes everything it would say to its debug output as `SPEECH OUTPUT: '…'` lines, whether
 // or not a speech synthesizer is installed; those lines are what the tests read. The debug output
 // goes to a terminal (`script` gives Orca one), because Python buffers a file in 8 KB blocks and
-// only line-buffers a terminal. Used by screen-reader.test.js (README.md, "Suites beyond npm test").
+// only line-buffers a terminal. Used by screen-reader.test.js (docs/reference/test-suites.md#suites-beyond-npm-test).
 
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

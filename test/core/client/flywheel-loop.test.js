@@ -1,4 +1,4 @@
-// The phones' flywheel across a rehearsal loop point (README.md, "Rehearsing"): the real engine on
+// The phones' flywheel across a rehearsal loop point (docs/how-to/rehearse.md#rehearsing): the real engine on
 // a fake clock plays a loop; a viewer that applies each published state (after a network delay)
 // and asks the flywheel plan (web/audience/src/flywheel-plan.js, core/client/flywheel.js) what to
 // show every few ms must show exactly the beats the server played — none twice, none out of order,

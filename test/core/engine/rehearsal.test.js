@@ -1,5 +1,5 @@
-// Start-from with a count-in, loops and the rehearsal tempo in the engine (README.md, "Rehearsing"),
-// and a loop through a crash resume (README.md, "Crash resume"),
+// Start-from with a count-in, loops and the rehearsal tempo in the engine (docs/how-to/rehearse.md#rehearsing),
+// and a loop through a crash resume (docs/how-to/venue-server-unattended.md#crash-resume),
 // on a fake clock: every click and beat is checked against the times the state announces.
 import { createShowEngine } from '#core/score/engine.js';
 import { countInEnd } from '#core/score/count-in.js';
@@ -178,7 +178,7 @@ describe('rehearsal tempo', () => {
   });
 });
 
-// Crash resume keeps the rehearsal loop (README.md, "Crash resume"): the resume point carries the
+// Crash resume keeps the rehearsal loop (docs/how-to/venue-server-unattended.md#crash-resume): the resume point carries the
 // loop (range, passes, pass, releasing); a new engine on a later clock comes back on the pass that
 // should be sounding now, on the same beat grid, and goes on round; a loop whose passes ran out
 // while the server was down is over, the show played on past it. A running count-in comes back as

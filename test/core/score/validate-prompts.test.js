@@ -1,4 +1,4 @@
-// Prompts in a score (scores/README.md, "Prompts and branches"): every rule reported as
+// Prompts in a score (docs/reference/score-format.md#prompts-and-branches): every rule reported as
 // `path: sentence`, and a valid prompt normalized for the engine.
 import { expect, test } from '@jest/globals';
 import { formatProblems, validateScore } from '#core/score/validate.js';

@@ -1,4 +1,4 @@
-// Reaction windows in a score (scores/README.md, "Reactions"): rules reported as `path: sentence`.
+// Reaction windows in a score (docs/reference/score-format.md#reactions): rules reported as `path: sentence`.
 import { expect, test } from '@jest/globals';
 import { formatProblems, validateScore } from '#core/score/validate.js';
 import { createReactionRate } from '#core/votes/reaction-rate.js';

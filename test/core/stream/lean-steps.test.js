@@ -1,4 +1,4 @@
-// "The action first, the look-ahead after" (issue 27; README.md, "flywheel"): leanSteps splits an
+// "The action first, the look-ahead after" (issue 27; docs/explanation/clock-sync.md#the-flywheel): leanSteps splits an
 // operator's action that brings new `ahead` chunks into a small lean update without them and the
 // look-ahead right after, and leaves the window's own moves during plain play one update each.
 // Real engine states of the load-test score, on a fake clock.

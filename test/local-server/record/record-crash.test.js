@@ -1,5 +1,5 @@
-// A crash-resumed show continues the same performance record (README.md, "The performance
-// record"): `tutti serve` killed with SIGKILL mid-show, the same command again; the resume file
+// A crash-resumed show continues the same performance record (docs/how-to/record-and-replay.md#the-performance-record)
+// : `tutti serve` killed with SIGKILL mid-show, the same command again; the resume file
 // names the record, the plain chunk the crash left (a torn last line included) is gzipped as it
 // is, and the report reads both segments with the outage between them. Real processes.
 import { afterAll, expect, test } from '@jest/globals';

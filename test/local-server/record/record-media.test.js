@@ -1,4 +1,4 @@
-// The replay's media route (README.md, "Replaying a record"): GET /api/records/<id>/media/<path>
+// The replay's media route (docs/how-to/record-and-replay.md#replaying-a-record): GET /api/records/<id>/media/<path>
 // on a real server serves a file the record's audience had — the image of a view, the sound of
 // a cue — from the folder of the score the record played, with the token, and refuses a path
 // that climbs, an absolute one, a link out of the score's folder and a file that is gone.

@@ -1,4 +1,4 @@
-// The performance record reaches the disk (README.md, "The performance record": what a power cut
+// The performance record reaches the disk (docs/how-to/record-and-replay.md#the-performance-record: what a power cut
 // can lose): the record writer fsyncs a chunk right after a line that matters (an action), else
 // within SYNC_MS of the first line not yet on disk — never once per line, never on the event loop
 // — and flushes a chunk before it is closed at a rotation and at a clean stop. The fsync is the

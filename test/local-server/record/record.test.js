@@ -1,4 +1,4 @@
-// The performance record (README.md, "The performance record") of a real show server: real
+// The performance record (docs/how-to/record-and-replay.md#the-performance-record) of a real show server: real
 // WebSocket viewers who vote, the control API as the console and as a script, OSC-in over real
 // UDP. Everything the server sent and who made each change is in the record, gzipped at a
 // clean stop, and `tutti report` renders it.

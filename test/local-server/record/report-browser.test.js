@@ -1,4 +1,4 @@
-// The performance report in real Chromium (README.md, "The performance record"): a record of a
+// The performance report in real Chromium (docs/how-to/record-and-replay.md#the-performance-record): a record of a
 // simulated half-hour show (the real recorder on a simulated clock, bench/record/simulated-show.js)
 // renders offline — timeline, tempo, audience, latency and sync charts — and asks the network
 // for nothing. The screenshot is kept in artifacts/ (git-ignored) for a person to look at.

@@ -1,4 +1,4 @@
-// The part page's optional click (README.md, "Part pages"): a short Web Audio tone on every beat
+// The part page's optional click (docs/how-to/part-pages.md#part-pages): a short Web Audio tone on every beat
 // (accented on the downbeat) or only on the count-in before the player's entries, started on the
 // AudioContext's own clock at the beat's server time (the same mapping as the audience's cues,
 // audio-clock.js), scheduled about a second ahead so a busy page cannot make it late.

@@ -1,4 +1,4 @@
-// The musicians' part page (README.md, "Part pages"): the same state stream, clock sync and
+// The musicians' part page (docs/how-to/part-pages.md#part-pages): the same state stream, clock sync and
 // flywheel as the audience page (../src/*, core/client/*), plus the part's cue table fetched once
 // per score from this page's keyed URL. Shows bar:beat with a flash on each beat at its time on
 // the synced clock, the section, the countdown in beats to the player's next cue and the cues
@@ -60,7 +60,7 @@ let shown = /** @type {{ index: number, bar: number, beat: number, beats: number
 /** The rehearsal loop as counted from the beat shown (core/client/part-plan.js loopAheadOf), or null. */
 let loopNow = /** @type {ReturnType<typeof loopAheadOf>} */ (null);
 const displays = [];
-/** The count-in clicks shown (README.md, "Rehearsing"), for the tests. */
+/** The count-in clicks shown (docs/how-to/rehearse.md#rehearsing), for the tests. */
 const countIns = [];
 
 function refuse() {

@@ -164,7 +164,7 @@ export function createPartView() {
       list.replaceChildren(...items);
     },
     /**
-     * A count-in's click (README.md, "Rehearsing"): the beat dots count the count-in's beats in
+     * A count-in's click (docs/how-to/rehearse.md#rehearsing): the beat dots count the count-in's beats in
      * its bar, not the start position the show stands on.
      * @param {number} perBar clicks in a count-in bar
      * @param {number} beatInBar this click's beat in its bar

@@ -1,4 +1,4 @@
-// What the part page shows of a rehearsal (README.md, "Rehearsing"): the count-in ("2 … 1 …", the
+// What the part page shows of a rehearsal (docs/how-to/rehearse.md#rehearsing): the count-in ("2 … 1 …", the
 // bars left, with the click number), the loop's pass ("loop: pass 2 of 3") and the rehearsal
 // tempo ("80 %"). While the count-in runs, the beat dots count its clicks in their bar (not the
 // start beat the show stands on). The count-in is kept from the state until its last click has

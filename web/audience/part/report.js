@@ -1,4 +1,4 @@
-// The part page tells the venue server it is there (README.md, "Part pages"): every few seconds a
+// The part page tells the venue server it is there (docs/how-to/part-pages.md#part-pages): every few seconds a
 // small POST to report under its keyed URL (not a message on the stream's socket, so it works the
 // same on every transport: WebSocket, SSE or polling), with the part picked and the clock-sync
 // quality the console shows next to it. The server checks it as hostile input (part-pages.js)

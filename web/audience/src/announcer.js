@@ -1,4 +1,4 @@
-// What a screen reader says on its own (web/audience/README.md, "Accessibility"): two visually
+// What a screen reader says on its own (docs/reference/accessibility-and-languages.md#accessibility): two visually
 // hidden live regions that are in the page from the start (#announce, polite; #announce-urgent,
 // assertive). Only moments worth interrupting for go here — a new section, a vote opening, closing
 // and its result, a venue notice, the connection lost and back, the part's next cue — never the

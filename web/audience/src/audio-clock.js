@@ -3,7 +3,7 @@
 // the AudioContext both open inside a user gesture.
 //
 // The context's output timestamp (getOutputTimestamp) is the best mapping where it is right: it
-// includes the output latency. WebKit's is not (web/audience/README.md, "Browser differences"):
+// includes the output latency. WebKit's is not (docs/explanation/browser-differences.md#what-differs):
 // its performanceTime runs ahead of performance.now() by the context's age (2254 vs 1223 ms at
 // 1.03 s), so every cue would compute as seconds late and be skipped. A timestamp is therefore
 // only used while it is plausible: not in the future, not long past, and advancing at the same
@@ -74,8 +74,8 @@ export function contextTime(ctx, localMs) {
 
 /**
  * How long a tap waits for AudioContext.resume(): where it never settles (Firefox without an audio
- * device, a phone's audio focus held by a call) nothing may hang behind it (web/audience/README.md,
- * "Browser differences"); the context keeps trying on its own and sounds start once it runs.
+ * device, a phone's audio focus held by a call) nothing may hang behind it (docs/explanation/browser-differences.md#what-differs)
+ * the context keeps trying on its own and sounds start once it runs.
  */
 export const RESUME_TIMEOUT_MS = 1500;
 

@@ -1,5 +1,5 @@
 // How the audience page and the musicians' part page sync their clocks (core/client/clock-sync.js,
-// web/audience/README.md "Clock sync"): one setting for both, so a part page is exactly as precise.
+// docs/explanation/clock-sync.md#clock-sync-and-the-flywheel): one setting for both, so a part page is exactly as precise.
 
 /** Options for createClockSync. */
 export const PAGE_CLOCK_OPTIONS = Object.freeze({

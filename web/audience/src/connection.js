@@ -27,7 +27,7 @@ const PROBE_CHECK_MS = 5000;
  * @param {() => void} options.onStatus connection status changed
  * @param {number} [options.betterRetryMs]
  * @param {string[]} [options.order]
- * @param {'full' | 'lean'} [options.stream] which state stream to ask for (README.md, `?stream=`)
+ * @param {'full' | 'lean'} [options.stream] which state stream to ask for (docs/reference/audience-protocol.md#endpoints)
  * @param {(reply: unknown) => void} [options.onVoted] the answer to a vote sent on the WebSocket
  */
 export function createConnection({

@@ -1,6 +1,6 @@
-// The phone's random device id (README.md, "Audience voices"): what "one vote per phone" counts
+// The phone's random device id (docs/reference/audience-protocol.md#audience-voices): what "one vote per phone" counts
 // by. Kept in local storage so a reload, a reconnect or a second tab votes as the same phone;
-// without storage (private mode, blocked) it lasts as long as the page (SECURITY.md, "Audience votes").
+// without storage (private mode, blocked) it lasts as long as the page (docs/explanation/threat-model.md#audience-votes).
 
 const KEY = 'tutti-device';
 const VALID = /^[A-Za-z0-9_-]{16,64}$/;

@@ -1,6 +1,6 @@
 // The beat flash and the composer's colour changes within WCAG 2.3.1 (three flashes): never more
 // than three flashes in any second, and no flash at all when the phone asks for reduced motion
-// (web/audience/README.md, "Accessibility"). Used by the audience page's beat pulse and stage
+// (docs/reference/accessibility-and-languages.md#accessibility). Used by the audience page's beat pulse and stage
 // colours and the part page's beat flash.
 
 /** Shortest gap between two flashes: 350 ms is at most 2.9 a second, with room for timer jitter. */

@@ -1,4 +1,4 @@
-// Turns the state into what the page shows and plays, with the flywheel (README.md, `segment`
+// Turns the state into what the page shows and plays, with the flywheel (docs/reference/audience-protocol.md#endpoints
 // and `ahead`): the lean state (derived here too, so the full stream of a server or edge without
 // `?stream=lean` works the same), the views and sounds sent ahead, and the beat sounding at any
 // time. Keeps no timers: main.js asks it what is due and when to wake next.
@@ -24,7 +24,7 @@ export function createFlywheelPlan() {
    * that beat is still the old segment's to show.
    */
   let before = null;
-  /** The state's `loop` (README.md, "Rehearsing") while `before` was the segment: its pass, or its last. */
+  /** The state's `loop` (docs/how-to/rehearse.md#rehearsing) while `before` was the segment: its pass, or its last. */
   let beforeLoop = undefined;
   let plannedFor = { view: undefined, ahead: undefined };
   /**

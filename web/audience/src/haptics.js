@@ -1,4 +1,4 @@
-// The optional haptic downbeat (web/audience/README.md, "Accessibility"): where the phone can
+// The optional haptic downbeat (docs/reference/accessibility-and-languages.md#accessibility): where the phone can
 // vibrate (navigator.vibrate), a toggle — off until the listener turns it on, remembered on this
 // phone — makes each downbeat a short buzz. Only downbeats, and never two closer than
 // MIN_FLASH_GAP_MS (one-beat bars at a fast tempo would otherwise buzz without a break).

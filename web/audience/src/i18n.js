@@ -1,4 +1,4 @@
-// The page's own words in the phone's language (web/audience/README.md, "Languages"): English,
+// The page's own words in the phone's language (docs/reference/accessibility-and-languages.md#languages): English,
 // German, French, Spanish and Italian, chosen from navigator.languages, English when none of them
 // is listed. Only the words of the audience page and the part page live here; the composer's
 // texts (title, sections, view texts, vote questions and options, cue texts) are shown as written.

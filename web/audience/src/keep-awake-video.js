@@ -1,6 +1,6 @@
 // Keeps the screen on where the Screen Wake Lock API is missing or refused: a page opened at
 // http://192.168.x.x is not a secure context, so phones on the venue's Wi-Fi have no
-// navigator.wakeLock (web/audience/README.md, "Screen on"). A playing video holds the
+// navigator.wakeLock (docs/explanation/browser-differences.md#screen-on-service-worker-plain-http). A playing video holds the
 // screen on instead. The video (assets/keep-awake-*.webm, ~1 KB, black, with a silent audio track:
 // keep-awake-webm.js) is muted and inline, and laid over the whole viewport fully transparent
 // behind the content: Chromium takes its video wake lock only for a muted video that is mostly

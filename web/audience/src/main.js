@@ -200,7 +200,7 @@ const connection = createConnection({
   stream: params.get('stream') === 'full' ? 'full' : 'lean',
   onVoted: (reply) => votePanel.onAnswer(reply),
 });
-// The prompt's buttons (README.md, "Audience voices"), timed on the synced clock.
+// The prompt's buttons (docs/reference/audience-protocol.md#audience-voices), timed on the synced clock.
 const votePanel = createVotePanel({
   base,
   toLocal: (s) => clock.toLocal(s),

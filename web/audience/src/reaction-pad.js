@@ -1,4 +1,4 @@
-// The reaction button (README.md, "Audience voices"): during a reaction window (the state's
+// The reaction button (docs/reference/audience-protocol.md#audience-voices): during a reaction window (the state's
 // `react`, between `opens` and `closes` on the synced clock) a large Tap button and the
 // audience's level as a meter. Taps are counted here and sent 4 times a second at most, 10 per
 // report at most (more would be refused), on the WebSocket or with POST tap.

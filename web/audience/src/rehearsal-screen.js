@@ -1,4 +1,4 @@
-// Rehearsal mode (README.md, "Rehearsal mode"): while the state says `"rehearsal": true` the page
+// Rehearsal mode (docs/how-to/rehearse.md#rehearsal-mode): while the state says `"rehearsal": true` the page
 // shows a calm "Rehearsal — the show starts soon" screen instead of the bars, the composer's
 // views, votes and reactions (rehearsal-screen.css hides them), and main.js plays no sound and
 // speaks nothing of the run-through. Said once in the polite live region when it appears; when

@@ -1,5 +1,5 @@
 // "Starting in 4 beats" on the audience page during a count-in the operator shares with the audience
-// (README.md, "Rehearsing": the state's `countIn` with `audience: true`); nothing at all when it is
+// (docs/how-to/rehearse.md#rehearsing: the state's `countIn` with `audience: true`); nothing at all when it is
 // not shared. Counts the clicks left on the synced clock, so every phone counts together. The
 // element is made here (shaped as the venue notice, in calm colours: venue-notice.css), so the
 // page's HTML does not change.

@@ -1,5 +1,5 @@
-// What the page says when the edge reports that the venue is not there (edge-worker/README.md,
-// "Venue status"): the state's `venue` field is "lost" (the venue server went away mid-show) or
+// What the page says when the edge reports that the venue is not there (docs/reference/publisher-protocol.md#venue-status)
+// : the state's `venue` field is "lost" (the venue server went away mid-show) or
 // "none" (nothing published yet, or a show that ended long ago). The beat display stops and a
 // notice says why; it all comes back by itself with the next live state. The venue server's own
 // state has no `venue` field: on the local network nothing here ever shows.

@@ -1,4 +1,4 @@
-// The viewer's session on the edge (SECURITY.md, "The public edge"): the edge refuses a POST vote
+// The viewer's session on the edge (docs/explanation/threat-model.md#the-public-edge-cloudflare-worker--durable-objects): the edge refuses a POST vote
 // without a session it signed (403 SESSION); the page then joins (`POST session` with its device
 // id), keeps the session for the page's life and sends it in `x-tutti-session` (one voice per
 // join). The venue server needs none and is never asked for one: the first vote goes without.

@@ -1,4 +1,4 @@
-// The prompt on the phone (README.md, "Audience voices"): the question and one large button per
+// The prompt on the phone (docs/reference/audience-protocol.md#audience-voices): the question and one large button per
 // option exactly between `opens` and `closes` on the synced clock, then the result. A tap votes
 // (on the WebSocket when the page has one, else POST vote); tapping another option changes the
 // vote, and the server counts the device once whatever the page sends.

@@ -1,5 +1,5 @@
-// Which fields the form shows for an item, built from the score's own rules (scores/README.md,
-// "Field reference"): a view cue's text, instruction, colour and image (one of the score's image
+// Which fields the form shows for an item, built from the score's own rules (docs/reference/score-format.md#field-reference)
+// : a view cue's text, instruction, colour and image (one of the score's image
 // assets), a sound's asset and gain, an OSC cue's part, address and arguments, a prompt's
 // question and length, a reaction window's end and label. Positions first, for every item.
 
@@ -27,7 +27,7 @@ export function fieldsFor(list, item, doc) {
       { keys: ['question'], label: 'Question', type: 'text' },
       { keys: ['beats'], label: 'Open for (beats)', type: 'number' },
       { keys: ['id'], label: 'Id', type: 'text' },
-      // Options with their branches: [{ "id", "label", "section" }, …] (scores/README.md#prompts-and-branches)
+      // Options with their branches: [{ "id", "label", "section" }, …] (docs/reference/score-format.md#scores)
       { keys: ['options'], label: 'Options (JSON)', type: 'json' },
     ];
   if (list === 'reactions')

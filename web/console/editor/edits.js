@@ -1,7 +1,7 @@
 // The edits the composer makes, as pure functions: each takes the score document (the file's
 // JSON) and returns a new one, leaving the old one untouched for undo (history.js). Cues are
 // added at the end of the list (the file keeps its order; cues at one position run in file
-// order, scores/README.md#how-cues-behave) and a copy goes right after its original.
+// order, docs/reference/score-format.md#scores) and a copy goes right after its original.
 
 /** @typedef {import('./lanes.js').ItemRef} ItemRef */
 

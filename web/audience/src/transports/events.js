@@ -5,7 +5,7 @@
  * @property {() => void} onOpen connected (nothing received yet)
  * @property {(envelope: unknown, receivedAt: number) => void} onEnvelope one state-stream envelope
  * @property {(pong: unknown, receivedAt: number) => void} onPong a clock-sync answer (WebSocket only)
- * @property {(reply: unknown) => void} [onVoted] the answer to a vote (WebSocket only; README.md, "Audience voices")
+ * @property {(reply: unknown) => void} [onVoted] the answer to a vote (WebSocket only; docs/reference/audience-protocol.md#audience-voices)
  * @property {(reason: string) => void} onClose closed or failed by itself (never called after close())
  *
  * @typedef {object} TransportHandle

@@ -1,5 +1,5 @@
 // WebSocket transport: envelopes and pongs arrive as JSON text frames; pings and resync requests
-// go up the same socket (README.md, "Audience endpoints").
+// go up the same socket (docs/reference/audience-protocol.md#endpoints).
 
 import { pageNow } from '../page-clock.js';
 
