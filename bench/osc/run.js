@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench:osc` (docs/results.md#how-fast-how-small): beats to 8 OSC targets with their
+// `npm run bench:osc` (docs/results.md#osc-timing-under-load-benchosc): beats to 8 OSC targets with their
 // default settings (plain messages sent when each beat sounds) while the same show server serves
 // 5,000 WebSocket viewers, against a no-viewers baseline in the same run. The server and the
 // viewers run in their own processes; the 8 receivers (real UDP sockets) sit in this otherwise

@@ -25,7 +25,7 @@ const ALIASES = {
   'edge mirror': 'docs/reference/publisher-protocol.md',
   'view.color': 'docs/reference/score-format.md#view--text-instruction-color-image-data-',
   'core/score': 'docs/explanation/architecture.md#the-tree',
-  'osc timing under load': 'docs/results.md#how-fast-how-small',
+  'osc timing under load': 'docs/results.md#osc-timing-under-load-benchosc',
 };
 /** A heading in lower case without code marks, as citations wrote it. */
 const plain = (heading) => heading.toLowerCase().replace(/`/g, '');
