@@ -23,14 +23,21 @@ const notationLine = async (page, pattern) =>
     )
   ).jsonValue();
 
-test('the score card shows the engraving of an imported piece, from engraving to engraved', async () => {
+/** A console on a server playing the volta piece imported into a fresh folder; `edit` may spoil its notation first. */
+async function consoleWithImport(edit = async () => {}) {
   const folder = await tempFolder();
-  const { scorePath } = await importInto(path.join(CORPUS_XML, 'test_repeat_volta_simple.musicxml'), folder.dir);
+  const { scorePath, notation } = await importInto(path.join(CORPUS_XML, 'test_repeat_volta_simple.musicxml'), folder.dir);
+  await edit(notation);
   const run = await openConsolePage({
     token: TOKEN,
     viewport: { width: 1440, height: 1000 },
     server: { scorePath, notationCacheDir: path.join(folder.dir, 'cache') },
   });
+  return { ...run, close: async () => (await run.close(), await folder.close()) };
+}
+
+test('the score card shows the engraving of an imported piece, from engraving to engraved', async () => {
+  const run = await consoleWithImport();
   try {
     await run.page.goto(run.consoleUrl);
     const done = await notationLine(run.page, /engraved, (\d+) of \1 on the part pages/);
@@ -39,20 +46,12 @@ test('the score card shows the engraving of an imported piece, from engraving to
     expect(run.pageErrors).toEqual([]);
   } finally {
     await run.close();
-    await folder.close();
   }
 }, 150_000);
 
 test('a notation file that cannot be engraved is said on the card, and the show plays on', async () => {
-  const folder = await tempFolder();
-  const { scorePath, notation } = await importInto(path.join(CORPUS_XML, 'test_repeat_volta_simple.musicxml'), folder.dir);
   // Edited since the import into something no reader takes.
-  await writeFile(notation, '<score-partwise><part id="P1"><measure');
-  const run = await openConsolePage({
-    token: TOKEN,
-    viewport: { width: 1440, height: 1000 },
-    server: { scorePath, notationCacheDir: path.join(folder.dir, 'cache') },
-  });
+  const run = await consoleWithImport((notation) => writeFile(notation, '<score-partwise><part id="P1"><measure'));
   try {
     await run.page.goto(run.consoleUrl);
     const failed = await notationLine(run.page, /not shown on the part pages/);
@@ -67,6 +66,5 @@ test('a notation file that cannot be engraved is said on the card, and the show 
     expect(run.pageErrors).toEqual([]);
   } finally {
     await run.close();
-    await folder.close();
   }
 }, 150_000);
