@@ -70,14 +70,15 @@ function measureBoxes(svg) {
 
 /**
  * Engrave one part of a MusicXML file and map the score's performance bars onto it.
- * @param {{ file: string, partIndex: number | null, layout: keyof typeof FIXTURE_LAYOUTS, score: { bars: number, printedBars?: any[] } }} options
+ * @param {{ file: string, partIndex: number | null, layout: string, score: { bars: number, printedBars?: any[] }, options?: object }} options
+ *   `options`: Verovio page options replacing the layout's
  * @returns {Promise<{ json: { pages: number, width: number, height: number, bars: any[] }, svgs: string[] }>}
  */
-export async function engraveFixture({ file, partIndex, layout, score }) {
+export async function engraveFixture({ file, partIndex, layout, score, options }) {
   const tk = await verovio();
   const xml = await readFile(file, 'utf8');
   tk.setOptions({
-    ...FIXTURE_LAYOUTS[layout],
+    ...(options ?? FIXTURE_LAYOUTS[layout] ?? FIXTURE_LAYOUTS['tablet-landscape']),
     breaks: 'auto',
     header: 'none',
     footer: 'none',
