@@ -35,3 +35,7 @@ export { createTransportLog } from './src/transport-log.js';
 /** @typedef {import('./src/log.js').Log} Log */
 /** @typedef {import('./src/routes/console-api.js').ConsoleHost} ConsoleHost */
 /** @typedef {import('./src/server.js').ShowServerOptions} ShowServerOptions */
+/** The notation's page shapes (docs/reference/notation.md#layouts): the notation bench engraves each. */
+export { LAYOUTS } from './src/notation/layouts.js';
+/** `tutti import` from code: a notation file to a score beside it (bench:notation makes its scores so). */
+export { importToFile } from './src/import/import-to-file.js';

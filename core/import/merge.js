@@ -64,6 +64,8 @@ export function mergeTimeMap(existing, imported) {
     tempo: imported.tempo,
     sections: imported.sections?.length ? imported.sections : carry(existing.sections, 'section', (s) => ` "${s.mark}"`, ['at']),
     ...(imported.printedBars ? { printedBars: imported.printedBars } : {}),
+    // The new edition's notation when it has one (docs/reference/notation.md#the-notation-field).
+    ...((imported.notation ?? existing.notation) ? { notation: imported.notation ?? existing.notation } : {}),
     parts: [...(existing.parts ?? []), ...(imported.parts ?? []).filter((p) => !newIds.has(p.id))].slice(0, 64),
     assets: existing.assets ?? [],
     view: existing.view ?? {},

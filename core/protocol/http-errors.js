@@ -42,6 +42,19 @@ export const VENUE_ERRORS = Object.freeze({
   },
   PART_PAGE_NOT_BUILT: { status: 503, message: 'run npm run build on the server', doc: 'Venue errors' },
   BAD_REPORT: { status: 400, message: 'the part-page report is malformed', doc: 'Audience endpoints' },
+  // Notation under the part pages' key (docs/reference/notation.md#notation-routes).
+  NO_NOTATION: { status: 404, message: 'this score names no notation file', doc: 'Notation routes' },
+  NOTATION_PART: { status: 404, message: 'the notation has no such part', doc: 'Notation routes' },
+  BAD_NOTATION_REQUEST: {
+    status: 400,
+    message: 'ask for /notation/<part id or all>.json or /notation/<part id or all>/<page>.svg',
+    doc: 'Notation routes',
+  },
+  BAD_LAYOUT: { status: 400, message: 'layout is tablet-landscape, tablet-portrait or phone', doc: 'Notation routes' },
+  NO_SUCH_PAGE: { status: 404, message: 'the engraving has no such page', doc: 'Notation routes' },
+  NOTATION_ENGRAVING: { status: 503, message: 'the notation is being engraved; try again shortly', doc: 'Notation routes' },
+  NOTATION_FAILED: { status: 422, message: 'the notation could not be engraved', doc: 'Notation routes' },
+  NOTATION_MISMATCH: { status: 409, message: 'the notation does not match the score', doc: 'Notation routes' },
   // Control listener guard.
   MISDIRECTED_HOST: { status: 421, message: 'the control listener answers only to 127.0.0.1, localhost or [::1]', doc: 'Control API' },
   FOREIGN_ORIGIN: { status: 403, message: 'the control API answers only the console page on this listener', doc: 'Control API' },

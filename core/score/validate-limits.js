@@ -63,6 +63,7 @@ export const SCORE_LIMITS = Object.freeze({
  * @property {TempoEntry[]} tempo
  * @property {Section[]} sections  always present (empty when the score has none)
  * @property {Array<{ bar: number, number: number, pass?: number }>} [printedBars] printed bar numbers, when the score has them (scores/README.md, "Printed bar numbers")
+ * @property {string} [notation]  the MusicXML / .mxl file beside the score it was made from (docs/reference/notation.md#the-notation-field)
  * @property {Part[]} parts        always present
  * @property {Asset[]} assets      always present
  * @property {View} view           always present (`{}` when the score has none)

@@ -96,8 +96,15 @@ export function checkParts(ctx, value, env) {
   return out;
 }
 
-// Why an asset path cannot be served safely under media/ (or undefined when it can).
-function srcProblem(src, kind) {
+/**
+ * Why a path relative to the score cannot be served safely (or undefined when it can): not a
+ * URL, not absolute, no "..", no empty or "." folder, no ? # % or control characters, and for a
+ * media `kind` a fitting extension. Shared by assets and the score's `notation`.
+ * @param {string} src
+ * @param {'audio' | 'image' | undefined} kind
+ * @returns {string | undefined}
+ */
+export function srcProblem(src, kind) {
   if (src === '') return 'it is empty';
   if (URL_SCHEME.test(src)) return 'it must be a file path next to the score, not a URL';
   if (src.startsWith('/')) return 'it must be relative to the score file, not start with "/"';

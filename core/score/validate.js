@@ -16,6 +16,7 @@ import { checkInteger, checkKeys, checkString, has, isObject, own, shown } from 
 import { checkPrintedBars } from './validate-printed-bars.js';
 import { checkSnapshotSize } from './validate-state-size.js';
 import { checkMeter, checkSections, checkTempo } from './validate-timing.js';
+import { checkNotation } from './validate-notation.js';
 
 export { formatProblems, SCORE_FORMAT, SCORE_LIMITS };
 
@@ -47,6 +48,7 @@ const ROOT_KEYS = [
   'tempo',
   'sections',
   'printedBars',
+  'notation',
   'parts',
   'assets',
   'view',
@@ -165,6 +167,7 @@ function checkScore(ctx, value) {
   out.tempo = checkTempo(ctx, own(value, 'tempo'), env);
   out.sections = checkSections(ctx, own(value, 'sections'), env);
   if (has(value, 'printedBars')) out.printedBars = checkPrintedBars(ctx, own(value, 'printedBars'), env);
+  if (has(value, 'notation')) out.notation = checkNotation(ctx, own(value, 'notation'));
   out.view = has(value, 'view') ? checkView(ctx, own(value, 'view'), 'view', env, true) : {};
   out.cues = checkCues(ctx, own(value, 'cues'), env);
   out.prompts = checkPrompts(ctx, own(value, 'prompts'), env, out.sections);

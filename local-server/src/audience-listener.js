@@ -51,6 +51,7 @@ const PER_MESSAGE_DEFLATE = { serverNoContextTakeover: true, clientNoContextTake
  * @param {ReturnType<typeof import('./server-logs.js').openServerLogs>['fastifyLogging']} c.fastifyLogging
  * @param {() => { dir: string, assets: any[] }} c.media the current score's media
  * @param {string} c.token the control token (the part pages' key is derived from it)
+ * @param {ReturnType<typeof import('./notation/notation-service.js').createNotationService>} c.notation the engraved notation (routes/notation.js)
  * @param {{ rateLimit?: any, maxPerAddress: number, trustProxy: boolean, firstRequestTimeoutMs: number,
  *   audienceDist: string, partDist: string, buildAudienceApp?: () => Promise<void> }} c.settings
  */
@@ -66,6 +67,7 @@ export async function buildAudienceListener({
   fastifyLogging,
   media,
   token,
+  notation,
   settings,
 }) {
   // --trust-proxy believes X-Forwarded-For only from this machine (a reverse proxy next to the
@@ -125,7 +127,7 @@ export async function buildAudienceListener({
   // Musicians' part pages: behind a key only the console shows (routes/part.js, SECURITY.md).
   const partKey = createPartKey(token);
   const partPages = createPartPages();
-  await audience.register(partRoutes, { dir: settings.partDist, show, metrics, partKey, partPages, log });
+  await audience.register(partRoutes, { dir: settings.partDist, show, metrics, partKey, partPages, log, notation });
   await audience.register(partStreamRoutes, { prefix: '/part/:key', partKey, routeOptions });
   return { audience, probeKey, partKey, partPages, stopSweeping: () => clearInterval(sweepLimiter) };
 }

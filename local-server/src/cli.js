@@ -1,6 +1,7 @@
 // `tutti` command line: serve, validate, help. Every failure is one clear message and a
 // non-zero exit code, never a bare stack trace.
 
+import path from 'node:path';
 import { loadScoreFile } from './score-file.js';
 import { formatProblems } from '#core/score/validate.js';
 import { createTimeline } from '#core/score/timeline.js';
@@ -9,7 +10,7 @@ import { startShowServer, StartupError, DEFAULT_SCORE } from './server.js';
 import { createLog } from './log.js';
 import { lanAddress } from './lan-address.js';
 import { formatTarget } from './osc-target.js';
-import { defaultStateDir, resumeFileFor, logFileFor, recordDirFor } from './state-dir.js';
+import { defaultStateDir, resumeFileFor, logFileFor, recordDirFor, NOTATION_DIR_NAME } from './state-dir.js';
 import { packageVersion } from './version.js';
 import { writeNewScore } from './new-score.js';
 import { buildAudienceFromSource } from './audience-from-source.js';
@@ -149,9 +150,18 @@ async function serve(argv, out, err, env) {
   const stateFile = resumeFileFor(options, stateDir);
   const logFile = logFileFor(options, stateDir);
   const recordDir = recordDirFor(options, stateDir);
+  const notationCacheDir = path.join(stateDir, NOTATION_DIR_NAME);
   let server;
   try {
-    server = await startShowServer({ ...options, stateFile, logFile, recordDir, log, buildAudienceApp: buildAudienceFromSource });
+    server = await startShowServer({
+      ...options,
+      stateFile,
+      logFile,
+      recordDir,
+      notationCacheDir,
+      log,
+      buildAudienceApp: buildAudienceFromSource,
+    });
   } catch (e) {
     if (e instanceof StartupError) {
       const details = e.problems.length

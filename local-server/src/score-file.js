@@ -42,6 +42,7 @@ export async function loadScoreFile(path) {
     }
     const result = validateScore(value);
     const { found, sizes } = await checkAssetFiles(value, dir, result.problems);
+    found.push(...(await checkNotationFile(value, dir, result.problems)));
     if (!result.ok || found.length > 0) {
       // Merge in file order, unless the validator already capped its list (its last line says so).
       const capped = result.problems.length > SCORE_LIMITS.problems;
@@ -117,6 +118,18 @@ async function checkAssetFiles(value, dir, validation) {
   // The checks finish in any order; report in file order.
   found.sort((a, b) => a.index - b.index);
   return { found: found.map(({ path, message }) => ({ path, message })), sizes };
+}
+
+/**
+ * The score's `notation` file (docs/reference/notation.md#the-notation-field), when the validator
+ * accepted its path: a regular file inside the score's folder, links followed, as assets are.
+ * @returns {Promise<ScoreProblem[]>}
+ */
+async function checkNotationFile(value, dir, validation) {
+  const src = value && typeof value === 'object' ? value.notation : undefined;
+  if (typeof src !== 'string' || validation.some((p) => p.path === 'notation')) return [];
+  const resolved = await resolveMediaFile(dir, src);
+  return resolved.ok ? [] : [{ path: 'notation', message: /** @type {string} */ (resolved.message) }];
 }
 
 /**

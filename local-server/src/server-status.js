@@ -15,8 +15,9 @@ import { transportFields } from './console/transport-status.js';
  * @param {{ status: () => any }} parts.votes
  * @param {{ status: () => any }} parts.reactions
  * @param {number | null} parts.maxClients
+ * @param {{ status: () => any }} parts.notation the engraving's progress (docs/reference/notation.md#progress)
  */
-export function createServerStatus({ show, osc, oscIn, edge, votes, reactions, maxClients }) {
+export function createServerStatus({ show, osc, oscIn, edge, votes, reactions, maxClients, notation }) {
   return () => {
     const engine = show.engine.status();
     const score = show.engine.score();
@@ -35,6 +36,7 @@ export function createServerStatus({ show, osc, oscIn, edge, votes, reactions, m
       vote: votes.status(),
       reaction: reactions.status(),
       rehearsal: show.rehearsal(),
+      notation: notation.status(),
     };
   };
 }

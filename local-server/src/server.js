@@ -2,6 +2,7 @@
 // control listener (127.0.0.1 only, bearer token). Used by `tutti serve`, the desktop console
 // and the tests.
 
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import { createMetrics } from './metrics.js';
@@ -20,6 +21,8 @@ import { buildShowListeners } from './show-listeners.js';
 import { openRecord } from './record/open-record.js';
 import { createClosers } from './closers.js';
 import { createServerStatus } from './server-status.js';
+import { createNotationService } from './notation/notation-service.js';
+import { defaultStateDir, NOTATION_DIR_NAME } from './state-dir.js';
 
 /**
  * A wall clock that cannot jump: read once, then advanced by the monotonic clock, so an NTP
@@ -52,6 +55,7 @@ export { DEFAULT_SCORE } from './start-score.js';
  * @property {string | null} [edgeToken]
  * @property {number | null} [maxClients]
  * @property {string | null} [recordDir] write the performance record of this show into this folder (README.md, "The performance record"); null = none
+ * @property {string} [notationCacheDir] where engraved notation is kept (docs/reference/notation.md#the-cache); default notation/ in the state folder
  * @property {string | null} [stateFile] persist the show position here; resume from it after an unclean stop (a clean close deletes it)
  * @property {number} [lookaheadMs]
  * @property {number} [lookAheadDelayMs] how long an operator's action's look-ahead waits on the lean stream (default LOOK_AHEAD_DELAY_MS in show-streams.js)
@@ -131,9 +135,15 @@ export async function startShowServer(options = {}) {
     const { votes, reactions } = voices;
     const overflow = createOverflow({ maxClients, edgeUrl: () => edge.publicUrl(), viewers: () => show.hub.viewers(), metrics });
 
-    const status = createServerStatus({ show, osc, oscIn: () => oscIn, edge, votes, reactions, maxClients });
+    // The score's notation is engraved in the background, off the show's thread (docs/reference/notation.md).
+    const notation = createNotationService({ cacheDir: options.notationCacheDir ?? path.join(defaultStateDir(), NOTATION_DIR_NAME), log });
+    closers.add('notation', () => notation.close());
+    notation.load(show.source());
+    show.events.on('score', (next) => notation.load(next));
 
-    const parts = { show, metrics, now, overflow, votes, reactions, log, osc, edge, status, media: mediaSource };
+    const status = createServerStatus({ show, osc, oscIn: () => oscIn, edge, votes, reactions, maxClients, notation });
+
+    const parts = { show, metrics, now, overflow, votes, reactions, log, osc, edge, status, media: mediaSource, notation };
     const { audience, control, probeKey, partKey, partPages, stopSweeping } = await buildShowListeners({
       parts,
       logs: { printed, fastifyLogging },
@@ -188,6 +198,8 @@ export async function startShowServer(options = {}) {
       votes,
       reactions,
       status,
+      /** The engraved notation (docs/reference/notation.md). */
+      notation,
       /** The performance record being written, or null (README.md, "The performance record"). */
       recorder,
       /** Stop everything; viewers are told the server is going away. */

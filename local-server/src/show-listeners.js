@@ -17,7 +17,7 @@ export const FIRST_REQUEST_TIMEOUT_MS = 5_000;
 
 /**
  * @param {object} c
- * @param {{ show: import('./show.js').Show, metrics: import('./metrics.js').Metrics, now: () => number, overflow: any, votes: any, reactions: any, log: import('./log.js').Log, osc: any, edge: any, status: () => object, media: () => { dir: string, assets: any[] } }} c.parts
+ * @param {{ show: import('./show.js').Show, metrics: import('./metrics.js').Metrics, now: () => number, overflow: any, votes: any, reactions: any, log: import('./log.js').Log, osc: any, edge: any, status: () => object, media: () => { dir: string, assets: any[] }, notation: any }} c.parts
  * @param {Pick<ReturnType<typeof import('./server-logs.js').openServerLogs>, 'printed' | 'fastifyLogging'>} c.logs
  * @param {string} c.token the control token
  * @param {import('./server.js').ShowServerOptions} c.options

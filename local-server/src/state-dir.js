@@ -23,6 +23,8 @@ export function defaultStateDir({ env = process.env, platform = process.platform
 export const STATE_FILE_NAME = 'show-state.json';
 export const LOG_FILE_NAME = 'tutti.log';
 export const RECORDS_DIR_NAME = 'records';
+/** Engraved notation, by content hash (docs/reference/notation.md#the-cache). */
+export const NOTATION_DIR_NAME = 'notation';
 
 /**
  * The resume file a server should use: `--state-file`, else show-state.json in `dir`;

@@ -11,7 +11,14 @@ import { sendEngineRefusal, sendError } from '../../local-server/src/send-error.
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const serverDir = join(root, 'local-server/src');
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
+/** The README plus the reference pages (docs/reference/, issue 37 splits the README into them). */
+const referenceDir = join(root, 'docs/reference');
+const readme = [
+  readFileSync(join(root, 'README.md'), 'utf8'),
+  ...readdirSync(referenceDir)
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => readFileSync(join(referenceDir, name), 'utf8')),
+].join('\n');
 
 /** @returns {string[]} every .js file under dir */
 function sources(dir) {

@@ -4,6 +4,7 @@
 
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { placeNotation } from './place-notation.js';
 import path from 'node:path';
 import { ImportError } from '#core/import/import-error.js';
 import { mergeTimeMap } from '#core/import/merge.js';
@@ -32,6 +33,9 @@ export async function importToFile({ file, out, force = false, merge, dryRun = f
   const exists = existsSync(target);
   if (exists && !force && !dryRun) throw new ImportError(`${target} exists; pass --force to replace it, or --out another path`);
   const result = await importNotationFile(file, { pickupBeats });
+  // MusicXML is also what the venue engraves: it goes beside the score (docs/reference/notation.md#the-notation-field).
+  const notation = result.kind === 'MIDI' ? undefined : await placeNotation(file, target, { force, dryRun });
+  if (notation) result.score.notation = notation;
   let score = result.score;
   let lost = [];
   const lines = describeImport(result, file);

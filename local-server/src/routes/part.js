@@ -12,6 +12,7 @@ import { BadInput } from '../metrics.js';
 import { loadBuiltApp, sendBuiltFile } from './static.js';
 import { parsePartReport } from '../part-pages.js';
 import { sendError } from '../send-error.js';
+import { createNotationRoute } from './notation.js';
 
 /**
  * The key check every /part route starts with: true when `key` is the part key, else it answers
@@ -31,9 +32,9 @@ export function partKeyGate(partKey, metrics) {
 
 /**
  * @param {import('fastify').FastifyInstance} app
- * @param {{ dir: string, show: any, metrics: import('../metrics.js').Metrics, partKey: ReturnType<typeof import('../part-key.js').createPartKey>, partPages: ReturnType<typeof import('../part-pages.js').createPartPages>, log: { warn: (msg: string) => void } }} options
+ * @param {{ dir: string, show: any, metrics: import('../metrics.js').Metrics, partKey: ReturnType<typeof import('../part-key.js').createPartKey>, partPages: ReturnType<typeof import('../part-pages.js').createPartPages>, log: { warn: (msg: string) => void }, notation: ReturnType<typeof import('../notation/notation-service.js').createNotationService> }} options
  */
-export default async function partRoutes(app, { dir, show, metrics, partKey, partPages, log }) {
+export default async function partRoutes(app, { dir, show, metrics, partKey, partPages, log, notation }) {
   /** @type {Map<string, any>} */
   let files = new Map();
   try {
@@ -58,6 +59,8 @@ export default async function partRoutes(app, { dir, show, metrics, partKey, par
   };
 
   const admitted = partKeyGate(partKey, metrics);
+  // The engraved notation (docs/reference/notation.md#notation-routes).
+  const notationRoute = createNotationRoute({ notation, metrics });
 
   const get = async (request, reply) => {
     const { key, rest } = split(request.url);
@@ -65,6 +68,7 @@ export default async function partRoutes(app, { dir, show, metrics, partKey, par
     reply.header('referrer-policy', 'no-referrer');
     // The page's relative URLs need the trailing slash.
     if (rest === null) return reply.code(308).header('location', `/part/${key}/`).send();
+    if (rest.startsWith('/notation/')) return notationRoute(request, reply, rest);
     if (rest === '/parts.json') return reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(tableJson());
     if (files.size === 0) return sendError(reply, 'PART_PAGE_NOT_BUILT');
     const file = rest === '/' ? files.get('/') : rest.startsWith('/assets/') ? files.get(rest) : undefined;

@@ -1,0 +1,234 @@
+#!/usr/bin/env node
+// `npm run bench:notation` (docs/reference/notation.md#the-cache): what engraving costs.
+// 1. Engraving: for each corpus file, a show server with a fresh notation cache engraves every
+//    part and the full score in every layout (as after a score loads); time for the whole file,
+//    per page, and the SVG bytes of a page gzipped, read back through the part-page routes.
+// 2. Beat timing: the show plays at --bpm to a UDP receiver in this process; error = arrival −
+//    the time the beat sounds (the engine's schedule). A baseline window with nothing engraving,
+//    then a window while the server engraves --file over and over (each pass a fresh copy, so the
+//    cache never answers). Medians over --runs; writes bench-results/notation.json.
+//
+//   npm run bench:notation [-- --runs 3 --seconds 10 --bpm 200 --file NAME --out FILE]
+
+import dgram from 'node:dgram';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { decode } from 'node-osc';
+import { createLog, LAYOUTS, startShowServer } from '../../local-server/index.js';
+import { runBench } from '../lib/cli.js';
+import { median, percentile, round } from '../lib/stats.js';
+import { formatTable } from '../lib/table.js';
+import { importNotation } from './import-notation.js';
+
+const CORPUS = fileURLToPath(new URL('../../test/fixtures/corpus/musicxml/', import.meta.url));
+const SHOW_SCORE = fileURLToPath(new URL('../../scores/union-rose-load.score.json', import.meta.url));
+const RESULTS = fileURLToPath(new URL('../../bench-results/notation.json', import.meta.url));
+const FILES = [
+  'Brahms_violin_concerto.musicxml',
+  'Mozart_String_Quartet_in_G_K._387_1st_Mvmnt_excerpt.musicxml',
+  'Dichterliebe01.xml',
+  'Saltarello.mxl',
+];
+const wallClock = () => performance.timeOrigin + performance.now();
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+const USAGE = `npm run bench:notation [-- --runs 3 --seconds 10 --bpm 200 --file NAME --out FILE]\n`;
+
+function parse(argv) {
+  const options = { runs: 3, seconds: 10, bpm: 200, file: 'Dichterliebe01.xml', out: RESULTS };
+  for (let i = 0; i < argv.length; i += 2) {
+    const [flag, value] = [argv[i], argv[i + 1]];
+    if (value === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
+    if (flag === '--file' && FILES.includes(value)) options.file = value;
+    else if (flag === '--out') options.out = path.resolve(value);
+    else if (['--runs', '--seconds', '--bpm'].includes(flag)) {
+      const [min, max] = { '--runs': [1, 9], '--seconds': [3, 60], '--bpm': [20, 400] }[flag];
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${flag} takes a whole number from ${min} to ${max}`);
+      options[flag.slice(2)] = n;
+    } else throw new Error(`unknown flag ${flag} (--file is one of ${FILES.join(', ')})\n${USAGE}`);
+  }
+  return options;
+}
+
+/** A show server playing `scorePath`, engraving into `cacheDir`, OSC beats to `oscPort`. */
+function serve(scorePath, cacheDir, oscPort) {
+  return startShowServer({
+    scorePath,
+    host: '127.0.0.1',
+    port: 0,
+    controlPort: 0,
+    stateFile: null,
+    notationCacheDir: cacheDir,
+    log: createLog(),
+    oscTargets: oscPort ? [{ host: '127.0.0.1', port: oscPort }] : [],
+    now: wallClock,
+  });
+}
+
+/** Engrave one file from scratch: whole-file time, pages, and gzipped page sizes via the routes. */
+async function engraveOnce(work, file) {
+  const { scorePath, score } = await importNotation(path.join(CORPUS, file), path.join(work, `e-${Math.random().toString(36).slice(2)}`));
+  const server = await serve(scorePath, path.join(work, `cache-${Math.random().toString(36).slice(2)}`), 0);
+  try {
+    const t0 = performance.now();
+    await server.notation.settled();
+    const ms = performance.now() - t0;
+    const base = `${server.audienceUrl}/part/${server.partKey}/notation`;
+    let pages = 0;
+    const gz = [];
+    for (const part of [...score.parts.map((p) => p.id), 'all'])
+      for (const layout of Object.keys(LAYOUTS)) {
+        const map = await (await fetch(`${base}/${part}.json?layout=${layout}`)).json();
+        pages += map.pages;
+        for (let n = 1; n <= map.pages; n += 1)
+          gz.push(gzipSync(Buffer.from(await (await fetch(`${base}/${part}/${n}.svg?layout=${layout}`)).arrayBuffer())).length);
+      }
+    return { parts: score.parts.length, ms, pages, gzMedian: median(gz) / 1024, gzMax: Math.max(...gz) / 1024 };
+  } finally {
+    await server.close();
+  }
+}
+
+/** Beats at the receiver during `seconds`, as errors (ms) against the schedule. */
+async function beatErrors(server, receiver, seconds) {
+  const schedule = new Map();
+  const onBeat = (b) => schedule.set(`${b.bar}:${b.beat}`, b.at);
+  server.show.events.on('beat', onBeat);
+  receiver.arrivals.length = 0;
+  await sleep(seconds * 1000);
+  server.show.events.off('beat', onBeat);
+  return receiver.arrivals.flatMap(([key, at]) => (schedule.has(key) ? [at - schedule.get(key)] : []));
+}
+
+async function receiver() {
+  const socket = dgram.createSocket('udp4');
+  /** @type {Array<[string, number]>} */
+  const arrivals = [];
+  socket.on('message', (bytes) => {
+    const at = wallClock();
+    const packet = decode(bytes);
+    for (const m of packet.oscType === 'bundle' ? packet.elements : [packet])
+      if (m.address === '/tutti/beat') arrivals.push([`${m.args[0].value}:${m.args[1].value}`, at]);
+  });
+  await new Promise((r) => socket.bind(0, '127.0.0.1', r));
+  return { port: socket.address().port, arrivals, close: () => socket.close() };
+}
+
+/** One timing run: a baseline window, then a window while `file` is engraved again and again. */
+async function timingRun(work, options) {
+  const rx = await receiver();
+  const server = await serve(SHOW_SCORE, path.join(work, `cache-t-${Math.random().toString(36).slice(2)}`), rx.port);
+  server.show.events.on('transport', (t) => t === 'stopped' && setTimeout(() => server.show.engine.play(), 0));
+  server.show.engine.setTempo(options.bpm);
+  server.show.engine.play();
+  try {
+    await sleep(1000);
+    const baseline = await beatErrors(server, rx, options.seconds);
+    // Engrave fresh copies (another hash each pass, so the cache never answers) until the window
+    // ends. The file is imported once, before the window: only the engraving runs during it.
+    const dir = path.join(work, `passes-${Math.random().toString(36).slice(2)}`);
+    const { score } = await importNotation(path.join(CORPUS, options.file), dir);
+    const source = await readFile(path.join(CORPUS, options.file));
+    const ext = path.extname(options.file);
+    let passes = 0;
+    let engraving = true;
+    const loop = (async () => {
+      while (engraving) {
+        const name = `pass-${passes}${ext}`;
+        // An .mxl is a zip: bytes after its end are ignored by readers, yet change the hash.
+        await writeFile(path.join(dir, name), Buffer.concat([source, Buffer.from(`\n<!-- pass ${passes} -->\n`)]));
+        server.notation.load({ score: { ...score, notation: name }, dir });
+        await server.notation.settled();
+        passes += 1;
+      }
+    })();
+    const loaded = await beatErrors(server, rx, options.seconds);
+    engraving = false;
+    await loop;
+    return { baseline, loaded, passes };
+  } finally {
+    await server.close();
+    rx.close();
+  }
+}
+
+const summary = (errors) => {
+  const abs = errors.map(Math.abs);
+  return { n: errors.length, median: median(errors), p99: percentile(abs, 99), worst: Math.max(...abs) };
+};
+
+await runBench({
+  name: 'bench:notation',
+  usage: USAGE,
+  parse,
+  main: async (options, log) => {
+    const work = await mkdtemp(path.join(tmpdir(), 'tutti-bench-notation-'));
+    try {
+      const engraving = [];
+      for (const file of FILES) {
+        const runs = [];
+        for (let r = 0; r < options.runs; r += 1) runs.push(await engraveOnce(work, file));
+        const med = (k) => round(median(runs.map((x) => x[k])), 2);
+        engraving.push({
+          file,
+          parts: runs[0].parts,
+          pages: runs[0].pages,
+          ms: med('ms'),
+          msPerPage: round(med('ms') / runs[0].pages, 1),
+          gzMedianKB: med('gzMedian'),
+          gzMaxKB: med('gzMax'),
+        });
+        log(`engraved ${file}`);
+      }
+      const timing = [];
+      for (let r = 0; r < options.runs; r += 1) {
+        const run = await timingRun(work, options);
+        timing.push({ baseline: summary(run.baseline), loaded: summary(run.loaded), passes: run.passes });
+        log(`timing run ${r + 1}: ${run.passes} engraving pass(es) of ${options.file}`);
+      }
+      const med = (w, k) => round(median(timing.map((t) => t[w][k])), 2);
+      const beats = ['baseline', 'loaded'].map((w) => ({
+        window: w === 'baseline' ? 'baseline (idle)' : `engraving ${options.file}`,
+        n: med(w, 'n'),
+        median: med(w, 'median'),
+        p99: med(w, 'p99'),
+        worst: med(w, 'worst'),
+      }));
+      process.stdout.write(
+        `\nEngraving every part and the full score in ${Object.keys(LAYOUTS).length} layouts, from scratch (median of ${options.runs})\n${formatTable(
+          [
+            { key: 'file', label: 'file' },
+            { key: 'parts', label: 'parts' },
+            { key: 'pages', label: 'pages' },
+            { key: 'ms', label: 'whole file ms' },
+            { key: 'msPerPage', label: 'ms/page' },
+            { key: 'gzMedianKB', label: 'page KB gz (median)' },
+            { key: 'gzMaxKB', label: 'page KB gz (max)' },
+          ],
+          engraving,
+        )}\n\nOSC beat error at a receiver, ms (arrival − the time the beat sounds; p99 and worst of |error|), ${options.bpm} bpm, ${options.seconds} s windows, median of ${options.runs}\n${formatTable(
+          [
+            { key: 'window', label: 'window' },
+            { key: 'n', label: 'beats' },
+            { key: 'median', label: 'median' },
+            { key: 'p99', label: 'p99' },
+            { key: 'worst', label: 'worst' },
+          ],
+          beats,
+        )}\n`,
+      );
+      await mkdir(path.dirname(options.out), { recursive: true });
+      await writeFile(
+        options.out,
+        `${JSON.stringify({ date: new Date().toISOString(), options: { ...options, out: undefined }, engraving, beats, timing }, null, 2)}\n`,
+      );
+      log(`wrote ${options.out}`);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  },
+});

@@ -1,0 +1,87 @@
+// The engraver's worker thread (docs/reference/notation.md#the-cache): loads Verovio once, then
+// takes one job at a time from the server: read the notation (notation-source.js), engrave a
+// part in a layout (engrave-pages.js), write the pages to the cache (notation-cache.js), and
+// answer with the small meta only, so the show's thread never handles pages. A file it cannot
+// read or engrave is answered (and cached) as an error sentence.
+
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { parentPort } from 'node:worker_threads';
+import { ImportError } from '#core/import/import-error.js';
+import { engravePages } from './engrave-pages.js';
+import { LAYOUTS } from './layouts.js';
+import { readNotationSource } from './notation-source.js';
+import { writeEngraving } from './notation-cache.js';
+
+/** @type {any} */
+let toolkit;
+/** The last file read, by hash: the parts of one file are engraved one after another. */
+let last = { hash: '', source: /** @type {import('./notation-source.js').NotationSource | null} */ (null) };
+
+async function verovio() {
+  if (toolkit) return toolkit;
+  const [{ default: createModule }, esm] = await Promise.all([import('verovio/wasm'), import('verovio/esm')]);
+  const module = await createModule();
+  esm.enableLog(esm.LOG_OFF, module); // its warnings ("justification compressed") would go to the server's stdout
+  toolkit = new esm.VerovioToolkit(module);
+  return toolkit;
+}
+
+function sourceOf(job) {
+  if (last.hash !== job.hash || !last.source) last = { hash: job.hash, source: readNotationSource(job.bytes, job.name) };
+  return last.source;
+}
+
+/**
+ * @param {{ type: 'inspect' | 'engrave', hash: string, bytes: Uint8Array, name: string, xmlId?: string, layout?: string, dir?: string, key?: string }} job
+ */
+async function run(job) {
+  if (job.type === 'inspect') {
+    const { parts, written, order, printed } = sourceOf(job);
+    return { parts, written, order, printed };
+  }
+  const layout = LAYOUTS[/** @type {string} */ (job.layout)];
+  let engraved;
+  try {
+    engraved = engravePages(await verovio(), sourceOf(job), /** @type {string} */ (job.xmlId), layout);
+  } catch (error) {
+    if (!(error instanceof ImportError)) throw error;
+    return writeEngraving(/** @type {string} */ (job.dir), /** @type {string} */ (job.key), { meta: { error: error.message } });
+  }
+  const { pages, width, height, boxes } = engraved;
+  return writeEngraving(/** @type {string} */ (job.dir), /** @type {string} */ (job.key), {
+    pages,
+    meta: { pages: pages.length, width, height, boxes },
+  });
+}
+
+/**
+ * Give this thread the lowest CPU priority, so that on a busy machine the show's thread (beats,
+ * OSC, fan-out) runs first. Linux: a thread is niced by its own id (/proc/thread-self names it);
+ * elsewhere, where that is not possible, the engraving runs at normal priority.
+ */
+function yieldToTheShow() {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0 && tid !== process.pid) setPriority(tid, 19);
+  } catch {
+    // not Linux: nothing to do
+  }
+}
+
+if (parentPort) {
+  yieldToTheShow();
+  const port = parentPort;
+  port.on('message', async (message) => {
+    try {
+      port.postMessage({ id: message.id, ok: true, value: await run(message.job) });
+    } catch (error) {
+      port.postMessage({
+        id: message.id,
+        ok: false,
+        known: error instanceof ImportError,
+        message: error instanceof Error ? error.message : String(error),
+      });
+    }
+  });
+}

@@ -1,0 +1,148 @@
+// The show's side of the engraver (docs/reference/notation.md#the-cache): one worker thread
+// (engrave-thread.js) running Verovio, fed one job at a time from a queue; a request a tablet
+// waits for goes to the front. A job that takes too long or a worker that dies (out of memory on
+// a hostile file) is answered with a sentence and the worker is started afresh for the next job.
+// An idle worker is ended, giving back Verovio's memory.
+
+import { Worker } from 'node:worker_threads';
+import { ImportError } from '#core/import/import-error.js';
+
+/** One engraving may take this long (a whole orchestral score in one layout takes seconds). */
+export const ENGRAVE_TIME_LIMIT_MS = 120_000;
+const HEAP_LIMIT_MB = 1024;
+const IDLE_MS = 30_000;
+
+/**
+ * @typedef {{ type: 'inspect' | 'engrave', hash: string, bytes: Uint8Array, name: string, xmlId?: string, layout?: string, dir?: string, key?: string }} EngraveJob
+ */
+
+/**
+ * @param {{ timeLimitMs?: number, idleMs?: number, onJob?: (job: EngraveJob) => void }} [options] `onJob`: each job as it starts (tests count engravings)
+ */
+export function createEngraver({ timeLimitMs = ENGRAVE_TIME_LIMIT_MS, idleMs = IDLE_MS, onJob = () => {} } = {}) {
+  /** @type {Array<{ job: EngraveJob, resolve: (v: any) => void, reject: (e: Error) => void }>} */
+  const queue = [];
+  /** @type {Worker | null} */
+  let worker = null;
+  let running = null;
+  let nextId = 1;
+  let idleTimer = null;
+  let closed = false;
+
+  const startWorker = () => {
+    const w = new Worker(new URL('./engrave-thread.js', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: HEAP_LIMIT_MB } });
+    w.on('message', (message) => {
+      if (!running || message.id !== running.id) return;
+      const { entry, timer } = running;
+      clearTimeout(timer);
+      running = null;
+      if (message.ok) entry.resolve(message.value);
+      else entry.reject(message.known ? new ImportError(message.message) : new Error(message.message));
+      pump();
+    });
+    // A worker that dies fails its job; the next job starts a new one.
+    const died = (why) => {
+      if (worker === w) worker = null;
+      if (running && running.w === w) {
+        const { entry, timer } = running;
+        clearTimeout(timer);
+        running = null;
+        entry.reject(new ImportError(why));
+      }
+      pump();
+    };
+    w.on('error', (error) =>
+      died(
+        /heap|memory/i.test(`${error.message} ${/** @type {any} */ (error).code}`)
+          ? 'it needs more memory than Tutti gives an engraving'
+          : `the engraver failed: ${error.message}`,
+      ),
+    );
+    w.on('exit', () => died('the engraver stopped'));
+    return w;
+  };
+
+  const pump = () => {
+    if (closed || running || queue.length === 0) {
+      if (!running && queue.length === 0 && worker && !idleTimer) idleTimer = setTimeout(stopIdle, idleMs);
+      return;
+    }
+    clearTimeout(idleTimer);
+    idleTimer = null;
+    const entry = /** @type {(typeof queue)[number]} */ (queue.shift());
+    worker ??= startWorker();
+    const id = nextId++;
+    const timer = setTimeout(() => {
+      const w = worker;
+      worker = null;
+      const timedOut = running;
+      running = null;
+      timedOut?.entry.reject(new ImportError(`engraving took more than ${Math.round(timeLimitMs / 1000)} s; stopped`));
+      w?.terminate().catch(() => {});
+      pump();
+    }, timeLimitMs);
+    running = { id, entry, timer, w: worker };
+    onJob(entry.job);
+    worker.postMessage({ id, job: entry.job });
+  };
+
+  const stopIdle = () => {
+    idleTimer = null;
+    if (running || queue.length > 0 || !worker) return;
+    const w = worker;
+    worker = null;
+    w.removeAllListeners('exit');
+    w.terminate().catch(() => {});
+  };
+
+  return {
+    /**
+     * Run a job on the worker; `urgent` jobs (a tablet is waiting) go before queued background ones.
+     * @param {EngraveJob} job
+     * @param {{ urgent?: boolean }} [options]
+     * @returns {Promise<any>} the worker's answer; rejects with an ImportError sentence
+     */
+    run(job, { urgent = false } = {}) {
+      if (closed) return Promise.reject(new ImportError('the server is closing'));
+      return new Promise((resolve, reject) => {
+        const entry = { job, resolve, reject };
+        if (urgent) queue.unshift(entry);
+        else queue.push(entry);
+        pump();
+      });
+    },
+    /**
+     * Move the queued jobs a tablet now waits for to the front.
+     * @param {(job: EngraveJob) => boolean} wanted
+     */
+    promote(wanted) {
+      const moved = queue.filter((entry) => wanted(entry.job));
+      if (moved.length === 0) return;
+      const rest = queue.filter((entry) => !wanted(entry.job));
+      queue.splice(0, queue.length, ...moved, ...rest);
+    },
+    /** Drop the jobs not started yet (another score was loaded); they reject. */
+    clearQueue() {
+      for (const entry of queue.splice(0)) entry.reject(new ImportError('another score was loaded'));
+    },
+    /** Jobs waiting plus the one running. */
+    pending: () => queue.length + (running ? 1 : 0),
+    /** Stop the worker; pending jobs reject. */
+    async close() {
+      closed = true;
+      clearTimeout(idleTimer);
+      for (const entry of queue.splice(0)) entry.reject(new ImportError('the server is closing'));
+      const w = worker;
+      worker = null;
+      if (w) {
+        w.removeAllListeners('exit');
+        await w.terminate().catch(() => {});
+      }
+      if (running) {
+        clearTimeout(running.timer);
+        running.entry.reject(new ImportError('the server is closing'));
+        running = null;
+      }
+    },
+  };
+}

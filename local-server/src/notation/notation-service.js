@@ -1,0 +1,197 @@
+// The venue's notation (docs/reference/notation.md): when a score that names a notation file is
+// loaded, the file is read and every part (and the full score, "all") is engraved in every layout
+// in the background, on the engraver's worker (engraver.js), each engraving kept on disk
+// (notation-cache.js) and never made twice; a request a tablet waits for jumps the queue. What
+// the routes ask (routes/notation.js) is answered from here, and /api/status shows the progress.
+
+import { ImportError } from '#core/import/import-error.js';
+import { buildBarMap, notationMismatch } from './bar-map.js';
+import { createEngraver } from './engraver.js';
+import { LAYOUTS } from './layouts.js';
+import { engravingKey, readEngravingMeta, readEngravingPage } from './notation-cache.js';
+import { readNotationFile } from './notation-file.js';
+
+/**
+ * @typedef {{ kind: 'none' } | { kind: 'pending' } | { kind: 'failed' | 'no-part' | 'mismatch', message: string }
+ *   | { kind: 'ready', key: string, meta: import('./notation-cache.js').EngravingMeta }} Lookup
+ * @typedef {{ state: 'none' | 'engraving' | 'ready' | 'failed', file: string | null, parts: { done: number, total: number }, error: string | null }} NotationStatus
+ */
+
+const sentence = (error) => (error instanceof ImportError ? error.message : `the engraver failed: ${error?.message ?? error}`);
+
+/**
+ * @param {{ cacheDir: string, log: { info: (m: string) => void, warn: (m: string) => void }, engraver?: ReturnType<typeof createEngraver> }} options
+ */
+export function createNotationService({ cacheDir, log, engraver = createEngraver() }) {
+  let generation = 0;
+  /** Engravings made by the worker (not found in the cache), since this service started. */
+  let engraved = 0;
+  /** The loaded score's notation (its file, what was read, the engravings); null when it names none. @type {any} */
+  let current = null;
+
+  const fail = (message) => ({ kind: /** @type {const} */ ('failed'), message });
+
+  /** One engraving: from the disk cache, else the worker; the promise is shared by every asker. */
+  const ensure = (state, xmlId, layout, urgent) => {
+    const key = engravingKey(state.hash, xmlId, layout);
+    let entry = state.entries.get(key);
+    if (entry) {
+      if (urgent && !entry.meta) engraver.promote((job) => job.key === key);
+      return entry;
+    }
+    entry = { key, meta: undefined, promise: undefined };
+    state.entries.set(key, entry);
+    const job = { type: 'engrave', hash: state.hash, bytes: state.bytes, name: state.src, xmlId, layout, dir: cacheDir, key };
+    entry.promise = (async () => {
+      try {
+        entry.meta = await readEngravingMeta(cacheDir, key);
+        if (!entry.meta) {
+          entry.meta = await engraver.run(/** @type {any} */ (job), { urgent });
+          engraved += 1;
+        }
+      } catch (error) {
+        if (/another score was loaded|closing/.test(String(error?.message))) state.entries.delete(key);
+        else entry.meta = { format: 0, error: sentence(error) };
+      }
+      return entry.meta;
+    })();
+    return entry;
+  };
+
+  /** Read, inspect, then engrave everything in the background, reporting progress. */
+  const start = async (state) => {
+    const started = Date.now();
+    try {
+      const { bytes, hash } = await readNotationFile(state.dir, state.src);
+      Object.assign(state, { bytes, hash });
+      state.source = await engraver.run({ type: 'inspect', hash, bytes, name: state.src });
+    } catch (error) {
+      state.error = sentence(error);
+      log.warn(`notation: ${state.src} cannot be engraved: ${state.error}`);
+      return;
+    }
+    if (state.generation !== generation) return;
+    state.mismatch = notationMismatch(state.score, state.source, state.src);
+    if (state.mismatch) log.warn(`notation: ${state.mismatch}`);
+    const wanted = [...state.score.parts.map((p) => p.id).filter((id) => xmlIdOf(state, id)), 'all'];
+    const jobs = Object.keys(LAYOUTS).flatMap((layout) => wanted.map((id) => ({ id, layout })));
+    state.total = jobs.length;
+    log.info(`notation: engraving ${state.src}: ${wanted.length} part(s) × ${Object.keys(LAYOUTS).length} layouts`);
+    await Promise.all(
+      jobs.map(async ({ id, layout }) => {
+        const meta = await ensure(state, /** @type {string} */ (xmlIdOf(state, id)), layout, false).promise;
+        if (state.generation !== generation || !meta) return;
+        state.done += 1;
+        if (meta.error) state.failures.push(`${id} (${layout}): ${meta.error}`);
+        log.info(`notation: ${state.done}/${state.total} ${id} ${layout}${meta.error ? `: ${meta.error}` : `, ${meta.pages} page(s)`}`);
+      }),
+    );
+    if (state.generation === generation)
+      log.info(
+        `notation: ${state.src} engraved (${state.done - state.failures.length} of ${state.total}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
+  };
+
+  /** The <part id> a score part's id names, or "all"; undefined when the notation has no such part. */
+  const xmlIdOf = (state, partId) => (partId === 'all' ? 'all' : state.source?.parts.find((p) => p.id === partId)?.xmlId);
+
+  /**
+   * The engraving for a part and layout, started (urgently) when it is not there yet.
+   * @param {string} partId a score part's id, or "all"
+   * @param {string} layout a LAYOUTS name
+   * @returns {Lookup}
+   */
+  const lookup = (partId, layout) => {
+    const state = current;
+    if (!state) return { kind: 'none' };
+    if (state.error) return fail(state.error);
+    if (partId !== 'all' && !state.score.parts.some((p) => p.id === partId))
+      return { kind: 'no-part', message: `the score has no part ${JSON.stringify(partId)}` };
+    if (!state.source) return { kind: 'pending' };
+    const xmlId = xmlIdOf(state, partId);
+    if (!xmlId) return { kind: 'no-part', message: `${state.src} has no part that the score calls ${JSON.stringify(partId)}` };
+    const entry = ensure(state, xmlId, layout, true);
+    if (!entry.meta) return { kind: 'pending' };
+    if (entry.meta.error) return fail(entry.meta.error);
+    return { kind: 'ready', key: entry.key, meta: entry.meta };
+  };
+
+  return {
+    /**
+     * A score was loaded: forget the last one's notation (its queued jobs too) and start on this one's.
+     * @param {{ score: any, dir: string }} loaded
+     */
+    load(loaded) {
+      generation += 1;
+      engraver.clearQueue();
+      const src = loaded.score.notation;
+      current = src
+        ? {
+            generation,
+            score: loaded.score,
+            dir: loaded.dir,
+            src,
+            bytes: null,
+            hash: '',
+            source: null,
+            error: null,
+            mismatch: undefined,
+            entries: new Map(),
+            done: 0,
+            total: 0,
+            failures: [],
+          }
+        : null;
+      if (current) current.started = start(current);
+    },
+    lookup,
+    /**
+     * The bar map's JSON for a part and layout (docs/reference/notation.md#the-bar-map).
+     * @param {string} partId
+     * @param {string} layout
+     * @returns {Lookup | { kind: 'map', json: string }}
+     */
+    barMap(partId, layout) {
+      const found = lookup(partId, layout);
+      if (found.kind !== 'ready') return found;
+      const state = /** @type {any} */ (current);
+      const built = buildBarMap(state.score, state.source, /** @type {any} */ (found.meta), state.src);
+      if (built.ok === false) return { kind: 'mismatch', message: built.message };
+      return { kind: 'map', json: JSON.stringify(built.map) };
+    },
+    /**
+     * One page's SVG, or the lookup that says why there is none.
+     * @param {string} partId
+     * @param {string} layout
+     * @param {number} page
+     * @returns {Promise<Lookup | { kind: 'no-page', pages: number } | { kind: 'page', body: Buffer, etag: string }>}
+     */
+    async page(partId, layout, page) {
+      const found = lookup(partId, layout);
+      if (found.kind !== 'ready') return found;
+      const pages = /** @type {number} */ (found.meta.pages);
+      if (page > pages) return { kind: 'no-page', pages };
+      const etag = /** @type {string[]} */ (found.meta.etags)[page - 1];
+      return { kind: 'page', body: await readEngravingPage(cacheDir, found.key, page), etag };
+    },
+    /** @returns {NotationStatus} for /api/status and the console */
+    status() {
+      const state = current;
+      if (!state) return { state: 'none', file: null, parts: { done: 0, total: 0 }, error: null };
+      const error = state.error ?? state.mismatch ?? state.failures[0] ?? null;
+      const engraving = !state.error && (!state.source || state.done < state.total);
+      const allFailed = state.total > 0 && state.failures.length === state.total;
+      return {
+        state: state.error || allFailed ? 'failed' : engraving ? 'engraving' : 'ready',
+        file: state.src,
+        parts: { done: state.done, total: state.total },
+        error,
+      };
+    },
+    /** How many engravings Verovio made (the rest came from the disk cache). */
+    stats: () => ({ engraved }),
+    /** Resolves when the current score's background engraving is finished (tests, bench). */
+    settled: () => current?.started ?? Promise.resolve(),
+    close: () => engraver.close(),
+  };
+}

@@ -1,0 +1,64 @@
+// The engraved notation under the part pages' key (docs/reference/notation.md#notation-routes;
+// SPEC §10): GET /part/<key>/notation/<partId>.json[?layout=L], the bar map, and
+// GET /part/<key>/notation/<partId>/<n>.svg[?layout=L], one page. Called by routes/part.js once
+// the key is checked. While an engraving is made the answer is 503 with Retry-After (the request
+// moves it to the front of the queue); a notation that cannot be engraved, or that no longer
+// matches the score, is answered with one sentence saying why, and the show goes on.
+
+import { BadInput } from '../metrics.js';
+import { layoutNamed } from '../notation/layouts.js';
+import { sendError } from '../send-error.js';
+
+const ROUTE = /^\/notation\/([A-Za-z0-9][A-Za-z0-9_-]{0,63})(?:\.json|\/(\d{1,5})\.svg)$/;
+/** Seconds a tablet waits before asking again while its engraving is made. */
+export const RETRY_AFTER_S = 2;
+
+/**
+ * The handler for every /part/<key>/notation/… request.
+ * @param {{ notation: ReturnType<typeof import('../notation/notation-service.js').createNotationService>, metrics: import('../metrics.js').Metrics }} options
+ * @returns {(request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply, rest: string) => Promise<unknown>}
+ */
+export function createNotationRoute({ notation, metrics }) {
+  const countBad = () => metrics.badInput.inc({ source: BadInput.HTTP_BODY });
+
+  /** The answer for a lookup that found no engraving to serve. */
+  const notReady = (reply, found) => {
+    if (found.kind === 'none') return sendError(reply, 'NO_NOTATION');
+    if (found.kind === 'no-part') return sendError(reply, 'NOTATION_PART', { message: found.message });
+    if (found.kind === 'pending') return sendError(reply, 'NOTATION_ENGRAVING', { headers: { 'retry-after': String(RETRY_AFTER_S) } });
+    if (found.kind === 'mismatch') return sendError(reply, 'NOTATION_MISMATCH', { message: found.message });
+    if (found.kind === 'no-page') return sendError(reply, 'NO_SUCH_PAGE', { message: `the engraving has ${found.pages} page(s)` });
+    return sendError(reply, 'NOTATION_FAILED', { message: `the notation could not be engraved: ${found.message}` });
+  };
+
+  return async (request, reply, rest) => {
+    reply.header('cache-control', 'no-cache');
+    const match = ROUTE.exec(rest);
+    if (!match) {
+      countBad();
+      return sendError(reply, 'BAD_NOTATION_REQUEST');
+    }
+    const query = /** @type {Record<string, unknown>} */ (request.query ?? {});
+    const layout = layoutNamed(query.layout);
+    if (!layout) {
+      countBad();
+      return sendError(reply, 'BAD_LAYOUT');
+    }
+    const [, partId, pageText] = match;
+    if (pageText === undefined) {
+      const found = notation.barMap(partId, layout.name);
+      if (found.kind !== 'map') return notReady(reply, found);
+      return reply.type('application/json; charset=utf-8').send(found.json);
+    }
+    const page = Number(pageText);
+    if (page < 1) {
+      countBad();
+      return sendError(reply, 'NO_SUCH_PAGE', { message: 'pages are numbered from 1' });
+    }
+    const found = await notation.page(partId, layout.name, page);
+    if (found.kind !== 'page') return notReady(reply, found);
+    reply.header('etag', found.etag);
+    if (request.headers['if-none-match'] === found.etag) return reply.code(304).send();
+    return reply.type('image/svg+xml; charset=utf-8').send(found.body);
+  };
+}
