@@ -35,6 +35,8 @@ export function createNotationView({ source }) {
   let at = { bar: 0, beat: 0, beats: 1 };
   let want = { part: /** @type {string | null} */ (null), bars: 0, layout: '' };
   let retry = 0;
+  /** Where the music ends on the pages (page units): the empty foot of a page is not drawn. */
+  let bottom = 0;
   /** Cursor moves and page turns, for the tests: what went on screen, and when (page clock). */
   const moves = [];
   const turns = [];
@@ -55,7 +57,7 @@ export function createNotationView({ source }) {
   function fill(slot, half, box, scale) {
     slot.hidden = !half;
     if (!half) return;
-    const band = (half.y1 - half.y0) * scale;
+    const band = (Math.min(half.y1, bottom) - half.y0) * scale;
     const k = Math.min(1, box.h / band);
     const img = /** @type {HTMLImageElement} */ (slot.firstElementChild);
     // Only the half itself: the rest of its page must not show below it.
@@ -84,12 +86,12 @@ export function createNotationView({ source }) {
     if (!shown) return;
     const room = music.getBoundingClientRect();
     const pager = $('pager').getBoundingClientRect().height;
-    const scale = Math.max(0.1, Math.min(room.width / map.width, (room.height - pager - 4) / map.height));
+    const scale = Math.max(0.1, Math.min(room.width / map.width, (room.height - pager - 4) / bottom));
     sheet.style.width = `${map.width * scale}px`;
-    sheet.style.height = `${map.height * scale}px`;
-    const split = shown.upper.half === 'top' ? shown.upper.y1 : (shown.lower?.y0 ?? map.height);
+    sheet.style.height = `${bottom * scale}px`;
+    const split = Math.min(bottom, shown.upper.half === 'top' ? shown.upper.y1 : (shown.lower?.y0 ?? bottom));
     fill(slots[0], shown.upper, { y: 0, h: split * scale }, scale);
-    fill(slots[1], shown.lower, { y: split * scale, h: (map.height - split) * scale }, scale);
+    fill(slots[1], shown.lower, { y: split * scale, h: (bottom - split) * scale }, scale);
     slots[1].classList.toggle('turned', Boolean(shown.lower && shown.lower.page !== shown.upper.page));
     const box = map.bars[at.bar - 1];
     const slot = slots.find(
@@ -159,12 +161,29 @@ export function createNotationView({ source }) {
     if (Math.abs(dx) > SWIPE_PX && Math.abs(dx) > Math.abs(e.clientY - swipeFrom.y)) page(dx < 0 ? 1 : -1);
     swipeFrom = null;
   });
+  /**
+   * Landscape: the counter and cues beside the music, or below it when that draws the music larger
+   * (a wide, short page: a part with few systems). Portrait: always above it (styles.css).
+   */
+  function arrange() {
+    if (!map) return;
+    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    const top = document.querySelector('.top')?.getBoundingClientRect().height ?? 60;
+    const room = { w: innerWidth - 1.6 * rem, h: innerHeight - top - 4.5 * rem };
+    const beside = Math.min((room.w - 16.2 * rem) / map.width, room.h / bottom);
+    const below = Math.min(room.w / map.width, (room.h - 12 * rem) / bottom);
+    document.body.classList.toggle('notation-wide', innerWidth > innerHeight && below > beside);
+  }
+
   let resizeTimer = 0;
   window.addEventListener('resize', () => {
     clearTimeout(resizeTimer);
     resizeTimer = window.setTimeout(() => {
       if (want.part !== null && layoutFor(innerWidth, innerHeight) !== want.layout) load(want.part, want.bars);
-      else draw();
+      else {
+        arrange();
+        draw();
+      }
     }, 150);
   });
 
@@ -185,6 +204,8 @@ export function createNotationView({ source }) {
     }
     map = got.map;
     halves = pageHalves(map);
+    bottom = Math.min(map.height, Math.max(...map.bars.map((b) => b.y + b.h)) + map.height * 0.03);
+    arrange();
     pageUrl = got.pageUrl;
     pages.clear();
     screen = null;
