@@ -196,3 +196,75 @@ test('a score with printed bars: the printed bar (with its pass) is the big numb
     await dance.close();
   }
 }, 90_000);
+
+test('a reload mid-show draws the pages from the page cache, without the network', async () => {
+  const { show } = song;
+  const { context, page, problems } = await openPage(browser, TABLET);
+  try {
+    await page.goto(`${show.audienceUrl}/part/${show.partKey}/#piano`);
+    await waitInPage(page, () => window.__part.notation().loaded, undefined, 60_000);
+    await waitInPage(page, () =>
+      [...document.querySelectorAll('#sheet .slot:not([hidden]) img')].every((i) => i.complete && i.naturalWidth > 0),
+    );
+    // Every page kept (all are fetched ahead, so a turn never waits).
+    await waitInPage(
+      page,
+      async () => (await (await caches.open('tutti-notation')).keys()).filter((r) => r.url.includes('.svg')).length === 3,
+    );
+    // From now on no page reaches the tablet over the network.
+    const refused = [];
+    await context.route(/\/notation\/.*\.svg/, (route) => (refused.push(route.request().url()), route.abort()));
+    await control(show, 'POST', '/api/transport', { action: 'seek', bar: 14 });
+    await page.reload();
+    await waitInPage(
+      page,
+      () => window.__part.notation().loaded && document.getElementById('cursor').dataset.cursorBar === '14',
+      undefined,
+      20_000,
+    );
+    await waitInPage(page, () =>
+      [...document.querySelectorAll('#sheet .slot:not([hidden]) img')].every((i) => i.complete && i.naturalWidth > 0),
+    );
+    expect(await page.evaluate(() => [...document.querySelectorAll('#sheet .slot:not([hidden])')].map((s) => s.dataset.page))).toContain(
+      '2',
+    );
+    expect(refused).toEqual([]);
+    expect(problems.filter((p) => !/status of 503/.test(p))).toEqual([]);
+  } finally {
+    await page.close();
+  }
+}, 90_000);
+
+test('readable on a music stand: a quartet part and a piano part at 1180×820 and 820×1180', async () => {
+  const quartet = await showOf('Mozart_String_Quartet_in_G_K._387_1st_Mvmnt_excerpt.musicxml', 120);
+  try {
+    for (const [{ show }, part] of [
+      [quartet, 'viola'],
+      [song, 'piano'],
+    ])
+      for (const viewport of [TABLET.viewport, { width: 820, height: 1180 }]) {
+        const { page, problems } = await openPage(browser, { ...TABLET, viewport });
+        await page.goto(`${show.audienceUrl}/part/${show.partKey}/#${part}`);
+        await waitInPage(page, () => window.__part.notation().loaded, undefined, 60_000);
+        await waitInPage(page, () =>
+          [...document.querySelectorAll('#sheet .slot:not([hidden]) img')].every((i) => i.complete && i.naturalWidth > 0),
+        );
+        const layout = viewport.width > viewport.height ? 'tablet-landscape' : 'tablet-portrait';
+        const map = await (await fetch(`${show.audienceUrl}/part/${show.partKey}/notation/${part}.json?layout=${layout}`)).json();
+        // The page at (nearly) the size the server engraved it for: one SVG unit ≈ one CSS pixel.
+        const width = await page.evaluate(() => document.getElementById('sheet').getBoundingClientRect().width);
+        expect({ part, viewport, scale: width / map.width }).toEqual({ part, viewport, scale: expect.any(Number) });
+        expect(width / map.width).toBeGreaterThan(0.7);
+        // The counter, the cue and the pager are on screen too, not pushed below it.
+        for (const id of ['counter', 'cue', 'page-next']) {
+          const box = await page.evaluate((x) => document.getElementById(x).getBoundingClientRect().bottom, id);
+          expect({ id, onScreen: box <= viewport.height }).toEqual({ id, onScreen: true });
+        }
+        await page.screenshot({ path: `${ARTIFACTS}part-notation-${part}-${viewport.width}x${viewport.height}.png` });
+        expect(problems.filter((p) => !/status of 503/.test(p))).toEqual([]);
+        await page.close();
+      }
+  } finally {
+    await quartet.close();
+  }
+}, 120_000);
