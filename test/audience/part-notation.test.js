@@ -6,32 +6,13 @@
 // system's first bar through a D.C. back to page 1, says each page turn once (aria-live) and never
 // a beat, and passes axe. Screenshots: artifacts/audience/part-notation-*.png.
 
-import path from 'node:path';
-import { readFile, writeFile } from 'node:fs/promises';
 import { acquireBrowserLock } from './support/exclusive.js';
-import { ARTIFACTS, launchBrowser, openPage, startShow, control, waitInPage, quantile, trueOffset } from './support/browser.js';
+import { ARTIFACTS, launchBrowser, openPage, control, waitInPage, quantile, trueOffset } from './support/browser.js';
 import { audit, describeViolations } from './support/axe.js';
-import { CORPUS_XML, tempFolder, importInto } from '../support/notation-server.js';
-import { pageHalves } from '#core/client/page-turns.js';
+import { notationShow, halfChanges } from './support/notation-show.js';
 
 const TOLERANCE_MS = 10;
 const TABLET = { viewport: { width: 1180, height: 820 }, deviceScaleFactor: 1, hasTouch: true, isMobile: false };
-
-/**
- * A corpus file imported as `tutti import` does (so the score names its notation), played at
- * `bpm` so a test runs through it in seconds, on a server with its own notation cache.
- * @param {string} file
- * @param {number} bpm
- * @param {Record<string, unknown>} [extra] score fields to add (cues)
- */
-async function showOf(file, bpm, extra = {}) {
-  const folder = await tempFolder();
-  const { scorePath } = await importInto(path.join(CORPUS_XML, file), folder.dir);
-  const score = JSON.parse(await readFile(scorePath, 'utf8'));
-  await writeFile(scorePath, JSON.stringify({ ...score, tempo: [{ at: { bar: 1 }, bpm }], ...extra }));
-  const show = await startShow({ scorePath, autoplay: false, notationCacheDir: path.join(folder.dir, 'cache') });
-  return { show, score, close: async () => (await show.close(), await folder.close()) };
-}
 
 let browser;
 let releaseLock;
@@ -40,7 +21,7 @@ let song;
 
 beforeAll(async () => {
   releaseLock = await acquireBrowserLock();
-  [song, browser] = await Promise.all([showOf('Dichterliebe01.xml', 200), launchBrowser()]);
+  [song, browser] = await Promise.all([notationShow('Dichterliebe01.xml', 200), launchBrowser()]);
 }, 180_000);
 
 afterAll(async () => {
@@ -112,21 +93,15 @@ test('pages while stopped, back to the cursor on play; cursor on time; the comin
   const { moves, turns } = await inspect(page);
   const said = await page.evaluate(() => window.__said);
   const map = await (await fetch(`${show.audienceUrl}/part/${show.partKey}/notation/piano.json?layout=tablet-landscape`)).json();
-  const halves = pageHalves(map);
-  const halfName = (bar) => `${halves.halfOfBar(bar).page}${halves.halfOfBar(bar).half}`;
-
   // One cursor move per beat that sounded, on its bar and beat.
   const played = moves.filter((m) => m.playing && beats.has(m.index));
   expect(played.map((m) => m.index)).toEqual([...beats.keys()]);
   for (const m of played) expect([m.index, m.bar, m.beat]).toEqual([m.index, beats.get(m.index).bar, beats.get(m.index).beat]);
   // The half with each coming system was on screen one beat before its first bar, at every change
-  // of half (page 1 bottom → page 2 top → back to page 1 top by the D.C. → page 1 bottom).
-  const changes = played.filter((m, k) => k > 0 && m.beat === 1 && halfName(m.bar) !== halfName(played[k - 1].bar));
-  expect(changes.map((m) => `${m.bar}:${halfName(m.bar)}`)).toEqual(['7:1bottom', '13:2top', '19:2bottom', '25:3top']);
-  for (const m of changes) {
-    const before = played[played.indexOf(m) - 1];
-    expect({ bar: m.bar, before: before.screen }).toEqual({ bar: m.bar, before: expect.stringContaining(halfName(m.bar)) });
-  }
+  // of half (page 1 bottom, page 2 top, page 2 bottom, page 3 top).
+  const changes = halfChanges(played, map);
+  expect(changes.map((c) => `${c.bar}:${c.half}`)).toEqual(['7:1bottom', '13:2top', '19:2bottom', '25:3top']);
+  for (const c of changes) expect(c.before.split('/')).toContain(c.half);
   // Each turn spoken once, never a beat: the live region heard the turns (and the cue), not the bars.
   const turnsPlayed = turns.filter((x) => x.local > played[0].local - 1);
   const spokenTurns = said.filter((s) => s.startsWith('Page turn'));
@@ -158,7 +133,7 @@ test('pages while stopped, back to the cursor on play; cursor on time; the comin
 
 test('a score with printed bars: the printed bar (with its pass) is the big number, in the cue countdown too', async () => {
   // The Saltarello repeats printed bars 1–8: performance bar 9 is printed bar 1, second time.
-  const dance = await showOf('Saltarello.mxl', 200, {
+  const dance = await notationShow('Saltarello.mxl', 200, {
     cues: [{ at: { bar: 9 }, osc: { part: 'musicxml-part', address: '/cue', args: ['again'] } }],
   });
   const { show } = dance;
@@ -236,7 +211,7 @@ test('a reload mid-show draws the pages from the page cache, without the network
 }, 90_000);
 
 test('readable on a music stand: a quartet part and a piano part at 1180×820 and 820×1180', async () => {
-  const quartet = await showOf('Mozart_String_Quartet_in_G_K._387_1st_Mvmnt_excerpt.musicxml', 120);
+  const quartet = await notationShow('Mozart_String_Quartet_in_G_K._387_1st_Mvmnt_excerpt.musicxml', 120);
   try {
     for (const [{ show }, part] of [
       [quartet, 'viola'],
