@@ -41,6 +41,21 @@ export function beatAt(segment, serverMs) {
 }
 
 /**
+ * The fractional beat index sounding at `serverMs` (3.25: a quarter of the way through beat 3),
+ * for what moves smoothly between beats (a graphic score's strip), or null before the anchor.
+ * Holds at the end of the segment's last beat.
+ * @param {Segment} segment
+ * @param {number} serverMs
+ * @returns {number | null}
+ */
+export function fractionalIndexAt(segment, serverMs) {
+  const beat = beatAt(segment, serverMs);
+  if (!beat) return null;
+  const fraction = ((serverMs - beat.at) * beat.bpm) / 60000;
+  return beat.index + Math.min(1, Math.max(0, fraction));
+}
+
+/**
  * The beat after `beat` in the segment, or null at its end.
  * @param {Segment} segment
  * @param {number} index

@@ -3,6 +3,7 @@
 // next cue from the state stream alone. Sent once per score to part pages (never in the audience
 // state: audience updates stay tiny), computed once per score load.
 
+import { graphicStrips } from './graphic-map.js';
 import { createTimeline } from './timeline.js';
 
 /** The picker's entry that follows every part at once (a conductor, a stage manager). */
@@ -26,6 +27,8 @@ export const ALL_PARTS = '*';
  * @property {PartCue[]} cues sorted by beat, then score order
  * @property {Array<{ i: number, bar: number, mark: string, name?: string }>} sections rehearsal marks by beat, so
  *   a part page names the section at the beat it starts even through a network outage
+ * @property {import('./graphic-map.js').GraphicStrip[]} [graphic] the score's graphic strips, when it has any
+ *   (docs/reference/graphic-scores.md#the-graphic-field)
  */
 
 /**
@@ -66,10 +69,12 @@ export function partCueTable(score) {
   const printed = score.printedBars?.length ? { printedBars: score.printedBars } : {};
   // `notation`: the part page asks for the engraved pages (../shared/SPEC.md §10) only when there are some.
   const notation = typeof (/** @type {any} */ (score).notation) === 'string';
+  const graphic = score.graphic?.length ? { graphic: graphicStrips(score, timeline) } : {};
   return {
     score: { id: score.id, title: score.title, bars: score.bars, totalBeats: timeline.totalBeats, notation, ...printed },
     parts,
     cues,
     sections,
+    ...graphic,
   };
 }

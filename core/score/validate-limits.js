@@ -37,6 +37,11 @@ export const SCORE_LIMITS = Object.freeze({
   questionChars: 200,
   optionLabelChars: 60,
   reactions: 256,
+  // Graphic scores (validate-graphic.js): strips, images per strip, marks per strip, image size.
+  graphicScores: 65,
+  graphicImages: 256,
+  graphicMarks: 10_000,
+  graphicPixels: 1_000_000,
 });
 
 /**
@@ -53,6 +58,9 @@ export const SCORE_LIMITS = Object.freeze({
  * @typedef {{ id: string, label: string, section?: string }} PromptOption
  * @typedef {{ id: string, at: Position, beats: number, question: string, options: PromptOption[] }} Prompt
  * @typedef {{ at: Position, until: Position, label?: string, full?: number }} Reaction
+ * @typedef {{ part: string, images: Array<{ asset: string, width: number, height: number }>,
+ *   marks: Array<{ at: Position, x: number }>, end: number }} GraphicScore a strip of images scrolled past a playhead
+ *   (docs/reference/graphic-scores.md#the-graphic-field); `end` is the x where the piece ends
  * @typedef {object} Score a validated, normalized score
  * @property {'tutti-score/1'} format
  * @property {string} id
@@ -70,6 +78,7 @@ export const SCORE_LIMITS = Object.freeze({
  * @property {Cue[]} cues          always present, sorted stably by position
  * @property {Prompt[]} prompts    always present, sorted by position (scores/README.md, "Prompts and branches")
  * @property {Reaction[]} reactions always present, sorted by position (scores/README.md, "Reactions")
+ * @property {GraphicScore[]} [graphic] drawn notation, when the score has it (docs/reference/graphic-scores.md#the-graphic-field)
  * @typedef {{ ok: boolean, problems: ScoreProblem[], score?: Score }} ValidationResult
  */
 

@@ -14,6 +14,7 @@ import { checkPrompts } from './validate-prompts.js';
 import { checkReactions } from './validate-reactions.js';
 import { checkInteger, checkKeys, checkString, has, isObject, own, shown } from './validate-primitives.js';
 import { checkPrintedBars } from './validate-printed-bars.js';
+import { checkGraphic } from './validate-graphic.js';
 import { checkSnapshotSize } from './validate-state-size.js';
 import { checkMeter, checkSections, checkTempo } from './validate-timing.js';
 import { checkNotation } from './validate-notation.js';
@@ -55,6 +56,7 @@ const ROOT_KEYS = [
   'cues',
   'prompts',
   'reactions',
+  'graphic',
 ];
 
 /**
@@ -172,6 +174,7 @@ function checkScore(ctx, value) {
   out.cues = checkCues(ctx, own(value, 'cues'), env);
   out.prompts = checkPrompts(ctx, own(value, 'prompts'), env, out.sections);
   out.reactions = checkReactions(ctx, own(value, 'reactions'), env);
+  if (has(value, 'graphic')) out.graphic = checkGraphic(ctx, own(value, 'graphic'), env);
   // Only a score that is otherwise valid can be played, so only then is it replayed.
   if (ctx.count() === 0) checkSnapshotSize(ctx, /** @type {Score} */ (out), env.cueOrder ?? []);
   return /** @type {Score} */ (out);

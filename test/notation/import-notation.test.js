@@ -62,3 +62,23 @@ test('a MIDI file names no notation', async () => {
   expect((await cli(midi)).code).toBe(0);
   expect(JSON.parse(await readFile(path.join(dir, 'x.score.json'), 'utf8'))).not.toHaveProperty('notation');
 });
+
+test("the console's import (POST /api/score/import with save) writes the notation too", async () => {
+  const { startShowServer } = await import('../../local-server/src/server.js');
+  const token = 'console-import-notation';
+  const server = await startShowServer({ host: '127.0.0.1', port: 0, controlPort: 0, token, notationCacheDir: path.join(dir, 'cache') });
+  try {
+    const out = path.join(dir, 'console', 'piece.score.json');
+    await mkdir(path.dirname(out));
+    const res = await fetch(`${server.controlUrl}/api/score/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ path: volta, out, save: true }),
+    });
+    expect((await res.json()).ok).toBe(true);
+    expect(JSON.parse(await readFile(out, 'utf8')).notation).toBe('test_repeat_volta_simple.musicxml');
+    expect(await readFile(path.join(dir, 'console', 'test_repeat_volta_simple.musicxml'))).toEqual(await readFile(volta));
+  } finally {
+    await server.close();
+  }
+});

@@ -40,6 +40,9 @@ describe('a string quartet', () => {
   });
 
   test('while it is engraved: 503 with Retry-After and a JSON error; /api/status says engraving', async () => {
+    // Tablets asking at once share one engraving (the restart test below counts them).
+    const many = await Promise.all(Array.from({ length: 8 }, () => fetch(`${running.base}/viola.json?layout=phone`)));
+    expect(many.map((r) => r.status)).toEqual(Array(8).fill(503));
     const res = await fetch(`${running.base}/viola.json`);
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('2');
@@ -81,6 +84,8 @@ describe('a string quartet', () => {
     expect(shapes).toEqual({ 'tablet-landscape': 'wide', 'tablet-portrait': 'tall', phone: 'tall' });
     const res = await fetch(`${running.base}/violin/1.svg?layout=phone`);
     expect(res.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    // Made from a file someone sent: nothing in it may run.
+    expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'.*sandbox/);
     const etag = res.headers.get('etag');
     expect(etag).toMatch(/^".+"$/);
     expect(await res.text()).toMatch(/Engraved by Verovio \(verovio\.org, LGPL-3\.0\)/);

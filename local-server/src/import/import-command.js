@@ -15,10 +15,13 @@ performance order (repeats, 1st/2nd endings, D.C./D.S./Coda/Fine played out), th
 number and pass of every bar, time signatures, tempo marks (accel./rit. as gradual changes),
 rehearsal marks as sections, the parts with OSC prefixes, title and composer. No cues: you add
 them. Prints what it found and a warning, with its measure, for everything it could not map.
+A MusicXML file is also copied beside the score and named in its "notation", which the venue
+server engraves for the part pages (docs/reference/notation.md).
 
 Options:
   --out PATH      where to write the score (default: next to FILE, FILE's name + .score.json)
-  --force         replace PATH if it exists (without it, an existing file is never overwritten)
+  --force         replace PATH if it exists (without it, an existing file is never overwritten),
+                  and a different notation file of the same name beside it
   --merge FILE    take the cues, prompts, reactions, parts, media and view of an existing score
                   and put them on the new time map at the same printed bars (a revised edition);
                   prints every cue whose bar no longer exists. Writes to --out (or the default),

@@ -20,7 +20,7 @@ const IDLE_MS = 30_000;
  * @param {{ timeLimitMs?: number, idleMs?: number, onJob?: (job: EngraveJob) => void }} [options] `onJob`: each job as it starts (tests count engravings)
  */
 export function createEngraver({ timeLimitMs = ENGRAVE_TIME_LIMIT_MS, idleMs = IDLE_MS, onJob = () => {} } = {}) {
-  /** @type {Array<{ job: EngraveJob, resolve: (v: any) => void, reject: (e: Error) => void }>} */
+  /** @type {Array<{ job: EngraveJob, limit: number, resolve: (v: any) => void, reject: (e: Error) => void }>} */
   const queue = [];
   /** @type {Worker | null} */
   let worker = null;
@@ -72,15 +72,18 @@ export function createEngraver({ timeLimitMs = ENGRAVE_TIME_LIMIT_MS, idleMs = I
     const entry = /** @type {(typeof queue)[number]} */ (queue.shift());
     worker ??= startWorker();
     const id = nextId++;
+    const limit = entry.limit;
     const timer = setTimeout(() => {
       const w = worker;
       worker = null;
       const timedOut = running;
       running = null;
-      timedOut?.entry.reject(new ImportError(`engraving took more than ${Math.round(timeLimitMs / 1000)} s; stopped`));
+      timedOut?.entry.reject(
+        new ImportError(`engraving took more than ${limit >= 1000 ? `${Math.round(limit / 1000)} s` : `${limit} ms`}; stopped`),
+      );
       w?.terminate().catch(() => {});
       pump();
-    }, timeLimitMs);
+    }, limit);
     running = { id, entry, timer, w: worker };
     onJob(entry.job);
     worker.postMessage({ id, job: entry.job });
@@ -99,13 +102,13 @@ export function createEngraver({ timeLimitMs = ENGRAVE_TIME_LIMIT_MS, idleMs = I
     /**
      * Run a job on the worker; `urgent` jobs (a tablet is waiting) go before queued background ones.
      * @param {EngraveJob} job
-     * @param {{ urgent?: boolean }} [options]
+     * @param {{ urgent?: boolean, timeLimitMs?: number }} [options] `timeLimitMs`: this job's limit (default the engraver's)
      * @returns {Promise<any>} the worker's answer; rejects with an ImportError sentence
      */
-    run(job, { urgent = false } = {}) {
+    run(job, { urgent = false, timeLimitMs: limit = timeLimitMs } = {}) {
       if (closed) return Promise.reject(new ImportError('the server is closing'));
       return new Promise((resolve, reject) => {
-        const entry = { job, resolve, reject };
+        const entry = { job, limit, resolve, reject };
         if (urgent) queue.unshift(entry);
         else queue.push(entry);
         pump();

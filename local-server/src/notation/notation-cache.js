@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 
 /** Bump when what is written changes (options, boxes, credit): old folders are then not used. */
-export const ENGRAVE_FORMAT = 3;
+export const ENGRAVE_FORMAT = 4;
 
 /** The installed Verovio's version (its package.json), part of every cache key. */
 export const VEROVIO_VERSION = (() => {

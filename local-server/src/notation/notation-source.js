@@ -24,6 +24,7 @@ const PART = /<part(?=[\s>])[^>]*>[\s\S]*?<\/part\s*>/g;
 const SCORE_PART = /<score-part(?=[\s>])[^>]*>[\s\S]*?<\/score-part\s*>/g;
 const PART_GROUP = /<part-group(?=[\s>/])[^>]*?(?:\/>|>[\s\S]*?<\/part-group\s*>)/g;
 const ID = /\bid\s*=\s*(["'])(.*?)\1/;
+const MULTI_REST = /<multiple-rest\b[^>]*(?:\/>|>[^<]*<\/multiple-rest\s*>)/g;
 
 /**
  * Read a notation file's bytes.
@@ -61,10 +62,20 @@ export function readNotationSource(bytes, name) {
  * @returns {string}
  */
 export function partText(source, xmlId) {
-  if (xmlId === 'all') return source.text;
+  if (xmlId === 'all') return withoutMultiRests(source.text);
   if (!source.parts.some((p) => p.xmlId === xmlId)) throw new ImportError(`the notation has no part with id ${JSON.stringify(xmlId)}`);
   const keep = (block) => (ID.exec(block.slice(0, block.indexOf('>')))?.[2] === xmlId ? block : '');
-  return source.text.replace(SCORE_PART, keep).replace(PART, keep).replace(PART_GROUP, '');
+  return withoutMultiRests(source.text.replace(SCORE_PART, keep).replace(PART, keep).replace(PART_GROUP, ''));
+}
+
+/**
+ * Every measure drawn as its own (docs/reference/notation.md#what-is-engraved): Verovio draws a
+ * multi-bar rest as one measure, and the cursor needs a place for each bar it counts.
+ * @param {string} text
+ * @returns {string}
+ */
+function withoutMultiRests(text) {
+  return text.replace(MULTI_REST, '');
 }
 
 /**

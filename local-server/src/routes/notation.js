@@ -5,11 +5,17 @@
 // moves it to the front of the queue); a notation that cannot be engraved, or that no longer
 // matches the score, is answered with one sentence saying why, and the show goes on.
 
+import { etagMatches } from '#core/protocol/media.js';
 import { BadInput } from '../metrics.js';
 import { layoutNamed } from '../notation/layouts.js';
 import { sendError } from '../send-error.js';
 
 const ROUTE = /^\/notation\/([A-Za-z0-9][A-Za-z0-9_-]{0,63})(?:\.json|\/(\d{1,5})\.svg)$/;
+/**
+ * A page is an SVG document made from a file someone sent: nothing in it may run or load, except
+ * its own styles and the music font Verovio embeds (a data: URL). As media are served.
+ */
+export const NOTATION_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; sandbox";
 /** Seconds a tablet waits before asking again while its engraving is made. */
 export const RETRY_AFTER_S = 2;
 
@@ -57,8 +63,8 @@ export function createNotationRoute({ notation, metrics }) {
     }
     const found = await notation.page(partId, layout.name, page);
     if (found.kind !== 'page') return notReady(reply, found);
-    reply.header('etag', found.etag);
-    if (request.headers['if-none-match'] === found.etag) return reply.code(304).send();
+    reply.header('etag', found.etag).header('x-content-type-options', 'nosniff').header('content-security-policy', NOTATION_CSP);
+    if (etagMatches(request.headers['if-none-match'], [found.etag])) return reply.code(304).send();
     return reply.type('image/svg+xml; charset=utf-8').send(found.body);
   };
 }

@@ -21,8 +21,8 @@ const sampleNames = readdirSync(scoresDir)
 const problemLines = (value) => formatProblems(validateScore(value).problems).split('\n');
 
 describe('sample scores', () => {
-  test('there are the three samples', () => {
-    expect(sampleNames).toEqual(['demo.score.json', 'tidal-lines.score.json', 'union-rose-load.score.json']);
+  test('there are the four samples', () => {
+    expect(sampleNames).toEqual(['demo.score.json', 'drawn-lines.score.json', 'tidal-lines.score.json', 'union-rose-load.score.json']);
   });
 
   test.each(sampleNames)('%s passes the schema and the validator', (name) => {

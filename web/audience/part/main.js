@@ -9,7 +9,8 @@ import { printedBarAt } from '#core/score/printed-bars.js';
 import { createStreamTracker } from '#core/client/stream-tracker.js';
 import { createClockSync } from '#core/client/clock-sync.js';
 import { cuesForPart, upcomingCuesLooped, clickFor, beatsAhead, sectionAt, loopAheadOf } from '#core/client/part-plan.js';
-import { followingSegment } from '#core/client/flywheel.js';
+import { followingSegment, fractionalIndexAt } from '#core/client/flywheel.js';
+import { stripForPart } from '#core/score/graphic-map.js';
 import { clickTime } from '#core/score/count-in.js';
 import { pageNow } from '../src/page-clock.js';
 import { PAGE_CLOCK_OPTIONS } from '../src/clock-options.js';
@@ -23,6 +24,7 @@ import { loopsBackFrom } from '#core/score/loop.js';
 import { upcomingBars } from '#core/client/page-turns.js';
 import { createNotationSource } from './notation-source.js';
 import { createNotationView } from './notation-view.js';
+import { createGraphicView } from './graphic-view.js';
 import { createPartView } from './part-view.js';
 import { createRehearsalView } from './rehearsal-view.js';
 import { createClick, CLICK_MODES } from './click.js';
@@ -41,6 +43,7 @@ const clock = createClockSync({ ...PAGE_CLOCK_OPTIONS, schedule: [...PAGE_CLOCK_
 const flywheel = createFlywheelPlan();
 const view = createPartView();
 const notation = createNotationView({ source: createNotationSource({ base: pageBase }) });
+const graphic = createGraphicView({ before: /** @type {Element} */ (document.getElementById('follow')), now: graphicIndexNow });
 const rehearsal = createRehearsalView({ countInDots: view.countInDots });
 const click = createClick({ toLocal: (s) => clock.toLocal(s) });
 const timer = createPreciseTimer(pageNow);
@@ -103,12 +106,29 @@ function pick(id) {
   view.showPicker(false);
   if (table.score.notation) notation.load(id, table.score.bars);
   else notation.clear();
+  graphic.show(stripForPart(table.graphic ?? [], id === '*' ? 'all' : id), pageBase);
   if (shown) {
     view.cues(upcomingCuesLooped(cues, shown.index, LISTED, loopNow), printedOf);
     // The position may have been drawn before the table (and its printed bar numbers) arrived.
     view.position(shown, { flash: false, printed: printedOf(shown.bar) });
   }
   reports.now();
+}
+
+/**
+ * The fractional beat sounding now, for the graphic score's strip (graphic-view.js): from the
+ * segment while playing (the loop's next pass once it has begun), the still position otherwise.
+ * @returns {number | null}
+ */
+function graphicIndexNow() {
+  const lean = flywheel.state();
+  if (!lean) return null;
+  const segment = lean.transport === 'playing' ? lean.segment : null;
+  if (!segment) return lean.position?.index ?? null;
+  const serverNow = clock.toServer(pageNow());
+  const then = followingSegment(segment);
+  const active = then && serverNow >= then.at ? then : segment;
+  return fractionalIndexAt(active, serverNow) ?? active.index;
 }
 
 /** Names a segment (epoch, anchor, tempo): a click is keyed by it and its beat. */
@@ -299,6 +319,7 @@ document.getElementById('change-part')?.addEventListener('click', () => {
   partId = null;
   click.cancelFrom(-Infinity);
   notation.clear();
+  graphic.show(null, pageBase);
   view.showPicker(true);
 });
 
@@ -326,4 +347,5 @@ status();
   refused: () => refused,
   screenOn: () => wakeLock.status(),
   notation: () => notation.inspect(),
+  graphic: () => graphic.inspect(),
 };

@@ -1,0 +1,86 @@
+// bench:notation worker: the real show server playing the load-test score to the runner's OSC
+// receiver, alone in this process, on the high-resolution wall clock the runner shares. On
+// command it engraves --file over and over in the background (each pass a fresh copy, so the
+// disk cache never answers), as a venue does after a score with notation loads.
+//
+// argv: --score FILE --target PORT --bpm N --file NOTATION --work DIR
+
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { createLog, startShowServer } from '../../local-server/index.js';
+import { serveParent, tellParent } from '../lib/child-ipc.js';
+import { importNotation } from './import-notation.js';
+
+const { values } = parseArgs({
+  options: {
+    score: { type: 'string' },
+    target: { type: 'string' },
+    bpm: { type: 'string' },
+    file: { type: 'string' },
+    work: { type: 'string' },
+  },
+});
+const work = String(values.work);
+
+const server = await startShowServer({
+  scorePath: values.score,
+  host: '127.0.0.1',
+  port: 0,
+  controlPort: 0,
+  stateFile: null,
+  notationCacheDir: path.join(work, 'cache'),
+  log: createLog(),
+  autoplay: true,
+  oscTargets: [{ host: '127.0.0.1', port: Number(values.target) }],
+  now: () => performance.timeOrigin + performance.now(),
+});
+const { show } = server;
+show.engine.setTempo(Number(values.bpm));
+show.events.on('transport', (transport) => {
+  if (transport === 'stopped') setTimeout(() => show.engine.play(), 0);
+});
+/** @type {Array<[number, number, number]>} [bar, beat, at] */
+let beats = [];
+show.events.on('beat', (beat) => beats.push([beat.bar, beat.beat, beat.at]));
+
+// The notation is imported before any window: only engraving runs while beats are measured.
+const notationDir = path.join(work, 'notation');
+const { score } = await importNotation(String(values.file), notationDir);
+const source = await readFile(String(values.file));
+const ext = path.extname(String(values.file));
+let engraving = null;
+let passes = 0;
+
+serveParent(
+  {
+    /** The beats published since the last call. */
+    beats: () => {
+      const out = beats;
+      beats = [];
+      return out;
+    },
+    start: () => {
+      let running = true;
+      const loop = (async () => {
+        while (running) {
+          const name = `pass-${passes}${ext}`;
+          // Bytes after the end change the hash; the readers ignore them (an XML comment, or past a zip's end).
+          await writeFile(path.join(notationDir, name), Buffer.concat([source, Buffer.from(`\n<!-- pass ${passes} -->\n`)]));
+          server.notation.load({ score: { ...score, notation: name }, dir: notationDir });
+          await server.notation.settled();
+          passes += 1;
+        }
+      })();
+      engraving = { stop: () => ((running = false), loop) };
+      return true;
+    },
+    stop: async () => {
+      await engraving?.stop();
+      return { passes };
+    },
+  },
+  { onExit: () => server.close() },
+);
+
+tellParent('ready', { pid: process.pid });

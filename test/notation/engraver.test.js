@@ -1,0 +1,77 @@
+// The engraver's worker (docs/reference/notation.md#the-cache): a job that takes too long is
+// answered with a sentence and its worker ended; the next job gets a fresh worker, untouched by
+// the old one's exit; closing rejects what is still queued.
+import { expect, test } from '@jest/globals';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createEngraver } from '../../local-server/src/notation/engraver.js';
+import { CORPUS_XML, tempFolder } from '../support/notation-server.js';
+
+test('too slow: a sentence, a fresh worker for the next job, queued jobs rejected on close', async () => {
+  const bytes = new Uint8Array(await readFile(path.join(CORPUS_XML, 'test_repeat_volta_simple.musicxml')));
+  const started = [];
+  const engraver = createEngraver({ onJob: (job) => started.push(job.type) });
+  const job = { type: /** @type {const} */ ('inspect'), hash: 'h', bytes, name: 'volta.musicxml' };
+  try {
+    await expect(engraver.run(job, { timeLimitMs: 1 })).rejects.toThrow('engraving took more than 1 ms; stopped');
+    // The next job runs on a fresh worker; the first one's exit (after it) is not this job's failure.
+    await expect(engraver.run(job)).resolves.toMatchObject({ written: 3 });
+    expect(started).toEqual(['inspect', 'inspect']);
+    expect(engraver.pending()).toBe(0);
+  } finally {
+    await engraver.close();
+  }
+  await expect(engraver.run(job)).rejects.toThrow('the server is closing');
+});
+
+test('in time: the worker reads the notation as the importer counts it', async () => {
+  const bytes = new Uint8Array(await readFile(path.join(CORPUS_XML, 'test_repeat_volta_simple.musicxml')));
+  const engraver = createEngraver();
+  try {
+    const read = await engraver.run({ type: 'inspect', hash: 'h', bytes, name: 'volta.musicxml' });
+    expect(read).toEqual({
+      parts: [{ xmlId: 'P1', id: 'piano', name: 'Piano' }],
+      written: 3,
+      order: [
+        [0, 1],
+        [1, 1],
+        [0, 2],
+        [2, 1],
+      ],
+      printed: [1, 2, 3],
+    });
+  } finally {
+    await engraver.close();
+  }
+});
+
+test('a multi-bar rest is drawn bar by bar, so every bar has its own box', async () => {
+  const folder = await tempFolder();
+  const note = '<note><pitch><step>C</step><octave>5</octave></pitch><duration>4</duration><type>whole</type></note>';
+  const rest = '<note><rest measure="yes"/><duration>4</duration></note>';
+  const xml = `<?xml version="1.0"?><score-partwise version="3.1"><part-list><score-part id="P1"><part-name>Flute</part-name></score-part></part-list><part id="P1">
+<measure number="1"><attributes><divisions>1</divisions><time><beats>4</beats><beat-type>4</beat-type></time><clef><sign>G</sign><line>2</line></clef></attributes>${note}</measure>
+<measure number="2"><attributes><measure-style><multiple-rest>3</multiple-rest></measure-style></attributes>${rest}</measure>
+<measure number="3">${rest}</measure><measure number="4">${rest}</measure><measure number="5">${note}</measure></part></score-partwise>`;
+  const engraver = createEngraver();
+  try {
+    const meta = await engraver.run({
+      type: 'engrave',
+      hash: 'multi-rest',
+      bytes: new TextEncoder().encode(xml),
+      name: 'flute.musicxml',
+      xmlId: 'P1',
+      layout: 'tablet-landscape',
+      dir: folder.dir,
+      key: 'flute',
+    });
+    expect(meta.error).toBeUndefined();
+    expect(meta.boxes).toHaveLength(5);
+    const xs = meta.boxes.map((b) => b.x);
+    expect([...xs].sort((a, b) => a - b)).toEqual(xs);
+    expect(new Set(xs).size).toBe(5);
+  } finally {
+    await engraver.close();
+    await folder.close();
+  }
+});
