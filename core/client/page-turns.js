@@ -6,6 +6,10 @@
 // D.C./D.S. (the map has one entry per performance bar), rehearsal loops and jumps (the bars
 // the show will play next, from the flywheel's segment and loop). Pure and runtime-free.
 
+import { followingSegment } from './flywheel.js';
+import { isSegment } from '#core/score/segment.js';
+import { loopsBackFrom } from '#core/score/loop.js';
+
 /**
  * @typedef {{ bar: number, printed: number, page: number, x: number, y: number, w: number, h: number }} BarBox
  * @typedef {{ pages: number, width: number, height: number, bars: BarBox[] }} BarMap
@@ -83,6 +87,24 @@ export function upcomingBars({ bar, bars, next = null, loop = null, limit = 64 }
     } else at += 1;
   }
   return out;
+}
+
+/**
+ * The bars to come after the beat shown, from the state the flywheel holds: a segment that starts
+ * elsewhere in the future is a jump already announced (a vote's branch, a loop's next pass), and
+ * a rehearsal loop going round (the state's `loop`) comes back to its first bar.
+ * @param {Record<string, any> | null} lean the lean state
+ * @param {{ index: number, bar: number }} beat the beat shown
+ * @param {number} bars the score's bars
+ * @param {number} serverNow
+ * @returns {number[]}
+ */
+export function barsAfter(lean, beat, bars, serverNow) {
+  const segment = lean?.transport === 'playing' && isSegment(lean.segment) ? lean.segment : null;
+  const then = segment ? followingSegment(segment) : null;
+  const ahead = [segment, then].find((s) => s && s.at > serverNow && s.bar !== beat.bar && s.bar !== beat.bar + 1);
+  const loop = lean?.loop && loopsBackFrom(lean.loop, beat.index) ? { from: lean.loop.from.bar, to: lean.loop.to.bar } : null;
+  return upcomingBars({ bar: beat.bar, bars, next: ahead ? ahead.bar : null, loop });
 }
 
 const same = (a, b) => a === b || (a !== null && b !== null && a.page === b.page && a.half === b.half);

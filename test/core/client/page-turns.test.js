@@ -2,7 +2,7 @@
 // slot shows the half of the next bar in performance order outside it, across a repeat back, a
 // D.C. to an earlier page, a rehearsal loop and an announced jump.
 
-import { pageHalves, upcomingBars, screenFor, pageScreen, cursorPoint, isBarMap } from '#core/client/page-turns.js';
+import { pageHalves, upcomingBars, barsAfter, screenFor, pageScreen, cursorPoint, isBarMap } from '#core/client/page-turns.js';
 
 /** Three pages of four systems, two bars a system: printed bars 1…24 (page 1: 1–8, page 2: 9–16…). */
 const printedBox = (n) => {
@@ -64,4 +64,16 @@ test('paging freely shows whole pages; the cursor stands at its beat in the bar'
   expect(isBarMap(map, 32)).toBe(true);
   expect(isBarMap(map, 31)).toBe(false);
   expect(isBarMap({ ...map, bars: map.bars.map((b) => ({ ...b, page: 9 })) }, 32)).toBe(false);
+});
+
+test('the bars to come from the state: a jump announced by a future segment, a loop going round', () => {
+  const segment = { index: 40, bar: 11, beat: 1, beats: 4, at: 5000, bpm: 120, step: 0, until: 60, end: false };
+  // Playing bar 5 (index 16) at server time 1000; the next segment starts at bar 11 at 5000: a jump.
+  expect(barsAfter({ transport: 'playing', segment }, { index: 16, bar: 5 }, 32, 1000).slice(0, 3)).toEqual([11, 12, 13]);
+  // A segment that simply goes on (the next bar) is no jump.
+  expect(barsAfter({ transport: 'playing', segment: { ...segment, bar: 6 } }, { index: 16, bar: 5 }, 32, 1000).slice(0, 2)).toEqual([6, 7]);
+  // A loop over bars 3–6 going round (pass 1 of 3) holds beat 16 (bar 5): back to bar 3 after bar 6.
+  const loop = { from: { bar: 3, beat: 1, index: 8 }, to: { bar: 6, beat: 4, index: 23 }, end: 24, pass: 1, of: 3, releasing: false };
+  expect(barsAfter({ transport: 'stopped', loop }, { index: 16, bar: 5 }, 32, 1000).slice(0, 4)).toEqual([6, 3, 4, 5]);
+  expect(barsAfter({ transport: 'stopped', loop: { ...loop, pass: 3 } }, { index: 16, bar: 5 }, 32, 1000).slice(0, 3)).toEqual([6, 7, 8]);
 });

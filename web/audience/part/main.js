@@ -20,8 +20,7 @@ import { streamInspector } from '../src/page-inspector.js';
 import { createPreciseTimer } from '../src/precise-timer.js';
 import { createFlywheelPlan, roundTempo } from '../src/flywheel-plan.js';
 import { createWakeLock } from '../src/wake-lock.js';
-import { loopsBackFrom } from '#core/score/loop.js';
-import { upcomingBars } from '#core/client/page-turns.js';
+import { barsAfter } from '#core/client/page-turns.js';
 import { createNotationSource } from './notation-source.js';
 import { createNotationView } from './notation-view.js';
 import { createGraphicView } from './graphic-view.js';
@@ -158,7 +157,7 @@ function onApplied(envelope, outcome) {
     loopNow = loopAheadOf(lean.loop, !lean.loop?.releasing, 0);
     const still = { index: p.index, bar: p.bar, beat: p.beat, beats: p.beats };
     view.position(still, { flash: false, printed: printedOf(still.bar) });
-    notation.follow(still, comingBars(still, serverNow), false);
+    notation.follow(still, barsAfter(flywheel.state(), still, table?.score.bars ?? 0, serverNow), false);
     view.context(lean.section, lean.transport === 'paused' ? t('part.paused') : lean.transport === 'stopped' ? t('part.stopped') : '');
     showCues(still);
   }
@@ -171,23 +170,6 @@ function onApplied(envelope, outcome) {
  */
 function printedOf(bar) {
   return (table && printedBarAt(table.score.printedBars, bar, table.score.bars)) || null;
-}
-
-/**
- * The bars the show plays after `beat`'s, as far as the page knows (core/client/page-turns.js): a
- * segment starting elsewhere in the future is a jump already announced (a vote's branch, a loop's
- * next pass), a loop going round comes back to its first bar.
- * @param {{ index: number, bar: number }} beat
- * @param {number} serverNow
- */
-function comingBars(beat, serverNow) {
-  const lean = flywheel.state();
-  const bars = table?.score.bars ?? 0;
-  const segment = lean?.transport === 'playing' ? lean.segment : null;
-  const then = segment ? followingSegment(segment) : null;
-  const ahead = [segment, then].find((s) => s && s.at > serverNow && s.bar !== beat.bar && s.bar !== beat.bar + 1);
-  const loop = lean?.loop && loopsBackFrom(lean.loop, beat.index) ? { from: lean.loop.from.bar, to: lean.loop.to.bar } : null;
-  return upcomingBars({ bar: beat.bar, bars, next: ahead ? ahead.bar : null, loop });
 }
 
 function showCues(beat) {
@@ -233,7 +215,7 @@ function plan() {
   if (beat.show) {
     const b = beat.show;
     view.position(b, { flash: true, printed: printedOf(b.bar) });
-    notation.follow(b, comingBars(b, serverNow), true);
+    notation.follow(b, barsAfter(flywheel.state(), b, table?.score.bars ?? 0, serverNow), true);
     // The section from the cue table, at the beat it starts (through outages too); the state's otherwise.
     view.context(table ? sectionAt(table.sections ?? [], b.index) : lean?.section, t('part.bpm', { bpm: roundTempo(b.bpm) }));
     rehearsal.context(loopNow && { pass: loopNow.pass, of: loopNow.of }, lean?.tempoPercent);
