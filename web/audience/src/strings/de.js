@@ -89,7 +89,7 @@ export default {
   'notation.bottom': 'untere Hälfte',
   'notation.half': 'Seite {page}, {half}',
   'notation.page': 'Seite {page} von {of}',
-  'notation.pages': 'Seiten {a} und {b} von {of}',
+  'notation.pages': 'Oben: Seite {a} · unten: Seite {b} ({of} Seiten)',
   'notation.turned': 'Umgeblättert: {where}',
   'notation.credit': 'Gesetzt mit Verovio (LGPL)',
   'notation.busy': 'Die Noten werden gesetzt…',

@@ -92,7 +92,7 @@ export default {
   'notation.bottom': 'bottom half',
   'notation.half': 'Page {page}, {half}',
   'notation.page': 'Page {page} of {of}',
-  'notation.pages': 'Pages {a} and {b} of {of}',
+  'notation.pages': 'Above: page {a} · below: page {b} ({of} pages)',
   'notation.turned': 'Page turn: {where}',
   'notation.credit': 'Engraved by Verovio (LGPL)',
   'notation.busy': 'The notation is being engraved…',

@@ -89,7 +89,7 @@ export default {
   'notation.bottom': 'mitad inferior',
   'notation.half': 'Página {page}, {half}',
   'notation.page': 'Página {page} de {of}',
-  'notation.pages': 'Páginas {a} y {b} de {of}',
+  'notation.pages': 'Arriba: página {a} · abajo: página {b} ({of} páginas)',
   'notation.turned': 'Cambio de página: {where}',
   'notation.credit': 'Grabado con Verovio (LGPL)',
   'notation.busy': 'Se está grabando la partitura…',

@@ -89,7 +89,7 @@ export default {
   'notation.bottom': 'moitié basse',
   'notation.half': 'Page {page}, {half}',
   'notation.page': 'Page {page} sur {of}',
-  'notation.pages': 'Pages {a} et {b} sur {of}',
+  'notation.pages': 'En haut : page {a} · en bas : page {b} ({of} pages)',
   'notation.turned': 'Page tournée : {where}',
   'notation.credit': 'Gravé par Verovio (LGPL)',
   'notation.busy': 'La partition est en cours de gravure…',

@@ -89,7 +89,7 @@ export default {
   'notation.bottom': 'metà inferiore',
   'notation.half': 'Pagina {page}, {half}',
   'notation.page': 'Pagina {page} di {of}',
-  'notation.pages': 'Pagine {a} e {b} di {of}',
+  'notation.pages': 'Sopra: pagina {a} · sotto: pagina {b} ({of} pagine)',
   'notation.turned': 'Voltata pagina: {where}',
   'notation.credit': 'Incisa con Verovio (LGPL)',
   'notation.busy': 'La partitura è in incisione…',
