@@ -1,15 +1,18 @@
 // The engraved part on the musicians' part page (../shared/SPEC.md §10, docs/how-to/part-pages-notation.md)
-// in real Chromium at a tablet viewport against a real show server: the page fetches the bar map
-// and SVG pages for its screen's layout (never Verovio), lets the player page freely while stopped
-// and comes back to the cursor on play, moves the cursor on every beat at the beat's server time
-// (within the beat display's 10 ms), has the half with the coming system on screen before that
-// system's first bar through a D.C. back to page 1, says each page turn once (aria-live) and never
-// a beat, and passes axe. Screenshots: artifacts/audience/part-notation-*.png.
+// in real Chromium at a tablet viewport against a real show server engraving corpus files: the
+// page fetches the bar map and SVG pages for its screen's layout (never Verovio), lets the player
+// page freely while stopped and comes back to the cursor on play, moves the cursor on every beat
+// at the beat's server time (within the beat display's 10 ms) and through a network outage, has
+// the half with the coming system on screen a beat before that system's first bar, says each page
+// turn once (aria-live) and never a beat, passes axe, shows printed bars as the big number, draws
+// the pages from its cache on a reload, and is readable at 1180×820 and 820×1180.
+// Screenshots: artifacts/audience/part-notation-*.png.
 
 import { acquireBrowserLock } from './support/exclusive.js';
 import { ARTIFACTS, launchBrowser, openPage, control, waitInPage, quantile, trueOffset } from './support/browser.js';
 import { audit, describeViolations } from './support/axe.js';
 import { notationShow, halfChanges } from './support/notation-show.js';
+import { startOutageProxy } from '../support/outage-proxy.js';
 
 const TOLERANCE_MS = 10;
 const TABLET = { viewport: { width: 1180, height: 820 }, deviceScaleFactor: 1, hasTouch: true, isMobile: false };
@@ -243,3 +246,49 @@ test('readable on a music stand: a quartet part and a piano part at 1180×820 an
     await quartet.close();
   }
 }, 120_000);
+
+test('through a network outage the cursor keeps moving with the beat, bar by bar and page half by half', async () => {
+  const { show } = song;
+  const proxy = await startOutageProxy({ targetPort: new URL(show.audienceUrl).port });
+  const { page, problems } = await openPage(browser, TABLET);
+  const beats = new Map();
+  const onBeat = (b) => beats.set(b.index, b);
+  try {
+    await control(show, 'POST', '/api/transport', { action: 'stop' });
+    await page.goto(`${proxy.url}/part/${show.partKey}/#piano`);
+    await waitInPage(page, () => window.__part.notation().loaded && (window.__part.clock()?.total ?? 0) >= 40, undefined, 60_000);
+    show.show.events.on('beat', onBeat);
+    await control(show, 'POST', '/api/transport', { action: 'play' });
+    await waitInPage(page, () => window.__part.notation().moves.some((m) => m.playing && m.bar === 5));
+    const cutAt = await page.evaluate(() => performance.timeOrigin + performance.now());
+    proxy.cut();
+    await new Promise((r) => setTimeout(r, 3000)); // bars 5–10 at 200 bpm: across the turn at bar 7
+    const restoreAt = await page.evaluate(() => performance.timeOrigin + performance.now());
+    proxy.restore();
+    await waitInPage(page, () => window.__part.connection().live, undefined, 30_000);
+    const { offset } = await trueOffset(page, show, 15);
+    const during = (await inspect(page)).moves.filter((m) => m.playing && m.local > cutAt && m.local < restoreAt);
+    // A beat is 300 ms: every one of the outage's beats moved the cursor, on its bar and beat, on time.
+    expect(during.length).toBeGreaterThanOrEqual(Math.floor((restoreAt - cutAt) / 300) - 1);
+    for (const m of during) {
+      expect([m.index, m.bar, m.beat]).toEqual([m.index, beats.get(m.index).bar, beats.get(m.index).beat]);
+      expect(Math.abs(m.local + offset - beats.get(m.index).at)).toBeLessThanOrEqual(50);
+    }
+    expect(
+      quantile(
+        during.map((m) => Math.abs(m.local + offset - beats.get(m.index).at)),
+        0.5,
+      ),
+    ).toBeLessThanOrEqual(TOLERANCE_MS);
+    const map = await (await fetch(`${show.audienceUrl}/part/${show.partKey}/notation/piano.json?layout=tablet-landscape`)).json();
+    const changes = halfChanges(during, map);
+    expect(changes.map((c) => `${c.bar}:${c.half}`)).toEqual(['7:1bottom']);
+    expect(changes[0].before.split('/')).toContain('1bottom');
+    expect(problems.filter((p) => !/status of 503|WebSocket|ERR_/.test(p))).toEqual([]);
+  } finally {
+    show.show.events.off('beat', onBeat);
+    await control(show, 'POST', '/api/transport', { action: 'stop' });
+    await page.close();
+    await proxy.close();
+  }
+}, 90_000);
