@@ -292,3 +292,29 @@ test('through a network outage the cursor keeps moving with the beat, bar by bar
     await proxy.close();
   }
 }, 90_000);
+
+test('a notation that no longer fits the score: the page says why in one sentence and shows no cursor', async () => {
+  // The score says 26 bars; the file plays 27 (as if either was edited after the import).
+  const edited = await notationShow('Dichterliebe01.xml', 200, { bars: 26 });
+  const { page, problems } = await openPage(browser, TABLET);
+  try {
+    await page.goto(`${edited.show.audienceUrl}/part/${edited.show.partKey}/#piano`);
+    await waitInPage(page, () => document.getElementById('notation-note').textContent.includes('27 bars'), undefined, 60_000);
+    const shown = await page.evaluate(() => ({
+      note: document.getElementById('notation-note').textContent,
+      pages: [...document.querySelectorAll('#sheet .slot')].filter((s) => !s.hidden).length,
+      cursor: !document.getElementById('cursor').hidden,
+      counter: document.getElementById('counter').textContent.trim(),
+    }));
+    expect(shown).toEqual({
+      note: expect.stringMatching(/^The notation does not match the score's bars.*27 bars/),
+      pages: 0,
+      cursor: false,
+      counter: '0:1',
+    });
+    expect(problems.filter((p) => !/status of (503|409)/.test(p))).toEqual([]);
+  } finally {
+    await page.close();
+    await edited.close();
+  }
+}, 90_000);

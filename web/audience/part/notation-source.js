@@ -28,6 +28,16 @@ function hashText(text) {
   return h.toString(36);
 }
 
+/** The `message` of an error answer ({ error, message }), or '' when it has none. */
+const sentence = async (res) => {
+  try {
+    const body = await res.json();
+    return typeof body?.message === 'string' ? body.message.slice(0, 300) : '';
+  } catch {
+    return '';
+  }
+};
+
 const openCache = async () => {
   try {
     return globalThis.caches ? await caches.open(CACHE) : null;
@@ -48,8 +58,9 @@ export function createNotationSource({ base }) {
 
   return {
     /**
-     * The bar map of a part for a layout: `{ map }`, or `{ error, retryAfter? }` in one sentence's
-     * reason (`none`: the score has no notation; `busy`: being engraved; `bad`: unusable).
+     * The bar map of a part for a layout: `{ map }`, or `{ error, retryAfter?, message? }` (`none`:
+     * the score has no notation; `busy`: being engraved; `mismatch`: it no longer fits the score;
+     * `bad`: unusable; `message`: the server's sentence why).
      * The network first (a new score), the cached copy when the network is gone.
      * @param {string} partId a part id, or '*' (the full score)
      * @param {string} layout
@@ -68,7 +79,8 @@ export function createNotationSource({ base }) {
           const after = Number(res.headers.get('retry-after'));
           return { error: 'busy', retryAfter: Math.min(Math.max(Number.isFinite(after) ? after : 2, RETRY_S.min), RETRY_S.max) };
         }
-        if (!res.ok) return { error: 'bad' };
+        // The server's one sentence (a file that cannot be engraved, or no longer fits the score).
+        if (!res.ok) return { error: res.status === 409 ? 'mismatch' : 'bad', message: await sentence(res) };
         text = await res.text();
         cache?.put(url, new Response(text, { headers: { 'content-type': 'application/json' } })).catch(() => {});
       } catch {

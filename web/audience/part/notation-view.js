@@ -198,7 +198,11 @@ export function createNotationView({ source }) {
       map = null;
       document.body.classList.toggle('has-notation', false);
       music.hidden = got.error === 'none';
-      note(got.error === 'none' ? '' : t(`notation.${got.error}`));
+      for (const slot of slots) slot.hidden = true; // never a page, or a cursor, that may be wrong
+      cursor.hidden = true;
+      sheet.style.height = '0';
+      const why = 'message' in got && got.message ? ` (${got.message})` : '';
+      note(got.error === 'none' ? '' : `${t(`notation.${got.error}`)}${why}`);
       if (got.error === 'busy') retry = window.setTimeout(() => load(part, bars), (got.retryAfter ?? 2) * 1000);
       return;
     }
