@@ -12,6 +12,7 @@ export const TIMING_SUITES = [
   'test/audience/sync.test.js',
   'test/audience/outage.test.js',
   'test/audience/part-page.test.js',
+  'test/audience/part-notation.test.js',
   'test/audience/graphic-score.test.js',
   'test/local-server/osc-timing.test.js',
 ];

@@ -20,7 +20,8 @@ export const ALL_PARTS = '*';
  * @property {string} [label] the composer's note, when the cue has one
  *
  * @typedef {object} PartCueTable
- * @property {{ id: string, title: string, totalBeats: number, bars?: number, printedBars?: Array<{ bar: number, number: number, pass?: number }> }} score
+ * @property {{ id: string, title: string, bars: number, totalBeats: number, notation: boolean, printedBars?: Array<{ bar: number, number: number, pass?: number }> }} score
+ *   `notation`: the score names its notation (engraved pages to ask for)
  *   `printedBars` (with `bars`) when the score has printed bar numbers (docs/reference/score-format.md#printed-bar-numbers)
  * @property {Array<{ id: string, name: string, osc: string }>} parts
  * @property {PartCue[]} cues sorted by beat, then score order
@@ -65,7 +66,15 @@ export function partCueTable(score) {
       ...(sec.name ? { name: sec.name } : {}),
     }))
     .sort((a, b) => a.i - b.i);
-  const printed = score.printedBars?.length ? { bars: score.bars, printedBars: score.printedBars } : {};
+  const printed = score.printedBars?.length ? { printedBars: score.printedBars } : {};
+  // `notation`: the part page asks for the engraved pages (../shared/SPEC.md §10) only when there are some.
+  const notation = typeof (/** @type {any} */ (score).notation) === 'string';
   const graphic = score.graphic?.length ? { graphic: graphicStrips(score, timeline) } : {};
-  return { score: { id: score.id, title: score.title, totalBeats: timeline.totalBeats, ...printed }, parts, cues, sections, ...graphic };
+  return {
+    score: { id: score.id, title: score.title, bars: score.bars, totalBeats: timeline.totalBeats, notation, ...printed },
+    parts,
+    cues,
+    sections,
+    ...graphic,
+  };
 }

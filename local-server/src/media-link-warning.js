@@ -19,6 +19,8 @@ export function warnMediaLinks({ metrics, log }) {
     metrics.badInput.inc({ source: BadInput.MEDIA_LINK });
     if (warned.has(src) || warned.size > MAX_WARNED) return;
     warned.add(src);
-    log.warn(`media ${src} links outside the score's folder; not served (SECURITY.md, score files)`);
+    log.warn(
+      `media ${src} links outside the score's folder; not served (docs/explanation/threat-model.md#bad-input-never-crashes-the-server-and-never-reaches-another-client)`,
+    );
   };
 }

@@ -96,7 +96,7 @@ export function startOscIn({ port, host = '127.0.0.1', allow = null, show, metri
     if (!command) {
       warnOnce(
         'unknown',
-        `OSC-in: ${address} is not a Tutti command (README.md, "OSC address space"); counted in tutti_bad_input_total{source="osc"}`,
+        `OSC-in: ${address} is not a Tutti command (docs/reference/osc.md#address-space); counted in tutti_bad_input_total{source="osc"}`,
       );
       return bad();
     }

@@ -112,7 +112,7 @@ export function createOscOut({ targets, show, metrics, log, now = () => Date.now
   /** Say in the log, once per change, a target setting that goes wrong in a receiver we know (osc-target.js targetWarning). */
   const warnAbout = (/** @type {{ host: string, port: number }} */ target) => {
     const warning = list.warning(target);
-    if (warning) log.warn(`OSC target ${formatTarget(target)}: ${warning} (README.md, "OSC out: on time in every receiver")`);
+    if (warning) log.warn(`OSC target ${formatTarget(target)}: ${warning} (docs/how-to/connect-osc-tools.md#on-time-in-every-receiver)`);
   };
 
   const api = {

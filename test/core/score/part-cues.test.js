@@ -33,7 +33,7 @@ const score = validateScore({
 test('every OSC cue with its beat index, prefixed address, part (null for everyone) and label, in beat order', () => {
   const table = partCueTable(score);
   const timeline = createTimeline(score);
-  expect(table.score).toEqual({ id: 'p', title: 'Parts', totalBeats: timeline.totalBeats });
+  expect(table.score).toEqual({ id: 'p', title: 'Parts', bars: 6, totalBeats: timeline.totalBeats, notation: false });
   expect(table.parts).toEqual([
     { id: 'vln', name: 'Violin', osc: '/vln' },
     { id: 'vc', name: 'vc', osc: '/vc' },

@@ -20,12 +20,15 @@ import { streamInspector } from '../src/page-inspector.js';
 import { createPreciseTimer } from '../src/precise-timer.js';
 import { createFlywheelPlan, roundTempo } from '../src/flywheel-plan.js';
 import { createWakeLock } from '../src/wake-lock.js';
+import { barsAfter } from '#core/client/page-turns.js';
+import { createNotationSource } from './notation-source.js';
+import { createNotationView } from './notation-view.js';
 import { createGraphicView } from './graphic-view.js';
 import { createPartView } from './part-view.js';
 import { createRehearsalView } from './rehearsal-view.js';
 import { createClick, CLICK_MODES } from './click.js';
 import { startReports } from './report.js';
-import { t, nth } from '../src/i18n.js';
+import { t } from '../src/i18n.js';
 
 /** How far ahead clicks are put on the audio clock (ms). */
 const CLICK_HORIZON_MS = 1200;
@@ -38,6 +41,7 @@ const tracker = createStreamTracker();
 const clock = createClockSync({ ...PAGE_CLOCK_OPTIONS, schedule: [...PAGE_CLOCK_OPTIONS.schedule] });
 const flywheel = createFlywheelPlan();
 const view = createPartView();
+const notation = createNotationView({ source: createNotationSource({ base: pageBase }) });
 const graphic = createGraphicView({ before: /** @type {Element} */ (document.getElementById('follow')), now: graphicIndexNow });
 const rehearsal = createRehearsalView({ countInDots: view.countInDots });
 const click = createClick({ toLocal: (s) => clock.toLocal(s) });
@@ -99,11 +103,13 @@ function pick(id) {
   const name = id === '*' ? t('part.all') : (table.parts.find((p) => p.id === id)?.name ?? id);
   view.titles(name, table.score.title);
   view.showPicker(false);
+  if (table.score.notation) notation.load(id, table.score.bars);
+  else notation.clear();
   graphic.show(stripForPart(table.graphic ?? [], id === '*' ? 'all' : id), pageBase);
   if (shown) {
-    view.cues(upcomingCuesLooped(cues, shown.index, LISTED, loopNow));
+    view.cues(upcomingCuesLooped(cues, shown.index, LISTED, loopNow), printedOf);
     // The position may have been drawn before the table (and its printed bar numbers) arrived.
-    view.position(shown, { flash: false, printed: printedLabel(shown.bar) });
+    view.position(shown, { flash: false, printed: printedOf(shown.bar) });
   }
   reports.now();
 }
@@ -150,25 +156,25 @@ function onApplied(envelope, outcome) {
     const p = lean.position;
     loopNow = loopAheadOf(lean.loop, !lean.loop?.releasing, 0);
     const still = { index: p.index, bar: p.bar, beat: p.beat, beats: p.beats };
-    view.position(still, { flash: false, printed: printedLabel(still.bar) });
+    view.position(still, { flash: false, printed: printedOf(still.bar) });
+    notation.follow(still, barsAfter(flywheel.state(), still, table?.score.bars ?? 0, serverNow), false);
     view.context(lean.section, lean.transport === 'paused' ? t('part.paused') : lean.transport === 'stopped' ? t('part.stopped') : '');
     showCues(still);
   }
   plan();
 }
 
-/** The printed bar beside the running count, for a score that has printed numbers. @param {number} bar */
-function printedLabel(bar) {
-  const printed = table ? printedBarAt(table.score.printedBars, bar, table.score.bars) : null;
-  if (!printed) return '';
-  return printed.repeated
-    ? t('part.printedPass', { number: printed.number, pass: nth(printed.pass) })
-    : t('part.printed', { number: printed.number });
+/**
+ * The printed bar (issue 40 item 16: musicians count printed bars), for a score that has printed
+ * numbers; null otherwise. @param {number} bar
+ */
+function printedOf(bar) {
+  return (table && printedBarAt(table.score.printedBars, bar, table.score.bars)) || null;
 }
 
 function showCues(beat) {
   shown = beat;
-  if (partId !== null) view.cues(upcomingCuesLooped(cues, beat.index, LISTED, loopNow));
+  if (partId !== null) view.cues(upcomingCuesLooped(cues, beat.index, LISTED, loopNow), printedOf);
 }
 
 /** The count-in's clicks within the click horizon, on the audio clock (any click mode but off). */
@@ -208,7 +214,8 @@ function plan() {
   scheduleCountIn(serverNow);
   if (beat.show) {
     const b = beat.show;
-    view.position(b, { flash: true, printed: printedLabel(b.bar) });
+    view.position(b, { flash: true, printed: printedOf(b.bar) });
+    notation.follow(b, barsAfter(flywheel.state(), b, table?.score.bars ?? 0, serverNow), true);
     // The section from the cue table, at the beat it starts (through outages too); the state's otherwise.
     view.context(table ? sectionAt(table.sections ?? [], b.index) : lean?.section, t('part.bpm', { bpm: roundTempo(b.bpm) }));
     rehearsal.context(loopNow && { pass: loopNow.pass, of: loopNow.of }, lean?.tempoPercent);
@@ -293,6 +300,7 @@ document.getElementById('click')?.addEventListener('click', async () => {
 document.getElementById('change-part')?.addEventListener('click', () => {
   partId = null;
   click.cancelFrom(-Infinity);
+  notation.clear();
   graphic.show(null, pageBase);
   view.showPicker(true);
 });
@@ -320,5 +328,6 @@ status();
   reportId: () => reports.id,
   refused: () => refused,
   screenOn: () => wakeLock.status(),
+  notation: () => notation.inspect(),
   graphic: () => graphic.inspect(),
 };

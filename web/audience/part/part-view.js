@@ -4,7 +4,7 @@
 
 import { cueText } from '#core/client/part-plan.js';
 import { createConnectionPill } from '../src/connection-pill.js';
-import { t, localizePage } from '../src/i18n.js';
+import { t, nth, localizePage } from '../src/i18n.js';
 import { announcer } from '../src/announcer.js';
 import { createBeatFlashLimit } from '../src/flash-limit.js';
 import { createHaptics } from '../src/haptics.js';
@@ -31,7 +31,11 @@ export function createPartView() {
     const t = text ?? '';
     if (node.textContent !== t) node.textContent = t;
   };
-  const where = (c) => `${c.bar}:${c.beat}`;
+  /** A bar as the musician counts it: the printed number (with its pass when it repeats), else the running bar. */
+  const barName = (bar, printedOf) => {
+    const p = printedOf?.(bar);
+    return p ? (p.repeated ? `${p.number} (${t('part.time', { pass: nth(p.pass) })})` : String(p.number)) : String(bar);
+  };
   const beatsWord = (n) => t('part.beats', { n });
 
   function dots(beats, beat, counting = false) {
@@ -83,15 +87,18 @@ export function createPartView() {
     /**
      * A beat (or the still position when not playing).
      * @param {{ bar: number, beat: number, beats: number, at?: number, bpm?: number }} p
-     * @param {{ flash: boolean, printed?: string }} options `printed`: the printed bar in the page's words ("printed bar 17 (2nd time)") of an imported score
+     * @param {{ flash: boolean, printed?: import('#core/score/printed-bars.js').PrintedBar | null }} options `printed`: the
+     *   printed bar of a score that has printed numbers: then it is the big number (issue 40 item 16) and the running bar is small below
      */
-    position(p, { flash, printed = '' }) {
-      setText($('bar'), String(p.bar));
+    position(p, { flash, printed = null }) {
+      setText($('bar'), String(printed ? printed.number : p.bar));
       const printedBar = $('printed-bar');
       printedBar.hidden = !printed;
-      setText(printedBar, printed);
+      const small = printed ? [printed.repeated ? t('part.time', { pass: nth(printed.pass) }) : '', t('part.running', { bar: p.bar })] : [];
+      setText(printedBar, small.filter(Boolean).join(' · '));
       setText($('beat'), String(p.beat));
-      $('counter').setAttribute('aria-label', t('counter.now', { bar: p.bar, beat: p.beat }));
+      const spoken = printed ? barName(p.bar, () => printed) : p.bar;
+      $('counter').setAttribute('aria-label', t('counter.now', { bar: spoken, beat: p.beat }));
       dots(p.beats, p.beat);
       if (!flash || typeof p.at !== 'number') return;
       haptics.beat({ beat: p.beat, at: p.at });
@@ -115,8 +122,9 @@ export function createPartView() {
     /**
      * The countdown and the list after it.
      * @param {ShownCue[]} upcoming the next cues, first the one counted down to
+     * @param {(bar: number) => import('#core/score/printed-bars.js').PrintedBar | null} [printedOf] printed bars, when the score has them
      */
-    cues(upcoming) {
+    cues(upcoming, printedOf) {
       const [next, ...later] = upcoming;
       const box = $('cue');
       box.classList.toggle('now-cue', Boolean(next) && next.inBeats === 0);
@@ -130,18 +138,20 @@ export function createPartView() {
         setText($('countdown'), next.inBeats === 0 ? t('part.now') : String(next.inBeats));
         setText($('countdown-unit'), next.inBeats === 0 ? '' : beatsWord(next.inBeats));
         setText($('cue-text'), cueText(next));
-        setText($('cue-where'), t('part.cueWhere', { bar: next.bar, beat: next.beat, address: next.address }));
+        setText($('cue-where'), t('part.cueWhere', { bar: barName(next.bar, printedOf), beat: next.beat, address: next.address }));
       }
       // The next cue is spoken when it changes (once the last one has passed), not its countdown
       // (that changes every beat); several cues in quick succession: the latest, once every 2 s.
-      const cueSaid = next ? t('part.cueSaid', { text: cueText(next), bar: next.bar, beat: next.beat }) : t('part.noMore');
+      const cueSaid = next
+        ? t('part.cueSaid', { text: cueText(next), bar: barName(next.bar, printedOf), beat: next.beat })
+        : t('part.noMore');
       if (cueSaid !== lastCue) say(cueSaid, { kind: 'cue' });
       lastCue = cueSaid;
       const list = $('nextup');
       const items = later.slice(0, NEXT_UP).map((c) => {
         const li = document.createElement('li');
         const cells = [
-          ['where', where(c)],
+          ['where', `${barName(c.bar, printedOf)}:${c.beat}`],
           ['what', cueText(c)],
           ['in', t('part.in', { n: c.inBeats })],
         ];

@@ -1,0 +1,122 @@
+// Where the part page gets its engraved part (../shared/SPEC.md §10): the bar map and the SVG
+// pages under its keyed URL, for the page shape that fits the screen. Pages are kept in the
+// Cache API ("tutti-notation", where the browser offers it: a secure context) under the bar map's
+// hash, so a reload mid-show draws them without the network; elsewhere the HTTP cache (ETag)
+// does what it can. The tablet gets SVG only: it never loads Verovio.
+
+import { isBarMap } from '#core/client/page-turns.js';
+
+const CACHE = 'tutti-notation';
+/** Retry-After is honoured within these bounds (s) while the server engraves. */
+const RETRY_S = { min: 1, max: 30 };
+
+/**
+ * The page shape for a screen: a tablet (shorter side ≥ 600 px) in landscape or portrait, else a phone.
+ * @param {number} width CSS px
+ * @param {number} height CSS px
+ * @returns {'tablet-landscape' | 'tablet-portrait' | 'phone'}
+ */
+export function layoutFor(width, height) {
+  if (Math.min(width, height) < 600) return 'phone';
+  return width >= height ? 'tablet-landscape' : 'tablet-portrait';
+}
+
+/** A short, stable name for a text (FNV-1a): the cache key of a bar map's pages. */
+function hashText(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(36);
+}
+
+/** The `message` of an error answer ({ error, message }), or '' when it has none. */
+const sentence = async (res) => {
+  try {
+    const body = await res.json();
+    return typeof body?.message === 'string' ? body.message.slice(0, 300) : '';
+  } catch {
+    return '';
+  }
+};
+
+const openCache = async () => {
+  try {
+    return globalThis.caches ? await caches.open(CACHE) : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * @param {{ base: string }} options the part page's URL (…/part/<key>/)
+ */
+export function createNotationSource({ base }) {
+  let version = '';
+  let generation = 0;
+
+  /** The cache's key for a page URL: the URL plus the map it belongs to. */
+  const keyOf = (url) => `${url}#${version}`;
+
+  return {
+    /**
+     * The bar map of a part for a layout: `{ map }`, or `{ error, retryAfter?, message? }` (`none`:
+     * the score has no notation; `busy`: being engraved; `mismatch`: it no longer fits the score;
+     * `bad`: unusable; `message`: the server's sentence why).
+     * The network first (a new score), the cached copy when the network is gone.
+     * @param {string} partId a part id, or '*' (the full score)
+     * @param {string} layout
+     * @param {number} bars the score's performance bars (the map must have one entry each)
+     */
+    async map(partId, layout, bars) {
+      const id = partId === '*' ? 'all' : partId;
+      const url = new URL(`notation/${encodeURIComponent(id)}.json?layout=${layout}`, base).href;
+      const cache = await openCache();
+      const mine = ++generation;
+      let text = null;
+      try {
+        const res = await fetch(url, { cache: 'no-store' });
+        if (res.status === 404) return { error: 'none' };
+        if (res.status === 503) {
+          const after = Number(res.headers.get('retry-after'));
+          return { error: 'busy', retryAfter: Math.min(Math.max(Number.isFinite(after) ? after : 2, RETRY_S.min), RETRY_S.max) };
+        }
+        // The server's one sentence (a file that cannot be engraved, or no longer fits the score).
+        if (!res.ok) return { error: res.status === 409 ? 'mismatch' : 'bad', message: await sentence(res) };
+        text = await res.text();
+        cache?.put(url, new Response(text, { headers: { 'content-type': 'application/json' } })).catch(() => {});
+      } catch {
+        text = (await (await cache?.match(url))?.text()) ?? null;
+        if (text === null) return { error: 'offline' };
+      }
+      let map;
+      try {
+        map = JSON.parse(text);
+      } catch {
+        return { error: 'bad' };
+      }
+      if (!isBarMap(map, bars)) return { error: 'mismatch' };
+      if (mine === generation) version = hashText(text);
+      return { map, pageUrl: (n) => new URL(`notation/${encodeURIComponent(id)}/${n}.svg?layout=${layout}`, base).href };
+    },
+    /**
+     * Page `url` as a data: URL for an <img> (the page's CSP allows 'self' and data: images; an
+     * <img> never runs what an SVG holds). Cache first, then the network.
+     * @param {string} url
+     * @returns {Promise<string | null>}
+     */
+    async page(url) {
+      const cache = await openCache();
+      let svg = (await (await cache?.match(keyOf(url)))?.text()) ?? null;
+      if (svg === null) {
+        try {
+          const res = await fetch(url);
+          if (!res.ok) return null;
+          svg = await res.text();
+        } catch {
+          return null;
+        }
+        cache?.put(keyOf(url), new Response(svg, { headers: { 'content-type': 'image/svg+xml' } })).catch(() => {});
+      }
+      return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+    },
+  };
+}
