@@ -52,8 +52,8 @@ test('reading MIDI is linear: 4 times the bars and events take about 4 times as 
     bestSmall = Math.min(bestSmall, took(small));
     bestLarge = Math.min(bestLarge, took(large));
   }
-  // Linear is ~4 (plus noise); the per-bar filter made it ~14-16.
-  expect(bestLarge / bestSmall).toBeLessThan(8);
+  // Linear is ~4 (plus noise: 8.5 once, beside a browser suite); the per-bar filter made it ~14-16.
+  expect(bestLarge / bestSmall).toBeLessThan(10);
 }, 60_000);
 
 test('the queue runs one task at a time, in order, a failure not stopping the next', async () => {

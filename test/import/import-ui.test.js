@@ -105,19 +105,29 @@ test('console: open a .musicxml, see summary and warnings, save and load; printe
   expect(await page.textContent('[data-testid=pos-bar]')).toBe('3');
   await page.screenshot({ path: path.join(SHOTS, '02-printed-bar.png'), fullPage: true });
 
-  // The part page shows the printed bar beside bar:beat.
+  // The part page's big number is the printed bar, its pass and the running bar small below (issue 40 item 16).
   const part = await openPage(browser, { viewport: { width: 800, height: 1100 } });
   await part.page.goto(`${server.audienceUrl}/part/${server.partKey}/#*`);
-  await part.page.waitForFunction(() => document.getElementById('printed-bar')?.textContent === 'printed bar 1 (2nd time)', undefined, {
-    timeout: 15_000,
-  });
+  await part.page.waitForFunction(
+    () =>
+      document.getElementById('bar')?.textContent === '1' &&
+      document.getElementById('printed-bar')?.textContent === '2nd time · running bar 3',
+    undefined,
+    {
+      timeout: 15_000,
+    },
+  );
   expect(await part.page.isVisible('#printed-bar')).toBe(true);
   await part.page.screenshot({ path: path.join(SHOTS, '03-part-page.png') });
   // Bar 4 is printed bar 3, which sounds once: no pass shown.
   await api('/api/transport', { action: 'seek', bar: 4 });
-  await part.page.waitForFunction(() => document.getElementById('printed-bar')?.textContent === 'printed bar 3', undefined, {
-    timeout: 15_000,
-  });
+  await part.page.waitForFunction(
+    () => document.getElementById('bar')?.textContent === '3' && document.getElementById('printed-bar')?.textContent === 'running bar 4',
+    undefined,
+    {
+      timeout: 15_000,
+    },
+  );
   await page.waitForFunction(() => document.querySelector('[data-testid=pos-printed]')?.textContent === 'printed 3');
   expect(part.problems).toEqual([]);
   expect(problems).toEqual([]);
