@@ -1,5 +1,5 @@
-// Half-page turns on the part page (docs/how-to/part-pages-notation.md#page-turns), from the
-// notation's bar map (../shared/SPEC.md §10): every page is cut between two systems into a top
+// Half-page turns on the part page (docs/how-to/part-pages-notation.md#how-pages-turn), from the
+// notation's bar map (docs/reference/notation.md#the-bar-map): every page is cut between two systems into a top
 // and a bottom half, and the screen holds two halves. The half with the bar being played stays
 // put; the other slot shows the half of the next bar, in performance order, that is not in it.
 // So the coming system is on screen before the player needs it, across repeats, endings and

@@ -67,7 +67,7 @@ export function partCueTable(score) {
     }))
     .sort((a, b) => a.i - b.i);
   const printed = score.printedBars?.length ? { printedBars: score.printedBars } : {};
-  // `notation`: the part page asks for the engraved pages (../shared/SPEC.md §10) only when there are some.
+  // `notation`: the part page asks for the engraved pages (docs/reference/notation.md#notation-routes) only when there are some.
   const notation = typeof (/** @type {any} */ (score).notation) === 'string';
   const graphic = score.graphic?.length ? { graphic: graphicStrips(score, timeline) } : {};
   return {

@@ -1,4 +1,4 @@
-// The engraved part on the musicians' part page (../shared/SPEC.md §10, docs/how-to/part-pages-notation.md)
+// The engraved part on the musicians' part page (docs/reference/notation.md#notation-routes, docs/how-to/part-pages-notation.md)
 // in real Chromium at a tablet viewport against a real show server engraving corpus files: the
 // page fetches the bar map and SVG pages for its screen's layout (never Verovio), lets the player
 // page freely while stopped and comes back to the cursor on play, moves the cursor on every beat

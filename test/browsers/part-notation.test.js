@@ -1,4 +1,4 @@
-// The engraved part on the part page (../shared/SPEC.md §10) in Chromium, Firefox ESR and
+// The engraved part on the part page (docs/reference/notation.md#notation-routes) in Chromium, Firefox ESR and
 // WebKitGTK against a real show server engraving Dichterliebe's piano part (three pages): the
 // cursor on the beat shown, with the beat display; the half with the coming system on screen a
 // beat before its first bar; free paging while stopped and back to the cursor on play; each page

@@ -1,4 +1,4 @@
-// Where the part page gets its engraved part (../shared/SPEC.md §10): the bar map and the SVG
+// Where the part page gets its engraved part (docs/reference/notation.md#notation-routes): the bar map and the SVG
 // pages under its keyed URL, for the page shape that fits the screen. Pages are kept in the
 // Cache API ("tutti-notation", where the browser offers it: a secure context) under the bar map's
 // hash, so a reload mid-show draws them without the network; elsewhere the HTTP cache (ETag)
