@@ -3,7 +3,7 @@
 
 import { waitFor } from './helpers.js';
 import { freePort } from '../support/free-port.js';
-import { spawnTutti } from '../support/serve-process.js';
+import { loopbackServeFlags, spawnTutti } from '../support/serve-process.js';
 
 /**
  * @param {{ url: string, token: string }} edge
@@ -14,15 +14,7 @@ export async function startServeChild(edge, { args = [] } = {}) {
   const token = `venue-control-${port}`; // the CLI wants at least 16 characters
   const run = spawnTutti([
     'serve',
-    '--host',
-    '127.0.0.1',
-    '--port',
-    String(port),
-    '--control-port',
-    String(controlPort),
-    '--token',
-    token,
-    '--autoplay',
+    ...loopbackServeFlags({ port, controlPort, token }),
     '--no-resume',
     '--no-log-file',
     '--edge',

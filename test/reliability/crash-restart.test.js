@@ -7,7 +7,7 @@ import path from 'node:path';
 import { wsViewer, sseViewer, pollViewer, canonicalJson } from '../support/reconnecting-clients.js';
 import { waitFor } from '../support/clients.js';
 import { freePort } from '../support/free-port.js';
-import { spawnTutti } from '../support/serve-process.js';
+import { loopbackServeFlags, spawnTutti } from '../support/serve-process.js';
 
 const token = 'crash-test-token';
 
@@ -36,19 +36,7 @@ test('SIGKILL mid-show: viewers resync within 3 s of the restart and the show re
   const controlPort = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const control = `http://127.0.0.1:${controlPort}`;
-  const args = [
-    '--host',
-    '127.0.0.1',
-    '--port',
-    String(port),
-    '--control-port',
-    String(controlPort),
-    '--token',
-    token,
-    '--autoplay',
-    '--state-file',
-    path.join(dir, 'show.json'),
-  ];
+  const args = [...loopbackServeFlags({ port, controlPort, token }), '--state-file', path.join(dir, 'show.json')];
   const api = async (p, body) =>
     (
       await fetch(`${control}${p}`, {

@@ -24,6 +24,15 @@ export const TUTTI_BIN = `${root}local-server/bin/tutti.js`;
  */
 
 /**
+ * The flags of a `tutti serve` on 127.0.0.1 with the given ports and token, playing at once.
+ * @param {{ port: number, controlPort: number, token: string }} listen
+ * @returns {string[]}
+ */
+export function loopbackServeFlags({ port, controlPort, token }) {
+  return ['--host', '127.0.0.1', '--port', String(port), '--control-port', String(controlPort), '--token', token, '--autoplay'];
+}
+
+/**
  * Start the `tutti` bin with `args`.
  * @param {string[]} args e.g. ['serve', '--host', '127.0.0.1', …]
  * @param {{ node?: string, cwd?: string, env?: NodeJS.ProcessEnv, shellPrefix?: string, bin?: string }} [options]

@@ -2,7 +2,7 @@
 // so a file-descriptor exhaustion test means the same on this 20,000-file machine as on a
 // venue laptop. Everything listens on 127.0.0.1; the child is ended by its own PID.
 import { freePort } from '../../support/free-port.js';
-import { spawnTutti } from '../../support/serve-process.js';
+import { loopbackServeFlags, spawnTutti } from '../../support/serve-process.js';
 
 /**
  * Start `tutti serve` with `ulimit -n openFiles`; resolves once /healthz answers.
@@ -11,22 +11,9 @@ import { spawnTutti } from '../../support/serve-process.js';
 export async function serveWithFileLimit({ openFiles, args = [] }) {
   const port = await freePort();
   const controlPort = await freePort();
-  const run = spawnTutti(
-    [
-      'serve',
-      '--host',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--control-port',
-      String(controlPort),
-      '--token',
-      'security-test-token',
-      '--autoplay',
-      ...args,
-    ],
-    { shellPrefix: `ulimit -n ${Number(openFiles)}` },
-  );
+  const run = spawnTutti(['serve', ...loopbackServeFlags({ port, controlPort, token: 'security-test-token' }), ...args], {
+    shellPrefix: `ulimit -n ${Number(openFiles)}`,
+  });
   const { child } = run;
   const output = run.output;
   const base = `http://127.0.0.1:${port}`;
