@@ -181,12 +181,22 @@ export function createEditorPanel({ api }) {
   return {
     open,
     /**
-     * The show loaded a score: follow it when it is another file and nothing here is unsaved. Our
-     * own save reloads the same file; a change on disk to the same file is caught at save (409).
+     * The show loaded a score, or a save or a live edit changed it (from any console): follow it
+     * when nothing here is unsaved. Another file is opened afresh; the same file is reloaded only
+     * when its revision is not ours (save-flow.js follow). Unsaved edits stay: their save meets
+     * the changed file as a 409, with the choice to reload or overwrite.
      * @param {{ path?: string } | null} summary the console's score summary
      */
     scoreChanged(summary) {
-      if (!root.hidden && state.doc() && !state.dirty() && summary?.path && summary.path !== saving.path()) void open();
+      if (root.hidden || !state.doc() || !summary?.path) return;
+      if (summary.path !== saving.path()) {
+        if (!state.dirty()) void open();
+        return;
+      }
+      void saving
+        .follow()
+        .then((reloaded) => reloaded && say('The score was changed from another console: shown here as it is now.', 'ok'))
+        .catch(() => {}); // the next save still checks the revision
     },
     state,
     timeline,

@@ -60,5 +60,18 @@ export function createSaveFlow({ api, state, ask, onProblems }) {
     }
   }
 
-  return { load, save, path: () => path };
+  /**
+   * Follow the file when another console saved or applied it: reloaded only when its revision is
+   * not ours and nothing here is unsaved (our own save's news finds our revision). True if reloaded.
+   */
+  async function follow() {
+    if (busy || state.dirty()) return false;
+    const answer = await api.get('/api/score/document');
+    if (busy || state.dirty() || answer.score === null || answer.revision === state.revision()) return false;
+    state.load(answer.score, answer.revision);
+    path = answer.path;
+    return true;
+  }
+
+  return { load, save, follow, path: () => path };
 }
