@@ -7,7 +7,12 @@
 import path from 'node:path';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { CONSOLE_SHOTS, openConsolePage } from '../support/console-page.js';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { CORPUS_XML, importInto, tempFolder } from '../support/notation-server.js';
+import { AXE_TAGS, describeViolations } from '../audience/support/axe.js';
+
+const require = createRequire(import.meta.url);
 
 const TOKEN = 'editor-preview-test-token';
 const CUE = 'Solo from here';
@@ -132,6 +137,18 @@ test('the sounds at the cursor are listed under the phone, and play only when as
   await ctx.page.click('[data-testid=preview-sounds] button');
   await ctx.page.waitForFunction(() => document.getElementById('ed-preview-sounds')?.dataset.played === 'bell');
   expect(await ctx.page.$eval('#ed-preview-sounds', (el) => el.dataset.playError ?? null)).toBeNull();
+  // With the notation, the part preview and a sound on screen, the Edit view still passes axe (AA, as the console).
+  await ctx.page.evaluate(await readFile(require.resolve('axe-core/axe.min.js'), 'utf8'));
+  const violations = await ctx.page.evaluate(
+    (only) =>
+      /** @type {any} */ (window).axe
+        .run('#editor', { runOnly: { type: 'tag', values: only }, resultTypes: ['violations'] })
+        .then((r) =>
+          r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) })),
+        ),
+    AXE_TAGS.filter((t) => t !== 'wcag2aaa'),
+  );
+  expect(describeViolations(violations)).toEqual([]);
   await cursorTo(2, 1);
   await ctx.page.waitForFunction(() => document.querySelector('[data-testid=preview-sounds]')?.hidden === true);
   expect(ctx.pageErrors).toEqual([]);
