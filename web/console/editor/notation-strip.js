@@ -6,8 +6,6 @@
 // checks of the map) from the console's route behind the part key
 // (local-server/src/routes/console-part-notation.js).
 
-import { createNotationSource } from '/console/part-page/part/notation-source.js';
-
 /** The notation row's height (editor.css .ed-notation). */
 export const NOTATION_ROW_PX = 72;
 /** Room above and below a bar's staff box, in staff heights (chord names above, low notes below). */
@@ -24,7 +22,8 @@ const LAYOUT = 'tablet-landscape';
  * @returns {{ stop: () => void, painted: () => number[] }}
  */
 export function createNotationStrip({ base, bars, scroller, onMap }) {
-  const source = createNotationSource({ base: new URL(base, location.href).href });
+  /** @type {any} the part page's notation source, loaded when needed: without it the console still runs */
+  let source = null;
   /** @type {Map<number, Promise<string | null>>} page → data: URL */
   const pages = new Map();
   /** @type {WeakMap<Element, number>} */
@@ -93,6 +92,14 @@ export function createNotationStrip({ base, bars, scroller, onMap }) {
   }
 
   async function load(waits = 0) {
+    if (!source) {
+      try {
+        const { createNotationSource } = await import('/console/part-page/part/notation-source.js');
+        source = createNotationSource({ base: new URL(base, location.href).href });
+      } catch {
+        return onMap(null, 'Notation not shown: the part page code is not available');
+      }
+    }
     const got = await source.map('*', LAYOUT, bars);
     if (stopped) return;
     if (!('error' in got)) {
