@@ -130,12 +130,16 @@ export function createEditorPanel({ api }) {
     strip = null;
     timeline.setNotation(null);
     if (!want || !partBase) return;
-    const note = (/** @type {string} */ text) => ($('ed-timeline').dataset.notation = text);
     strip = createNotationStrip({
       base: partBase,
       bars: score.bars,
       scroller: $('ed-timeline'),
-      onMap: (draw, why) => (note(why || 'drawn'), draw && timeline.setNotation(draw)),
+      onMap: (draw, why) => {
+        $('ed-timeline').dataset.notation = why || 'drawn';
+        if (draw) timeline.setNotation(draw);
+        // Why a score's notation is not drawn is news; "being engraved" is not (it comes when made).
+        else if (why.startsWith('Notation not shown')) say(why, 'warn');
+      },
     });
   }
 
@@ -182,19 +186,21 @@ export function createEditorPanel({ api }) {
     open,
     /**
      * The show loaded a score, or a save or a live edit changed it (from any console): follow it
-     * when nothing here is unsaved. Another file is opened afresh; the same file is reloaded only
-     * when its revision is not ours (save-flow.js follow). Unsaved edits stay: their save meets
+     * when nothing here is unsaved. Another file is opened afresh; the same file saved as another
+     * revision than ours is reloaded (save-flow.js follow). Unsaved edits stay: their save meets
      * the changed file as a 409, with the choice to reload or overwrite.
      * @param {{ path?: string } | null} summary the console's score summary
+     * @param {string | null} [revision] the file's revision when a save (or a live edit) loaded it
      */
-    scoreChanged(summary) {
+    scoreChanged(summary, revision = null) {
       if (root.hidden || !state.doc() || !summary?.path) return;
       if (summary.path !== saving.path()) {
         if (!state.dirty()) void open();
         return;
       }
+      if (!revision) return;
       void saving
-        .follow()
+        .follow(revision)
         .then((reloaded) => reloaded && say('The score was changed from another console: shown here as it is now.', 'ok'))
         .catch(() => {}); // the next save still checks the revision
     },

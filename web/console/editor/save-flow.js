@@ -61,13 +61,16 @@ export function createSaveFlow({ api, state, ask, onProblems }) {
   }
 
   /**
-   * Follow the file when another console saved or applied it: reloaded only when its revision is
-   * not ours and nothing here is unsaved (our own save's news finds our revision). True if reloaded.
+   * Follow the file when another console saved or applied it as revision `revision`: reloaded
+   * only when that is not ours (our own save's news finds our revision), nothing here is unsaved,
+   * and the file still is that revision (a change on disk since is for the next save's 409).
+   * True if reloaded.
+   * @param {string} revision
    */
-  async function follow() {
-    if (busy || state.dirty()) return false;
+  async function follow(revision) {
+    if (busy || state.dirty() || revision === state.revision()) return false;
     const answer = await api.get('/api/score/document');
-    if (busy || state.dirty() || answer.score === null || answer.revision === state.revision()) return false;
+    if (busy || state.dirty() || answer.score === null || answer.revision !== revision) return false;
     state.load(answer.score, answer.revision);
     path = answer.path;
     return true;
