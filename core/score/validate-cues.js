@@ -81,7 +81,10 @@ export function checkView(ctx, value, path, env, initial) {
  */
 function checkShownScore(ctx, value, path, env) {
   if (typeof value !== 'string') {
-    ctx.add(path, `expected "${FULL_SCORE}" (the full score) or a part's id, whose engraved pages the audience follows, got ${describeValue(value)}`);
+    ctx.add(
+      path,
+      `expected "${FULL_SCORE}" (the full score) or a part's id, whose engraved pages the audience follows, got ${describeValue(value)}`,
+    );
     return;
   }
   if (!env.notation) {

@@ -168,7 +168,9 @@ export function checkAssets(ctx, value, env) {
     else if (chars(src) > SCORE_LIMITS.srcChars) ctx.add(`${path}.src`, `the path is longer than ${SCORE_LIMITS.srcChars} characters`);
     else {
       // The engraved pages are served as media under notation/ (audience-score.js): an asset there would be hidden by them.
-      const reserved = isNotationMedia(src) ? `the folder "${NOTATION_MEDIA_DIR}/" is where the audience's engraved pages are served; keep the file in another folder` : undefined;
+      const reserved = isNotationMedia(src)
+        ? `the folder "${NOTATION_MEDIA_DIR}/" is where the audience's engraved pages are served; keep the file in another folder`
+        : undefined;
       const problem = srcProblem(src, kindOk ? kind : undefined) ?? reserved;
       if (problem) ctx.add(`${path}.src`, `${quote(src)} is not a usable file path: ${problem}`);
     }

@@ -66,7 +66,9 @@ test('a cue shows the part: pages fetched only then, the cursor on every beat sh
   try {
     await control(show, 'POST', '/api/transport', { action: 'play' });
     await waitInPage(page, () => window.__tutti.score().loaded, undefined, 20_000);
-    await waitInPage(page, () => [...document.querySelectorAll('#sheet .slot:not([hidden]) img')].every((i) => i.complete && i.naturalWidth > 0));
+    await waitInPage(page, () =>
+      [...document.querySelectorAll('#sheet .slot:not([hidden]) img')].every((i) => i.complete && i.naturalWidth > 0),
+    );
     await waitInPage(page, () => window.__tutti.score().moves.some((m) => m.playing && m.bar === 10), undefined, 20_000);
     await page.screenshot({ path: SCREENSHOT });
     await waitInPage(page, () => window.__tutti.score().part === null, undefined, 30_000);
@@ -89,7 +91,9 @@ test('a cue shows the part: pages fetched only then, the cursor on every beat sh
   const indexes = played.map((m) => m.index);
   expect(indexes).toEqual([...new Set(indexes)].sort((a, b) => a - b));
   const cursorLog = await page.evaluate(() => window.__cursor);
-  const whole = cursorLog.filter((c, i) => i + 1 === cursorLog.length || cursorLog[i + 1].bar !== c.bar || cursorLog[i + 1].beat !== c.beat);
+  const whole = cursorLog.filter(
+    (c, i) => i + 1 === cursorLog.length || cursorLog[i + 1].bar !== c.bar || cursorLog[i + 1].beat !== c.beat,
+  );
   expect(whole.filter((c) => Number(c.bar) >= 3).length).toBeGreaterThan(30);
   for (const c of whole.filter((x) => Number(x.bar) >= 3)) expect(`${c.bar}:${c.beat}`).toBe(c.shown);
   // Taken down by the cue at bar 22; its text stays.

@@ -4,6 +4,7 @@
 // as the venue does, and never a part no view shows. The edge's audience page, in real Chromium at
 // a phone viewport, shows the part with its cursor on the beat, as the venue's page does.
 
+/* global window, document */
 import path from 'node:path';
 import { readFile, writeFile } from 'node:fs/promises';
 import { openPage, waitInPage, control } from '../audience/support/browser.js';
@@ -72,7 +73,9 @@ test("the edge's audience page shows the part with the cursor on the beat", asyn
   const { page, problems } = await openPage(browser, { deviceScaleFactor: 1 });
   await page.goto(`${edge.url}/`);
   await waitInPage(page, () => window.__tutti.score().loaded, undefined, 30_000);
-  await waitInPage(page, () => [...document.querySelectorAll('#sheet .slot:not([hidden]) img')].every((i) => i.complete && i.naturalWidth > 0));
+  await waitInPage(page, () =>
+    [...document.querySelectorAll('#sheet .slot:not([hidden]) img')].every((i) => i.complete && i.naturalWidth > 0),
+  );
   expect(await page.evaluate(() => window.__tutti.score().part)).toBe('piano');
   await waitInPage(page, () => (window.__tutti.clock()?.total ?? 0) >= 5, undefined, 20_000);
   await control(server, 'POST', '/api/transport', { action: 'play' });

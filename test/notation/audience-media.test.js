@@ -61,9 +61,17 @@ test('a part no view names, the full score, another layout, a bad path: refused 
   for (const rel of ['notation/voice/phone.json', 'notation/voice/phone/1.svg', 'notation/all/phone.json']) {
     const res = await media(rel);
     expect([rel, res.status]).toEqual([rel, 404]);
-    expect(await res.json()).toEqual({ error: 'NOTATION_NOT_SHOWN', message: expect.stringMatching(/^no view of this score shows the audience "/) });
+    expect(await res.json()).toEqual({
+      error: 'NOTATION_NOT_SHOWN',
+      message: expect.stringMatching(/^no view of this score shows the audience "/),
+    });
   }
-  for (const rel of ['notation/piano/tablet-landscape.json', 'notation/piano/phone/0.svg', 'notation/piano.json', 'notation/piano/phone/x.svg']) {
+  for (const rel of [
+    'notation/piano/tablet-landscape.json',
+    'notation/piano/phone/0.svg',
+    'notation/piano.json',
+    'notation/piano/phone/x.svg',
+  ]) {
     const res = await media(rel);
     expect([rel, res.status, (await res.json()).error]).toEqual([rel, 404, 'NOT_FOUND']);
   }

@@ -4,12 +4,7 @@
 // pages' media folder is not an asset's; and which parts a score shows the audience.
 import { describe, expect, test } from '@jest/globals';
 import { validateScore } from '#core/score/validate.js';
-import {
-  notationMapPath,
-  notationPagePath,
-  parseNotationMediaPath,
-  partsShownToAudience,
-} from '#core/score/audience-score.js';
+import { notationMapPath, notationPagePath, parseNotationMediaPath, partsShownToAudience } from '#core/score/audience-score.js';
 
 const score = (extra = {}) => ({
   format: 'tutti-score/1',
@@ -58,7 +53,10 @@ describe('a view that shows the score', () => {
     expect(notation).toBe('piece.musicxml');
     const result = validateScore(without);
     expect(result.problems).toEqual([
-      { path: 'cues[0].view.score', message: expect.stringMatching(/^the score has no engraved notation to show the audience; name the MusicXML/) },
+      {
+        path: 'cues[0].view.score',
+        message: expect.stringMatching(/^the score has no engraved notation to show the audience; name the MusicXML/),
+      },
     ]);
   });
 
@@ -70,7 +68,10 @@ describe('a view that shows the score', () => {
   test("an asset may not live in the engraved pages' media folder", () => {
     const result = validateScore(score({ assets: [{ id: 'pic', kind: 'image', src: 'notation/all/phone/1.svg' }] }));
     expect(result.problems).toEqual([
-      { path: 'assets[0].src', message: expect.stringMatching(/the folder "notation\/" is where the audience's engraved pages are served/) },
+      {
+        path: 'assets[0].src',
+        message: expect.stringMatching(/the folder "notation\/" is where the audience's engraved pages are served/),
+      },
     ]);
   });
 });
@@ -81,7 +82,13 @@ describe('the media paths of the engraved pages', () => {
     expect(notationPagePath('cello', 3)).toBe('notation/cello/phone/3.svg');
     expect(parseNotationMediaPath('notation/cello/phone/3.svg')).toEqual({ part: 'cello', layout: 'phone', page: 3 });
     expect(parseNotationMediaPath('notation/all/phone.json')).toEqual({ part: 'all', layout: 'phone', page: null });
-    for (const bad of ['notation/../x.svg', 'notation/all/phone/x.svg', 'notation/all.json', 'media/all/phone.json', 'notation/a b/phone.json'])
+    for (const bad of [
+      'notation/../x.svg',
+      'notation/all/phone/x.svg',
+      'notation/all.json',
+      'media/all/phone.json',
+      'notation/a b/phone.json',
+    ])
       expect(parseNotationMediaPath(bad)).toBeNull();
   });
 });
