@@ -3,7 +3,9 @@
 // the cue that shows the piano part, the phone has fetched nothing of the notation; after it, the
 // phone layout's bar map and pages (score media, no part key), and the cursor's data-cursor-bar /
 // data-cursor-beat follow every beat shown, with bar:beat and the cue's text around the music. A
-// cue that removes `score` takes the pages down. Screenshot: docs/images/audience-score-phone.png.
+// cue that removes `score` takes the pages down. A part not there yet (503 while the venue engraves,
+// 404 at the edge before the upload) is asked for again, the phone saying so in one line.
+// Screenshot: docs/images/audience-score-phone.png.
 
 import { fileURLToPath } from 'node:url';
 import { acquireBrowserLock } from './support/exclusive.js';
@@ -102,3 +104,33 @@ test('a cue shows the part: pages fetched only then, the cursor on every beat sh
   expect(problems).toEqual([]);
   await page.close();
 }, 150_000);
+
+test('a part not there yet: one line says so, the phone asks again and shows it (503, then 404, then the map)', async () => {
+  const { show } = song;
+  await control(show, 'POST', '/api/transport', { action: 'seek', bar: 5 });
+  const { page, problems } = await openPage(browser, { deviceScaleFactor: 1 });
+  const answers = [];
+  // The venue while engraving (503 + Retry-After), then the edge before the upload (404), then the real map.
+  await page.route('**/media/notation/piano/phone.json', async (route) => {
+    answers.push(Date.now());
+    if (answers.length === 1)
+      return route.fulfill({
+        status: 503,
+        headers: { 'retry-after': '1' },
+        contentType: 'application/json',
+        body: '{"error":"NOTATION_ENGRAVING"}',
+      });
+    if (answers.length === 2) return route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":"NOT_FOUND"}' });
+    return route.continue();
+  });
+  await page.goto(`${show.audienceUrl}/`);
+  await waitInPage(page, () => /being engraved/.test(document.getElementById('notation-note').textContent));
+  expect(await page.evaluate(() => document.getElementById('notation-note').textContent)).toBe('The notation is being engraved…');
+  await waitInPage(page, () => window.__tutti.score().loaded, undefined, 20_000);
+  expect(answers).toHaveLength(3);
+  expect(answers[1] - answers[0]).toBeGreaterThanOrEqual(900); // Retry-After honoured
+  await waitInPage(page, () => !document.getElementById('cursor').hidden && document.getElementById('cursor').dataset.cursorBar === '5');
+  expect(await page.evaluate(() => document.getElementById('notation-note').textContent)).toMatch(/Verovio/);
+  expect(problems.filter((p) => !/status of (503|404)/.test(p))).toEqual([]);
+  await page.close();
+}, 60_000);
