@@ -5,14 +5,14 @@
 // data-cursor-beat follow every beat shown, with bar:beat and the cue's text around the music. A
 // cue that removes `score` takes the pages down. A part not there yet (503 while the venue engraves,
 // 404 at the edge before the upload) is asked for again, the phone saying so in one line.
-// Screenshot: docs/images/audience-score-phone.png.
+// Screenshot: artifacts/audience/audience-score-phone.png (the how-to's docs/images/audience-score-phone.png).
 
-import { fileURLToPath } from 'node:url';
 import { acquireBrowserLock } from './support/exclusive.js';
-import { launchBrowser, openPage, control, waitInPage } from './support/browser.js';
+import { ARTIFACTS, launchBrowser, openPage, control, waitInPage } from './support/browser.js';
 import { notationShow } from './support/notation-show.js';
 
-const SCREENSHOT = fileURLToPath(new URL('../../docs/images/audience-score-phone.png', import.meta.url));
+/** Looked at, and copied to docs/images/audience-score-phone.png for the how-to. */
+const SCREENSHOT = `${ARTIFACTS}audience-score-phone.png`;
 
 let browser;
 let releaseLock;

@@ -2,7 +2,8 @@
 // show server mirroring to the worker on local workerd uploads the bar map and the phone pages of
 // the part a view shows, once engraved, with the score's media; the edge serves them byte for byte
 // as the venue does, and never a part no view shows. The edge's audience page, in real Chromium at
-// a phone viewport, shows the part with its cursor on the beat, as the venue's page does.
+// a phone viewport, shows the part with its cursor on the beat, as the venue's page does. An edge
+// whose per-file limit is smaller than a page gets what fits; each refusal is logged once.
 
 /* global window, document */
 import path from 'node:path';
@@ -11,13 +12,14 @@ import { openPage, waitInPage, control } from '../audience/support/browser.js';
 import { startShow } from '../support/show.js';
 import { CORPUS_XML, importInto, tempFolder } from '../support/notation-server.js';
 import { startEdgeAndBrowser } from './page-suite.js';
-import { waitFor } from './helpers.js';
+import { startEdge, waitFor } from './helpers.js';
 
 let edge;
 let browser;
 let stop;
 let folder;
 let server;
+let scoreFile;
 
 beforeAll(async () => {
   ({ edge, browser, stop } = await startEdgeAndBrowser());
@@ -27,6 +29,7 @@ beforeAll(async () => {
   score.tempo = [{ at: { bar: 1 }, bpm: 150 }];
   score.view = { score: 'piano', text: 'Follow the piano' };
   await writeFile(scorePath, JSON.stringify(score));
+  scoreFile = scorePath;
   server = await startShow({
     scorePath,
     autoplay: false,
@@ -94,4 +97,34 @@ test("the edge's audience page shows the part with the cursor on the beat", asyn
   await control(server, 'POST', '/api/transport', { action: 'stop' });
   expect(problems).toEqual([]);
   await page.close();
+}, 90_000);
+
+test("pages over the edge's per-file limit are not uploaded, and the refusal is logged once per page", async () => {
+  const small = await startEdge({ vars: { MEDIA_MAX_FILE_BYTES: 6000 } });
+  const other = await startShow({
+    scorePath: scoreFile,
+    autoplay: false,
+    edgeUrl: small.url,
+    edgeToken: small.token,
+    notationCacheDir: path.join(folder.dir, 'cache'),
+  });
+  try {
+    await other.notation.settled();
+    const map = await (await fetch(`${other.audienceUrl}/media/notation/piano/phone.json`)).json();
+    const refusals = () => other.log.recent().filter((e) => /over the edge's .* per file: remote viewers will not get it/.test(e.msg));
+    await waitFor(() => refusals().length === map.pages, { timeoutMs: 30_000, what: 'a refusal per page' });
+    await other.edge.mediaIdle();
+    expect(refusals()[0].msg).toMatch(/^edge media: notation\/piano\/phone\/\d+\.svg is [\d.]+ KB, over the edge's 5\.9 KB per file/);
+    // The bar map fits and is there; the pages are not.
+    expect((await fetch(`${small.url}/media/notation/piano/phone.json`)).status).toBe(200);
+    expect((await fetch(`${small.url}/media/notation/piano/phone/1.svg`)).status).toBe(404);
+    expect(other.status().edge.media).toMatchObject({ uploaded: 1, total: 1 + map.pages });
+    // Compared again (a new engraving, a reconnect): refused files are not logged a second time.
+    other.edge.syncMedia();
+    await other.edge.mediaIdle();
+    expect(refusals()).toHaveLength(map.pages);
+  } finally {
+    await other.close();
+    await small.stop();
+  }
 }, 90_000);
