@@ -1,7 +1,8 @@
 // The engraved pages as the audience's media on a real server (docs/reference/notation.md#the-score-on-the-audiences-phones):
 // without a part key, /media/notation/<part>/phone.json and …/phone/<n>.svg answer only for the
 // parts a view of the score names (here the piano); 503 with Retry-After while engraving; every
-// other part, the full score, another layout and a malformed path are refused and counted.
+// other part, the full score, another layout and a malformed path are refused and counted. The
+// shown part's phone pages are engraved before everything else.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -78,4 +79,11 @@ test('a part no view names, the full score, another layout, a bad path: refused 
   expect(await badInput()).toBe(before + 7);
   // The server is fine: the allowed part is still served.
   expect((await media('notation/piano/phone.json')).status).toBe(200);
+});
+
+test("the shown part's phone pages are engraved first", async () => {
+  await running.server.notation.settled();
+  const done = running.lines.filter((l) => /^info notation: \d+\/\d+ /.test(l));
+  expect(done).toHaveLength(9); // voice, piano and all in three layouts
+  expect(done[0]).toMatch(/^info notation: 1\/9 piano phone, \d+ page\(s\)$/);
 });

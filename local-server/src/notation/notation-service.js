@@ -5,7 +5,7 @@
 // the routes ask (routes/notation.js) is answered from here, and /api/status shows the progress.
 
 import { ImportError } from '#core/import/import-error.js';
-import { notationMapPath, notationPagePath } from '#core/score/audience-score.js';
+import { AUDIENCE_NOTATION_LAYOUT, notationMapPath, notationPagePath, partsShownToAudience } from '#core/score/audience-score.js';
 import { buildBarMap, notationMismatch } from './bar-map.js';
 import { createEngraver } from './engraver.js';
 import { LAYOUTS } from './layouts.js';
@@ -86,15 +86,19 @@ export function createNotationService({ cacheDir, log, engraver = createEngraver
     const jobs = Object.keys(LAYOUTS).flatMap((layout) => wanted.map((id) => ({ id, layout })));
     state.total = jobs.length;
     log.info(`notation: engraving ${state.src}: ${wanted.length} part(s) × ${Object.keys(LAYOUTS).length} layouts`);
-    await Promise.all(
-      jobs.map(async ({ id, layout }) => {
-        const meta = await ensure(state, /** @type {string} */ (xmlIdOf(state, id)), layout, false).promise;
-        if (state.generation !== generation || !meta) return;
-        state.done += 1;
-        if (meta.error) state.failures.push(`${id} (${layout}): ${meta.error}`);
-        log.info(`notation: ${state.done}/${state.total} ${id} ${layout}${meta.error ? `: ${meta.error}` : `, ${meta.pages} page(s)`}`);
-      }),
-    );
+    const track = async ({ id, layout }) => {
+      const meta = await ensure(state, /** @type {string} */ (xmlIdOf(state, id)), layout, false).promise;
+      if (state.generation !== generation || !meta) return;
+      state.done += 1;
+      if (meta.error) state.failures.push(`${id} (${layout}): ${meta.error}`);
+      log.info(`notation: ${state.done}/${state.total} ${id} ${layout}${meta.error ? `: ${meta.error}` : `, ${meta.pages} page(s)`}`);
+    };
+    // The pages a view shows the audience before the rest: every phone in the hall (and the edge)
+    // waits on them (docs/reference/notation.md#the-score-on-the-audiences-phones).
+    const audience = new Set(partsShownToAudience(state.score));
+    const forAudience = (job) => job.layout === AUDIENCE_NOTATION_LAYOUT && audience.has(job.id);
+    await Promise.all(jobs.filter(forAudience).map(track));
+    if (state.generation === generation) await Promise.all(jobs.filter((job) => !forAudience(job)).map(track));
     if (state.generation === generation)
       log.info(
         `notation: ${state.src} engraved (${state.done - state.failures.length} of ${state.total}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
