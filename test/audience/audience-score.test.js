@@ -3,13 +3,14 @@
 // the cue that shows the piano part, the phone has fetched nothing of the notation; after it, the
 // phone layout's bar map and pages (score media, no part key), and the cursor's data-cursor-bar /
 // data-cursor-beat follow every beat shown, with bar:beat and the cue's text around the music. A
-// cue that removes `score` takes the pages down. A part not there yet (503 while the venue engraves,
+// cue that removes `score` takes the pages down; axe finds nothing on the page with the music. A part not there yet (503 while the venue engraves,
 // 404 at the edge before the upload) is asked for again, the phone saying so in one line.
 // Screenshot: artifacts/audience/audience-score-phone.png (the how-to's docs/images/audience-score-phone.png).
 
 import { acquireBrowserLock } from './support/exclusive.js';
 import { ARTIFACTS, launchBrowser, openPage, control, waitInPage } from './support/browser.js';
 import { notationShow } from './support/notation-show.js';
+import { audit, describeViolations } from './support/axe.js';
 
 /** Looked at, and copied to docs/images/audience-score-phone.png for the how-to. */
 const SCREENSHOT = `${ARTIFACTS}audience-score-phone.png`;
@@ -73,6 +74,7 @@ test('a cue shows the part: pages fetched only then, the cursor on every beat sh
     );
     await waitInPage(page, () => window.__tutti.score().moves.some((m) => m.playing && m.bar === 10), undefined, 20_000);
     await page.screenshot({ path: SCREENSHOT });
+    expect(describeViolations(await audit(page))).toEqual([]);
     await waitInPage(page, () => window.__tutti.score().part === null, undefined, 30_000);
     await waitInPage(page, () => window.__tutti.state()?.transport === 'stopped', undefined, 30_000);
   } finally {
