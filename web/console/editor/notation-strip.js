@@ -2,7 +2,7 @@
 // each bar's measure, cropped from the full score's pages by its box in the bar map
 // (docs/reference/notation.md#the-bar-map), in the bar's cell of the timeline's notation row. A
 // page is fetched, and a crop drawn, only when its cell scrolls into view. The map and pages come
-// through the part page's own notation source (web/audience/part/notation-source.js: the same
+// through the part page's own notation source (web/audience/shared/notation-source.js: the same
 // checks of the map) from the console's route behind the part key
 // (local-server/src/routes/console-part-notation.js).
 
@@ -94,7 +94,7 @@ export function createNotationStrip({ base, bars, scroller, onMap }) {
   async function load(waits = 0) {
     if (!source) {
       try {
-        const { createNotationSource } = await import('/console/part-page/part/notation-source.js');
+        const { createNotationSource } = await import('/console/web-audience/shared/notation-source.js');
         source = createNotationSource({ base: new URL(base, location.href).href });
       } catch {
         return onMap(null, 'Notation not shown: the part page code is not available');

@@ -1,15 +1,15 @@
 // Runs inside the editor's part-page preview frame (/console/editor/part.html, which is the part
 // page's own markup, local-server/src/routes/console-ui.js). It draws with the part page's own
-// view code (web/audience/part/part-view.js, notation-view.js and notation-source.js, served as
-// they are): bar:beat, the countdown to the part's next cue with what it says, the cues after
+// view code (web/audience/part/part-view.js, web/audience/shared/notation-view.js and
+// notation-source.js, served as they are): bar:beat, the countdown to the part's next cue with what it says, the cues after
 // it, and the engraved part with its cursor where the score has notation. The console hands it
 // the cue table (from the editor's document, by core/score/part-cues.js as the server makes it)
 // and a place with `show()`; nothing here talks to the show's stream.
 
-import { createPartView } from '/console/part-page/part/part-view.js';
-import { createNotationView } from '/console/part-page/part/notation-view.js';
-import { createNotationSource } from '/console/part-page/part/notation-source.js';
-import { t } from '/console/part-page/src/i18n.js';
+import { createPartView } from '/console/web-audience/part/part-view.js';
+import { createNotationView } from '/console/web-audience/shared/notation-view.js';
+import { createNotationSource } from '/console/web-audience/shared/notation-source.js';
+import { t } from '/console/web-audience/src/i18n.js';
 import { cuesForPart, upcomingCues, sectionAt } from '/core/client/part-plan.js';
 import { upcomingBars } from '/core/client/page-turns.js';
 import { printedBarAt } from '/core/score/printed-bars.js';
