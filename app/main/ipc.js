@@ -33,7 +33,9 @@ export function registerIpc({ ipcMain, handlers, isTrustedSender }) {
  * @returns {boolean} whether it was sent
  */
 export function sendToConsole(window, channel, payload) {
-  if (!/** @type {string[]} */ (Object.values(Events)).includes(channel)) throw new Error(`undeclared IPC event channel ${channel}`);
+  /** @type {string[]} */
+  const events = Object.values(Events);
+  if (!events.includes(channel)) throw new Error(`undeclared IPC event channel ${channel}`);
   if (channel === Events.MENU_COMMAND && !MenuCommands.includes(payload?.command))
     throw new Error(`unknown menu command ${payload?.command}`);
   if (!window || window.isDestroyed()) return false;
