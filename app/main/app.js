@@ -3,13 +3,13 @@
 // file with a fake `electron` object.
 
 import { randomBytes } from 'node:crypto';
-import { Invoke, Events } from './ipc-channels.js';
-import { registerIpc, sendToConsole, fromConsole } from './ipc.js';
+import { Invoke } from './ipc-channels.js';
+import { registerIpc, fromConsole } from './ipc.js';
 import { hardenSession, hardenAllContents } from './security.js';
 import { createAppServer } from './app-server.js';
 import { createAppSettings } from './app-settings.js';
 import { createAppWindow } from './app-window.js';
-import { menuTemplate } from './menu.js';
+import { installAppMenu } from './app-menu.js';
 import { pickScore } from './scores.js';
 import { createKeepAwake } from './keep-awake.js';
 import { parseDesktopArgs, userArgs } from './launch-args.js';
@@ -32,7 +32,7 @@ export function createDesktopApp({
   token,
   launch = {},
 }) {
-  const { app, BrowserWindow, ipcMain, dialog, Menu, shell, session, powerSaveBlocker, safeStorage } = electron;
+  const { app, BrowserWindow, ipcMain, dialog, shell, session, powerSaveBlocker, safeStorage } = electron;
   const { argv = [], defaultApp = false, cwd = process.cwd(), env = {} } = launch;
   // The flags of `tutti serve` (npm start passes them through), or a score file the OS hands us.
   const parsed = parseDesktopArgs(userArgs(argv, defaultApp), { env, cwd });
@@ -53,6 +53,8 @@ export function createDesktopApp({
   const pageUrl = (controlUrl) => `${controlUrl}/?token=${encodeURIComponent(controlToken)}`;
   const windows = createAppWindow({ BrowserWindow, shell, preload: paths.preload, origin, pageUrl });
   let quitting = false;
+  /** Sets the menu bar again (the recent scores changed). */
+  let rebuildMenu = () => {};
 
   function main() {
     if (!app.requestSingleInstanceLock()) {
@@ -89,7 +91,7 @@ export function createDesktopApp({
     setupSettings();
     hardenSession({ session: session.defaultSession, origin });
     setupIpc();
-    setupMenu();
+    rebuildMenu = installAppMenu({ electron, store, window: windows.get, server: () => server });
     setupServer();
   }
 
@@ -110,30 +112,9 @@ export function createDesktopApp({
     });
   }
 
-  function setupMenu() {
-    const template = menuTemplate({
-      platform: process.platform,
-      appName: app.getName(),
-      recentScores: store.get().recentScores,
-      isPackaged: app.isPackaged,
-      command: (c) => sendToConsole(windows.get(), Events.MENU_COMMAND, c),
-      clearRecent: () => {
-        store.update({ clearRecent: true });
-        app.clearRecentDocuments?.();
-        setupMenu();
-      },
-      openAudience: () => {
-        const url = server?.info()?.audienceUrl;
-        if (url) shell.openExternal(`${url}/`).catch(() => {});
-      },
-      showSettings: () => shell.showItemInFolder(store.path),
-    });
-    Menu.setApplicationMenu(Menu.buildFromTemplate(template));
-  }
-
   function setupServer() {
     const deps = { electron, paths, settings, launchOverrides, controlToken, keepAwake, windows, pageUrl, log, serverOptions };
-    showServer = createAppServer({ ...deps, onScoreOpened: setupMenu });
+    showServer = createAppServer({ ...deps, onScoreOpened: () => rebuildMenu() });
     server = showServer.process;
     server.start();
   }
