@@ -3,8 +3,8 @@
 // or MIDI file is imported instead (import-preview.js), and the score it writes is checked and
 // loaded like any other. score-view.js draws the card.
 
-import { $, setText } from './dom.js';
-import { scoreElements, showCheckResult, showRecent, showScoreDetails } from './score-view.js';
+import { setText } from './dom.js';
+import { confirmStop, scoreElements, showCheckResult, showRecent, showScoreDetails } from './score-view.js';
 import { createImportPreview } from './import-preview.js';
 import { notationText } from './notation-status.js';
 
@@ -52,24 +52,6 @@ export function createScorePanel({ api, bridge, isPlaying, jump }) {
     },
   });
 
-  /** Ask before interrupting a running show; resolves true to go ahead. */
-  function confirmStop() {
-    if (!isPlaying()) return Promise.resolve(true);
-    els.confirm.hidden = false;
-    return new Promise((resolve) => {
-      const done = (answer) => {
-        els.confirm.hidden = true;
-        $('confirm-load').removeEventListener('click', yes);
-        $('cancel-load').removeEventListener('click', no);
-        resolve(answer);
-      };
-      const yes = () => done(true);
-      const no = () => done(false);
-      $('confirm-load').addEventListener('click', yes);
-      $('cancel-load').addEventListener('click', no);
-    });
-  }
-
   async function validate(path) {
     const result = await api.post('/api/score/validate', { path });
     showResult(result);
@@ -98,7 +80,7 @@ export function createScorePanel({ api, bridge, isPlaying, jump }) {
     try {
       const result = await validate(path);
       if (!result.ok) return;
-      if (!(await confirmStop())) return;
+      if (!(await confirmStop(els, isPlaying))) return;
       await api.post('/api/score', { path: result.file });
       els.path.value = result.file;
       showResult(result, 'loaded');

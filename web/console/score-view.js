@@ -1,6 +1,6 @@
-// Score card, drawing only: the loaded score's details and sections, the recent files, and the
-// result of a check (every problem with its JSON path, or "ready to load"). score-panel.js
-// decides what to show and when.
+// Score card, on screen: the loaded score's details and sections, the recent files, the result
+// of a check (every problem with its JSON path, or "ready to load"), and the question before a
+// load stops a running show. score-panel.js decides what to show and when.
 
 import { $, basename, h, fill, duration } from './dom.js';
 
@@ -127,4 +127,27 @@ export function showCheckResult(els, result, verb = 'checked') {
       ...result.problems.map((p) => h('li', {}, h('span', { class: 'problem-path', text: p.path }), h('span', { text: p.message }))),
     ),
   );
+}
+
+/**
+ * Ask before interrupting a running show; resolves true to go ahead.
+ * @param {ScoreElements} els
+ * @param {() => boolean} isPlaying
+ * @returns {Promise<boolean>}
+ */
+export function confirmStop(els, isPlaying) {
+  if (!isPlaying()) return Promise.resolve(true);
+  els.confirm.hidden = false;
+  return new Promise((resolve) => {
+    const done = (answer) => {
+      els.confirm.hidden = true;
+      $('confirm-load').removeEventListener('click', yes);
+      $('cancel-load').removeEventListener('click', no);
+      resolve(answer);
+    };
+    const yes = () => done(true);
+    const no = () => done(false);
+    $('confirm-load').addEventListener('click', yes);
+    $('cancel-load').addEventListener('click', no);
+  });
 }
