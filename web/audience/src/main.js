@@ -133,7 +133,7 @@ const timer = createPreciseTimer(pageNow);
 /** A view on screen: its text, colour and image, and the engraved score when it shows one. */
 function showView(v) {
   view.view(v);
-  scoreView.show(v?.score, frameInfo.score?.bars ?? tracker.state()?.score?.bars ?? 0);
+  scoreView.show(v?.score, frameInfo.score?.bars ?? /** @type {any} */ (tracker.state())?.score?.bars ?? 0);
 }
 
 /** The cursor on the engraved score (when a view shows it) follows the beat on screen. */
