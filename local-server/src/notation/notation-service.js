@@ -8,7 +8,7 @@ import { ImportError } from '#core/import/import-error.js';
 import { buildBarMap, notationMismatch } from './bar-map.js';
 import { createEngraver } from './engraver.js';
 import { LAYOUTS } from './layouts.js';
-import { engravingKey, readEngravingMeta, readEngravingPage } from './notation-cache.js';
+import { engravingKey, readEngravingMeta, readEngravingPage, readFont } from './notation-cache.js';
 import { readNotationFile } from './notation-file.js';
 
 /**
@@ -164,16 +164,22 @@ export function createNotationService({ cacheDir, log, engraver = createEngraver
      * @param {string} partId
      * @param {string} layout
      * @param {number} page
+     * @param {boolean} [gzipped] the bytes gzipped (written so by the worker)
      * @returns {Promise<Lookup | { kind: 'no-page', pages: number } | { kind: 'page', body: Buffer, etag: string }>}
      */
-    async page(partId, layout, page) {
+    async page(partId, layout, page, gzipped = false) {
       const found = lookup(partId, layout);
       if (found.kind !== 'ready') return found;
       const pages = /** @type {number} */ (found.meta.pages);
       if (page > pages) return { kind: 'no-page', pages };
       const etag = /** @type {string[]} */ (found.meta.etags)[page - 1];
-      return { kind: 'page', body: await readEngravingPage(cacheDir, found.key, page), etag };
+      return { kind: 'page', body: await readEngravingPage(cacheDir, found.key, page, gzipped), etag };
     },
+    /**
+     * The music font a page names (docs/reference/notation.md#the-music-font), or undefined.
+     * @param {string} hash
+     */
+    font: (hash) => readFont(cacheDir, hash),
     /** @returns {NotationStatus} for /api/status and the console */
     status() {
       const state = current;
