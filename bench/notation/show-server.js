@@ -6,6 +6,7 @@
 // argv: --score FILE --target PORT --bpm N --file NOTATION --work DIR
 
 import { readFile, writeFile } from 'node:fs/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLog, startShowServer } from '../../local-server/index.js';
@@ -51,6 +52,9 @@ const source = await readFile(String(values.file));
 const ext = path.extname(String(values.file));
 let engraving = null;
 let passes = 0;
+// How late the show's event loop runs a timer (what delays a beat's send): per window.
+const loop = monitorEventLoopDelay({ resolution: 1 });
+loop.enable();
 
 serveParent(
   {
@@ -58,6 +62,12 @@ serveParent(
     beats: () => {
       const out = beats;
       beats = [];
+      return out;
+    },
+    /** The event loop's delay since the last call (ms), then start afresh. */
+    loop: () => {
+      const out = { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6, samples: loop.count };
+      loop.reset();
       return out;
     },
     start: () => {
