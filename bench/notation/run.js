@@ -9,7 +9,8 @@
 //    over and over (each pass a fresh copy, so the cache never answers). The beats of all --runs
 //    are pooled per window (400 bpm × 30 s × 3 runs: 600 beats, so p99 is not the worst beat),
 //    and the show's event-loop delay (perf_hooks) is read per window in the server's process:
-//    what would hold a beat back. Writes bench-results/notation.json. The load average is
+//    what would hold a beat back, with the show thread's own CPU time and its time waiting for a
+//    CPU (Linux schedstat; medians of runs): its own work or contention. Writes bench-results/notation.json. The load average is
 //    printed: on a busy machine both windows show it.
 //
 //   npm run bench:notation [-- --runs 3 --seconds 30 --bpm 400 --file NAME --also PATH --out FILE]
@@ -238,6 +239,8 @@ await runBench({
           over5: all.over5,
           loopP99: round(Math.max(...timing.map((t) => t.loop[w].p99)), 2),
           loopMax: round(Math.max(...timing.map((t) => t.loop[w].max)), 2),
+          cpu: round(median(timing.map((t) => t.loop[w].cpuMsPerS)), 1),
+          wait: round(median(timing.map((t) => t.loop[w].waitMsPerS)), 1),
         };
       });
       process.stdout.write(
@@ -262,6 +265,8 @@ await runBench({
             { key: 'over5', label: 'beats > 5 ms' },
             { key: 'loopP99', label: 'loop delay p99' },
             { key: 'loopMax', label: 'loop delay max' },
+            { key: 'cpu', label: 'show thread CPU ms/s' },
+            { key: 'wait', label: 'waiting for a CPU ms/s' },
           ],
           beats,
         )}\n`,

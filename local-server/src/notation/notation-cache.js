@@ -8,10 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { gzip as gzipCb, constants } from 'node:zlib';
-
-const gzip = promisify(gzipCb);
+import { constants, gzipSync } from 'node:zlib';
 
 /** Bump when what is written changes (options, boxes, credit): old folders are then not used. */
 export const ENGRAVE_FORMAT = 5;
@@ -67,8 +64,9 @@ export async function writeEngraving(dir, key, { pages = [], meta }) {
   for (let i = 0; i < pages.length; i += 1) {
     etags.push(`"${createHash('sha256').update(pages[i]).digest('base64url').slice(0, 22)}"`);
     await writeFile(path.join(temp, `${i + 1}.svg`), pages[i]);
-    // Gzipped once here, on the worker: the show's thread sends these bytes as they are.
-    await writeFile(path.join(temp, `${i + 1}.svg.gz`), await gzip(pages[i], { level: constants.Z_BEST_COMPRESSION }));
+    // Gzipped once here, on the worker's own low-priority thread (not libuv's pool, which runs at
+    // normal priority): the show's thread sends these bytes as they are.
+    await writeFile(path.join(temp, `${i + 1}.svg.gz`), gzipSync(pages[i], { level: constants.Z_BEST_COMPRESSION }));
   }
   /** @type {EngravingMeta} */
   const full = { format: ENGRAVE_FORMAT, ...meta, ...(meta.error ? {} : { etags }) };
