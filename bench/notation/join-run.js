@@ -11,16 +11,16 @@
 //
 //   npm run bench:notation-join [-- --tablets 30 --mbit 20 --rtt 30 --runs 3 --file NAME --no-chromium --out FILE]
 
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../../tools/chromium.js';
 import { forkWorker } from '../lib/children.js';
 import { runBench } from '../lib/cli.js';
+import { printTable, writeResults } from '../lib/results-file.js';
 import { startShapedLink } from '../lib/shaped-link.js';
 import { median, percentile, round } from '../lib/stats.js';
-import { formatTable } from '../lib/table.js';
 import { tabletVisit } from './tablet-visit.js';
 
 const CORPUS = fileURLToPath(new URL('../../test/fixtures/corpus/musicxml/', import.meta.url));
@@ -169,30 +169,34 @@ await runBench({
           kb: median(runs.map((x) => x.bytesPerTablet)),
         },
       ];
-      const load = loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ');
+      if (chromium)
+        rows.push(
+          { who: 'Chromium alone (image drawn)', p50: chromium.alone, p99: '', max: '', text: '', kb: '' },
+          { who: `Chromium as one of ${options.tablets}`, p50: chromium.inStorm, p99: '', max: '', text: '', kb: '' },
+        );
+      const tables = [];
+      printTable(
+        tables,
+        `First page of ${options.file} (${LAYOUT}) over ${options.mbit} Mbit/s shared, ${options.rtt} ms RTT; ms from the first request, median of ${options.runs} runs`,
+        [
+          { key: 'who', label: 'tablets' },
+          { key: 'p50', label: 'first page p50' },
+          { key: 'p99', label: 'p99' },
+          { key: 'max', label: 'max' },
+          { key: 'text', label: 'page before its font (p99)' },
+          { key: 'kb', label: 'KB per tablet (sent)' },
+        ],
+        rows,
+      );
       process.stdout.write(
-        `\nFirst page of ${options.file} (${LAYOUT}) over ${options.mbit} Mbit/s shared, ${options.rtt} ms RTT; ms from the first request, median of ${options.runs} runs; load average ${load} on ${cpus().length} cores\n${formatTable(
-          [
-            { key: 'who', label: 'tablets' },
-            { key: 'p50', label: 'first page p50' },
-            { key: 'p99', label: 'p99' },
-            { key: 'max', label: 'max' },
-            { key: 'text', label: 'page before its font (p99)' },
-            { key: 'kb', label: 'KB per tablet (sent)' },
-          ],
-          rows,
-        )}\n${runs.map((x, i) => `run ${i + 1}: ${x.withFont} of ${options.tablets} pages named the font; ${x.linkKB} KB down the link; server CPU ${x.serverCpuMs} ms`).join('\n')}\n` +
-          (chromium
-            ? `Chromium (real rendering, image drawn): alone ${chromium.alone} ms; as one of ${options.tablets} ${chromium.inStorm} ms (the simulated ${options.tablets - 1}: p99 ${chromium.stormP99} ms)\n`
-            : ''),
+        `${runs.map((x, i) => `run ${i + 1}: ${x.withFont} of ${options.tablets} pages named the font; ${x.linkKB} KB down the link; server CPU ${x.serverCpuMs} ms`).join('\n')}\n` +
+          (chromium ? `with Chromium among them, the simulated ${options.tablets - 1}: p99 ${chromium.stormP99} ms\n` : ''),
       );
-      await mkdir(path.dirname(options.out), { recursive: true });
-      await writeFile(
-        options.out,
-        `${JSON.stringify({ date: new Date().toISOString(), load, options: { ...options, out: undefined }, runs, chromium }, null, 2)}\n`,
-      );
+      writeResults(options.out, {
+        script: 'bench:notation-join',
+        tables,
+        data: { options: { ...options, out: undefined }, runs, chromium },
+      });
       log(`wrote ${options.out}`);
     } finally {
       await server.stop();

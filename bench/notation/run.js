@@ -16,7 +16,7 @@
 //   npm run bench:notation [-- --runs 3 --seconds 30 --bpm 400 --file NAME --also PATH --out FILE]
 
 import dgram from 'node:dgram';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,8 +25,8 @@ import { decode } from 'node-osc';
 import { createLog, LAYOUTS, startShowServer } from '../../local-server/index.js';
 import { forkWorker } from '../lib/children.js';
 import { runBench } from '../lib/cli.js';
+import { printTable, writeResults } from '../lib/results-file.js';
 import { median, percentile, round } from '../lib/stats.js';
-import { formatTable } from '../lib/table.js';
 import { importNotation } from './import-notation.js';
 
 const CORPUS = fileURLToPath(new URL('../../test/fixtures/corpus/musicxml/', import.meta.url));
@@ -243,39 +243,43 @@ await runBench({
           wait: round(median(timing.map((t) => t.loop[w].waitMsPerS)), 1),
         };
       });
-      process.stdout.write(
-        `\nEngraving every part and the full score in ${Object.keys(LAYOUTS).length} layouts, from scratch (median of ${options.runs})\n${formatTable(
-          [
-            { key: 'file', label: 'file' },
-            { key: 'parts', label: 'parts' },
-            { key: 'pages', label: 'pages' },
-            { key: 'ms', label: 'whole file ms' },
-            { key: 'msPerPage', label: 'ms/page' },
-            { key: 'gzMedianKB', label: 'page KB gz (median)' },
-            { key: 'gzMaxKB', label: 'page KB gz (max)' },
-          ],
-          engraving,
-        )}\n\nOSC beat error at a receiver, ms (arrival − the time the beat sounds; p99 and worst of |error|), ${options.bpm} bpm, ${options.seconds} s windows, beats of ${options.runs} runs pooled; the show's event-loop delay (worst run)\n${formatTable(
-          [
-            { key: 'window', label: 'window' },
-            { key: 'n', label: 'beats' },
-            { key: 'median', label: 'median' },
-            { key: 'p99', label: 'p99' },
-            { key: 'worst', label: 'worst' },
-            { key: 'over5', label: 'beats > 5 ms' },
-            { key: 'loopP99', label: 'loop delay p99' },
-            { key: 'loopMax', label: 'loop delay max' },
-            { key: 'cpu', label: 'show thread CPU ms/s' },
-            { key: 'wait', label: 'waiting for a CPU ms/s' },
-          ],
-          beats,
-        )}\n`,
+      const tables = [];
+      printTable(
+        tables,
+        `Engraving every part and the full score in ${Object.keys(LAYOUTS).length} layouts, from scratch (median of ${options.runs})`,
+        [
+          { key: 'file', label: 'file' },
+          { key: 'parts', label: 'parts' },
+          { key: 'pages', label: 'pages' },
+          { key: 'ms', label: 'whole file ms' },
+          { key: 'msPerPage', label: 'ms/page' },
+          { key: 'gzMedianKB', label: 'page KB gz (median)' },
+          { key: 'gzMaxKB', label: 'page KB gz (max)' },
+        ],
+        engraving,
       );
-      await mkdir(path.dirname(options.out), { recursive: true });
-      await writeFile(
-        options.out,
-        `${JSON.stringify({ date: new Date().toISOString(), options: { ...options, out: undefined }, engraving, beats, timing }, null, 2)}\n`,
+      printTable(
+        tables,
+        `OSC beat error at a receiver, ms (arrival − the time the beat sounds; p99 and worst of |error|), ${options.bpm} bpm, ${options.seconds} s windows, beats of ${options.runs} runs pooled; the show's event-loop delay (worst run), its thread's CPU and wait for a CPU (median run)`,
+        [
+          { key: 'window', label: 'window' },
+          { key: 'n', label: 'beats' },
+          { key: 'median', label: 'median' },
+          { key: 'p99', label: 'p99' },
+          { key: 'worst', label: 'worst' },
+          { key: 'over5', label: 'beats > 5 ms' },
+          { key: 'loopP99', label: 'loop delay p99' },
+          { key: 'loopMax', label: 'loop delay max' },
+          { key: 'cpu', label: 'show thread CPU ms/s' },
+          { key: 'wait', label: 'waiting for a CPU ms/s' },
+        ],
+        beats,
       );
+      writeResults(options.out, {
+        script: 'bench:notation',
+        tables,
+        data: { options: { ...options, out: undefined }, engraving, beats, timing },
+      });
       log(`wrote ${options.out}`);
     } finally {
       await rm(work, { recursive: true, force: true });
