@@ -33,6 +33,24 @@ export function extractMusicFont(toolkit) {
   return { family: face[1], hash: createHash('sha256').update(bytes).digest('base64url').slice(0, 22), bytes };
 }
 
+/** A page's reference to the font (linkMusicFont), with the font's hash. */
+const FONT_URL = /url\(\.\.\/font\/([A-Za-z0-9_-]{22})\.woff2\)/;
+
+/**
+ * The page with the font it names put into it (a data: URL), for pages served where no font
+ * route is (the audience's media, the edge): the few with a metronome mark are bigger, as before.
+ * @param {Buffer} page
+ * @param {(hash: string) => Promise<Buffer | undefined>} readFont
+ * @returns {Promise<Buffer>} the page itself when it names no font, or the font is not there
+ */
+export async function inlineMusicFont(page, readFont) {
+  const text = page.toString('utf8');
+  const named = FONT_URL.exec(text);
+  const font = named ? await readFont(named[1]) : undefined;
+  if (!named || !font) return page;
+  return Buffer.from(text.replace(named[0], `url(data:font/woff2;base64,${font.toString('base64')})`));
+}
+
 /** Where a page finds the font: relative to …/notation/<part>/<n>.svg. */
 export const fontPath = (hash) => `../font/${hash}.woff2`;
 

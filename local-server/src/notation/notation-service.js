@@ -11,6 +11,7 @@ import { createEngraver } from './engraver.js';
 import { LAYOUTS } from './layouts.js';
 import { engravingKey, readEngravingMeta, readEngravingPage, readFont } from './notation-cache.js';
 import { readNotationFile } from './notation-file.js';
+import { inlineMusicFont } from './music-font.js';
 
 /**
  * @typedef {{ kind: 'none' } | { kind: 'pending' } | { kind: 'failed' | 'no-part' | 'mismatch', message: string }
@@ -180,15 +181,20 @@ export function createNotationService({ cacheDir, log, engraver = createEngraver
      * @param {string} partId
      * @param {string} layout
      * @param {number} page
-     * @param {boolean} [gzipped] the bytes gzipped (written so by the worker)
+     * @param {{ gzipped?: boolean, withFont?: boolean }} [as] `gzipped`: as the worker gzipped it;
+     *   `withFont`: with the music font it names put in (inlineMusicFont), not gzipped
      * @returns {Promise<Lookup | { kind: 'no-page', pages: number } | { kind: 'page', body: Buffer, etag: string }>}
      */
-    async page(partId, layout, page, gzipped = false) {
+    async page(partId, layout, page, { gzipped = false, withFont = false } = {}) {
       const found = lookup(partId, layout);
       if (found.kind !== 'ready') return found;
       const pages = /** @type {number} */ (found.meta.pages);
       if (page > pages) return { kind: 'no-page', pages };
       const etag = /** @type {string[]} */ (found.meta.etags)[page - 1];
+      if (withFont) {
+        const body = await inlineMusicFont(await readEngravingPage(cacheDir, found.key, page), (hash) => readFont(cacheDir, hash));
+        return { kind: 'page', body, etag: etag.replace(/"$/, '-f"') };
+      }
       return { kind: 'page', body: await readEngravingPage(cacheDir, found.key, page, gzipped), etag };
     },
     /**
@@ -211,7 +217,11 @@ export function createNotationService({ cacheDir, log, engraver = createEngraver
         if (map.kind !== 'map') continue;
         files.push({ src: notationMapPath(part, layout), bytes: Buffer.from(map.json) });
         for (let n = 1; n <= /** @type {number} */ (map.meta.pages); n += 1)
-          files.push({ src: notationPagePath(part, n, layout), bytes: await readEngravingPage(cacheDir, map.key, n) });
+          files.push({
+            src: notationPagePath(part, n, layout),
+            // The edge has no font route: a page that names the font carries it.
+            bytes: await inlineMusicFont(await readEngravingPage(cacheDir, map.key, n), (hash) => readFont(cacheDir, hash)),
+          });
       }
       return files;
     },

@@ -25,10 +25,11 @@ export const RETRY_AFTER_S = 2;
 /**
  * The answer for one part's bar map (`page` null) or one page, once the request is read: shared by
  * the part pages' route here and the audience's media route (routes/notation-media.js).
- * @param {{ notation: ReturnType<typeof import('../notation/notation-service.js').createNotationService> }} options
+ * @param {{ notation: ReturnType<typeof import('../notation/notation-service.js').createNotationService>, withFont?: boolean }} options
+ *   `withFont`: pages carry the music font they name (where no font route is: the audience's media)
  * @returns {(request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply, partId: string, layout: string, page: number | null) => Promise<unknown>}
  */
-export function createNotationAnswer({ notation }) {
+export function createNotationAnswer({ notation, withFont = false }) {
   /** The answer for a lookup that found no engraving to serve. */
   const notReady = (reply, found) => {
     if (found.kind === 'none') return sendError(reply, 'NO_NOTATION');
@@ -46,8 +47,8 @@ export function createNotationAnswer({ notation }) {
       return reply.type('application/json; charset=utf-8').send(found.json);
     }
     // Pages were gzipped by the worker (docs/reference/notation.md#page-size): sent as they are.
-    const gzipped = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
-    const found = await notation.page(partId, layout, page, gzipped);
+    const gzipped = !withFont && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+    const found = await notation.page(partId, layout, page, { gzipped, withFont });
     if (found.kind !== 'page') return notReady(reply, found);
     // Another encoding, another entity tag (RFC 9110 §8.8.3).
     const etag = gzipped ? found.etag.replace(/"$/, '-gz"') : found.etag;
