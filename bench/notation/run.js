@@ -31,6 +31,7 @@ import { importNotation } from './import-notation.js';
 
 const CORPUS = fileURLToPath(new URL('../../test/fixtures/corpus/musicxml/', import.meta.url));
 const SERVER = fileURLToPath(new URL('./show-server.js', import.meta.url));
+const VIEWERS = fileURLToPath(new URL('../votes/voters.js', import.meta.url));
 const SHOW_SCORE = fileURLToPath(new URL('../../scores/union-rose-load.score.json', import.meta.url));
 const RESULTS = fileURLToPath(new URL('../../bench-results/notation.json', import.meta.url));
 const FILES = [
@@ -42,20 +43,21 @@ const FILES = [
 const wallClock = () => performance.timeOrigin + performance.now();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-const USAGE = `npm run bench:notation [-- --runs 3 --seconds 30 --bpm 400 --file NAME --also PATH --out FILE]
+const USAGE = `npm run bench:notation [-- --runs 3 --seconds 30 --bpm 400 --viewers 200 --file NAME --also PATH --out FILE]
+  --viewers N  WebSocket viewers of the show in both timing windows (0: none); their push p50/p99 is reported
   --also PATH  engrave another MusicXML file too (repeatable), e.g. a large orchestral score from
                music21's corpus (python3 -c "from music21 import corpus; print(corpus.getWork('bwv248.64-6'))")\n`;
 
 function parse(argv) {
-  const options = { runs: 3, seconds: 30, bpm: 400, file: 'Dichterliebe01.xml', also: [], out: RESULTS };
+  const options = { runs: 3, seconds: 30, bpm: 400, viewers: 200, file: 'Dichterliebe01.xml', also: [], out: RESULTS };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (value === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
     if (flag === '--file' && FILES.includes(value)) options.file = value;
     else if (flag === '--out') options.out = path.resolve(value);
     else if (flag === '--also') options.also.push(path.resolve(value));
-    else if (['--runs', '--seconds', '--bpm'].includes(flag)) {
-      const [min, max] = { '--runs': [1, 9], '--seconds': [3, 60], '--bpm': [20, 400] }[flag];
+    else if (['--runs', '--seconds', '--bpm', '--viewers'].includes(flag)) {
+      const [min, max] = { '--runs': [1, 9], '--seconds': [3, 60], '--bpm': [20, 400], '--viewers': [0, 2500] }[flag];
       const n = Number(value);
       if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${flag} takes a whole number from ${min} to ${max}`);
       options[flag.slice(2)] = n;
@@ -147,8 +149,14 @@ async function timingRun(work, options) {
       work,
     ],
   });
+  let viewers = null;
   try {
-    await server.waitFor('ready', 60_000);
+    const { wsUrl } = await server.waitFor('ready', 60_000);
+    if (options.viewers > 0) {
+      // Phones on the same show in both windows: the fan-out's push latency with and without engraving.
+      viewers = forkWorker(VIEWERS, { name: 'viewers' });
+      await viewers.request('connect', { url: wsUrl, count: options.viewers, prefix: 'notation' }, 120_000);
+    }
     const schedule = [];
     await sleep(1500); // start-up beats are in neither window
     await server.request('loop');
@@ -167,13 +175,18 @@ async function timingRun(work, options) {
     const loadLoop = await server.request('loop');
     schedule.push(...(await server.request('beats')));
     const { passes } = await server.request('stop', undefined, 180_000);
+    const pushes = viewers
+      ? await viewers.request('report', { calm: [baseFrom, baseTo], storm: [loadFrom, loadTo] }, 60_000)
+      : { calm: [], storm: [] };
     return {
       baseline: errorsIn(rx.arrivals, schedule, baseFrom, baseTo),
       loaded: errorsIn(rx.arrivals, schedule, loadFrom, loadTo),
+      pushes: { baseline: pushes.calm, loaded: pushes.storm },
       loop: { baseline: baseLoop, loaded: loadLoop },
       passes,
     };
   } finally {
+    await viewers?.stop();
     await server.stop();
     rx.close();
   }
@@ -220,12 +233,15 @@ await runBench({
       );
       const timing = [];
       const pooled = { baseline: [], loaded: [] };
+      const pushes = { baseline: [], loaded: [] };
       for (let r = 0; r < options.runs; r += 1) {
         // A folder per run: the passes' files (pass-0, pass-1, …) must never be in a cache already.
         const run = await timingRun(path.join(work, `timing-${r}`), options);
         timing.push({ baseline: summary(run.baseline), loaded: summary(run.loaded), loop: run.loop, passes: run.passes });
         pooled.baseline.push(...run.baseline);
         pooled.loaded.push(...run.loaded);
+        pushes.baseline.push(...run.pushes.baseline);
+        pushes.loaded.push(...run.pushes.loaded);
         log(`timing run ${r + 1}: ${run.passes} engraving pass(es) of ${options.file}`);
       }
       const beats = ['baseline', 'loaded'].map((w) => {
@@ -241,6 +257,8 @@ await runBench({
           loopMax: round(Math.max(...timing.map((t) => t.loop[w].max)), 2),
           cpu: round(median(timing.map((t) => t.loop[w].cpuMsPerS)), 1),
           wait: round(median(timing.map((t) => t.loop[w].waitMsPerS)), 1),
+          pushP50: pushes[w].length ? round(percentile(pushes[w], 50), 1) : null,
+          pushP99: pushes[w].length ? round(percentile(pushes[w], 99), 1) : null,
         };
       });
       const tables = [];
@@ -272,6 +290,8 @@ await runBench({
           { key: 'loopMax', label: 'loop delay max' },
           { key: 'cpu', label: 'show thread CPU ms/s' },
           { key: 'wait', label: 'waiting for a CPU ms/s' },
+          { key: 'pushP50', label: `push p50 (${options.viewers} WS)` },
+          { key: 'pushP99', label: `push p99 (${options.viewers} WS)` },
         ],
         beats,
       );

@@ -116,4 +116,4 @@ serveParent(
   { onExit: () => server.close() },
 );
 
-tellParent('ready', { pid: process.pid });
+tellParent('ready', { pid: process.pid, wsUrl: `${server.audienceUrl.replace(/^http/, 'ws')}/ws` });
