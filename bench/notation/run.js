@@ -95,14 +95,21 @@ async function engraveOnce(work, file) {
     const base = `${server.audienceUrl}/part/${server.partKey}/notation`;
     let pages = 0;
     const gz = [];
+    const failed = [];
     for (const part of [...score.parts.map((p) => p.id), 'all'])
       for (const layout of Object.keys(LAYOUTS)) {
-        const map = await (await fetch(`${base}/${part}.json?layout=${layout}`)).json();
+        const res = await fetch(`${base}/${part}.json?layout=${layout}`);
+        const map = await res.json();
+        if (!res.ok) {
+          // A part Verovio could not engrave is reported with its reason, not counted as pages.
+          failed.push(`${part} ${layout}: ${res.status} ${map.message ?? map.error ?? ''}`.trim());
+          continue;
+        }
         pages += map.pages;
         for (let n = 1; n <= map.pages; n += 1)
           gz.push(gzipSync(Buffer.from(await (await fetch(`${base}/${part}/${n}.svg?layout=${layout}`)).arrayBuffer())).length);
       }
-    return { parts: score.parts.length, ms, pages, gzMedian: median(gz) / 1024, gzMax: Math.max(...gz) / 1024 };
+    return { parts: score.parts.length, ms, pages, failed, gzMedian: median(gz) / 1024, gzMax: Math.max(...gz) / 1024 };
   } finally {
     await server.close();
   }
@@ -223,8 +230,9 @@ await runBench({
           msPerPage: round(med('ms') / runs[0].pages, 1),
           gzMedianKB: med('gzMedian'),
           gzMaxKB: med('gzMax'),
+          failed: runs[0].failed.length,
         });
-        log(`engraved ${file}`);
+        log(`engraved ${file}${runs[0].failed.length ? `; not engraved: ${runs[0].failed.join('; ')}` : ''}`);
       }
       log(
         `load average ${loadavg()
@@ -273,6 +281,7 @@ await runBench({
           { key: 'msPerPage', label: 'ms/page' },
           { key: 'gzMedianKB', label: 'page KB gz (median)' },
           { key: 'gzMaxKB', label: 'page KB gz (max)' },
+          { key: 'failed', label: 'part layouts not engraved' },
         ],
         engraving,
       );

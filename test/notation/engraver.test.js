@@ -75,3 +75,32 @@ test('a multi-bar rest is drawn bar by bar, so every bar has its own box', async
     await folder.close();
   }
 });
+
+test('a file whose parts disagree in length is refused with that reason, not blamed on Verovio', async () => {
+  const folder = await tempFolder();
+  const bar = (n) =>
+    `<measure number="${n}">${n === 1 ? '<attributes><divisions>1</divisions><time><beats>4</beats><beat-type>4</beat-type></time></attributes>' : ''}<note><rest/><duration>4</duration></note></measure>`;
+  const bars = (count) => Array.from({ length: count }, (_, i) => bar(i + 1)).join('');
+  // As music21 writes a MIDI file's tracks: the oboe two bars longer than the flute.
+  const xml = `<?xml version="1.0"?><score-partwise version="4.0"><part-list><score-part id="P1"><part-name>Flute</part-name></score-part><score-part id="P2"><part-name>Oboe</part-name></score-part></part-list><part id="P1">${bars(4)}</part><part id="P2">${bars(6)}</part></score-partwise>`;
+  const engraver = createEngraver();
+  const job = (xmlId, key) => ({
+    type: /** @type {const} */ ('engrave'),
+    hash: 'uneven',
+    bytes: new TextEncoder().encode(xml),
+    name: 'uneven.musicxml',
+    xmlId,
+    layout: 'tablet-landscape',
+    dir: folder.dir,
+    key,
+  });
+  try {
+    expect((await engraver.run(job('P1', 'flute'))).error).toBeUndefined();
+    const oboe = await engraver.run(job('P2', 'oboe'));
+    expect(oboe.error).toMatch(/a part of this MusicXML has 6 measures where its first part has 4: the file's parts disagree/);
+    expect((await engraver.run(job('all', 'all'))).error).toMatch(/has 6 measures where its first part has 4/);
+  } finally {
+    await engraver.close();
+    await folder.close();
+  }
+});

@@ -29,8 +29,10 @@ export const MAX_PAGES = 2000;
  * @throws {ImportError} with one sentence when Verovio cannot engrave it
  */
 export function engravePages(toolkit, source, xmlId, layout, font = null) {
+  const text = partText(source, xmlId);
+  checkPartLengths(text, source.written);
   toolkit.setOptions(verovioOptions(layout));
-  if (!toolkit.loadData(partText(source, xmlId))) throw new ImportError('Verovio could not read this MusicXML');
+  if (!toolkit.loadData(text)) throw new ImportError('Verovio could not read this MusicXML');
   const count = toolkit.getPageCount();
   if (count < 1) throw new ImportError('Verovio drew no page from this MusicXML');
   if (count > MAX_PAGES) throw new ImportError(`it would take ${count} pages, more than the ${MAX_PAGES} Tutti engraves`);
@@ -50,4 +52,22 @@ export function engravePages(toolkit, source, xmlId, layout, font = null) {
       `Verovio drew ${boxes.length} measures for the ${source.written} written ones (multi-bar rests or measures it split), so bars cannot be placed on its pages`,
     );
   return { pages, width: /** @type {any} */ (frame).width, height: /** @type {any} */ (frame).height, boxes };
+}
+
+/**
+ * Every <part> must hold as many measures as the file's first part (the bars the import counted):
+ * an export whose parts disagree (music21 writes MIDI tracks of unequal length that way) cannot
+ * have its bars placed, and the sentence says so rather than blaming the engraving.
+ * @param {string} text the MusicXML to engrave
+ * @param {number} written measures of the file's first part
+ * @throws {ImportError}
+ */
+function checkPartLengths(text, written) {
+  for (const part of text.split(/<part[\s>]/).slice(1)) {
+    const measures = part.match(/<measure[\s>]/g)?.length ?? 0;
+    if (measures !== written)
+      throw new ImportError(
+        `a part of this MusicXML has ${measures} measures where its first part has ${written}: the file's parts disagree (export it again), so bars cannot be placed on its pages`,
+      );
+  }
 }

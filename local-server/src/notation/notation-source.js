@@ -41,7 +41,9 @@ export function readNotationSource(bytes, name) {
   const text = withoutDoctype(raw, name);
   const piece = readMusicXml(text, { maxMeasures: IMPORT_LIMITS.measures, warn: () => {}, what: name });
   const xmlIds = [...text.matchAll(PART)].map((m) => ID.exec(m[0].slice(0, m[0].indexOf('>')))?.[2] ?? '');
-  const ids = partsFromNames(piece.parts, () => {});
+  // With the same alternates as the import, so parts sharing a name ("StringInstrument") get the
+  // same ids ("violins-1", "violins-2") as the score the import wrote.
+  const ids = partsFromNames(piece.parts, () => {}, piece.partAlternates);
   const parts = ids.map((p, i) => ({ xmlId: xmlIds[i], id: p.id, name: p.name }));
   const order = performanceOrder(piece.measures, { maxBars: IMPORT_LIMITS.bars, warn: () => {} });
   return {
