@@ -185,7 +185,7 @@ const PRINTED_BAR = /^p([1-9]\d{0,5})(?:\.([1-9]\d{0,1}))?$/i;
  * @param {unknown[]} args
  * @param {boolean} withBeat whether a bar is followed by its beat
  * @param {(mark: string) => boolean} isMark whether the score has a section with this mark
- * @returns {[import('#core/score/start-point.js').PlaceSpec, unknown[]]}
+ * @returns {[import('#core/engine/start-point.js').PlaceSpec, unknown[]]}
  */
 function placeArg(args, withBeat, isMark) {
   const [first, ...rest] = args;

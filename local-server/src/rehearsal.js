@@ -1,16 +1,16 @@
 // Rehearsal commands (docs/how-to/rehearse.md#rehearsing), one reading for the control API, OSC-in and the
 // console: start from a section, printed bar or bar with a count-in of N bars, loop a range N
-// times or until released, a rehearsal tempo in percent. Places are read by core/score/start-point.js;
+// times or until released, a rehearsal tempo in percent. Places are read by core/engine/start-point.js;
 // the engine does the rest (count-in, loop, tempo). Bad input is an EngineError with a code and a
 // sentence, never a half-done change.
 
-import { EngineError } from '#core/score/engine.js';
-import { MAX_COUNT_IN_BARS } from '#core/score/count-in.js';
-import { MAX_LOOP_PASSES } from '#core/score/loop.js';
-import { resolveStart, resolveEnd } from '#core/score/start-point.js';
+import { EngineError } from '#core/engine/engine.js';
+import { MAX_COUNT_IN_BARS } from '#core/engine/count-in.js';
+import { MAX_LOOP_PASSES } from '#core/engine/loop.js';
+import { resolveStart, resolveEnd } from '#core/engine/start-point.js';
 
 /**
- * @typedef {import('#core/score/start-point.js').PlaceSpec} PlaceSpec
+ * @typedef {import('#core/engine/start-point.js').PlaceSpec} PlaceSpec
  * @typedef {{ from: PlaceSpec, countInBars?: number, audience?: boolean }} StartCommand
  * @typedef {{ from: PlaceSpec, to?: PlaceSpec, passes?: number | null, start?: boolean, countInBars?: number, audience?: boolean }} LoopCommand
  */

@@ -5,7 +5,7 @@
 
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { createShowEngine } from '#core/score/engine.js';
+import { createShowEngine } from '#core/engine/engine.js';
 import { createShowStreams } from './show-streams.js';
 
 /** @typedef {ReturnType<typeof createShow>} Show the running show: engine, streams, hub, events */

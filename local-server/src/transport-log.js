@@ -3,7 +3,7 @@
 // same actions, with who made them, go to whoever listens with onAction (the performance
 // record, docs/how-to/record-and-replay.md#the-performance-record).
 
-import { standingWords } from '#core/score/count-in.js';
+import { standingWords } from '#core/engine/count-in.js';
 
 /** @typedef {{ by: string, kind: 'transport' | 'tempo' | 'rehearsal', what: string, bpm?: number | null, after: { transport: string, bar: number, beat: number, tempo: number, countIn?: number } }} Action */
 

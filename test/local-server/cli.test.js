@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { measureScore } from '../../scripts/state-sizes.js';
-import { AHEAD_CHUNK_BYTES } from '#core/score/ahead.js';
+import { AHEAD_CHUNK_BYTES } from '#core/engine/ahead.js';
 import { loadScoreFile } from '../../local-server/src/score-file.js';
 import { spawnTutti } from '../support/serve-process.js';
 

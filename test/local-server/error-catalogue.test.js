@@ -66,7 +66,7 @@ test('every code the venue sends is in the catalogue, with a status it lists', (
   const engine = sources(join(root, 'core/score'))
     .map((path) => readFileSync(path, 'utf8'))
     .join('\n');
-  // (The rehearsal's place reader, core/score/start-point.js, returns `{ error: CODE }` that becomes an EngineError.)
+  // (The rehearsal's place reader, core/engine/start-point.js, returns `{ error: CODE }` that becomes an EngineError.)
   const thrown = [
     ...engine.matchAll(/new EngineError\('([A-Z_]+)'/g),
     ...engine.matchAll(/error: '([A-Z_]+)'/g),

@@ -6,7 +6,7 @@
 import { Client, Message } from 'node-osc';
 import { startShowServer } from '../../local-server/src/server.js';
 import { createLog } from '../../local-server/src/log.js';
-import { countInEnd } from '#core/score/count-in.js';
+import { countInEnd } from '#core/engine/count-in.js';
 import { waitFor } from '../support/clients.js';
 import { arrivalReceiver, wallClock } from '../support/osc-receivers.js';
 import { writeRehearsalScore } from '../support/rehearsal-score.js';

@@ -2,7 +2,7 @@
 // needs the bearer token; bodies are checked before anything is touched; errors are JSON with a
 // code.
 
-import { EngineError } from '#core/score/engine.js';
+import { EngineError } from '#core/engine/engine.js';
 import { loadScoreFile } from '../score-file.js';
 import { BadInput } from '../metrics.js';
 import { createTransportLog } from '../transport-log.js';

@@ -1,8 +1,8 @@
-// Publication of one beat (core/score/engine.js): the beat shown moves to it, its cues change
+// Publication of one beat (core/engine/engine.js): the beat shown moves to it, its cues change
 // what the audience sees and hears and send their OSC, the flywheel follows, and the beat and
 // the state go out — all one lookahead before the beat sounds, stamped with when it sounds.
 
-import { viewPatch, mergeView, mediaUrl } from './audience-view.js';
+import { viewPatch, mergeView, mediaUrl } from '#core/score/audience-view.js';
 
 /**
  * Publish beat `index`, sounding at `sounds` (server ms), and the cues on it.

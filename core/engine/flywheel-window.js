@@ -1,8 +1,8 @@
 // The flywheel part of the state while playing (docs/explanation/clock-sync.md#the-flywheel): the `segment` the
 // published beats are in (so a phone computes each beat itself) and the cues of the next
-// 15–30 s (`ahead`, two chunks, core/score/ahead.js). Kept beside the engine's clock, which
+// 15–30 s (`ahead`, two chunks, core/engine/ahead.js). Kept beside the engine's clock, which
 // tells it when the anchor moves and which beat is being published. With a rehearsal loop
-// (core/score/loop.js) the segment stops at the loop's end and, when the show goes round again,
+// (core/engine/loop.js) the segment stops at the loop's end and, when the show goes round again,
 // says which segment follows (`then`: the loop's start, sounding when the end would have), and
 // the cues ahead stop at the loop's end.
 

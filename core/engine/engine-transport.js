@@ -1,4 +1,4 @@
-// The engine's transport (core/score/engine.js): whether the show stops, plays or pauses, and the
+// The engine's transport (core/engine/engine.js): whether the show stops, plays or pauses, and the
 // operator's moves in time — play, pause, stop, seek. Each move resets the position through its
 // one reset (show-position.js) and leaves the clock (beat-clock.js) to publish.
 

@@ -3,7 +3,7 @@
 // parts, core/score/printed-bars.js) or the running bar, each with an optional beat. One reading for
 // the control API, OSC-in and the console. Pure and runtime-free.
 
-import { barOfPrinted } from './printed-bars.js';
+import { barOfPrinted } from '#core/score/printed-bars.js';
 
 /**
  * @typedef {{ section: string } | { printedBar: number, beat?: number, pass?: number } | { bar: number, beat?: number }} PlaceSpec

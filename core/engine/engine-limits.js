@@ -1,4 +1,4 @@
-// What the show engine accepts (core/score/engine.js): its error type, its limits, and the checks
+// What the show engine accepts (core/engine/engine.js): its error type, its limits, and the checks
 // every entry point runs before it moves anything, so a refusal never leaves the show half-moved.
 // The limits are the contract of docs/how-to/rehearse.md#rehearsing ("Control API").
 
@@ -25,7 +25,7 @@ export class EngineError extends Error {
 
 /**
  * The beat index of `bar`/`beat`, or BAD_POSITION when the piece has no such beat.
- * @param {import('./timeline.js').Timeline} timeline
+ * @param {import('#core/score/timeline.js').Timeline} timeline
  * @param {number} bar
  * @param {number} beat
  * @returns {number}
@@ -43,7 +43,7 @@ export function checkBarBeat(timeline, bar, beat) {
 
 /**
  * BAD_POSITION unless `index` is a beat of the piece (a rehearsal start).
- * @param {import('./timeline.js').Timeline} timeline
+ * @param {import('#core/score/timeline.js').Timeline} timeline
  * @param {number} index
  */
 export function checkStartBeat(timeline, index) {
@@ -54,7 +54,7 @@ export function checkStartBeat(timeline, index) {
 
 /**
  * BAD_RANGE unless beats `start` up to `end` (not included) lie inside the piece, end after start.
- * @param {import('./timeline.js').Timeline} timeline
+ * @param {import('#core/score/timeline.js').Timeline} timeline
  * @param {{ start: number, end: number }} range
  */
 export function checkLoopRange(timeline, { start, end }) {

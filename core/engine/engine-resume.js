@@ -1,4 +1,4 @@
-// Crash resume as the engine sees it (docs/how-to/venue-server-unattended.md#crash-resume; core/score/engine.js): the point a
+// Crash resume as the engine sees it (docs/how-to/venue-server-unattended.md#crash-resume; core/engine/engine.js): the point a
 // restarted server needs to carry on (transport, anchor, tempo), the checks on a point read back
 // from disk (resume-point.js), and carrying on from one as if the show had never stopped.
 

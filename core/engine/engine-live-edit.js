@@ -11,8 +11,8 @@ import { createFlywheelWindow } from './flywheel-window.js';
 /**
  * Why `next` cannot replace `current` without moving the show, or null: every beat up to
  * `upTo` (the next to publish) must keep its bar and beat, and the piece must still hold it.
- * @param {import('./timeline.js').Timeline} current
- * @param {import('./timeline.js').Timeline} next
+ * @param {import('#core/score/timeline.js').Timeline} current
+ * @param {import('#core/score/timeline.js').Timeline} next
  * @param {number} upTo
  * @returns {string | null}
  */

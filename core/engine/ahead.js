@@ -4,7 +4,7 @@
 // when the show enters the second chunk the first is dropped and one new chunk is added: a merge
 // patch carries each cue once, and a viewer always holds the next 15–30 s.
 
-import { viewPatch, mediaUrl } from './audience-view.js';
+import { viewPatch, mediaUrl } from '#core/score/audience-view.js';
 
 export const AHEAD_CHUNK_MS = 15_000;
 /** A chunk stops growing past this many bytes of JSON (a score with huge views sends less ahead). */
@@ -38,7 +38,7 @@ export function splitDeletes(patch, path = [], del = []) {
 /**
  * The cues of beats `from` up to about `chunkMs` later (at least one beat), as ahead items.
  * @param {object} options
- * @param {import('./cue-index.js').CueIndex} options.cueIndex
+ * @param {import('#core/score/cue-index.js').CueIndex} options.cueIndex
  * @param {Array<any>} options.cues the sorted cues the index was built on
  * @param {number} options.from first beat index
  * @param {number} options.totalBeats

@@ -1,5 +1,5 @@
 // The branch (docs/reference/score-format.md#prompts-and-branches) and a rehearsal loop's pass, as the engine
-// takes them (core/score/engine.js): at a bar line not yet published, another beat sounds in its
+// takes them (core/engine/engine.js): at a bar line not yet published, another beat sounds in its
 // place and the show goes on from there, as a seek landing on the bar line would.
 
 /**

@@ -1,7 +1,7 @@
 // Range checks for a resume point read back from disk (docs/how-to/venue-server-unattended.md#crash-resume): a point that
 // is not exactly what a running engine could have saved is refused with a reason, never
 // clamped into something that plays (a tempoFactor of 1e-300 would make a 1 ms timer loop).
-// The rehearsal loop it carries (`loop`) is checked here too; core/score/rehearsal-controls.js
+// The rehearsal loop it carries (`loop`) is checked here too; core/engine/rehearsal-controls.js
 // saves and restores it.
 
 import { MAX_LOOP_PASSES } from './loop.js';
@@ -13,7 +13,7 @@ const MAX_ANCHOR_AHEAD_MS = 60_000;
 const isIndex = (value, max) => Number.isInteger(value) && value >= 0 && value <= max;
 
 /**
- * Why a saved rehearsal loop (core/score/loop.js) cannot be, or null.
+ * Why a saved rehearsal loop (core/engine/loop.js) cannot be, or null.
  * @param {any} loop
  * @param {number} totalBeats
  */

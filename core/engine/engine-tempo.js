@@ -1,4 +1,4 @@
-// The engine's tempo (core/score/engine.js): the factor the written tempo map is scaled by (ramps
+// The engine's tempo (core/engine/engine.js): the factor the written tempo map is scaled by (ramps
 // keep their shape), set as an override in bpm or as a rehearsal percentage (docs/how-to/rehearse.md#rehearsing)
 // . While playing, a change re-anchors the clock on the last published beat.
 

@@ -18,7 +18,7 @@
 
 /**
  * The segment anchored at beat `index`, which sounds at `at`.
- * @param {import('./timeline.js').Timeline} timeline
+ * @param {import('#core/score/timeline.js').Timeline} timeline
  * @param {number} index
  * @param {number} at
  * @param {number} tempoFactor operator override: effective tempo = written × factor

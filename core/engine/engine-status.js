@@ -1,4 +1,4 @@
-// What the engine shows (core/score/engine.js): the audience state (docs/reference/audience-protocol.md#endpoints) and the
+// What the engine shows (core/engine/engine.js): the audience state (docs/reference/audience-protocol.md#endpoints) and the
 // console's status, both projected from the position record, the transport, the tempo, the
 // rehearsal controls and, while playing, the flywheel — read once, never stored twice.
 

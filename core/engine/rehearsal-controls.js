@@ -1,9 +1,9 @@
 // The engine's rehearsal controls (docs/how-to/rehearse.md#rehearsing): start from a beat after a count-in,
 // a loop taken at every pass like a branch, and their part of the state. Kept out of the engine
-// (core/score/engine.js), which hands over the few moves of its own these need: stand on a beat,
+// (core/engine/engine.js), which hands over the few moves of its own these need: stand on a beat,
 // play from one, drop a pending branch, refresh the flywheel, publish. The running count-in is
-// core/score/running-count-in.js (its plan and scheduling core/score/count-in.js); a loop's passes
-// core/score/loop.js.
+// core/engine/running-count-in.js (its plan and scheduling core/engine/count-in.js); a loop's passes
+// core/engine/loop.js.
 
 import { createRunningCountIn } from './running-count-in.js';
 import { createLoop, goesOn, loopState, resumeLoop } from './loop.js';
@@ -15,7 +15,7 @@ import { createLoop, goesOn, loopState, resumeLoop } from './loop.js';
  * @property {(fn: () => void, ms: number) => unknown} setTimer
  * @property {(handle: unknown) => void} clearTimer
  * @property {(click: { n: number, of: number, at: number } | { cancelled: true, reason: string }) => void} onCountIn
- * @property {() => import('./timeline.js').Timeline} timeline
+ * @property {() => import('#core/score/timeline.js').Timeline} timeline
  * @property {() => number} tempoFactor
  * @property {() => boolean} playing
  * @property {(index: number) => void} stand stop publishing and stand on beat `index` (a playing show pauses)
@@ -96,7 +96,7 @@ export function createRehearsalControls(engine) {
       loop = null;
       return had;
     },
-    /** The loop for the flywheel (core/score/flywheel-window.js), or null. */
+    /** The loop for the flywheel (core/engine/flywheel-window.js), or null. */
     bounds: () => (loop ? { start: loop.start, end: loop.end, goesOn: goesOn(loop) } : null),
     /** The pass of the loop being played (1 on the first), or null when no loop is set. */
     loopPass: () => (loop ? loop.pass : null),
@@ -118,7 +118,7 @@ export function createRehearsalControls(engine) {
       return { loop: loop ? { ...loop } : null, ...(countIn.plan() ? { countingIn: true } : {}) };
     },
     /**
-     * Restore the loop of a resume point checked by core/score/resume-point.js, carried forward
+     * Restore the loop of a resume point checked by core/engine/resume-point.js, carried forward
      * over the passes played while the server was down; returns the point to resume the rest from
      * (the anchor moved to the pass sounding now; a count-in that was running: paused on its start).
      * Call it after the point's tempo factor is in place, before the show is anchored.

@@ -1,5 +1,5 @@
 // The count-in the engine is running (docs/how-to/rehearse.md#rehearsing), at most one: its plan for the
-// state and its scheduled clicks (core/score/count-in.js), started into a beat, cancelled with a
+// state and its scheduled clicks (core/engine/count-in.js), started into a beat, cancelled with a
 // reason every listener hears. Part of the rehearsal controls (rehearsal-controls.js).
 
 import { planCountIn, runCountIn } from './count-in.js';

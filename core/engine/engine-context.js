@@ -1,4 +1,4 @@
-// The parts of one show engine (core/score/engine.js) as its modules see them: each part owns
+// The parts of one show engine (core/engine/engine.js) as its modules see them: each part owns
 // its own mutable state (the position record, the transport, the tempo, the loaded score) and
 // reads the others through this one record, filled in by createShowEngine. Types only.
 
@@ -15,9 +15,9 @@
  * @typedef {object} LoadedScore the score being played and what is derived from it, replaced whole by load()
  * @property {import('./score-plan.js').ScorePlan} plan
  * @property {any} score
- * @property {import('./timeline.js').Timeline} timeline
+ * @property {import('#core/score/timeline.js').Timeline} timeline
  * @property {Map<string, any>} assets
- * @property {import('./cue-index.js').CueIndex} cueIndex
+ * @property {import('#core/score/cue-index.js').CueIndex} cueIndex
  * @property {ReturnType<typeof import('./flywheel-window.js').createFlywheelWindow>} flywheel while playing: `segment` and `ahead`
  *
  * @typedef {object} ShowContext

@@ -1,4 +1,4 @@
-// The engine's clock (core/score/engine.js): one timer that wakes one lookahead before the next
+// The engine's clock (core/engine/engine.js): one timer that wakes one lookahead before the next
 // beat sounds and publishes every beat due by then (publish-beat.js). Beat times are computed
 // from the anchor and the timeline, never accumulated, so they cannot drift. A pending branch or
 // a loop's pass is taken on the beat it replaces (engine-branch.js); the piece ends when its

@@ -3,9 +3,9 @@
 // state carries. The engine keeps only the clock and the transport; every lookup about the
 // score itself is here.
 
-import { createTimeline } from './timeline.js';
-import { mediaUrl } from './audience-view.js';
-import { createCueIndex } from './cue-index.js';
+import { createTimeline } from '#core/score/timeline.js';
+import { mediaUrl } from '#core/score/audience-view.js';
+import { createCueIndex } from '#core/score/cue-index.js';
 
 /**
  * @typedef {{ index: number, mark: string, name?: string, bar: number }} PlannedSection
