@@ -33,7 +33,7 @@ export default [
     },
   },
   // The console page runs unbundled: it imports the core files the control listener serves at
-  // /core/… by their relative path (local-server/src/routes/console-ui.js, CONSOLE_CORE_FILES).
+  // /core/… by their relative path (local-server/src/console/console-ui.js, CONSOLE_CORE_FILES).
   { files: ['web/console/**'], rules: { 'no-restricted-imports': 'off' } },
   {
     files: ['core/**'],

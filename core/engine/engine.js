@@ -215,7 +215,7 @@ export function createShowEngine(options) {
     playFrom: moves.playFrom,
     /**
      * Replace the score; the transport stops. Publishes no state: the caller starts a new
-     * epoch with a snapshot of state() (local-server/src/show.js).
+     * epoch with a snapshot of state() (local-server/src/show/show.js).
      */
     load(nextScore) {
       loadScore(show, nextScore);

@@ -3,7 +3,7 @@
 // `{"error": CODE, "message": sentence}`, and every other error the venue sends (control API,
 // console, part pages, voices) is listed here too with its status, default sentence and the docs
 // page and anchor that document it. Runtime-free: the venue sends every one through sendError
-// (local-server/src/send-error.js), the edge wraps the body in a Response.
+// (local-server/src/routes/send-error.js), the edge wraps the body in a Response.
 
 /**
  * code → HTTP status and the sentence a person reads. Endpoint-specific errors that only one server

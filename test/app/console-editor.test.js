@@ -305,7 +305,7 @@ test('an image added with the file button is stored and becomes the selected cue
   expect(saved.assets).toEqual([{ id: 'stage-light', kind: 'image', src: 'media/editor-test/stage-light.png', bytes: png.length }]);
   expect(saved.cues.find((c) => c.view?.text === 'Applied live').view.image).toBe('stage-light');
   expect(readFileSync(join(score.dir, saved.assets[0].src))).toEqual(png);
-  // The preview draws it, loaded from the console's own origin (routes/console-score-media.js).
+  // The preview draws it, loaded from the console's own origin (local-server/src/console/console-score-media.js).
   await phone().waitForFunction(() => {
     const img = /** @type {HTMLImageElement} */ (document.getElementById('image'));
     return !img.hidden && img.complete && img.naturalWidth === 1;

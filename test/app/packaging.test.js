@@ -61,7 +61,7 @@ describe('the unpacked app built by electron-builder', () => {
       ]),
     );
     // The builder stays out; the page's sources ship for the console editor's phone preview,
-    // which runs the audience view code as it is (local-server/src/routes/console-ui.js).
+    // which runs the audience view code as it is (local-server/src/console/console-ui.js).
     expect(files.filter((p) => p.startsWith('/web/audience/') && !p.startsWith('/web/audience/src'))).toEqual([]);
     expect(files).toEqual(expect.arrayContaining(['/web/audience/src/view.js', '/web/audience/src/index.html']));
     expect(files.filter((p) => /\/node_modules\/(@esbuild|esbuild|electron|electron-builder)(\/|$)/.test(p))).toEqual([]);

@@ -4,7 +4,7 @@
 import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { collectModules, browserModuleText } from '../../local-server/src/console-modules.js';
+import { collectModules, browserModuleText } from '../../local-server/src/console/console-modules.js';
 
 let dir;
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { measureScore } from '../../scripts/state-sizes.js';
 import { AHEAD_CHUNK_BYTES } from '#core/engine/ahead.js';
-import { loadScoreFile } from '../../local-server/src/score-file.js';
+import { loadScoreFile } from '../../local-server/src/score/score-file.js';
 import { spawnTutti } from '../support/serve-process.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -1,6 +1,6 @@
 // `tutti` whose output nobody reads any more: `tutti import piece.mid | head -2` and a venue
 // server whose stdout closes mid-show (journald restarting under systemd, a `| tee` ended). Node
-// fails the next write with EPIPE; before local-server/src/closed-output.js that crashed the
+// fails the next write with EPIPE; before local-server/src/cli/closed-output.js that crashed the
 // process with a stack trace, the show with it. Real processes, real pipes.
 
 import { spawn } from 'node:child_process';

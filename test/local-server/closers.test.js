@@ -1,6 +1,6 @@
-// The show server's one stack of closers (local-server/src/closers.js): last added, first closed;
+// The show server's one stack of closers (local-server/src/show/closers.js): last added, first closed;
 // each once however often close is called; a closer that throws is logged and the rest still run.
-import { createClosers } from '../../local-server/src/closers.js';
+import { createClosers } from '../../local-server/src/show/closers.js';
 
 const quietLog = () => {
   const warnings = [];

@@ -4,7 +4,7 @@
 
 import { fileURLToPath } from 'node:url';
 import { startShowServer } from '../../local-server/src/server.js';
-import { loadScoreFile } from '../../local-server/src/score-file.js';
+import { loadScoreFile } from '../../local-server/src/score/score-file.js';
 import { scoreSummary } from '../../local-server/src/console/score-summary.js';
 import { transportStatus } from '../../local-server/src/console/transport-status.js';
 

@@ -1,5 +1,5 @@
 import { edgeHttpBase, edgePublishUrl, healthzUrl, parseEdgeUrl } from '../../local-server/src/edge/edge-url.js';
-import { parseServeArgs } from '../../local-server/src/config.js';
+import { parseServeArgs } from '../../local-server/src/cli/config.js';
 
 test('one reading of what the operator typed, for publishing, media and /healthz', () => {
   for (const typed of ['https://edge.example.com', 'https://edge.example.com/', 'wss://edge.example.com/publish']) {

@@ -1,5 +1,5 @@
 // Every error the venue sends is in the catalogue (core/protocol/http-errors.js) and goes out
-// through one helper (local-server/src/send-error.js): docs/reference/errors.md#venue-errors.
+// through one helper (local-server/src/routes/send-error.js): docs/reference/errors.md#venue-errors.
 // The source scan catches a code written inline or missing from the catalogue; the real-server
 // requests check that the status and body on the wire are the catalogue's.
 import { readFileSync, readdirSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VENUE_ERRORS, AUDIENCE_ERRORS, venueError } from '#core/protocol/http-errors.js';
 import { startShowServer } from '../../local-server/src/server.js';
-import { sendEngineRefusal, sendError } from '../../local-server/src/send-error.js';
+import { sendEngineRefusal, sendError } from '../../local-server/src/routes/send-error.js';
 import { anchorsOf } from '../../tools/docs/markdown.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -63,7 +63,7 @@ test('every code the venue sends is in the catalogue, with a status it lists', (
     }
   }
   // Codes that reach sendError through a variable: the engine's refusals, the control body parser's.
-  const engine = sources(join(root, 'core/score'))
+  const engine = [...sources(join(root, 'core/engine')), ...sources(join(root, 'core/score'))]
     .map((path) => readFileSync(path, 'utf8'))
     .join('\n');
   // (The rehearsal's place reader, core/engine/start-point.js, returns `{ error: CODE }` that becomes an EngineError.)

@@ -1,7 +1,7 @@
 // The action first, the look-ahead after (issue 27; docs/explanation/clock-sync.md#the-flywheel): on the lean stream an
 // operator's seek, tempo change or vote opening reaches a viewer in an update of its own, without
 // the new `ahead` chunks, and the chunks come in the very next update (a moment later:
-// LOOK_AHEAD_DELAY_MS in local-server/src/show-streams.js) — no gap, and the viewer's
+// LOOK_AHEAD_DELAY_MS in local-server/src/show/show-streams.js) — no gap, and the viewer's
 // state ends where the server's lean stream is. Real server, real control API, a lean WebSocket
 // viewer that negotiates permessage-deflate as a browser does.
 import { startShowServer } from '../../local-server/src/server.js';

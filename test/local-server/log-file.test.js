@@ -1,4 +1,4 @@
-// The log file (local-server/src/log-file.js, docs/how-to/venue-server-unattended.md#logs): an audience-side 500 is written
+// The log file (local-server/src/logs/log-file.js, docs/how-to/venue-server-unattended.md#logs): an audience-side 500 is written
 // with its stack (it used to go nowhere), secrets never reach the file, the file rotates by size
 // and keeps a few, and /metrics carries the process metrics (event-loop lag). Real servers,
 // real files in a temp dir.
@@ -6,8 +6,8 @@ import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startShow } from '../support/show.js';
-import { createLog } from '../../local-server/src/log.js';
-import { openRotatingFile } from '../../local-server/src/log-file.js';
+import { createLog } from '../../local-server/src/logs/log.js';
+import { openRotatingFile } from '../../local-server/src/logs/log-file.js';
 
 let dir;
 beforeEach(async () => {

@@ -1,4 +1,4 @@
-// `tutti new NAME` (local-server/src/new-score.js): a real process writes a skeleton that
+// `tutti new NAME` (local-server/src/score/new-score.js): a real process writes a skeleton that
 // `tutti validate` passes, with placeholder media that exist and a "$schema" that resolves to this
 // installation's schema from wherever the file is (and the skeleton satisfies that schema, which is
 // what an editor checks); nothing is ever overwritten.

@@ -1,9 +1,9 @@
-// The OSC decoder behind OSC-in and the Test ping's echo (local-server/src/osc-decode.js): every
+// The OSC decoder behind OSC-in and the Test ping's echo (local-server/src/osc/osc-decode.js): every
 // type the OSC 1.0 spec lists, byte layouts written out by hand here (not by an encoder that
 // could share a mistake), node-osc's packets still read the same, and malformed packets rejected
 // with a reason.
 import { Bundle, Message, encode } from 'node-osc';
-import { OscDecodeError, decodeOsc } from '../../local-server/src/osc-decode.js';
+import { OscDecodeError, decodeOsc } from '../../local-server/src/osc/osc-decode.js';
 import { float64, int32, int64, message, str } from '../support/osc-bytes.js';
 
 const values = (packet) => packet.args.map((a) => a.value);

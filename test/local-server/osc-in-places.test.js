@@ -1,7 +1,7 @@
 // How OSC-in reads a place (docs/reference/osc.md#address-space): a string is a section's mark or a
 // printed bar ("p17", "p17.2" for its 2nd time through), an integer a running bar; a mark the
 // score has wins over a printed bar written the same way.
-import { startArgs, loopArgs } from '../../local-server/src/osc-in.js';
+import { startArgs, loopArgs } from '../../local-server/src/osc/osc-in.js';
 
 const marks =
   (...known) =>

@@ -1,4 +1,4 @@
-// OSC-in's warnings about commands with bad arguments (local-server/src/osc-in.js, issue 40
+// OSC-in's warnings about commands with bad arguments (local-server/src/osc/osc-in.js, issue 40
 // item 15): a sender repeating a mistake printed one line per command, up to the 20/s budget
 // (219 lines in 10 s), flushing the console's log view. Like malformed packets, they are now one
 // line a minute, with how many were not printed. Real UDP into OSC-in on a real show server.
@@ -7,8 +7,8 @@ import dgram from 'node:dgram';
 import { startShow } from '../support/show.js';
 import { waitFor } from '../support/clients.js';
 import { message, str } from '../support/osc-bytes.js';
-import { startOscIn } from '../../local-server/src/osc-in.js';
-import { createLog } from '../../local-server/src/log.js';
+import { startOscIn } from '../../local-server/src/osc/osc-in.js';
+import { createLog } from '../../local-server/src/logs/log.js';
 
 test('bad arguments: one line a minute per sender mistake, then the count of those not printed', async () => {
   const server = await startShow({ autoplay: false });

@@ -1,8 +1,8 @@
-// The OSC send thread (local-server/src/osc-send-thread.js, docs/how-to/connect-osc-tools.md#on-time-in-every-receiver): packets timed on
+// The OSC send thread (local-server/src/osc/osc-send-thread.js, docs/how-to/connect-osc-tools.md#on-time-in-every-receiver): packets timed on
 // the wall clock from a worker thread, cancellable, with each outcome reported; and the same core
 // in the main thread when no worker can start, with nothing posted meanwhile lost. Real UDP.
-import { startSendThread } from '../../local-server/src/osc-send-thread.js';
-import { wallClock } from '../../local-server/src/osc-send-core.js';
+import { startSendThread } from '../../local-server/src/osc/osc-send-thread.js';
+import { wallClock } from '../../local-server/src/osc/osc-send-core.js';
 import { arrivalReceiver, medianOf } from '../support/osc-receivers.js';
 import { waitFor } from '../support/clients.js';
 import { Message, encode } from 'node-osc';

@@ -4,7 +4,7 @@
 // timetag (as liblo and SuperCollider do). Each beat's error is measured against the time it
 // sounds as a viewer reads it on /ws (position.at). Runs in band (npm run test:timing).
 import { startShowServer } from '../../local-server/src/server.js';
-import { createLog } from '../../local-server/src/log.js';
+import { createLog } from '../../local-server/src/logs/log.js';
 import { openWs, waitFor } from '../support/clients.js';
 import { arrivalReceiver, timetagReceiver, threadReceiver, beatErrors, medianOf, wallClock } from '../support/osc-receivers.js';
 

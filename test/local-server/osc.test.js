@@ -12,8 +12,8 @@ import { Server, Client, Message } from 'node-osc';
 import { startShowServer } from '../../local-server/src/server.js';
 import { waitFor } from '../support/clients.js';
 import { flagsScore } from '../support/flags-score.js';
-import { parseOscTarget } from '../../local-server/src/osc.js';
-import { parseServeArgs } from '../../local-server/src/config.js';
+import { parseOscTarget } from '../../local-server/src/osc/osc.js';
+import { parseServeArgs } from '../../local-server/src/cli/config.js';
 import { float64, int64, message, str } from '../support/osc-bytes.js';
 import { freeUdpPort } from '../support/free-port.js';
 

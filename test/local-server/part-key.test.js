@@ -1,11 +1,11 @@
-// The part-page key (local-server/src/part-key.js, docs/reference/part-key.md): short, random
+// The part-page key (local-server/src/parts/part-key.js, docs/reference/part-key.md): short, random
 // (never derived from the control token, issue 40 item 13), kept in the state folder so a restart
 // keeps the tablets' links, replaced on demand with the old key refused at once, checked exactly.
 import { afterAll, expect, test } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createPartKey, PART_KEY_CHARS } from '../../local-server/src/part-key.js';
+import { createPartKey, PART_KEY_CHARS } from '../../local-server/src/parts/part-key.js';
 import { startShow } from '../support/show.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tutti-part-key-'));

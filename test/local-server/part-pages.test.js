@@ -1,4 +1,4 @@
-// The part pages' reports (local-server/src/part-pages.js): hostile input is refused with a
+// The part pages' reports (local-server/src/parts/part-pages.js): hostile input is refused with a
 // reason, the list is bounded and forgets silent pages.
 import {
   parsePartReport,
@@ -7,7 +7,7 @@ import {
   MAX_PAGES_PER_ADDRESS,
   GONE_MS,
   FORGET_MS,
-} from '../../local-server/src/part-pages.js';
+} from '../../local-server/src/parts/part-pages.js';
 
 const good = { id: 'abcdefgh12', part: 'vln', rtt: 1.5, bound: 0.4, transport: 'ws', click: true };
 

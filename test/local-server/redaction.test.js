@@ -1,4 +1,4 @@
-// Secrets in every escaped form (local-server/src/secrets.js, issue 40 item 11): a control token
+// Secrets in every escaped form (local-server/src/logs/secrets.js, issue 40 item 11): a control token
 // holding `"` or `\` is written to tutti.log escaped by JSON, and was found there in clear; an
 // edge's error body that echoes the Authorization header reached /api/status. Real servers, a
 // real log file, a real HTTP "edge" on 127.0.0.1.
@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startShow } from '../support/show.js';
 import { waitFor } from '../support/clients.js';
-import { createLog } from '../../local-server/src/log.js';
+import { createLog } from '../../local-server/src/logs/log.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tutti-redaction-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -5,7 +5,7 @@
 // or counted, never a crash.
 import { Client, Message } from 'node-osc';
 import { startShowServer } from '../../local-server/src/server.js';
-import { createLog } from '../../local-server/src/log.js';
+import { createLog } from '../../local-server/src/logs/log.js';
 import { countInEnd } from '#core/engine/count-in.js';
 import { waitFor } from '../support/clients.js';
 import { arrivalReceiver, wallClock } from '../support/osc-receivers.js';

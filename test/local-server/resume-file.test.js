@@ -1,4 +1,4 @@
-// The crash-resume file (local-server/src/resume-file.js, docs/how-to/venue-server-unattended.md#crash-resume): an
+// The crash-resume file (local-server/src/show/resume-file.js, docs/how-to/venue-server-unattended.md#crash-resume): an
 // absolute score path, durable writes (fsync of the file and the folder around the rename), a
 // `.corrupt` copy and a warning for a file that cannot be used, and every resumed value
 // range-checked. Real files in a temp dir and real show servers.
@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startShow } from '../support/show.js';
-import { createLog } from '../../local-server/src/log.js';
-import { writeFileDurably } from '../../local-server/src/resume-file.js';
+import { createLog } from '../../local-server/src/logs/log.js';
+import { writeFileDurably } from '../../local-server/src/show/resume-file.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const demo = path.join(root, 'scores/demo.score.json');

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findJsonError, loadScoreFile } from '../../local-server/src/score-file.js';
+import { findJsonError, loadScoreFile } from '../../local-server/src/score/score-file.js';
 
 const scoresDir = fileURLToPath(new URL('../../scores/', import.meta.url));
 let dir;

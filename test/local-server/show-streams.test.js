@@ -1,11 +1,11 @@
-// What a show publishes (local-server/src/show-streams.js), with a real hub and metrics and no
+// What a show publishes (local-server/src/show/show-streams.js), with a real hub and metrics and no
 // viewers: extras merged into every state, rehearsal mode withholding what phones could act on,
 // the lean stream derived from the full one in order, a reset that starts both streams in a
 // new epoch without sending anything, and an action's look-ahead held back a moment on the lean
 // stream (a real engine playing the load-test score on a fake clock).
 import { afterEach, describe, expect, test } from '@jest/globals';
-import { createShowStreams, LOOK_AHEAD_DELAY_MS } from '../../local-server/src/show-streams.js';
-import { createMetrics } from '../../local-server/src/metrics.js';
+import { createShowStreams, LOOK_AHEAD_DELAY_MS } from '../../local-server/src/show/show-streams.js';
+import { createMetrics } from '../../local-server/src/logs/metrics.js';
 import { LEAN_EPOCH_SUFFIX } from '#core/stream/lean-state.js';
 import { createFakeClock } from '../support/fake-clock.js';
 import { engineOnFakeClock, loadTestScore } from '../support/engine-on-fake-clock.js';

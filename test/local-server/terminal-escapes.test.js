@@ -7,7 +7,7 @@ import dgram from 'node:dgram';
 import { serveProcesses } from '../support/serve-process.js';
 import { waitFor } from '../support/clients.js';
 import { message, str } from '../support/osc-bytes.js';
-import { visibleControls } from '../../local-server/src/terminal-text.js';
+import { visibleControls } from '../../local-server/src/cli/terminal-text.js';
 
 const processes = serveProcesses({ token: 'terminal-escapes-token', prefix: 'tutti-terminal-' });
 afterAll(() => processes.cleanUp());

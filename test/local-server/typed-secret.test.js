@@ -1,5 +1,5 @@
 // An edge token typed into the console while the show runs is hidden like the tokens given at
-// start (local-server/src/secrets.js, docs/how-to/venue-server-unattended.md#logs): a log line that quotes it shows `***` in
+// start (local-server/src/logs/secrets.js, docs/how-to/venue-server-unattended.md#logs): a log line that quotes it shows `***` in
 // the terminal's log, the JSON log file, the console's log view and the performance record. Real
 // show server with a real log file and record folder; the line is logged through the server's
 // own log, as any part of the server would (an upstream error that echoes the token, say).
@@ -7,7 +7,7 @@ import { afterAll, expect, test } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createLog } from '../../local-server/src/log.js';
+import { createLog } from '../../local-server/src/logs/log.js';
 import { readRecord } from '../../local-server/src/record/record-reader.js';
 import { startShow } from '../support/show.js';
 import { recorderOf } from '../support/recorder.js';

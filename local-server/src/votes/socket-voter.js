@@ -8,7 +8,7 @@ import { VIEWER_LIMITS } from '#core/protocol/viewer-limits.js';
 
 /**
  * @param {{ cast: (vote: import('#core/votes/vote-message.js').Vote) => string }} desk
- * @param {import('../metrics.js').Metrics} metrics
+ * @param {import('../logs/metrics.js').Metrics} metrics
  * @returns {(vote: import('#core/votes/vote-message.js').Vote) => { outcome: string } | { close: string }}
  */
 export function createSocketVoter(desk, metrics) {

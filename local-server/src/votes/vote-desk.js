@@ -38,9 +38,9 @@ export const RESULT_HOLD_MS = 10_000;
 
 /**
  * @param {object} options
- * @param {ReturnType<typeof import('../show.js').createShow>} options.show
+ * @param {ReturnType<typeof import('../show/show.js').createShow>} options.show
  * @param {() => number} options.now server clock (ms)
- * @param {import('../metrics.js').Metrics} options.metrics
+ * @param {import('../logs/metrics.js').Metrics} options.metrics
  * @param {{ info: (msg: string) => void, warn?: (msg: string) => void }} options.log
  * @param {(address: string, args: Array<string | number | { type: string, value: number }>) => void} [options.sendOsc] to the musicians' OSC targets
  * @param {() => boolean} [options.edgeOn] whether an edge is counting too (the result waits for its final count)
