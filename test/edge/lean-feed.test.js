@@ -1,10 +1,10 @@
-// The root's lean stream (edge-worker/src/lean-feed.js) as plain logic, on a Map standing in for
+// The root's lean stream (edge-worker/src/show/lean-feed.js) as plain logic, on a Map standing in for
 // the Durable Object's storage (the real storage is exercised on workerd by lean-stream.test.js):
 // what it stores, what it drops beyond REPLAY_LIMIT, what it reads back, and the feed replies.
 
 import { createStateStream } from '#core/stream/state-stream.js';
-import { createLeanFeed, EDGE_LEAN_SUFFIX } from '../../edge-worker/src/lean-feed.js';
-import { createFeedCaches } from '../../edge-worker/src/feed-caches.js';
+import { createLeanFeed, EDGE_LEAN_SUFFIX } from '../../edge-worker/src/show/lean-feed.js';
+import { createFeedCaches } from '../../edge-worker/src/http/feed-caches.js';
 import { WINDOW_BEATS, playingAt } from './lean-show.js';
 
 /** The storage calls lean-feed.js makes, on a Map. */

@@ -30,7 +30,7 @@ test('a show on a shared edge is named in the path: everything the venue sends g
     expect(parseEdgeUrl(typed).address?.show).toBe('spring-gala');
   }
   expect(parseEdgeUrl('https://edge.example.com').address?.show).toBeNull();
-  // Names the edge refuses (edge-worker/src/show-path.js) are refused here first, with a sentence.
+  // Names the edge refuses (edge-worker/src/http/show-path.js) are refused here first, with a sentence.
   for (const typed of [
     'https://e.example/s/Spring',
     'https://e.example/s/',

@@ -33,7 +33,7 @@ export function createSocketVoter(desk, metrics) {
 export function createTapBudget() {
   const budget = createTokenBucket({ ...VIEWER_LIMITS.taps, now: performance.now() });
   return (n) => {
-    // The taps that fit count, the rest are dropped: the same rule as the edge's (edge-worker/src/viewer-rules.js).
+    // The taps that fit count, the rest are dropped: the same rule as the edge's (edge-worker/src/shard/viewer-rules.js).
     let fit = 0;
     while (fit < n && budget.take(performance.now())) fit += 1;
     return fit;

@@ -2,24 +2,24 @@
 // updates it can leave memory while the sockets stay open. The root pushes each update once
 // per shard; the shard forwards the publisher's bytes unchanged to every viewer of the full
 // stream, and the root's lean envelopes (lean-feed.js) to every viewer of the lean one.
-// A shell over its parts (docs/explanation/edge-design.md#shards-srcshardjs-class-shard): what it knows of the show
+// A shell over its parts (docs/explanation/edge-design.md#shards-srcshardshardjs-class-shard): what it knows of the show
 // (shard-view.js), its viewers' frames (viewer-rules.js), their votes on the way to their owners
 // (vote-forwarder.js) and the votes it owns (owner-votes.js).
 
 /* global WebSocketRequestResponsePair */
 import { DurableObject } from 'cloudflare:workers';
 import { CloseCode, encodePong } from '#core/protocol/envelope.js';
-import { readConfig } from './config.js';
-import { edgeError, isWebSocketUpgrade } from './http.js';
+import { readConfig } from '../env/config.js';
+import { edgeError, isWebSocketUpgrade } from '../http/http.js';
 import { createOwnerVotes } from './owner-votes.js';
 import { createShardView } from './shard-view.js';
-import { identityOf } from './show-identity.js';
-import { rootStub, shardStub } from './stubs.js';
+import { identityOf } from '../env/show-identity.js';
+import { rootStub, shardStub } from '../env/stubs.js';
 import { createVoteForwarder } from './vote-forwarder.js';
 import { judgeViewerFrame, newRefusalCounts, newViewerBudget, readViewerBudget } from './viewer-rules.js';
 import { STREAM_TAGS, streamOfRequest, streamOfTags } from './viewer-streams.js';
-import { ADDRESS_FULL_HEADER, addressTag, socketsPerAddress } from './address-caps.js';
-import { answerClose } from './close-codes.js';
+import { ADDRESS_FULL_HEADER, addressTag, socketsPerAddress } from '../guards/address-caps.js';
+import { answerClose } from '../http/close-codes.js';
 
 const VIEWER_TAG = 'viewer';
 /** The shard's index, on the 101 of every viewer it accepts (ops and tests see where a viewer landed). */

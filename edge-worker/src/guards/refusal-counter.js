@@ -6,7 +6,7 @@
 // vector). The root adds the reports up in `show.viewerRequestsRefused` (/healthz?deep=1).
 
 import { allowedShows } from './show-allowlist.js';
-import { rootStub } from './stubs.js';
+import { rootStub } from '../env/stubs.js';
 
 /** The kinds of refused request, as they appear in `show.viewerRequestsRefused`. */
 export const REQUEST_REFUSAL_KINDS = /** @type {const} */ (['vote_method', 'vote_type', 'vote_size', 'vote_body']);

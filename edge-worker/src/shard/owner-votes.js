@@ -3,7 +3,7 @@
 // counted in the shard's ledger; a sealed prompt refuses later votes `closed`.
 
 import { parseVote } from '#core/votes/vote-message.js';
-import { createVoteLedger, ownerOf, VOTE_BATCH_MAX } from './votes.js';
+import { createVoteLedger, ownerOf, VOTE_BATCH_MAX } from '../votes/votes.js';
 
 /** Longest prompt key a seal request may name. */
 const MAX_KEY_LENGTH = 200;

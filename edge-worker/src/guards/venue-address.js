@@ -2,8 +2,8 @@
 // the hall all share it, so it gets a much higher join limit and no per-address caps. The root
 // sees it on the publisher's connection; each isolate asks the root at most every TTL_MS.
 
-import { clientAddress, isLoopback } from './client-address.js';
-import { rootStub } from './stubs.js';
+import { clientAddress, isLoopback } from '../http/client-address.js';
+import { rootStub } from '../env/stubs.js';
 
 const TTL_MS = 5000;
 const MAX_SHOWS = 64;

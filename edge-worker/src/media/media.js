@@ -9,7 +9,7 @@
 // under two paths are stored once.
 
 import { decodeMediaPath, mediaType } from '#core/protocol/media.js';
-import { edgeError, json } from './http.js';
+import { edgeError, json } from '../http/http.js';
 import { MEDIA_CHUNK_BYTES, readMediaBody } from './media-body.js';
 import { serveMedia } from './media-serve.js';
 

@@ -12,7 +12,7 @@
 import { SCORE_LIMITS } from '#core/score/validate-limits.js';
 import { changesTally, createTally } from '#core/votes/tally.js';
 import { judgeVote } from '#core/votes/vote-round.js';
-import { STORAGE_BATCH } from './stored-deltas.js';
+import { STORAGE_BATCH } from '../show/stored-deltas.js';
 
 /**
  * The root seals a prompt this long after its close (vote-seal.js): votes the edge reads until

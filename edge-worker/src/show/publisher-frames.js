@@ -1,11 +1,11 @@
-// The root's judge of publisher frames (core/protocol/publisher.js; docs/explanation/edge-design.md#root-srcshowjs-class-show):
+// The root's judge of publisher frames (core/protocol/publisher.js; docs/explanation/edge-design.md#root-srcshowshowjs-class-show):
 // each frame is checked against the stream's head (publish-rules.js) and answered ack / resync /
 // error, over the WebSocket (publisher-link.js) or as the answer to one POST /publish. Counted for
 // /healthz?deep=1 (`frames`).
 
-import { readBodyLimited } from './body-limit.js';
-import { MAX_PUBLISH_FRAME_BYTES } from './config.js';
-import { json } from './http.js';
+import { readBodyLimited } from '../http/body-limit.js';
+import { MAX_PUBLISH_FRAME_BYTES } from '../env/config.js';
+import { json } from '../http/http.js';
 import { judgeFrame } from './publish-rules.js';
 
 /** Publisher frame counters, for /healthz?deep=1 (`frames`); the venue watch counts `venueLost`. */

@@ -10,10 +10,10 @@
 // (sessions then hold only within one isolate: set a secret).
 
 import { DEVICE_ID } from '#core/votes/vote-message.js';
-import { edgeError, json } from './http.js';
+import { edgeError, json } from '../http/http.js';
 import { RETRY_AFTER_S, withinLimit } from './rate-limits.js';
 import { classifyClient } from './venue-address.js';
-import { readBodyLimited } from './body-limit.js';
+import { readBodyLimited } from '../http/body-limit.js';
 
 /** Header a POST /vote carries the session in. */
 export const SESSION_HEADER = 'x-tutti-session';

@@ -3,9 +3,9 @@
 // here; the root sends the sum (and the shards' reaction taps) to the venue, and seals each prompt
 // once the shards stop accepting votes for it.
 
-import { createVoteSeal } from './vote-seal.js';
-import { createVoteTotals, promptOf, sumCounts } from './votes.js';
-import { shardStub } from './stubs.js';
+import { createVoteSeal } from '../votes/vote-seal.js';
+import { createVoteTotals, promptOf, sumCounts } from '../votes/votes.js';
+import { shardStub } from '../env/stubs.js';
 
 /**
  * @param {object} options

@@ -5,7 +5,7 @@
 
 import { encodeVoteReply } from '#core/votes/vote-message.js';
 import { isAccepted } from '#core/votes/tally.js';
-import { ownerOf, VOTE_BATCH_MAX, VOTE_BATCH_MS } from './votes.js';
+import { ownerOf, VOTE_BATCH_MAX, VOTE_BATCH_MS } from '../votes/votes.js';
 
 /** @typedef {{ vote: import('#core/votes/vote-message.js').Vote, at: number, ws: WebSocket }} WaitingVote */
 

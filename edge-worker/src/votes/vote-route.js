@@ -3,12 +3,12 @@
 
 import { encodeVoteReply, parseVote } from '#core/votes/vote-message.js';
 import { isAccepted } from '#core/votes/tally.js';
-import { edgeError } from './http.js';
-import { readBodyLimited } from './body-limit.js';
-import { RETRY_AFTER_S, withinLimit } from './rate-limits.js';
-import { shardStub } from './stubs.js';
-import { classifyClient } from './venue-address.js';
-import { SESSION_HEADER, verifySession } from './viewer-session.js';
+import { edgeError } from '../http/http.js';
+import { readBodyLimited } from '../http/body-limit.js';
+import { RETRY_AFTER_S, withinLimit } from '../guards/rate-limits.js';
+import { shardStub } from '../env/stubs.js';
+import { classifyClient } from '../guards/venue-address.js';
+import { SESSION_HEADER, verifySession } from '../guards/viewer-session.js';
 import { ownerOf } from './votes.js';
 
 const MAX_BODY_BYTES = 1024;
@@ -19,12 +19,12 @@ const REFUSED_STATUS = { closed: 409, unknown_option: 409, unavailable: 503 };
  * @param {Env} env
  * @param {{ shardCount: number }} config
  * @param {string | null} [show] the checked show name (show-path.js), null for the default show
- * @param {(kind: import('./refusal-counter.js').RequestRefusalKind) => void} [onMalformed] told of
+ * @param {(kind: import('../guards/refusal-counter.js').RequestRefusalKind) => void} [onMalformed] told of
  *   every malformed request, which is answered here and never reaches an object (refusal-counter.js)
  */
 export async function serveVote(request, env, { shardCount }, show = null, onMalformed = () => {}) {
   /**
-   * @param {import('./refusal-counter.js').RequestRefusalKind} kind
+   * @param {import('../guards/refusal-counter.js').RequestRefusalKind} kind
    * @param {Response} response
    */
   const refuse = (kind, response) => {
@@ -80,7 +80,7 @@ async function refuseVoter(request, env, show, device) {
   const session = await verifySession(env, request.headers.get(SESSION_HEADER), show);
   if (!session.ok) return edgeError('SESSION', { message: /** @type {{ reason: string }} */ (session).reason });
   if (session.device !== device) return edgeError('SESSION', { message: 'the session is for another device id' });
-  const limited = (/** @type {import('./rate-limits.js').LimiterName} */ name) =>
+  const limited = (/** @type {import('../guards/rate-limits.js').LimiterName} */ name) =>
     edgeError('TOO_MANY_VOTES', { headers: { 'retry-after': String(RETRY_AFTER_S[name]) } });
   if (!(await withinLimit(env, 'VOTE_SESSION_LIMITER', `${show ?? ''}|${device}`))) return limited('VOTE_SESSION_LIMITER');
   const client = await classifyClient(request, env, show);

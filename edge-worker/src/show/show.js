@@ -5,17 +5,17 @@
 // lost, and the root's votes sum and seal the shards' counts. Viewers never talk to it directly.
 
 import { DurableObject } from 'cloudflare:workers';
-import { readConfig } from './config.js';
-import { edgeError, isWebSocketUpgrade } from './http.js';
+import { readConfig } from '../env/config.js';
+import { edgeError, isWebSocketUpgrade } from '../http/http.js';
 import { createLeanFeed } from './lean-feed.js';
-import { createMediaStore } from './media.js';
-import { answerClose } from './close-codes.js';
+import { createMediaStore } from '../media/media.js';
+import { answerClose } from '../http/close-codes.js';
 import { createFrameJudge } from './publisher-frames.js';
 import { createPublisherLink } from './publisher-link.js';
 import { createRootTallies } from './root-tallies.js';
 import { createRootVotes } from './root-votes.js';
 import { createShardRegistry } from './shard-registry.js';
-import { identityOf } from './show-identity.js';
+import { identityOf } from '../env/show-identity.js';
 import { createStoredVenueClock } from './stored-venue-clock.js';
 import { createStreamStore } from './stream-store.js';
 import { noneSnapshot } from './venue-status.js';

@@ -4,8 +4,8 @@
 // compared, for the rest of that minute (remembered by this isolate; the count itself is shared).
 
 import { isPublisher } from './auth.js';
-import { clientAddress, isLoopback } from './client-address.js';
-import { edgeError } from './http.js';
+import { clientAddress, isLoopback } from '../http/client-address.js';
+import { edgeError } from '../http/http.js';
 import { publishTokenFor, unauthorizedMessage } from './publish-token.js';
 import { RETRY_AFTER_S, withinLimit } from './rate-limits.js';
 

@@ -1,4 +1,4 @@
-// What a shard knows of its show (docs/explanation/edge-design.md#shards-srcshardjs-class-shard): the latest snapshot of each
+// What a shard knows of its show (docs/explanation/edge-design.md#shards-srcshardshardjs-class-shard): the latest snapshot of each
 // stream, for joiners and resyncs, and the venue clock's offset, for pongs. It comes from the
 // root: by an `attach` when the shard gets a viewer and has nothing (joiners arriving together
 // share one RPC), then with every push. After hibernation it is empty again and is asked anew.

@@ -3,8 +3,8 @@
 // none. The list is stored with a generation per attach, so a restarted root pushes to the same
 // shards and a late "empty" from an old attach cannot drop a newer one.
 
-import { createFanout } from './fanout.js';
-import { shardStub } from './stubs.js';
+import { createFanout } from '../shard/fanout.js';
+import { shardStub } from '../env/stubs.js';
 
 /**
  * @param {object} options
@@ -13,7 +13,7 @@ import { shardStub } from './stubs.js';
  * @param {string | null} options.show whose shards (show-identity.js)
  * @param {() => number} options.clockOffset the venue clock's offset, carried by every push (venue-clock.js)
  * @param {() => { rev: number, snapshot: string | null, lean?: { rev: number, snapshot: string | null } }} options.latest the root's current snapshots
- * @param {(result: import('./fanout.js').PushResult) => void} options.onResult what a shard reported back with a push
+ * @param {(result: import('../shard/fanout.js').PushResult) => void} options.onResult what a shard reported back with a push
  */
 export function createShardRegistry({ env, storage, show, clockOffset, latest, onResult }) {
   /** @type {Map<number, number>} shard index → attach generation (persisted) */

@@ -1,11 +1,11 @@
 // The root's end of the venue↔edge publisher link (core/protocol/publisher.js;
-// docs/explanation/edge-design.md#root-srcshowjs-class-show): one publisher at a time over a hibernatable
+// docs/explanation/edge-design.md#root-srcshowshowjs-class-show): one publisher at a time over a hibernatable
 // WebSocket, its frames handed to the frame judge (publisher-frames.js), and every sign of life
 // remembered for the venue watch (venue-watch.js).
 
 /* global WebSocketRequestResponsePair */
 import { ALIVE_EVERY_MS, ALIVE_FRAME, PublisherClose } from '#core/protocol/publisher.js';
-import { clientAddress } from './client-address.js';
+import { clientAddress } from '../http/client-address.js';
 
 const PUBLISHER_TAG = 'publisher';
 /**

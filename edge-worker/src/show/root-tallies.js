@@ -3,8 +3,8 @@
 // refused (reported by its isolates) and the media requests that reached it.
 
 import { newFrameCounters } from './publisher-frames.js';
-import { createRequestRefusalTally } from './refusal-counter.js';
-import { REFUSALS, newRefusalCounts } from './viewer-rules.js';
+import { createRequestRefusalTally } from '../guards/refusal-counter.js';
+import { REFUSALS, newRefusalCounts } from '../shard/viewer-rules.js';
 
 /** The root's counters; each part is filled by the module that sees the event. */
 export function createRootTallies() {

@@ -6,7 +6,7 @@
 import { CloseCode, MAX_CLIENT_FRAME_BYTES, parseClientFrame } from '#core/protocol/envelope.js';
 import { fullBucket, takeToken } from '#core/util/token-bucket-state.js';
 import { VIEWER_LIMITS } from '#core/protocol/viewer-limits.js';
-import { exceedsBytes } from './publish-rules.js';
+import { exceedsBytes } from '../show/publish-rules.js';
 import { DEVICE_ID } from '#core/votes/vote-message.js';
 
 // One limits table for venue and edge (core/protocol/viewer-limits.js): frames, resyncs, votes, taps.

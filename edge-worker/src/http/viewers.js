@@ -4,10 +4,10 @@
 // FULL_HEADER and the Worker tries the next one (at most SHARD_COUNT tries), so fullness is
 // decided by the only object that knows it exactly: the shard itself.
 
-import { FULL_HEADER } from './shard.js';
+import { FULL_HEADER } from '../shard/shard.js';
 import { edgeError } from './http.js';
-import { shardStub } from './stubs.js';
-import { ADDRESS_FULL_HEADER, CLIENT_HEADER } from './address-caps.js';
+import { shardStub } from '../env/stubs.js';
+import { ADDRESS_FULL_HEADER, CLIENT_HEADER } from '../guards/address-caps.js';
 
 /** Per show (key '' is the default show): the first shard that still had room. Bounded like feed-caches.js. */
 const cursors = new Map();

@@ -4,7 +4,7 @@
 
 /* global FixedLengthStream -- workerd: a stream with a known length, so responses carry content-length */
 import { MEDIA_CSP, MEDIA_MAX_AGE, decodeMediaPath, etagMatches, parseRange } from '#core/protocol/media.js';
-import { CORS, edgeError } from './http.js';
+import { CORS, edgeError } from '../http/http.js';
 import { MEDIA_CHUNK_BYTES } from './media-body.js';
 
 /**
