@@ -48,7 +48,7 @@ export function sendThrownError(reply, error, message = error.message) {
  * Answer one of the engine's refusals (core/engine/engine.js EngineError: a seek outside the score, a
  * tempo out of range, …): 400 with the engine's code and sentence, the catalogue's status for a
  * code it lists (docs/reference/errors.md#venue-errors). A code the catalogue does not list yet is still a
- * 400, never a 500: test/local-server/error-catalogue.test.js is what asks for it to be listed.
+ * 400, never a 500: test/local-server/routes/error-catalogue.test.js is what asks for it to be listed.
  * @param {import('fastify').FastifyReply} reply
  * @param {{ code: string, message: string }} refusal
  * @returns {import('fastify').FastifyReply}
