@@ -16,7 +16,6 @@
 
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
@@ -26,6 +25,7 @@ import { median, round } from '../lib/stats.js';
 import { processName, processTree } from '../lib/process-tree.js';
 import { readSystemBusySeconds, waitForQuiet } from '../lib/system-cpu.js';
 import { createBenchShow } from './bench-show.js';
+import { writeResults } from '../lib/results-file.js';
 import { formatSummary, summarize } from './summary.js';
 import { runVenueOnce } from './venue-run.js';
 
@@ -420,8 +420,10 @@ async function main() {
     }
   }
   const summary = summarize(runs);
-  const table = formatSummary(summary);
-  console.log(`\nmedians over runs (edge: local workerd, one process; venue: the show server; same viewers, same machine):\n${table}`);
+  const tables = [];
+  const title = 'medians over runs (edge: local workerd, one process; venue: the show server; same viewers, same machine)';
+  const table = formatSummary(summary, tables, title);
+  console.log(`\n${title}:\n${table}`);
   const limitsTable = options.limits === 'both' ? formatLimits(runs) : null;
   if (limitsTable)
     console.log(
@@ -438,8 +440,7 @@ async function main() {
     limitsTable,
     runs: runs.map((r) => ({ ...r, venue: r.venue && { ...r.venue, raw: undefined, detail: r.venue.raw } })),
   };
-  mkdirSync(fileURLToPath(new URL('../../bench-results/', import.meta.url)), { recursive: true });
-  writeFileSync(RESULTS, `${JSON.stringify(result, null, 2)}\n`);
+  writeResults(RESULTS, { script: 'bench:edge', tables, data: result });
   console.log(`written ${RESULTS}`);
 }
 

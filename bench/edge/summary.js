@@ -4,7 +4,7 @@
 // delivered message and per viewer).
 
 import { median, round } from '../lib/stats.js';
-import { formatTable } from '../lib/table.js';
+import { recordTable } from '../lib/results-file.js';
 
 /**
  * @param {Array<{ viewers: number, edge: Record<string, any>, venue: any | null }>} runs one entry per (viewers, run); edge: one result per stream
@@ -56,8 +56,14 @@ export function summarize(runs) {
   });
 }
 
-/** @param {ReturnType<typeof summarize>} summary */
-export function formatSummary(summary) {
+/**
+ * The medians table, as printed; kept in `tables` for the results file (bench/lib/results-file.js).
+ * @param {ReturnType<typeof summarize>} summary
+ * @param {import('../lib/results-file.js').PrintedTable[]} tables
+ * @param {string} title
+ * @returns {string}
+ */
+export function formatSummary(summary, tables, title) {
   const rows = summary.map((s) => ({
     viewers: s.viewers,
     stream: s.stream,
@@ -79,7 +85,9 @@ export function formatSummary(summary) {
     venueLost: s.venue?.lost ?? null,
     other: s.edge.otherPct,
   }));
-  return formatTable(
+  return recordTable(
+    tables,
+    title,
     [
       { key: 'viewers', label: 'viewers' },
       { key: 'stream', label: 'stream' },

@@ -3,7 +3,8 @@
 // a target whose case did not run says so).
 
 import { median, round } from '../lib/stats.js';
-import { formatTable, formatCell } from '../lib/table.js';
+import { formatCell } from '../lib/table.js';
+import { recordTable } from '../lib/results-file.js';
 
 /**
  * What the fan-out benchmark must show: p99 at 5,000 clients, the ratio to the naive baseline, a
@@ -208,9 +209,10 @@ const COLUMNS = [
  * @param {any[]} summary
  * @param {ReturnType<typeof ratios>} ratioList
  * @param {ReturnType<typeof evaluateTargets>} targets
+ * @param {import('../lib/results-file.js').PrintedTable[]} [tables] where the medians table is kept for the results file
  */
-export function formatReport(summary, ratioList, targets) {
-  const lines = [formatTable(COLUMNS, summary), ''];
+export function formatReport(summary, ratioList, targets, tables = []) {
+  const lines = [recordTable(tables, 'fan-out: medians over runs (ms = push latency, receive − envelope t)', COLUMNS, summary), ''];
   lines.push('Medians over runs; lost / ooo (out-of-order) are totals over runs. ms = push latency (receive − envelope t);');
   lines.push('fan-out = server time to hand one update to every socket; MB = 2^20 bytes; KB = 1024 bytes of TCP payload received;');
   lines.push('CPU% = percent of one core during the window; other = CPU used by processes outside this benchmark (shared machine);');

@@ -7,14 +7,13 @@
 
 import os from 'node:os';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parsePlan, USAGE, ROOT } from './args.js';
 import { runCase } from './run-case.js';
 import { summarizeRuns, ratios, evaluateTargets, formatReport } from './report.js';
 import { killAllChildren } from '../lib/children.js';
+import { writeResults } from '../lib/results-file.js';
 
 const { plan, problems } = parsePlan(process.argv.slice(2));
 if (plan?.help) {
@@ -97,7 +96,8 @@ for (const kase of plan.cases) {
 const summary = summarizeRuns(results);
 const ratioList = ratios(summary);
 const targets = evaluateTargets(summary, ratioList);
-const table = formatReport(summary, ratioList, targets);
+const tables = [];
+const table = formatReport(summary, ratioList, targets, tables);
 process.stdout.write(`\n${table}\n`);
 
 const output = {
@@ -128,7 +128,6 @@ const output = {
   runs: results,
   disturbedRuns: disturbed,
 };
-mkdirSync(dirname(plan.out), { recursive: true });
-writeFileSync(plan.out, `${JSON.stringify(output, null, 2)}\n`);
+writeResults(plan.out, { script: 'bench:fanout', tables, data: output });
 log(`results written to ${plan.out}`);
 process.exitCode = results.every((r) => r.ok) ? 0 : 1;

@@ -13,15 +13,13 @@
 
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { forkWorker } from '../lib/children.js';
 import { parseFlags, runBench } from '../lib/cli.js';
 import { readCpuSeconds } from '../lib/proc-stats.js';
 import { median, percentile, round } from '../lib/stats.js';
-import { formatTable } from '../lib/table.js';
+import { recordTable, writeResults } from '../lib/results-file.js';
 
 const SHOW_SERVER = fileURLToPath(new URL('../fanout/show-server.js', import.meta.url));
 const PHONES = fileURLToPath(new URL('./phones.js', import.meta.url));
@@ -141,7 +139,8 @@ async function runStorm(options, log) {
   }
 }
 
-function report(runs, options, loads) {
+/** The medians table (kept in `tables` for the results file) and the lines around it. */
+function report(runs, options, loads, tables) {
   const m = (pick) => round(median(runs.map(pick)));
   const rows = [
     { what: 'time to first state, storm phones', p50: m((r) => r.first.p50), p99: m((r) => r.first.p99), max: m((r) => r.first.max) },
@@ -164,7 +163,10 @@ function report(runs, options, loads) {
     },
   ];
   const ms = (v) => (Number.isFinite(v) ? String(Math.round(v)) : '-');
-  const table = formatTable(
+  const title = `join storm: ${options.phones} phones within ${options.window} s, ms, medians of ${runs.length} run(s)`;
+  const table = recordTable(
+    tables,
+    title,
     [
       { key: 'what', label: 'ms' },
       { key: 'p50', label: 'p50', format: ms },
@@ -189,9 +191,9 @@ async function main(options, log) {
     runs.push(await runStorm(options, log));
     await sleep(1000);
   }
-  process.stdout.write(report(runs, options, [loadBefore, os.loadavg()[0]]));
-  mkdirSync(dirname(options.out), { recursive: true });
-  writeFileSync(options.out, JSON.stringify({ options, when: new Date().toISOString(), cpus: os.cpus().length, runs }, null, 2));
+  const tables = [];
+  process.stdout.write(report(runs, options, [loadBefore, os.loadavg()[0]], tables));
+  writeResults(options.out, { script: 'bench:join', tables, data: { options, runs } });
   process.stdout.write(`every run: ${options.out}\n`);
 }
 

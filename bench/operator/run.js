@@ -13,15 +13,13 @@
 
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { forkWorker } from '../lib/children.js';
 import { runBench } from '../lib/cli.js';
 import { readCpuSeconds } from '../lib/proc-stats.js';
 import { median, percentile, round } from '../lib/stats.js';
-import { formatTable } from '../lib/table.js';
+import { printTable, writeResults } from '../lib/results-file.js';
 import { OPERATOR_ACTIONS } from './actions.js';
 import { removeOperatorScore, writeOperatorScore } from './score.js';
 import { startShow } from './shows.js';
@@ -207,8 +205,8 @@ function summarize(runs, options) {
   return rows;
 }
 
-/** The table: ours beside the naive replay (same bytes, same phones, same run) and beside a small hall. */
-function formatRows(rows, options) {
+/** The table's columns: ours beside the naive replay (same bytes, same phones, same run) and beside a small hall. */
+function tableColumns(options) {
   const ms = (v) => (Number.isFinite(v) ? String(Math.round(v)) : '-');
   const columns = [
     { key: 'case', label: 'stream, action' },
@@ -221,7 +219,7 @@ function formatRows(rows, options) {
     { key: 'ratio', label: 'p99 / naive', format: (v) => (Number.isFinite(v) ? `${v.toFixed(2)}x` : '-') },
   ];
   if (options.baseline > 0) columns.push({ key: 'smallP99', label: `p99 @${options.baseline}`, format: ms });
-  return formatTable(columns, rows);
+  return columns;
 }
 
 async function main(options, log) {
@@ -259,11 +257,14 @@ async function measureAll(options, scorePath, log) {
   }
   const rows = summarize(runs, options);
   const loadAfter = os.loadavg()[0];
-  process.stdout.write(
-    `\noperator action → applied on ${options.viewers} phones of the ${options.target}${options.deflate === 'none' ? ' offering no permessage-deflate' : ''} (ms from the request, medians of ${options.runs} run(s); load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)})\n${formatRows(rows, options)}\n`,
+  const tables = [];
+  printTable(
+    tables,
+    `operator action → applied on ${options.viewers} phones of the ${options.target}${options.deflate === 'none' ? ' offering no permessage-deflate' : ''} (ms from the request, medians of ${options.runs} run(s); load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)})`,
+    tableColumns(options),
+    rows,
   );
-  mkdirSync(dirname(options.out), { recursive: true });
-  writeFileSync(options.out, JSON.stringify({ options, when: new Date().toISOString(), cpus: os.cpus().length, rows, runs }, null, 2));
+  writeResults(options.out, { script: 'bench:operator', tables, data: { options, rows, runs } });
   process.stdout.write(`every run: ${options.out}\n`);
 }
 

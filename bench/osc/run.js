@@ -14,15 +14,13 @@
 
 import { randomBytes } from 'node:crypto';
 import dgram from 'node:dgram';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, setPriority } from 'node:os';
-import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { decode } from 'node-osc';
 import { forkWorker, killAllChildren } from '../lib/children.js';
 import { median, percentile, round } from '../lib/stats.js';
-import { formatTable } from '../lib/table.js';
+import { printTable, writeResults } from '../lib/results-file.js';
 
 const SERVER = fileURLToPath(new URL('./show-server.js', import.meta.url));
 const VOTERS = fileURLToPath(new URL('../votes/voters.js', import.meta.url));
@@ -226,29 +224,26 @@ async function main() {
     pushP50: med('loaded', 'pushP50'),
     pushP99: med('loaded', 'pushP99'),
   });
-  process.stdout.write(
-    `\nBeat timing error at the receivers, ms (arrival − the time the beat sounds; p99 and worst of |error|, worst signed)\n${formatTable(
-      [
-        { key: 'run', label: 'run' },
-        { key: 'phase', label: 'phase' },
-        { key: 'n', label: 'beats' },
-        { key: 'median', label: 'median' },
-        { key: 'p99', label: 'p99' },
-        { key: 'worst', label: 'worst' },
-        { key: 'viewers', label: 'viewers' },
-        { key: 'pushP50', label: 'push p50' },
-        { key: 'pushP99', label: 'push p99' },
-      ],
-      rows,
-    )}\n`,
+  const tables = [];
+  printTable(
+    tables,
+    'Beat timing error at the receivers, ms (arrival − the time the beat sounds; p99 and worst of |error|, worst signed)',
+    [
+      { key: 'run', label: 'run' },
+      { key: 'phase', label: 'phase' },
+      { key: 'n', label: 'beats' },
+      { key: 'median', label: 'median' },
+      { key: 'p99', label: 'p99' },
+      { key: 'worst', label: 'worst' },
+      { key: 'viewers', label: 'viewers' },
+      { key: 'pushP50', label: 'push p50' },
+      { key: 'pushP99', label: 'push p99' },
+    ],
+    rows,
   );
   const errors = runs.reduce((sum, r) => sum + r.oscErrors, 0);
   if (errors) process.stdout.write(`OSC send errors: ${errors}\n`);
-  mkdirSync(dirname(options.out), { recursive: true });
-  writeFileSync(
-    options.out,
-    `${JSON.stringify({ when: new Date().toISOString(), options, loadavg: loadavg(), cpus: cpus().length, runs, rows }, null, 2)}\n`,
-  );
+  writeResults(options.out, { script: 'bench:osc', tables, data: { options, runs, rows } });
   process.stdout.write(`Wrote ${options.out}\n`);
 }
 

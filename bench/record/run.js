@@ -11,7 +11,7 @@
 
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { chunkFiles, reportHtml } from '../../local-server/index.js';
 import { simulateShow } from './simulated-show.js';
 import { appendCost } from './append-cost.js';
-import { formatTable } from '../lib/table.js';
+import { printTable, writeResults } from '../lib/results-file.js';
 import { median } from '../lib/stats.js';
 
 const { values } = parseArgs({ options: { hours: { type: 'string', default: '2' }, runs: { type: 'string', default: '5' } } });
@@ -103,44 +103,42 @@ try {
   process.stdout.write(
     `Simulated ${hours} h show (demo score, an operator action every few minutes, a sample every 5 s) in ${(simulateMs / 1000).toFixed(1)} s\n\n`,
   );
-  process.stdout.write(
-    `${formatTable(
-      [
-        { key: 'what', label: 'what' },
-        { key: 'value', label: 'value' },
-        { key: 'baseline', label: 'baseline (same run)' },
-      ],
-      [
-        {
-          what: 'record on disk (gzipped chunks)',
-          value: kb(diskBytes),
-          baseline: `${kb(rawEnvelopeBytes)} raw envelope JSON; ${kb(result.recordJsonBytes)} of record lines (${result.compression}x)`,
-        },
-        { what: 'envelopes / actions / samples', value: `${result.envelopes} / ${result.actions} / ${result.samples}`, baseline: '' },
-        {
-          what: `tutti report, median of ${runs}`,
-          value: `${result.reportMsMedian} ms`,
-          baseline: `${result.readAndParseMsMedian} ms to gunzip + JSON.parse the same lines`,
-        },
-        { what: 'report HTML', value: kb(result.reportHtmlBytes), baseline: '' },
-        {
-          what: `appends: event loop held per turn, p50 / p99 / max (${APPEND.turns} turns × ${APPEND.perTurn} lines, an action every ${APPEND.actionEvery})`,
-          value: `${result.appendP50Us} / ${result.appendP99Us} / ${result.appendMaxUs} µs with fsync (${result.appendFsyncs} fsyncs)`,
-          baseline: `${result.noSyncP50Us} / ${result.noSyncP99Us} / ${result.noSyncMaxUs} µs with a no-op fsync`,
-        },
-        {
-          what: 'fsyncs in the simulated show',
-          value: `${result.simulatedShowFsyncs}`,
-          baseline: `${result.actions} actions (2 h in a few s: the actions' syncs coalesce, and the 2-s timer never fires)`,
-        },
-      ],
-    )}\n\n${JSON.stringify(result)}\n`,
+  const tables = [];
+  printTable(
+    tables,
+    `what a ${hours} h show's record costs, and its baseline from the same run`,
+    [
+      { key: 'what', label: 'what' },
+      { key: 'value', label: 'value' },
+      { key: 'baseline', label: 'baseline (same run)' },
+    ],
+    [
+      {
+        what: 'record on disk (gzipped chunks)',
+        value: kb(diskBytes),
+        baseline: `${kb(rawEnvelopeBytes)} raw envelope JSON; ${kb(result.recordJsonBytes)} of record lines (${result.compression}x)`,
+      },
+      { what: 'envelopes / actions / samples', value: `${result.envelopes} / ${result.actions} / ${result.samples}`, baseline: '' },
+      {
+        what: `tutti report, median of ${runs}`,
+        value: `${result.reportMsMedian} ms`,
+        baseline: `${result.readAndParseMsMedian} ms to gunzip + JSON.parse the same lines`,
+      },
+      { what: 'report HTML', value: kb(result.reportHtmlBytes), baseline: '' },
+      {
+        what: `appends: event loop held per turn, p50 / p99 / max (${APPEND.turns} turns × ${APPEND.perTurn} lines, an action every ${APPEND.actionEvery})`,
+        value: `${result.appendP50Us} / ${result.appendP99Us} / ${result.appendMaxUs} µs with fsync (${result.appendFsyncs} fsyncs)`,
+        baseline: `${result.noSyncP50Us} / ${result.noSyncP99Us} / ${result.noSyncMaxUs} µs with a no-op fsync`,
+      },
+      {
+        what: 'fsyncs in the simulated show',
+        value: `${result.simulatedShowFsyncs}`,
+        baseline: `${result.actions} actions (2 h in a few s: the actions' syncs coalesce, and the 2-s timer never fires)`,
+      },
+    ],
   );
-  mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
-  writeFileSync(
-    path.join(ROOT, 'bench-results', 'record.json'),
-    `${JSON.stringify({ at: new Date().toISOString(), ...result }, null, 2)}\n`,
-  );
+  process.stdout.write(`\n${JSON.stringify(result)}\n`);
+  writeResults(path.join(ROOT, 'bench-results', 'record.json'), { script: 'bench:record', tables, data: result });
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }

@@ -1,13 +1,18 @@
 #!/usr/bin/env node
 // `npm run bench:seek`: what a seek costs on a generated many-cue score (issue 11: seeks used to
-// replay every cue from the start). Prints load time and seek time per cue count.
+// replay every cue from the start). Prints load time and seek time per cue count; writes
+// bench-results/seek.json.
 //   npm run bench:seek [-- --cues 1000,10000,100000 --seeks 1000]
 
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { createShowEngine } from '#core/engine/engine.js';
 import { createSeededRandom } from '#core/util/seeded-random.js';
 import { manyCuesScore } from '../../test/support/many-cues-score.js';
+import { printTable, writeResults } from '../lib/results-file.js';
+
+const RESULTS = fileURLToPath(new URL('../../bench-results/seek.json', import.meta.url));
 
 const { values } = parseArgs({
   options: { cues: { type: 'string', default: '1000,10000,100000' }, seeks: { type: 'string', default: '1000' } },
@@ -19,7 +24,7 @@ if (!Number.isInteger(seeks) || seeks < 1 || seeks > 100_000 || counts.some((n) 
   process.exit(2);
 }
 
-process.stdout.write('cues     load ms   seeks   total ms   µs/seek (median of 5 batches)\n');
+const rows = [];
 for (const cues of counts) {
   const score = manyCuesScore({ cues });
   let time = 1_700_000_000_000;
@@ -40,7 +45,19 @@ for (const cues of counts) {
   engine.dispose();
   batches.sort((a, b) => a - b);
   const total = batches[2];
-  process.stdout.write(
-    `${String(cues).padEnd(8)} ${loadMs.toFixed(0).padStart(7)} ${String(seeks).padStart(7)} ${total.toFixed(0).padStart(10)} ${((total * 1000) / seeks).toFixed(0).padStart(9)}\n`,
-  );
+  rows.push({ cues, loadMs: Math.round(loadMs), seeks, totalMs: Math.round(total), usPerSeek: Math.round((total * 1000) / seeks) });
 }
+const tables = [];
+printTable(
+  tables,
+  'seek cost on a generated many-cue score (median of 5 batches)',
+  [
+    { key: 'cues', label: 'cues' },
+    { key: 'loadMs', label: 'load ms' },
+    { key: 'seeks', label: 'seeks' },
+    { key: 'totalMs', label: 'total ms' },
+    { key: 'usPerSeek', label: 'µs/seek' },
+  ],
+  rows,
+);
+writeResults(RESULTS, { script: 'bench:seek', tables, data: { rows } });

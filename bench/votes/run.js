@@ -13,16 +13,16 @@
 // both audiences in one show.
 
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startShowServer, createLog } from '../../local-server/index.js';
 import { startLocalEdge } from '../../edge-worker/scripts/local-edge.js';
 import { createSseParser } from '#core/protocol/sse-parser.js';
 import { forkWorker } from '../lib/children.js';
 import { percentile, round } from '../lib/stats.js';
-import { formatTable } from '../lib/table.js';
+import { printTable, writeResults } from '../lib/results-file.js';
 
 const VOTERS = fileURLToPath(new URL('./voters.js', import.meta.url));
 const RESULTS = fileURLToPath(new URL('../../bench-results/votes.json', import.meta.url));
@@ -305,27 +305,30 @@ async function runCase(options, localViewers, edgeViewers) {
   }
 }
 
-/** @param {any} summary */
-function print(summary) {
+/**
+ * @param {any} summary
+ * @param {import('../lib/results-file.js').PrintedTable[]} tables
+ */
+function print(summary, tables) {
   const rows = summary.rows.filter((r) => r.viewers > 0);
-  console.log(
-    formatTable(
-      [
-        { key: 'side', label: 'viewers on' },
-        { key: 'viewers', label: 'viewers' },
-        { key: 'voted', label: 'voters' },
-        { key: 'sent', label: 'frames sent' },
-        { key: 'ok', label: 'answered ok' },
-        { key: 'counted', label: 'counted' },
-        { key: 'lost', label: 'lost' },
-        { key: 'doubled', label: 'doubled' },
-        { key: 'calmP50', label: 'beat p50 calm' },
-        { key: 'calmP99', label: 'beat p99 calm' },
-        { key: 'stormP50', label: 'beat p50 storm' },
-        { key: 'stormP99', label: 'beat p99 storm' },
-      ],
-      rows,
-    ),
+  printTable(
+    tables,
+    'vote storm: votes counted, and beat push latency (ms) calm and during the storm',
+    [
+      { key: 'side', label: 'viewers on' },
+      { key: 'viewers', label: 'viewers' },
+      { key: 'voted', label: 'voters' },
+      { key: 'sent', label: 'frames sent' },
+      { key: 'ok', label: 'answered ok' },
+      { key: 'counted', label: 'counted' },
+      { key: 'lost', label: 'lost' },
+      { key: 'doubled', label: 'doubled' },
+      { key: 'calmP50', label: 'beat p50 calm' },
+      { key: 'calmP99', label: 'beat p99 calm' },
+      { key: 'stormP50', label: 'beat p50 storm' },
+      { key: 'stormP99', label: 'beat p99 storm' },
+    ],
+    rows,
   );
   console.log(
     `prompt open ${summary.promptOpenMs} ms; last vote ${summary.lastVoteAfterOpenMs} ms after it opened; connect ${summary.connectSeconds} s${summary.options.edge ? ` (${summary.shards} shard slots)` : ''}`,
@@ -352,17 +355,17 @@ async function main() {
         [0, options.edge],
       ].filter(([l, e]) => l + e > 0);
   const summaries = [];
+  const tables = [];
   for (const [local, edgeViewers] of cases) {
     console.log(
       `\n== ${local ? `${local} venue viewers` : ''}${local && edgeViewers ? ' + ' : ''}${edgeViewers ? `${edgeViewers} edge viewers` : ''} ==`,
     );
     const summary = await runCase(options, local, edgeViewers);
-    print(summary);
+    print(summary, tables);
     summaries.push(summary);
   }
   const file = options.out ?? RESULTS;
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify(summaries, null, 2)}\n`);
+  writeResults(file, { script: 'bench:votes', tables, data: { summaries } });
   console.log(
     `\nbeat latency = receive − envelope t of every beat delta (ms), before the prompt (calm) and from its opening to 1 s after the last vote (storm); written to ${file}`,
   );

@@ -18,7 +18,11 @@ test('60 venue and 60 edge viewers vote in a 1 s window: none lost, none doubled
     170_000,
   );
   expect({ code, output }).toMatchObject({ code: 0 });
-  const [venue, edge] = JSON.parse(readFileSync(out, 'utf8'));
+  const saved = JSON.parse(readFileSync(out, 'utf8'));
+  const [venue, edge] = saved.summaries;
+  // The printed table is kept for docs/results.md (tools/docs/bench-results.js).
+  expect(saved).toMatchObject({ bench: 'bench:votes', command: expect.stringMatching(/^npm run bench:votes -- --local 60/) });
+  expect(saved.tables.map((t) => t.cells.map((row) => row.slice(0, 2)))).toEqual([[['venue', '60']], [['edge', '60']]]);
   expect(venue.rows[0]).toMatchObject({ side: 'venue', viewers: 60, voted: 60, counted: 60, lost: 0, doubled: 0, ok: 66 });
   expect(edge.rows[1]).toMatchObject({ side: 'edge', viewers: 60, voted: 60, counted: 60, lost: 0, doubled: 0 });
   expect(edge.edgeRoot).toMatchObject({ total: 60 });

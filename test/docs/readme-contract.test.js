@@ -11,12 +11,13 @@ import { BadInput, createMetrics } from '../../local-server/src/logs/metrics.js'
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const page = (path) => readFileSync(`${ROOT}${path}`, 'utf8');
 
-/** The text of one section of a page: from its heading to the next heading of any level. */
+/** The text of one section of a page: from its heading to the next heading of its level or above. */
 function section(path, heading) {
   const readme = page(path);
   const start = readme.indexOf(`\n${heading}\n`);
   if (start === -1) throw new Error(`${path} has no "${heading}" section`);
-  const next = readme.slice(start + heading.length + 2).search(/\n#{1,6} /);
+  const level = heading.indexOf(' ');
+  const next = readme.slice(start + heading.length + 2).search(new RegExp(`\\n#{1,${level}} `));
   return next === -1 ? readme.slice(start) : readme.slice(start, start + heading.length + 2 + next);
 }
 

@@ -92,6 +92,34 @@ export function paragraphsOf(text) {
 }
 
 /**
+ * Stretches of prose longer than `limit` bytes with no heading (docs/README.md#writing-a-page):
+ * code blocks, tables and HTML comments are not counted, nor the lines in `skipped` (blocks a
+ * tool writes, such as docs/results.md's generated ones). Blank lines count, as on the page.
+ * @param {string} text
+ * @param {number} limit bytes of prose allowed between two headings
+ * @param {{ start: number, end: number }[]} [skipped] 0-based line ranges, ends included
+ * @returns {{ n: number, bytes: number }[]} each stretch's first line (its heading's) and size
+ */
+export function longStretchesOf(text, limit, skipped = []) {
+  const out = [];
+  let stretch = { n: 1, bytes: 0 };
+  let comment = false;
+  const close = () => stretch.bytes > limit && out.push(stretch);
+  for (const { line, n, fenced } of linesOf(text)) {
+    const inComment = comment || line.trimStart().startsWith('<!--');
+    comment = inComment && !line.includes('-->');
+    if (fenced || inComment || line.trimStart().startsWith('|')) continue;
+    if (skipped.some((b) => n - 1 >= b.start && n - 1 <= b.end)) continue;
+    if (/^#{1,6} /.test(line)) {
+      close();
+      stretch = { n, bytes: 0 };
+    } else stretch.bytes += Buffer.byteLength(line) + 1;
+  }
+  close();
+  return out;
+}
+
+/**
  * The Markdown files git tracks (and new ones not ignored), relative to root.
  * @param {string} root the repository root
  * @returns {string[]}
