@@ -3,9 +3,9 @@
 // what it stores, what it drops beyond REPLAY_LIMIT, what it reads back, and the feed replies.
 
 import { createStateStream } from '#core/stream/state-stream.js';
-import { createLeanFeed, EDGE_LEAN_SUFFIX } from '../../edge-worker/src/show/lean-feed.js';
-import { createFeedCaches } from '../../edge-worker/src/http/feed-caches.js';
-import { WINDOW_BEATS, playingAt } from './lean-show.js';
+import { createLeanFeed, EDGE_LEAN_SUFFIX } from '../../../edge-worker/src/show/lean-feed.js';
+import { createFeedCaches } from '../../../edge-worker/src/http/feed-caches.js';
+import { WINDOW_BEATS, playingAt } from '../lean-show.js';
 
 /** The storage calls lean-feed.js makes, on a Map. */
 function mapStorage() {

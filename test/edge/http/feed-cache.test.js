@@ -2,7 +2,7 @@
 // stub whose feed RPC answers late (a loaded root): a request that arrives while another request's
 // refresh is in flight gets that refresh's answer, not the copy before it — right after a start
 // that copy is the root's "no show yet" snapshot (state-too-big.test.js saw one on a loaded run).
-import { createFeedCache } from '../../edge-worker/src/http/feed-cache.js';
+import { createFeedCache } from '../../../edge-worker/src/http/feed-cache.js';
 
 /** A root whose feed() answers after `delayMs` with its current head. */
 function slowRoot(delayMs) {

@@ -2,7 +2,7 @@
 // the smallest (edge − t) of recent frames wins, late frames do not pull it up, old samples age
 // out after WINDOW_MS, a stored offset seeds it after a restart, and junk is ignored.
 import { expect, test } from '@jest/globals';
-import { BUCKET_MS, STEP_MS, WINDOW_MS, createVenueClock } from '../../edge-worker/src/show/venue-clock.js';
+import { BUCKET_MS, STEP_MS, WINDOW_MS, createVenueClock } from '../../../edge-worker/src/show/venue-clock.js';
 
 test('the fastest frame of the window sets the offset; slow ones and junk do not move it', () => {
   let edgeNow = 1_000_000;

@@ -2,8 +2,8 @@
 // the show from the path, the object names, and the per-isolate feed caches' bound. The routes
 // themselves are tested on workerd in shows*.test.js.
 
-import { parseShowPath } from '../../edge-worker/src/http/show-path.js';
-import { createFeedCaches, MAX_SHOWS } from '../../edge-worker/src/http/feed-caches.js';
+import { parseShowPath } from '../../../edge-worker/src/http/show-path.js';
+import { createFeedCaches, MAX_SHOWS } from '../../../edge-worker/src/http/feed-caches.js';
 import { isShowName } from '#core/protocol/show-name.js';
 
 test('paths without /s/ are the default show, unchanged', () => {
