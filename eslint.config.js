@@ -61,7 +61,10 @@ export default [
     files: ['test/audience/**', 'test/browsers/**', 'test/app/**', 'test/artillery/**', 'test/security/**'],
     languageOptions: { globals: { ...globals.node, ...globals.jest, ...globals.browser } },
   },
-  { files: ['web/audience/src/**', 'web/audience/part/**', 'web/console/**'], languageOptions: { globals: { ...globals.browser } } },
+  {
+    files: ['web/audience/src/**', 'web/audience/part/**', 'web/audience/shared/**', 'web/console/**'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
   { files: ['edge-worker/src/**'], languageOptions: { globals: { ...globals.serviceworker, WebSocketPair: 'readonly' } } },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
 ];

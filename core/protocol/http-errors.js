@@ -72,6 +72,12 @@ export const VENUE_ERRORS = Object.freeze({
   },
   NOTATION_FAILED: { status: 422, message: 'the notation could not be engraved', doc: 'docs/reference/notation.md#notation-routes' },
   NOTATION_MISMATCH: { status: 409, message: 'the notation does not match the score', doc: 'docs/reference/notation.md#notation-routes' },
+  // The engraved pages as the audience's media (docs/reference/notation.md#the-score-on-the-audiences-phones).
+  NOTATION_NOT_SHOWN: {
+    status: 404,
+    message: 'no view of this score shows the audience that part',
+    doc: 'docs/reference/notation.md#the-score-on-the-audiences-phones',
+  },
   // Control listener guard.
   MISDIRECTED_HOST: {
     status: 421,

@@ -2,6 +2,7 @@
 // and the ones cues merge in), free-form view data, audio and OSC cues, and the list of cues.
 
 import { isColour } from '#core/protocol/colour.js';
+import { FULL_SCORE } from './audience-score.js';
 import { describeValue, quote } from './format-problems.js';
 import { SCORE_LIMITS } from './validate-limits.js';
 import { checkOscAddress, checkReference } from './validate-media.js';
@@ -27,7 +28,7 @@ import { checkPosition, compare } from './validate-timing.js';
  * @typedef {import('./validate-limits.js').Cue} Cue
  */
 
-const VIEW_KEYS = ['text', 'instruction', 'color', 'image', 'data'];
+const VIEW_KEYS = ['text', 'instruction', 'color', 'image', 'data', 'score'];
 /** The range of an OSC `i` (a 32-bit signed integer). */
 const OSC_INT_MIN = -2_147_483_648;
 const OSC_INT_MAX = 2_147_483_647;
@@ -65,11 +66,36 @@ export function checkView(ctx, value, path, env, initial) {
     else if (key === 'color') {
       if (!isColour(member)) ctx.add(at, `expected a colour written #rgb or #rrggbb (e.g. "#1a1a2e"), got ${describeValue(member)}`);
     } else if (key === 'image') checkReference(ctx, member, at, env.assets, 'image', 'image asset');
+    else if (key === 'score') checkShownScore(ctx, member, at, env);
     else if (!isObject(member)) ctx.add(at, `expected an object { ... } of free-form values, got ${describeValue(member)}`);
     else if (checkData(ctx, member, at) && checkTileColours(ctx, member, at)) out.data = JSON.parse(JSON.stringify(member));
   }
   if (!initial && Object.keys(value).length === 0) ctx.add(path, `the view is empty; give at least one of ${list(VIEW_KEYS)}`);
   return out;
+}
+
+/**
+ * `score`: the part whose engraved pages the audience follows, or "all"
+ * (docs/reference/notation.md#the-score-on-the-audiences-phones). Only a score that names its
+ * notation has pages to show.
+ */
+function checkShownScore(ctx, value, path, env) {
+  if (typeof value !== 'string') {
+    ctx.add(
+      path,
+      `expected "${FULL_SCORE}" (the full score) or a part's id, whose engraved pages the audience follows, got ${describeValue(value)}`,
+    );
+    return;
+  }
+  if (!env.notation) {
+    const graphic = env.graphic ? ' (a graphic score is shown on the part pages only)' : '';
+    ctx.add(
+      path,
+      `the score has no engraved notation to show the audience${graphic}; name the MusicXML file it was made from in "notation" (tutti import does), or leave out "score"`,
+    );
+    return;
+  }
+  if (value !== FULL_SCORE) checkReference(ctx, value, path, env.parts, undefined, 'part');
 }
 
 /** Free-form JSON: plain values only, bounded depth, node count and size; no "__proto__" keys. */

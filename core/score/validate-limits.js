@@ -55,7 +55,8 @@ export const SCORE_LIMITS = Object.freeze({
  * @typedef {{ at: Position, mark: string, name?: string }} Section
  * @typedef {{ id: string, name?: string, osc: string }} Part
  * @typedef {{ id: string, kind: 'audio' | 'image', src: string, bytes?: number }} Asset
- * @typedef {{ text?: string, instruction?: string, color?: string, image?: string, data?: Record<string, unknown> }} View
+ * @typedef {{ text?: string, instruction?: string, color?: string, image?: string, data?: Record<string, unknown>, score?: string }} View
+ *   `score`: the part (or "all") whose engraved pages the audience follows (audience-score.js)
  * @typedef {{ at: Position, label?: string, view?: View, audio?: { asset: string, gain: number },
  *   osc?: { part?: string, address: string, args: Array<number | string | boolean> } }} Cue
  * @typedef {{ id: string, label: string, section?: string }} PromptOption
@@ -95,4 +96,6 @@ export const SCORE_LIMITS = Object.freeze({
  * @property {Map<string, { path: string, kind?: 'audio' | 'image' }>} assets
  * @property {Map<string, { path: string }>} parts
  * @property {number[]} [cueOrder] the file index of each cue after sorting by position
+ * @property {boolean} [notation] the score names its notation (a view may show it: audience-score.js)
+ * @property {boolean} [graphic] the score has a graphic score
  */

@@ -2,6 +2,7 @@
 // destinations), assets (media files next to the score), their ids, OSC addresses, and the check
 // that a reference names a declared part or asset of the right kind.
 
+import { NOTATION_MEDIA_DIR, isNotationMedia } from './audience-score.js';
 import { describeValue, didYouMean, quote } from './format-problems.js';
 import { SCORE_LIMITS } from './validate-limits.js';
 import { article, chars, checkArray, checkEntry, checkInteger, checkString, has, own, shown } from './validate-primitives.js';
@@ -166,7 +167,11 @@ export function checkAssets(ctx, value, env) {
       ctx.add(`${path}.src`, `expected a file path relative to the score (text), got ${describeValue(src)}`);
     else if (chars(src) > SCORE_LIMITS.srcChars) ctx.add(`${path}.src`, `the path is longer than ${SCORE_LIMITS.srcChars} characters`);
     else {
-      const problem = srcProblem(src, kindOk ? kind : undefined);
+      // The engraved pages are served as media under notation/ (audience-score.js): an asset there would be hidden by them.
+      const reserved = isNotationMedia(src)
+        ? `the folder "${NOTATION_MEDIA_DIR}/" is where the audience's engraved pages are served; keep the file in another folder`
+        : undefined;
+      const problem = srcProblem(src, kindOk ? kind : undefined) ?? reserved;
       if (problem) ctx.add(`${path}.src`, `${quote(src)} is not a usable file path: ${problem}`);
     }
     if (has(entry, 'bytes')) {

@@ -166,7 +166,14 @@ function checkScore(ctx, value) {
   out.bars = bars;
 
   /** @type {import('./validate-limits.js').ScoreEnv} */
-  const env = { lastBar, beatsAt: undefined, assets: new Map(), parts: new Map() };
+  const env = {
+    lastBar,
+    beatsAt: undefined,
+    assets: new Map(),
+    parts: new Map(),
+    notation: has(value, 'notation'),
+    graphic: has(value, 'graphic'),
+  };
   out.meter = checkMeter(ctx, own(value, 'meter'), env);
   out.parts = checkParts(ctx, own(value, 'parts'), env);
   out.assets = checkAssets(ctx, own(value, 'assets'), env);

@@ -22,6 +22,7 @@ import { openRecord } from './record/open-record.js';
 import { createClosers } from './show/closers.js';
 import { createServerStatus } from './show/server-status.js';
 import { createNotationService } from './notation/notation-service.js';
+import { AUDIENCE_NOTATION_LAYOUT, partsShownToAudience } from '#core/score/audience-score.js';
 import { defaultStateDir, NOTATION_DIR_NAME } from './show/state-dir.js';
 
 /**
@@ -125,22 +126,31 @@ export async function startShowServer(options = {}) {
     const osc = createOscOut({ targets: oscTargets, show, metrics, log, allPlain: oscPlain, now });
     closers.add('OSC out', () => osc.close());
 
-    // The mirror copies the current score's media (the files behind /media/…) to the edge too.
-    const mediaSource = () => ({ dir: show.source().dir, assets: show.engine.score().assets ?? [] });
+    // The score's notation is engraved in the background, off the show's thread (docs/reference/notation.md).
+    const notation = createNotationService({ cacheDir: options.notationCacheDir ?? path.join(defaultStateDir(), NOTATION_DIR_NAME), log });
+    closers.add('notation', () => notation.close());
+    notation.load(show.source());
+    show.events.on('score', (next) => notation.load(next));
+
+    // The mirror copies the current score's media (the files behind /media/…) to the edge too, with
+    // the engraved pages a view shows the audience as each is engraved (docs/reference/notation.md#the-score-on-the-audiences-phones).
+    const shownParts = () => partsShownToAudience(show.engine.score());
+    const mediaSource = () => ({
+      dir: show.source().dir,
+      assets: show.engine.score().assets ?? [],
+      generated: () => notation.mediaFiles(shownParts(), AUDIENCE_NOTATION_LAYOUT),
+    });
     const edge = createEdgeMirror({ stream: show.stream, events: show.events, log, metrics, media: mediaSource });
     closers.add('edge mirror', () => edge.close());
+    notation.onEngraved((part, layout) => {
+      if (layout === AUDIENCE_NOTATION_LAYOUT && shownParts().includes(part)) edge.syncMedia();
+    });
     if (edgeUrl) await edge.enable(edgeUrl, edgeToken ?? '');
     // Audience voices (docs/README.md): the venue counts its phones, the edge's totals are added.
     const voices = createVoices({ show, now, metrics, log, osc, edge, edgeWaitMs: options.voteEdgeWaitMs });
     closers.add('voices', () => voices.close());
     const { votes, reactions } = voices;
     const overflow = createOverflow({ maxClients, edgeUrl: () => edge.publicUrl(), viewers: () => show.hub.viewers(), metrics });
-
-    // The score's notation is engraved in the background, off the show's thread (docs/reference/notation.md).
-    const notation = createNotationService({ cacheDir: options.notationCacheDir ?? path.join(defaultStateDir(), NOTATION_DIR_NAME), log });
-    closers.add('notation', () => notation.close());
-    notation.load(show.source());
-    show.events.on('score', (next) => notation.load(next));
 
     const status = createServerStatus({ show, osc, oscIn: () => oscIn, edge, votes, reactions, maxClients, notation });
 

@@ -278,6 +278,12 @@ test('a file changed on disk meanwhile: overwrite it, or reload it', async () =>
 test('while the show plays a save waits for "Apply now", which keeps the show where it is', async () => {
   expect((await transport('play')).status).toBe(200);
   await waitFor(() => ctx.server.status().transport === 'playing', 5000, 'playing');
+  // A second console, its editor open on the file as it was.
+  const other = await ctx.browser.newPage({ viewport: { width: 1500, height: 1000 } });
+  await other.goto(ctx.consoleUrl);
+  await other.waitForFunction(() => document.getElementById('conn-badge')?.textContent === 'Live');
+  await other.click('[data-testid=edit-toggle]');
+  await other.waitForSelector('[data-testid=cue-chip]');
   await addText(12, 'Applied live');
   await page.click('[data-testid=ed-save]');
   await page.waitForFunction(() => /The show is playing/.test(document.querySelector('[data-testid=ed-message]')?.textContent ?? ''));
@@ -289,6 +295,14 @@ test('while the show plays a save waits for "Apply now", which keeps the show wh
   );
   expect(onDisk().cues.some((c) => c.view?.text === 'Applied live')).toBe(true);
   expect(ctx.server.status()).toMatchObject({ transport: 'playing', epoch });
+  // The other console is told: its editor shows the applied cue, and this one keeps its history.
+  await other.waitForFunction(() =>
+    [...document.querySelectorAll('[data-testid=cue-chip]')].some((c) => c.textContent?.includes('Applied live')),
+  );
+  expect(await other.textContent('[data-testid=ed-message]')).toMatch(/changed from another console/);
+  await other.close();
+  expect(await page.textContent('[data-testid=ed-message]')).toMatch(/applied to the running show/);
+  expect(await page.isEnabled('[data-testid=ed-undo]')).toBe(true);
   await transport('stop');
   await waitFor(() => ctx.server.status().transport === 'stopped', 5000, 'stopped');
 }, 60_000);

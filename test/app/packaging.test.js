@@ -60,10 +60,18 @@ describe('the unpacked app built by electron-builder', () => {
         '/dist/audience/manifest.json',
       ]),
     );
-    // The builder stays out; the page's sources ship for the console editor's phone preview,
-    // which runs the audience view code as it is (local-server/src/console/console-ui.js).
-    expect(files.filter((p) => p.startsWith('/web/audience/') && !p.startsWith('/web/audience/src'))).toEqual([]);
-    expect(files).toEqual(expect.arrayContaining(['/web/audience/src/view.js', '/web/audience/src/index.html']));
+    // The builder stays out; the pages' sources ship for the console editor's phone and part
+    // previews, which run the audience and part pages' view code as it is (local-server/src/console/console-ui.js).
+    expect(files.filter((p) => p.startsWith('/web/audience/') && !/^\/web\/audience\/(src|part|shared)(\/|$)/.test(p))).toEqual([]);
+    expect(files).toEqual(
+      expect.arrayContaining([
+        '/web/audience/src/view.js',
+        '/web/audience/src/index.html',
+        '/web/audience/part/part-view.js',
+        '/web/audience/part/index.html',
+        '/web/audience/shared/notation-view.js',
+      ]),
+    );
     expect(files.filter((p) => /\/node_modules\/(@esbuild|esbuild|electron|electron-builder)(\/|$)/.test(p))).toEqual([]);
     expect(existsSync(join(built.resourcesDir, 'scores', 'demo.score.json'))).toBe(true);
     expect(existsSync(join(built.resourcesDir, 'scores', 'broken'))).toBe(false);
@@ -110,7 +118,14 @@ describe('the unpacked app built by electron-builder', () => {
       expect(consolePage.status).toBe(200);
       expect(await consolePage.text()).toContain('/console/main.js');
       // The score editor's modules and phone preview come from app.asar too.
-      for (const path of ['/core/score/validate.js', '/console/editor/phone.html', '/console/audience/view.js'])
+      for (const path of [
+        '/core/score/validate.js',
+        '/console/editor/phone.html',
+        '/console/audience/view.js',
+        '/console/editor/part.html',
+        '/console/web-audience/part/part-view.js',
+        '/console/web-audience/shared/notation-source.js',
+      ])
         expect([path, (await fetch(`${info.controlUrl}${path}`)).status]).toEqual([path, 200]);
       const api = await fetch(`${info.controlUrl}/api/console`, { headers: { authorization: 'Bearer packaged-token' } });
       expect(await api.json()).toMatchObject({ mode: 'electron', score: { id: 'demo' } });

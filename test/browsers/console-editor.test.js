@@ -1,8 +1,9 @@
 // The console's score editor in Firefox ESR and WebKitGTK (Safari's engine), as the composer's
 // own browser would run it (test/app/console-editor.test.js covers Chromium, the desktop app's
-// engine): a text added at a printed bar shows in the phone preview, the validator's sentence
-// appears at the cue, a delete is undone and redone, and Save writes the file through the real
-// route (SPEC §11). Screenshots: artifacts/browsers/.
+// engine): a text added at a printed bar shows in the phone preview (and the place in the part-page
+// preview), the validator's sentence
+// appears at the cue, a delete is undone and redone, Save writes the file through the real
+// route (SPEC §11), and, played, a phone in the same engine shows the text from that beat on. Screenshots: artifacts/browsers/.
 
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -58,6 +59,19 @@ describe.each(ENGINES)('%s', (name) => {
       'the preview',
     );
     expect(shown).toEqual([TEXT, '6', '3']);
+    // The part-page preview, drawn by the part page's own code: printed bar 2 (running bar 6), beat 3.
+    const part = await waitInPage(
+      page,
+      () => {
+        const doc = /** @type {HTMLIFrameElement} */ (document.querySelector('[data-testid=part-preview]')).contentDocument;
+        const read = (id) => doc?.getElementById(id)?.textContent;
+        return doc?.body.dataset.previewBar === '6' && [read('bar'), read('beat'), read('printed-bar')];
+      },
+      undefined,
+      15_000,
+      'the part preview',
+    );
+    expect(part).toEqual(['2', '3', '2nd time · running bar 6']);
     await page.screenshot(join(ARTIFACTS, `${name}-console-editor.png`));
   }, 60_000);
 
@@ -83,4 +97,42 @@ describe.each(ENGINES)('%s', (name) => {
     await waitFor(async () => JSON.parse(await readFile(score.path, 'utf8')).cues.length === 2, 10_000, 'the saved file');
     expect(JSON.parse(await readFile(score.path, 'utf8')).cues[1]).toEqual({ at: { bar: 6, beat: 3 }, view: { text: TEXT } });
   }, 60_000);
+
+  test('played, a phone in the same engine shows the text from bar 6 beat 3 on', async () => {
+    const transport = (action) =>
+      fetch(`${show.controlUrl}/api/transport`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer test-token', 'content-type': 'application/json' },
+        body: JSON.stringify({ action }),
+      });
+    const phone = await launchEngine(name);
+    try {
+      // The audience page, recording every change it draws.
+      await phone.goto(`http://127.0.0.1:${new URL(show.audienceUrl).port}/`);
+      await waitInPage(phone, () => /** @type {any} */ (window).__tutti?.connection().live, undefined, 15_000, 'the live phone');
+      await phone.evaluate(() => {
+        const seen = /** @type {string[][]} */ ([]);
+        /** @type {any} */ (window).seen = seen;
+        const read = () => ['bar', 'beat', 'text'].map((id) => document.getElementById(id)?.textContent ?? '');
+        new MutationObserver(() => seen.push(read())).observe(document.body, { subtree: true, childList: true, characterData: true });
+      });
+      expect((await transport('play')).status).toBe(200);
+      const seen = await waitInPage(
+        phone,
+        (text) => {
+          const all = /** @type {any} */ (window).seen;
+          return all.some((s) => s[2] === text) && all;
+        },
+        TEXT,
+        20_000,
+        'the text on the phone',
+      );
+      const first = seen.findIndex((s) => s[2] === TEXT);
+      expect(seen[first].slice(0, 2)).toEqual(['6', '3']);
+      expect(seen.slice(0, first).some((s) => s[0] === '6' && s[1] === '2')).toBe(true); // not there a beat before
+    } finally {
+      await transport('stop');
+      await phone.close();
+    }
+  }, 90_000);
 });

@@ -177,7 +177,7 @@ function start() {
       rehearsal.setScore(event.score);
       score.setScore(event.score);
       score.setRecent(event.recentScores);
-      editor.scoreChanged(event.score);
+      editor.scoreChanged(event.score, event.revision ?? null);
     },
     stats: (event) => {
       clock.observe(event.s);

@@ -123,8 +123,23 @@ export default async function consoleApi(
       history.loaded(next.path);
       tell({ scorePath: next.path });
       countIn.cancel('a new score was loaded');
-      broadcast('score', { score: currentScore(), lastAttempt: history.lastAttempt(), recentScores: history.recent() });
+      broadcast('score', {
+        score: currentScore(),
+        lastAttempt: history.lastAttempt(),
+        recentScores: history.recent(),
+        revision: next.revision ?? null,
+      });
     },
+    // An edit applied while playing (docs/reference/score-editing-api.md#apply-while-playing): every
+    // console shows the edited score, and their editors follow it when nothing there is unsaved.
+    edited: (next) =>
+      broadcast('score', {
+        score: currentScore(),
+        lastAttempt: history.lastAttempt(),
+        recentScores: history.recent(),
+        revision: next.revision ?? null,
+        edited: true,
+      }),
     transport: () => broadcast('transport', transport()),
     // Rehearsal mode (docs/README.md): every console shows at once whether the hall sees the show.
     rehearsal: () => broadcast('transport', transport()),

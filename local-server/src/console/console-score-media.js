@@ -1,4 +1,5 @@
-// The images of the loaded score for the editor's phone preview (web/console/editor/phone-main.js):
+// The images and sounds of the loaded score for the editor's phone preview (web/console/editor/phone-main.js,
+// preview-sounds.js):
 // GET /console/score/media/<src> on the control listener, so the preview's <img> loads them from
 // its own origin, as a phone loads them from /media/<src> on the audience listener. An <img>
 // cannot send the token, so this path is a console file (control-guard.js): only what the
@@ -12,8 +13,8 @@ import { resolveMediaFile } from '../score/media-file.js';
 import { MEDIA_CSP, decodeMediaPath, mediaType } from '#core/protocol/media.js';
 import { sendError } from '../routes/send-error.js';
 
-/** Image types only: the preview draws images; sounds are not played there. */
-const IMAGE = /^image\//;
+/** Images (the preview draws them) and sounds (its Play buttons, docs/tutorials/first-piece-without-json.md#see-what-a-phone-shows). */
+const PREVIEWED = /^(image|audio)\//;
 
 /**
  * @param {import('fastify').FastifyInstance} app
@@ -26,7 +27,7 @@ export default async function consoleScoreMedia(app, { media }) {
     const allowed =
       rel !== null &&
       source !== null &&
-      IMAGE.test(mediaType(rel)) &&
+      PREVIEWED.test(mediaType(rel)) &&
       (source.assets.some((asset) => asset.src === rel) || rel.startsWith(`media/${source.id}/`));
     if (!allowed) return sendError(reply, 'NOT_FOUND');
     const info = await resolveMediaFile(source.dir, rel);

@@ -23,7 +23,7 @@ const AUDIENCE_DIR = fileURLToPath(new URL('../../../web/audience/src/', import.
  * and the merge patch a replay applies envelopes with (docs/how-to/record-and-replay.md#replaying-a-record)
  * with the phone's beat queue (core/client/beat-schedule.js); for the score
  * editor (docs/tutorials/first-piece-without-json.md) the validator `tutti validate` runs, the
- * timeline and the cue index. Only these and the modules they import are served
+ * timeline, the cue index and the part pages' cue table. Only these and the modules they import are served
  * (local-server/src/console/console-modules.js).
  */
 export const CONSOLE_CORE_FILES = Object.freeze([
@@ -35,11 +35,20 @@ export const CONSOLE_CORE_FILES = Object.freeze([
   'score/validate.js',
   'score/timeline.js',
   'score/cue-index.js',
+  'score/part-cues.js',
 ]);
 /** The audience page's own view code, run by the editor's phone preview (not a copy of it). */
 const AUDIENCE_ENTRIES = ['view.js'];
 /** The preview frame's script (web/console/editor/), which drives the audience view above. */
 const PHONE_SCRIPT = '/console/editor/phone-main.js';
+const WEB_AUDIENCE_DIR = fileURLToPath(new URL('../../../web/audience/', import.meta.url));
+/**
+ * The part page's own view and notation code (web/audience/part/, web/audience/shared/), run by
+ * the editor's part-page preview and its timeline's notation, served under /console/web-audience/
+ * with the audience modules they import (../src/…) beside them, as in the source tree.
+ */
+const PART_ENTRIES = ['part/part-view.js', 'shared/notation-view.js', 'shared/notation-source.js'];
+const PART_SCRIPT = '/console/editor/part-main.js';
 
 /**
  * The console's Content-Security-Policy: only its own files (framed only by itself: the phone preview); data: only for images (the QR code);
@@ -110,12 +119,29 @@ export default async function consoleUi(app, options = {}) {
   try {
     const audience = await collectModules({ root: AUDIENCE_DIR, entries: AUDIENCE_ENTRIES, coreDir: CORE_DIR }, core);
     for (const [name, body] of audience) files.set(`audience/${name}`, { body, type: TYPES['.js'] });
-    for (const name of (await readdir(AUDIENCE_DIR)).filter((n) => n.endsWith('.css')))
-      files.set(`audience/${name}`, { body: await readFile(join(AUDIENCE_DIR, name)), type: TYPES['.css'] });
+    // The pages' styles as in the source tree, so their relative @imports (../shared/…) resolve.
+    for (const folder of ['src', 'shared', 'part'])
+      for (const name of (await readdir(join(WEB_AUDIENCE_DIR, folder)).catch(() => [])).filter((n) => n.endsWith('.css')))
+        files.set(`web-audience/${folder}/${name}`, { body: await readFile(join(WEB_AUDIENCE_DIR, folder, name)), type: TYPES['.css'] });
     const page = await readFile(join(AUDIENCE_DIR, 'index.html'), 'utf8');
-    files.set('editor/phone.html', { body: Buffer.from(phonePage(page)), type: TYPES['.html'] });
+    files.set('editor/phone.html', {
+      body: Buffer.from(previewPage(page, '/console/web-audience/src/styles.css', PHONE_SCRIPT)),
+      type: TYPES['.html'],
+    });
   } catch (err) {
     app.log.warn(`console UI: the editor's phone preview is not available: ${err.message}`);
+  }
+  // The editor's part-page preview and notation: likewise optional.
+  try {
+    const part = await collectModules({ root: WEB_AUDIENCE_DIR, entries: PART_ENTRIES, coreDir: CORE_DIR }, core);
+    for (const [name, body] of part) files.set(`web-audience/${name}`, { body, type: TYPES['.js'] });
+    const page = await readFile(join(WEB_AUDIENCE_DIR, 'part', 'index.html'), 'utf8');
+    files.set('editor/part.html', {
+      body: Buffer.from(previewPage(page, '/console/web-audience/part/styles.css', PART_SCRIPT)),
+      type: TYPES['.html'],
+    });
+  } catch (err) {
+    app.log.warn(`console UI: the editor's part-page preview is not available: ${err.message}`);
   }
   for (const [name, body] of core) coreFiles.set(name, { body, type: TYPES['.js'] });
 
@@ -145,14 +171,17 @@ export default async function consoleUi(app, options = {}) {
 }
 
 /**
- * The editor's phone preview: the audience page's own markup (web/audience/src/index.html), with
- * the console's policy, the audience styles and the preview script in place of the phone app's.
+ * An editor preview frame: the audience page's or the part page's own markup
+ * (web/audience/src/index.html, web/audience/part/index.html), with the console's policy, the
+ * page's own styles and the preview script in place of the page's app.
  * @param {string} template
+ * @param {string} css
+ * @param {string} js
  */
-function phonePage(template) {
+function previewPage(template, css, js) {
   return template
     .replace('%CSP%', CONSOLE_CSP.replace(/; frame-ancestors [^;]*/, ''))
-    .replace('%CSS%', '/console/audience/styles.css')
-    .replace('%JS%', PHONE_SCRIPT)
+    .replace('%CSS%', css)
+    .replace('%JS%', js)
     .replace(/<video id="keep-awake"[^>]*><\/video>/, '');
 }

@@ -79,7 +79,7 @@ export function createEdgeMediaClient({ base, token, signal: closing, fetch: fet
     list: () => request('/publish/media'),
     /**
      * @param {string} src
-     * @param {Buffer} bytes
+     * @param {Uint8Array} bytes
      * @param {string} sha256 the edge checks the bytes against it
      */
     put: (src, bytes, sha256) =>

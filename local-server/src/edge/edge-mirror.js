@@ -102,6 +102,8 @@ export function createEdgeMirror({ stream, events, log, metrics, media = null })
       mediaSource = provider;
       mediaSync?.trigger();
     },
+    /** Compare the media with the edge again (files the venue made, such as engraved pages, are ready). */
+    syncMedia: () => mediaSync?.trigger(),
     /** Resolves once no media upload pass is running (tests). */
     mediaIdle: () => mediaSync?.whenIdle() ?? Promise.resolve(),
     /** Public URL viewers are sent to on overflow (null when the mirror is off). */

@@ -7,11 +7,15 @@ import { readFile } from 'node:fs/promises';
 import { MEDIA_READ_FLAGS, resolveMediaFile } from '../score/media-file.js';
 
 /**
- * @typedef {{ src: string, file: string, size: number, sha256: string }} LocalMediaFile
+ * @typedef {{ src: string, file: string, size: number, sha256: string, bytes?: Uint8Array }} LocalMediaFile
+ *   `bytes`: a file the venue made (MediaSource.generated), held in memory; `file` is then ''
  */
 
 /** @param {unknown} err */
 const messageOf = (err) => (err instanceof Error ? err.message : String(err));
+
+/** @param {Uint8Array} bytes */
+const sha256Of = (bytes) => createHash('sha256').update(bytes).digest('hex');
 
 /**
  * A file's bytes and their sha256, read now.
@@ -20,7 +24,7 @@ const messageOf = (err) => (err instanceof Error ? err.message : String(err));
  */
 export async function readMediaBytes(file) {
   const bytes = await readFile(file, { flag: MEDIA_READ_FLAGS });
-  return { bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
+  return { bytes, sha256: sha256Of(bytes) };
 }
 
 /**
@@ -52,6 +56,25 @@ export function createLocalMedia({ warn }) {
         warn(`cannot read ${asset.src} (${messageOf(err)}); the edge will not have it`);
       }
     }
+    for (const made of media.generated ? await generatedFiles(media.generated, warn) : []) {
+      if (seen.has(made.src)) continue;
+      seen.add(made.src);
+      files.push({ src: made.src, file: '', size: made.bytes.length, sha256: sha256Of(made.bytes), bytes: made.bytes });
+    }
     return files;
   };
+}
+
+/**
+ * The files the venue makes for the score; none (and one warning) when they cannot be made now.
+ * @param {() => Promise<Array<{ src: string, bytes: Uint8Array }>>} generated
+ * @param {(message: string) => void} warn
+ */
+async function generatedFiles(generated, warn) {
+  try {
+    return await generated();
+  } catch (err) {
+    warn(`cannot read the engraved pages (${messageOf(err)}); the edge will not have them yet`);
+    return [];
+  }
 }

@@ -58,7 +58,7 @@ export function createMediaPass({ source, client, current, concurrency, signal, 
     const worker = async () => {
       for (let f = queue.shift(); f; f = queue.shift()) {
         try {
-          const { bytes, sha256 } = await readMediaBytes(f.file);
+          const { bytes, sha256 } = f.bytes ? { bytes: f.bytes, sha256: f.sha256 } : await readMediaBytes(f.file);
           await client.put(f.src, bytes, sha256);
           have.set(f.src, { size: bytes.length, sha256 });
           if (sha256 !== f.sha256) transient = true; // changed on disk meanwhile: compare again
@@ -82,7 +82,8 @@ export function createMediaPass({ source, client, current, concurrency, signal, 
   return async function pass() {
     const media = source();
     const local = media ? await describeLocal(media) : [];
-    current.total = media ? new Set((media.assets ?? []).map((a) => a.src)).size : 0;
+    const made = local.filter((f) => f.bytes).length;
+    current.total = media ? new Set((media.assets ?? []).map((a) => a.src)).size + made : 0;
     current.checked = true;
     if (!local.length) {
       Object.assign(current, { uploaded: 0, bytes: 0 });

@@ -21,10 +21,13 @@ const DEFAULT_CONCURRENCY = 3;
  * @typedef {object} MediaSource what the show is playing now
  * @property {string} dir the score's folder; asset `src` paths are relative to it
  * @property {Array<{ src: string }>} assets the score's assets
+ * @property {() => Promise<Array<{ src: string, bytes: Uint8Array }>>} [generated] files the venue makes
+ *   rather than reads from the score's folder (the engraved pages a view shows the audience,
+ *   docs/reference/notation.md#the-score-on-the-audiences-phones), uploaded the same way
  *
  * @typedef {object} MediaSyncStatus
  * @property {number} uploaded current assets the edge holds with the same bytes (sha256)
- * @property {number} total assets of the current score
+ * @property {number} total assets of the current score (and the files the venue makes for it)
  * @property {boolean} checked whether a pass has looked at the score's files yet (until then total is unknown, not 0)
  * @property {number} bytes size of the assets the edge holds
  * @property {'idle' | 'syncing' | 'retrying' | 'off'} state

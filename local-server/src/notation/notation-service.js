@@ -5,6 +5,7 @@
 // the routes ask (routes/notation.js) is answered from here, and /api/status shows the progress.
 
 import { ImportError } from '#core/import/import-error.js';
+import { AUDIENCE_NOTATION_LAYOUT, notationMapPath, notationPagePath, partsShownToAudience } from '#core/score/audience-score.js';
 import { buildBarMap, notationMismatch } from './bar-map.js';
 import { createEngraver } from './engraver.js';
 import { LAYOUTS } from './layouts.js';
@@ -28,6 +29,13 @@ export function createNotationService({ cacheDir, log, engraver = createEngraver
   let engraved = 0;
   /** The loaded score's notation (its file, what was read, the engravings); null when it names none. @type {any} */
   let current = null;
+  /** Told (part id or "all", layout) when an engraving of the current score is ready. @type {Set<(part: string, layout: string) => void>} */
+  const listeners = new Set();
+  const engravedNow = (state, xmlId, layout) => {
+    if (state.generation !== generation) return;
+    const ids = xmlId === 'all' ? ['all'] : state.source.parts.filter((p) => p.xmlId === xmlId).map((p) => p.id);
+    for (const id of ids) for (const listener of listeners) listener(id, layout);
+  };
 
   const fail = (message) => ({ kind: /** @type {const} */ ('failed'), message });
 
@@ -53,6 +61,7 @@ export function createNotationService({ cacheDir, log, engraver = createEngraver
         if (/another score was loaded|closing/.test(String(error?.message))) state.entries.delete(key);
         else entry.meta = { format: 0, error: sentence(error) };
       }
+      if (entry.meta && !entry.meta.error) engravedNow(state, xmlId, layout);
       return entry.meta;
     })();
     return entry;
@@ -77,15 +86,19 @@ export function createNotationService({ cacheDir, log, engraver = createEngraver
     const jobs = Object.keys(LAYOUTS).flatMap((layout) => wanted.map((id) => ({ id, layout })));
     state.total = jobs.length;
     log.info(`notation: engraving ${state.src}: ${wanted.length} part(s) × ${Object.keys(LAYOUTS).length} layouts`);
-    await Promise.all(
-      jobs.map(async ({ id, layout }) => {
-        const meta = await ensure(state, /** @type {string} */ (xmlIdOf(state, id)), layout, false).promise;
-        if (state.generation !== generation || !meta) return;
-        state.done += 1;
-        if (meta.error) state.failures.push(`${id} (${layout}): ${meta.error}`);
-        log.info(`notation: ${state.done}/${state.total} ${id} ${layout}${meta.error ? `: ${meta.error}` : `, ${meta.pages} page(s)`}`);
-      }),
-    );
+    const track = async ({ id, layout }) => {
+      const meta = await ensure(state, /** @type {string} */ (xmlIdOf(state, id)), layout, false).promise;
+      if (state.generation !== generation || !meta) return;
+      state.done += 1;
+      if (meta.error) state.failures.push(`${id} (${layout}): ${meta.error}`);
+      log.info(`notation: ${state.done}/${state.total} ${id} ${layout}${meta.error ? `: ${meta.error}` : `, ${meta.pages} page(s)`}`);
+    };
+    // The pages a view shows the audience before the rest: every phone in the hall (and the edge)
+    // waits on them (docs/reference/notation.md#the-score-on-the-audiences-phones).
+    const audience = new Set(partsShownToAudience(state.score));
+    const forAudience = (job) => job.layout === AUDIENCE_NOTATION_LAYOUT && audience.has(job.id);
+    await Promise.all(jobs.filter(forAudience).map(track));
+    if (state.generation === generation) await Promise.all(jobs.filter((job) => !forAudience(job)).map(track));
     if (state.generation === generation)
       log.info(
         `notation: ${state.src} engraved (${state.done - state.failures.length} of ${state.total}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
@@ -114,6 +127,16 @@ export function createNotationService({ cacheDir, log, engraver = createEngraver
     if (!entry.meta) return { kind: 'pending' };
     if (entry.meta.error) return fail(entry.meta.error);
     return { kind: 'ready', key: entry.key, meta: entry.meta };
+  };
+
+  /** The bar map's JSON for a part and layout, or the lookup that says why there is none. */
+  const barMap = (partId, layout) => {
+    const found = lookup(partId, layout);
+    if (found.kind !== 'ready') return found;
+    const state = /** @type {any} */ (current);
+    const built = buildBarMap(state.score, state.source, /** @type {any} */ (found.meta), state.src);
+    if (built.ok === false) return { kind: /** @type {const} */ ('mismatch'), message: built.message };
+    return { kind: /** @type {const} */ ('map'), json: JSON.stringify(built.map), meta: found.meta, key: found.key };
   };
 
   return {
@@ -151,14 +174,7 @@ export function createNotationService({ cacheDir, log, engraver = createEngraver
      * @param {string} layout
      * @returns {Lookup | { kind: 'map', json: string }}
      */
-    barMap(partId, layout) {
-      const found = lookup(partId, layout);
-      if (found.kind !== 'ready') return found;
-      const state = /** @type {any} */ (current);
-      const built = buildBarMap(state.score, state.source, /** @type {any} */ (found.meta), state.src);
-      if (built.ok === false) return { kind: 'mismatch', message: built.message };
-      return { kind: 'map', json: JSON.stringify(built.map) };
-    },
+    barMap: (partId, layout) => barMap(partId, layout),
     /**
      * One page's SVG, or the lookup that says why there is none.
      * @param {string} partId
@@ -173,6 +189,34 @@ export function createNotationService({ cacheDir, log, engraver = createEngraver
       if (page > pages) return { kind: 'no-page', pages };
       const etag = /** @type {string[]} */ (found.meta.etags)[page - 1];
       return { kind: 'page', body: await readEngravingPage(cacheDir, found.key, page), etag };
+    },
+    /**
+     * The bar maps and pages of `parts` in `layout` that are engraved now, as score media
+     * (core/score/audience-score.js paths): what the edge upload sends (edge/media-sync.js).
+     * Parts not engraved yet are asked for (urgently) and left out; `onEngraved` says when they are.
+     * @param {string[]} parts part ids or "all"
+     * @param {string} layout
+     * @returns {Promise<Array<{ src: string, bytes: Uint8Array }>>}
+     */
+    async mediaFiles(parts, layout) {
+      const files = [];
+      for (const part of parts) {
+        const map = barMap(part, layout);
+        if (map.kind !== 'map') continue;
+        files.push({ src: notationMapPath(part, layout), bytes: Buffer.from(map.json) });
+        for (let n = 1; n <= /** @type {number} */ (map.meta.pages); n += 1)
+          files.push({ src: notationPagePath(part, n, layout), bytes: await readEngravingPage(cacheDir, map.key, n) });
+      }
+      return files;
+    },
+    /**
+     * Be told when an engraving of the current score is ready (part id or "all", layout).
+     * @param {(part: string, layout: string) => void} listener
+     * @returns {() => void} stop listening
+     */
+    onEngraved(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
     /** @returns {NotationStatus} for /api/status and the console */
     status() {

@@ -20,13 +20,12 @@ export const NOTATION_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-
 export const RETRY_AFTER_S = 2;
 
 /**
- * The handler for every /part/<key>/notation/… request.
- * @param {{ notation: ReturnType<typeof import('../notation/notation-service.js').createNotationService>, metrics: import('../logs/metrics.js').Metrics }} options
- * @returns {(request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply, rest: string) => Promise<unknown>}
+ * The answer for one part's bar map (`page` null) or one page, once the request is read: shared by
+ * the part pages' route here and the audience's media route (routes/notation-media.js).
+ * @param {{ notation: ReturnType<typeof import('../notation/notation-service.js').createNotationService> }} options
+ * @returns {(request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply, partId: string, layout: string, page: number | null) => Promise<unknown>}
  */
-export function createNotationRoute({ notation, metrics }) {
-  const countBad = () => metrics.badInput.inc({ source: BadInput.HTTP_BODY });
-
+export function createNotationAnswer({ notation }) {
   /** The answer for a lookup that found no engraving to serve. */
   const notReady = (reply, found) => {
     if (found.kind === 'none') return sendError(reply, 'NO_NOTATION');
@@ -36,6 +35,29 @@ export function createNotationRoute({ notation, metrics }) {
     if (found.kind === 'no-page') return sendError(reply, 'NO_SUCH_PAGE', { message: `the engraving has ${found.pages} page(s)` });
     return sendError(reply, 'NOTATION_FAILED', { message: `the notation could not be engraved: ${found.message}` });
   };
+
+  return async (request, reply, partId, layout, page) => {
+    if (page === null) {
+      const found = notation.barMap(partId, layout);
+      if (found.kind !== 'map') return notReady(reply, found);
+      return reply.type('application/json; charset=utf-8').send(found.json);
+    }
+    const found = await notation.page(partId, layout, page);
+    if (found.kind !== 'page') return notReady(reply, found);
+    reply.header('etag', found.etag).header('x-content-type-options', 'nosniff').header('content-security-policy', NOTATION_CSP);
+    if (etagMatches(request.headers['if-none-match'], [found.etag])) return reply.code(304).send();
+    return reply.type('image/svg+xml; charset=utf-8').send(found.body);
+  };
+}
+
+/**
+ * The handler for every /part/<key>/notation/… request.
+ * @param {{ notation: ReturnType<typeof import('../notation/notation-service.js').createNotationService>, metrics: import('../logs/metrics.js').Metrics }} options
+ * @returns {(request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply, rest: string) => Promise<unknown>}
+ */
+export function createNotationRoute({ notation, metrics }) {
+  const countBad = () => metrics.badInput.inc({ source: BadInput.HTTP_BODY });
+  const answer = createNotationAnswer({ notation });
 
   return async (request, reply, rest) => {
     reply.header('cache-control', 'no-cache');
@@ -51,20 +73,11 @@ export function createNotationRoute({ notation, metrics }) {
       return sendError(reply, 'BAD_LAYOUT');
     }
     const [, partId, pageText] = match;
-    if (pageText === undefined) {
-      const found = notation.barMap(partId, layout.name);
-      if (found.kind !== 'map') return notReady(reply, found);
-      return reply.type('application/json; charset=utf-8').send(found.json);
-    }
-    const page = Number(pageText);
-    if (page < 1) {
+    const page = pageText === undefined ? null : Number(pageText);
+    if (page !== null && page < 1) {
       countBad();
       return sendError(reply, 'NO_SUCH_PAGE', { message: 'pages are numbered from 1' });
     }
-    const found = await notation.page(partId, layout.name, page);
-    if (found.kind !== 'page') return notReady(reply, found);
-    reply.header('etag', found.etag).header('x-content-type-options', 'nosniff').header('content-security-policy', NOTATION_CSP);
-    if (etagMatches(request.headers['if-none-match'], [found.etag])) return reply.code(304).send();
-    return reply.type('image/svg+xml; charset=utf-8').send(found.body);
+    return answer(request, reply, partId, layout.name, page);
   };
 }

@@ -15,6 +15,7 @@ import { MEDIA_READ_FLAGS, resolveMediaFile } from '../score/media-file.js';
 import { AUDIENCE_PAGE_CSP_HEADER } from '#core/protocol/page-csp.js';
 import { MEDIA_CSP, MEDIA_MAX_AGE, decodeMediaPath, etagMatches, mediaType, parseRange } from '#core/protocol/media.js';
 import { sendError } from './send-error.js';
+import { isNotationMedia } from '#core/score/audience-score.js';
 
 /** @typedef {import('../edge/media-sync.js').MediaSource} MediaSource */
 
@@ -118,11 +119,13 @@ export function sendBuiltFile(request, reply, file) {
 /**
  * Fastify plugin serving the built audience app and the score's media.
  * @param {import('fastify').FastifyInstance} app
- * @param {{ dir: string, media?: () => MediaSource | null, onOutside?: (src: string) => void }} options dir: the build
- *   output; media: the current score's folder and assets (only listed files are served, and only
- *   when their real path is inside the folder); onOutside: told when a listed file links outside it
+ * @param {{ dir: string, media?: () => MediaSource | null, onOutside?: (src: string) => void,
+ *   notationMedia?: (request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply, rel: string) => Promise<unknown> }} options
+ *   dir: the build output; media: the current score's folder and assets (only listed files are served, and only
+ *   when their real path is inside the folder); onOutside: told when a listed file links outside it;
+ *   notationMedia: answers the engraved pages under notation/ (routes/notation-media.js)
  */
-export default async function staticRoutes(app, { dir, media = () => null, onOutside = () => {} }) {
+export default async function staticRoutes(app, { dir, media = () => null, notationMedia, onOutside = () => {} }) {
   const files = await loadBuiltApp(dir);
 
   const serveFile = (file) => (request, reply) => sendBuiltFile(request, reply, file);
@@ -136,6 +139,7 @@ export default async function staticRoutes(app, { dir, media = () => null, onOut
   app.get('/media/*', async (request, reply) => {
     const raw = request.url.slice('/media/'.length).split('?')[0];
     const rel = decodeMediaPath(raw);
+    if (rel !== null && notationMedia && isNotationMedia(rel)) return notationMedia(request, reply, rel);
     const source = media();
     const listed = rel !== null && source !== null && source.assets.some((asset) => asset.src === rel);
     if (!listed) return sendError(reply, 'NOT_FOUND');

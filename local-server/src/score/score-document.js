@@ -109,16 +109,19 @@ export function createScoreDocument({ show, log }) {
     }
     const text = scoreText(/** @type {Record<string, unknown>} */ (score));
     await replaceFile(target, text, { backup: backupPath(target), mkdir: false });
+    // The consoles hear of the save with the file's new revision (console-api.js): an editor
+    // knows its own save's news from another console's edit.
+    const saved = { ...next, revision: revisionOf(text) };
     // Live: the show may have moved on while the file was written; a refusal now leaves the
     // file saved and says so.
-    const problem = live ? show.applyLive(next) : (show.load(next), null);
+    const problem = live ? show.applyLive(saved) : (show.load(saved), null);
     log.info(
       `saved the score ${target}${live ? (problem ? ` (not applied: ${problem})` : ', applied while playing') : ' and reloaded it'}`,
     );
     return {
       ok: true,
       path: target,
-      revision: revisionOf(text),
+      revision: saved.revision,
       applied: live ? 'live' : 'loaded',
       ...(problem ? { notApplied: problem } : {}),
     };

@@ -23,6 +23,7 @@ import partRoutes from '../routes/part.js';
 import partStreamRoutes from '../routes/part-stream.js';
 import { sendError, sendThrownError, thrownStatus } from '../routes/send-error.js';
 import { warnMediaLinks } from '../score/media-link-warning.js';
+import { createNotationMediaRoute } from '../routes/notation-media.js';
 
 /** Keep-alive sockets between requests (a polling phone asks every ≤ 2 s). Fastify's default is 72 s. */
 const KEEP_ALIVE_TIMEOUT_MS = 10_000;
@@ -122,7 +123,9 @@ export async function buildAudienceListener({
   // imports the builder (esbuild is a dev tool): a source checkout injects it for a deleted dist/.
   if ((!existsSync(settings.audienceDist) || !existsSync(settings.partDist)) && settings.buildAudienceApp)
     await settings.buildAudienceApp();
-  await audience.register(staticRoutes, { dir: settings.audienceDist, media, onOutside: warnMediaLinks({ metrics, log }) });
+  // The engraved pages a view shows the audience, as media (routes/notation-media.js).
+  const notationMedia = createNotationMediaRoute({ notation, metrics, score: () => show.engine.score() });
+  await audience.register(staticRoutes, { dir: settings.audienceDist, media, notationMedia, onOutside: warnMediaLinks({ metrics, log }) });
   // Musicians' part pages: behind a key only the console shows (routes/part.js, docs/explanation/threat-model.md).
   const partKey = await createPartKey({
     file: settings.partKeyFile ?? null,

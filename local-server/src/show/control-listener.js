@@ -10,6 +10,7 @@ import consoleScoreDocumentRoutes from '../console/console-score-document.js';
 import consoleUiRoutes from '../console/console-ui.js';
 import consoleScoreMedia from '../console/console-score-media.js';
 import consolePartRoutes from '../console/console-parts.js';
+import consolePartNotation from '../console/console-part-notation.js';
 import recordRoutes from '../routes/records.js';
 import rehearsalRoutes from '../routes/rehearsal.js';
 import rehearsalModeRoutes from '../routes/rehearsal-mode.js';
@@ -49,6 +50,7 @@ export async function buildControlListener({ token, metrics, authFailures, fasti
   };
   await control.register(consoleScoreMedia, { media });
   await control.register(consolePartRoutes, context);
+  await control.register(consolePartNotation, { partKey: context.partKey, metrics, notation: context.notation });
   await control.register(recordRoutes, { recordDir, onOutside: warnMediaLinks({ metrics, log: context.log }) });
   await control.register(rehearsalModeRoutes, { show: context.show, status: context.status, log: context.log });
   return control;

@@ -62,6 +62,7 @@ export async function buildShowListeners({ parts, logs, token, options, audience
       audiencePort,
       probeKey: probeKey.key,
       partKey,
+      notation: parts.notation,
       consoleHost: options.consoleHost ?? { mode: 'serve' },
     },
   });

@@ -102,7 +102,7 @@ export function createShow({
     source: () => source,
     /**
      * Swap in another validated score: new epoch, everyone resyncs.
-     * @param {{ score: any, dir: string, path: string }} next
+     * @param {{ score: any, dir: string, path: string, revision?: string }} next
      */
     load(next) {
       source = next;
@@ -118,7 +118,7 @@ export function createShow({
      * Apply an edited score at once while playing or paused (docs/reference/score-editing-api.md#apply-while-playing):
      * same epoch, same position, no cue sent twice. Emits `edited`, not `score` (votes and
      * reactions carry on).
-     * @param {{ score: any, dir: string, path: string }} next
+     * @param {{ score: any, dir: string, path: string, revision?: string }} next
      * @returns {string | null} why it cannot be applied (nothing changed), or null when applied
      */
     applyLive(next) {

@@ -390,7 +390,7 @@ describe('validateScore: problems', () => {
     ];
     expect(problemsOf(score)).toEqual([
       'cues[0]: a cue needs one of view, audio or osc',
-      'cues[1].view: the view is empty; give at least one of text, instruction, color, image or data',
+      'cues[1].view: the view is empty; give at least one of text, instruction, color, image, data or score',
       'cues[2].view.text: the text is 2001 characters long; the limit is 2000',
       'cues[2].view.instruction: expected the instruction (text in double quotes), got 5',
       'cues[2].view.color: expected a colour written #rgb or #rrggbb (e.g. "#1a1a2e"), got "red" (text)',

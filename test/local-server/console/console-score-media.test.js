@@ -1,6 +1,6 @@
-// The editor's phone preview loads the score's images from the control listener without the
-// token (an <img> cannot send it): only images the loaded score lists or its upload folder
-// holds, inside the score's folder, same-origin only; nothing else answers.
+// The editor's phone preview loads the score's images and sounds from the control listener
+// without the token (an <img> cannot send it): only images and sounds the loaded score lists or
+// its upload folder holds, inside the score's folder, same-origin only; nothing else answers.
 
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'media', 'editor-test', 'listed.png'), PNG);
   writeFileSync(join(dir, 'media', 'editor-test', 'uploaded.png'), PNG);
   writeFileSync(join(dir, 'media', 'editor-test', 'sound.wav'), Buffer.from('RIFF'));
+  writeFileSync(join(dir, 'media', 'editor-test', 'notes.txt'), 'not media');
   writeFileSync(join(dir, 'other', 'private.png'), PNG);
   writeFileSync(join(tmpdir(), 'tutti-outside.png'), PNG);
   symlinkSync(join(tmpdir(), 'tutti-outside.png'), join(dir, 'media', 'editor-test', 'link.png'));
@@ -43,10 +44,18 @@ test('a listed image and a freshly uploaded one load, same-origin only', async (
   }
 });
 
-test('nothing else: not listed, not an image, a link out, a path out', async () => {
+test('a sound of the upload folder loads too: the preview plays it (its Play button)', async () => {
+  const res = await get('media/editor-test/sound.wav');
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^audio\//);
+  expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+  expect(await res.text()).toBe('RIFF');
+});
+
+test('nothing else: not listed, not an image or sound, a link out, a path out', async () => {
   for (const path of [
     'other/private.png',
-    'media/editor-test/sound.wav',
+    'media/editor-test/notes.txt',
     'media/editor-test/link.png',
     'media/editor-test/..%2F..%2Fother%2Fprivate.png',
     '..%2Fscore.json',

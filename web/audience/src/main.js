@@ -13,6 +13,8 @@ import { resumeOnWake } from './page-wake.js';
 import { streamInspector } from './page-inspector.js';
 import { createPreciseTimer } from './precise-timer.js';
 import { createView } from './view.js';
+import { createScoreView } from './score-view.js';
+import { barsAfter } from '#core/client/page-turns.js';
 import { createAudioPlayer } from './audio.js';
 import { createWakeLock } from './wake-lock.js';
 import { registerServiceWorker, cacheMedia } from './service-worker-client.js';
@@ -32,6 +34,7 @@ const clock = createClockSync({ ...PAGE_CLOCK_OPTIONS, schedule: [...PAGE_CLOCK_
 const schedule = createBeatSchedule({ limit: 256 });
 const flywheel = createFlywheelPlan();
 const view = createView({ base });
+const scoreView = createScoreView({ base });
 const audio = createAudioPlayer({ base, toLocal: (s) => clock.toLocal(s) });
 const wakeLock = createWakeLock({ video: /** @type {HTMLVideoElement} */ (document.getElementById('keep-awake')) });
 const venueNotice = createVenueNotice();
@@ -118,7 +121,7 @@ function rehearsalChanged() {
     audio.cancelFrom(-Infinity);
     return;
   }
-  if (heldView) view.view(heldView);
+  if (heldView) showView(heldView);
   if (heldFrame) view.frame(heldFrame);
   heldView = null;
   heldFrame = null;
@@ -126,6 +129,19 @@ function rehearsalChanged() {
 }
 
 const timer = createPreciseTimer(pageNow);
+
+/** A view on screen: its text, colour and image, and the engraved score when it shows one. */
+function showView(v) {
+  view.view(v);
+  scoreView.show(v?.score, frameInfo.score?.bars ?? tracker.state()?.score?.bars ?? 0);
+}
+
+/** The cursor on the engraved score (when a view shows it) follows the beat on screen. */
+function followScore(position, playing, serverNow) {
+  if (!position) return;
+  const where = { index: position.index, bar: position.bar, beat: position.beat, beats: position.beats };
+  scoreView.follow(where, barsAfter(flywheel.state(), where, frameInfo.score?.bars ?? 0, serverNow), playing);
+}
 
 /** Release what is due now and sleep until the next item's time on the page clock. */
 function plan() {
@@ -155,7 +171,10 @@ function plan() {
         tempo: typeof item.payload.tempo === 'number' ? roundTempo(item.payload.tempo) : item.payload.tempo,
       };
       if (rehearsal.on()) heldFrame = frame;
-      else view.frame(frame);
+      else {
+        view.frame(frame);
+        followScore(p, item.payload.transport === 'playing', serverNow);
+      }
     } else if (item.kind === 'view') {
       // Rehearsal mode: the view is kept current but not shown (nor spoken) until it ends.
       if (rehearsal.on()) {
@@ -164,7 +183,7 @@ function plan() {
       }
       viewChanges.push({ at: item.at, local, server: clock.toServer(local), text: item.payload.text, color: item.payload.color });
       if (viewChanges.length > 200) viewChanges.shift();
-      view.view(item.payload);
+      showView(item.payload);
     }
   }
   // The flywheel: the beat sounding now, computed from the segment on the synced clock.
@@ -176,6 +195,7 @@ function plan() {
     displays.push({ index: b.index, bar: b.bar, beat: b.beat, at: b.at, local, server: serverNow, lead, epoch: tracker.epoch() });
     if (displays.length > 4000) displays.shift();
     view.frame({ position: b, ...frameInfo, tempo: roundTempo(b.bpm) });
+    followScore(b, true, serverNow);
   }
   const queued = schedule.nextAt();
   const next = queued === null ? beat.nextAt : beat.nextAt === null ? queued : Math.min(queued, beat.nextAt);
@@ -265,4 +285,5 @@ status();
   reaction: () => reactionPad.status(),
   starting: () => startingNotice.text(),
   rehearsal: () => rehearsal.on(),
+  score: () => scoreView.inspect(),
 };

@@ -63,6 +63,9 @@ self.addEventListener('fetch', (event) => {
   if (request.mode === 'navigate' && url.href === index) return event.respondWith(networkFirst(request));
   if (request.headers.has('range')) return; // partial media: straight to the network
   if (shellUrls.has(url.href) && url.href !== index) return event.respondWith(cacheFirst(request, SHELL));
+  // The engraved pages keep their URL when the notation is engraved afresh: the page keeps them
+  // itself, by bar map (shared/notation-source.js), so they are not cached here for good.
+  if (url.href.startsWith(new URL('media/notation/', scope).href)) return;
   if (url.href.startsWith(new URL('media/', scope).href)) return event.respondWith(cacheFirst(request, MEDIA));
 });
 

@@ -9,6 +9,9 @@ import { createEditorActions } from './editor-actions.js';
 import { createTimelineView } from './timeline-view.js';
 import { createCueForm } from './cue-form.js';
 import { createPhonePreview } from './phone-preview.js';
+import { createPartPreview } from './part-preview.js';
+import { createPreviewSounds } from './preview-sounds.js';
+import { createNotationStrip } from './notation-strip.js';
 import { createSaveFlow } from './save-flow.js';
 import { createMediaDrop } from './media-drop.js';
 import { createCursorForm } from './cursor-form.js';
@@ -47,6 +50,10 @@ export function createEditorPanel({ api }) {
 
   const actions = createEditorActions({ state, cursor: () => cursor, say });
   const preview = createPhonePreview({ root: $('ed-preview-frame'), state });
+  const sounds = createPreviewSounds({ root: $('ed-preview-sounds'), state });
+  /** The part pages' keyed URL on this listener (local-server/src/console/console-part-notation.js), once known. */
+  let partBase = /** @type {string | null} */ (null);
+  const partPreview = createPartPreview({ root: $('ed-part-preview'), state, base: () => partBase });
   const timeline = createTimelineView({
     root: $('ed-timeline'),
     state,
@@ -71,6 +78,8 @@ export function createEditorPanel({ api }) {
     cursor = map.positionOf(map.indexOf(at));
     where.show(cursor);
     preview.show(cursor);
+    sounds.show(cursor);
+    partPreview.show(cursor);
     timeline.render();
   }
 
@@ -90,8 +99,49 @@ export function createEditorPanel({ api }) {
     timeline.render();
     form.render();
     renderBar();
-    if (why !== 'select') preview.show(cursor);
+    if (why === 'select') return;
+    preview.show(cursor);
+    sounds.show(cursor);
+    partPreview.show(cursor);
+    followNotation();
   });
+
+  /** The part key the console shows (GET /api/parts): the notation and the part preview use it. */
+  async function loadPartBase() {
+    try {
+      const { url } = await api.get('/api/parts');
+      const key = new URL(url).pathname.split('/')[2];
+      partBase = key ? `/console/part/${key}/` : null;
+    } catch {
+      partBase = null; // the bar grid stays, and the part preview shows no notation
+    }
+  }
+
+  /** @type {ReturnType<typeof createNotationStrip> | null} */
+  let strip = null;
+  let notationFor = '';
+  /** The timeline draws the score's notation when it has one (a bar grid otherwise, or until it is engraved). */
+  function followNotation() {
+    const score = state.good();
+    const want = score?.notation && partBase ? `${partBase}|${score.bars}` : '';
+    if (want === notationFor) return;
+    notationFor = want;
+    strip?.stop();
+    strip = null;
+    timeline.setNotation(null);
+    if (!want || !partBase) return;
+    strip = createNotationStrip({
+      base: partBase,
+      bars: score.bars,
+      scroller: $('ed-timeline'),
+      onMap: (draw, why) => {
+        $('ed-timeline').dataset.notation = why || 'drawn';
+        if (draw) timeline.setNotation(draw);
+        // Why a score's notation is not drawn is news; "being engraved" is not (it comes when made).
+        else if (why.startsWith('Notation not shown')) say(why, 'warn');
+      },
+    });
+  }
 
   const undo = () => state.undo() && say(`Undone.`, 'ok');
   const redo = () => state.redo() && say(`Redone.`, 'ok');
@@ -123,8 +173,10 @@ export function createEditorPanel({ api }) {
 
   async function open() {
     try {
+      await loadPartBase();
       if (!state.doc() || !state.dirty()) await saving.load();
       setCursor(cursor);
+      followNotation();
     } catch (err) {
       say(`The score could not be opened for editing: ${/** @type {Error} */ (err).message}`, 'bad');
     }
@@ -133,14 +185,28 @@ export function createEditorPanel({ api }) {
   return {
     open,
     /**
-     * The show loaded a score: follow it when it is another file and nothing here is unsaved. Our
-     * own save reloads the same file; a change on disk to the same file is caught at save (409).
+     * The show loaded a score, or a save or a live edit changed it (from any console): follow it
+     * when nothing here is unsaved. Another file is opened afresh; the same file saved as another
+     * revision than ours is reloaded (save-flow.js follow). Unsaved edits stay: their save meets
+     * the changed file as a 409, with the choice to reload or overwrite.
      * @param {{ path?: string } | null} summary the console's score summary
+     * @param {string | null} [revision] the file's revision when a save (or a live edit) loaded it
      */
-    scoreChanged(summary) {
-      if (!root.hidden && state.doc() && !state.dirty() && summary?.path && summary.path !== saving.path()) void open();
+    scoreChanged(summary, revision = null) {
+      if (root.hidden || !state.doc() || !summary?.path) return;
+      if (summary.path !== saving.path()) {
+        if (!state.dirty()) void open();
+        return;
+      }
+      if (!revision) return;
+      void saving
+        .follow(revision)
+        .then((reloaded) => reloaded && say('The score was changed from another console: shown here as it is now.', 'ok'))
+        .catch(() => {}); // the next save still checks the revision
     },
     state,
     timeline,
+    /** The timeline's notation, for the tests: the bars whose measure went on screen. */
+    notation: () => strip?.painted() ?? null,
   };
 }

@@ -60,5 +60,21 @@ export function createSaveFlow({ api, state, ask, onProblems }) {
     }
   }
 
-  return { load, save, path: () => path };
+  /**
+   * Follow the file when another console saved or applied it as revision `revision`: reloaded
+   * only when that is not ours (our own save's news finds our revision), nothing here is unsaved,
+   * and the file still is that revision (a change on disk since is for the next save's 409).
+   * True if reloaded.
+   * @param {string} revision
+   */
+  async function follow(revision) {
+    if (busy || state.dirty() || revision === state.revision()) return false;
+    const answer = await api.get('/api/score/document');
+    if (busy || state.dirty() || answer.score === null || answer.revision !== revision) return false;
+    state.load(answer.score, answer.revision);
+    path = answer.path;
+    return true;
+  }
+
+  return { load, save, follow, path: () => path };
 }

@@ -4,8 +4,8 @@
 // added, previewed and rehearsed from) on its first beat.
 //
 // The notation seam: the row under the bar numbers draws a bar grid. When the score's engraved
-// pages exist (SPEC §10, GET /part/<key>/notation/all.json), `setNotation(draw)` hands each bar's
-// cell to `draw(bar, cell)` to put the bar's image there instead.
+// pages exist (docs/reference/notation.md#notation-routes), `setNotation(draw)` hands each bar's
+// cell to `draw(bar, cell)` to put the bar's measure there instead (notation-strip.js).
 
 import { h, fill } from '../dom.js';
 import { lanesOf, itemsOf } from './lanes.js';
@@ -77,7 +77,7 @@ export function createTimelineView({ root, state, onMove, onDelete, onCursor, cu
         'Meter · tempo',
         map.bars.filter((b) => b.meter || b.tempo).map((b) => mark(b, [b.meter, b.tempo].filter(Boolean).join(' '))),
       ),
-      row(drawNotation ? 'Notation' : 'Bar grid', grid, 'ed-grid'),
+      row(drawNotation ? 'Notation' : 'Bar grid', grid, drawNotation ? 'ed-grid ed-notation' : 'ed-grid'),
     ];
   }
 

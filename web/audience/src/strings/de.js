@@ -84,6 +84,7 @@ export default {
   'click.countin': 'Klick: Einzähler',
   'click.every': 'Klick: jeder Schlag',
   'notation.label': 'Deine Stimme',
+  'notation.score': 'Die Partitur',
   'notation.prev': 'Vorige Seite',
   'notation.next': 'Nächste Seite',
   'notation.top': 'obere Hälfte',

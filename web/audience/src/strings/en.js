@@ -87,6 +87,7 @@ export default {
   'click.countin': 'Click: count-ins',
   'click.every': 'Click: every beat',
   'notation.label': 'Your part',
+  'notation.score': 'The score',
   'notation.prev': 'Previous page',
   'notation.next': 'Next page',
   'notation.top': 'top half',

@@ -84,6 +84,7 @@ export default {
   'click.countin': 'Clic: cuentas previas',
   'click.every': 'Clic: cada pulso',
   'notation.label': 'Tu parte',
+  'notation.score': 'La partitura',
   'notation.prev': 'Página anterior',
   'notation.next': 'Página siguiente',
   'notation.top': 'mitad superior',

@@ -84,6 +84,7 @@ export default {
   'click.countin': 'Clic : décomptes',
   'click.every': 'Clic : chaque temps',
   'notation.label': 'Votre partie',
+  'notation.score': 'La partition',
   'notation.prev': 'Page précédente',
   'notation.next': 'Page suivante',
   'notation.top': 'moitié haute',

@@ -84,6 +84,7 @@ export default {
   'click.countin': 'Clic: conteggi',
   'click.every': 'Clic: ogni movimento',
   'notation.label': 'La tua parte',
+  'notation.score': 'La partitura',
   'notation.prev': 'Pagina precedente',
   'notation.next': 'Pagina successiva',
   'notation.top': 'metà superiore',

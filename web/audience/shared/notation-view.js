@@ -1,6 +1,8 @@
-// The engraved part on the part page (docs/how-to/part-pages-notation.md): two page halves on
+// The engraved pages with a cursor, on the part page (docs/how-to/part-pages-notation.md) and on
+// the audience page when a view shows the score
+// (docs/how-to/part-pages-notation.md#let-the-audience-follow-the-score): two page halves on
 // screen (core/client/page-turns.js: the half being played stays, the other turns ahead), a
-// cursor on the bar and beat shown (moved by main.js at the beat's time, with the beat display),
+// cursor on the bar and beat shown (moved by each page's main.js at the beat's time, with the beat display),
 // free paging while the show is stopped (buttons, arrow/page keys, a swipe) and back to the
 // cursor on play. A page turn is spoken once (aria-live), never a beat. Only attributes, styles
 // and textContent are written; the pages are <img>s, which never run what an SVG holds.
@@ -13,8 +15,12 @@ import { t } from '../src/i18n.js';
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const SWIPE_PX = 60;
 
-/** @param {{ source: ReturnType<typeof import('./notation-source.js').createNotationSource> }} options */
-export function createNotationView({ source }) {
+/**
+ * @param {{ source: ReturnType<typeof import('./notation-source.js').createNotationSource>,
+ *   layout?: (width: number, height: number) => string }} options layout: the page shape for a
+ *   screen (default: the tablet's or phone's that fits it; the audience always gets the phone's)
+ */
+export function createNotationView({ source, layout: shapeFor = layoutFor }) {
   const say = announcer().say;
   const music = $('music');
   const sheet = $('sheet');
@@ -179,7 +185,7 @@ export function createNotationView({ source }) {
   window.addEventListener('resize', () => {
     clearTimeout(resizeTimer);
     resizeTimer = window.setTimeout(() => {
-      if (want.part !== null && layoutFor(innerWidth, innerHeight) !== want.layout) load(want.part, want.bars);
+      if (want.part !== null && shapeFor(innerWidth, innerHeight) !== want.layout) load(want.part, want.bars);
       else {
         arrange();
         draw();
@@ -189,7 +195,7 @@ export function createNotationView({ source }) {
 
   /** @param {string} part @param {number} bars */
   async function load(part, bars) {
-    const layout = layoutFor(innerWidth, innerHeight);
+    const layout = shapeFor(innerWidth, innerHeight);
     want = { part, bars, layout };
     clearTimeout(retry);
     const got = await source.map(part, layout, bars);
@@ -246,6 +252,7 @@ export function createNotationView({ source }) {
     follow,
     /** Forget the part (the picker is shown again). */
     clear() {
+      clearTimeout(retry); // a part still being engraved is not asked for again
       want = { part: null, bars: 0, layout: '' };
       map = null;
       halves = null;

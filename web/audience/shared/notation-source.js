@@ -1,10 +1,14 @@
-// Where the part page gets its engraved part (docs/reference/notation.md#notation-routes): the bar map and the SVG
-// pages under its keyed URL, for the page shape that fits the screen. Pages are kept in the
-// Cache API ("tutti-notation", where the browser offers it: a secure context) under the bar map's
-// hash, so a reload mid-show draws them without the network; elsewhere the HTTP cache (ETag)
-// does what it can. The tablet gets SVG only: it never loads Verovio.
+// Where a page gets engraved pages (docs/reference/notation.md#notation-routes): the bar map and the
+// SVG pages of a part for a page shape. The part page asks under its keyed URL for the shape that
+// fits its screen; the audience page asks for the score media a view shows
+// (docs/reference/notation.md#the-score-on-the-audiences-phones), the same on the venue and at
+// the edge. Pages are kept in the Cache API ("tutti-notation", where the browser offers it: a
+// secure context) under the bar map's hash, so a reload mid-show draws them without the network;
+// elsewhere the HTTP cache (ETag) does what it can. A phone or tablet gets SVG only: it never
+// loads Verovio.
 
 import { isBarMap } from '#core/client/page-turns.js';
+import { notationMapPath, notationPagePath } from '#core/score/audience-score.js';
 
 const CACHE = 'tutti-notation';
 /** Retry-After is honoured within these bounds (s) while the server engraves. */
@@ -46,10 +50,26 @@ const openCache = async () => {
   }
 };
 
+/** The part page's URLs, under its key (relative to …/part/<key>/). */
+const PART_PAGE_URLS = {
+  map: (id, layout) => `notation/${encodeURIComponent(id)}.json?layout=${layout}`,
+  page: (id, layout, n) => `notation/${encodeURIComponent(id)}/${n}.svg?layout=${layout}`,
+};
+
+/** The audience's URLs: score media (core/score/audience-score.js), relative to the audience page. */
+export const AUDIENCE_URLS = {
+  map: (id, layout) => `media/${notationMapPath(id, layout)}`,
+  page: (id, layout, n) => `media/${notationPagePath(id, n, layout)}`,
+};
+
 /**
- * @param {{ base: string }} options the part page's URL (…/part/<key>/)
+ * @param {{ base: string, urls?: typeof PART_PAGE_URLS, missingIsPending?: boolean }} options
+ *   base: the page's URL (…/part/<key>/, or the audience page); urls: where the map and pages are
+ *   (default: the part page's); missingIsPending: a 404 means "not there yet" (the audience at the
+ *   edge, before the venue has uploaded the pages), asked again like a 503, and pages revalidated
+ *   (media are cached for an hour, and a new engraving keeps the URL)
  */
-export function createNotationSource({ base }) {
+export function createNotationSource({ base, urls = PART_PAGE_URLS, missingIsPending = false }) {
   let version = '';
   let generation = 0;
 
@@ -68,14 +88,14 @@ export function createNotationSource({ base }) {
      */
     async map(partId, layout, bars) {
       const id = partId === '*' ? 'all' : partId;
-      const url = new URL(`notation/${encodeURIComponent(id)}.json?layout=${layout}`, base).href;
+      const url = new URL(urls.map(id, layout), base).href;
       const cache = await openCache();
       const mine = ++generation;
       let text = null;
       try {
         const res = await fetch(url, { cache: 'no-store' });
-        if (res.status === 404) return { error: 'none' };
-        if (res.status === 503) {
+        if (res.status === 404 && !missingIsPending) return { error: 'none' };
+        if (res.status === 503 || res.status === 404) {
           const after = Number(res.headers.get('retry-after'));
           return { error: 'busy', retryAfter: Math.min(Math.max(Number.isFinite(after) ? after : 2, RETRY_S.min), RETRY_S.max) };
         }
@@ -95,7 +115,7 @@ export function createNotationSource({ base }) {
       }
       if (!isBarMap(map, bars)) return { error: 'mismatch' };
       if (mine === generation) version = hashText(text);
-      return { map, pageUrl: (n) => new URL(`notation/${encodeURIComponent(id)}/${n}.svg?layout=${layout}`, base).href };
+      return { map, pageUrl: (n) => new URL(urls.page(id, layout, n), base).href };
     },
     /**
      * Page `url` as a data: URL for an <img> (the page's CSP allows 'self' and data: images; an
@@ -108,7 +128,7 @@ export function createNotationSource({ base }) {
       let svg = (await (await cache?.match(keyOf(url)))?.text()) ?? null;
       if (svg === null) {
         try {
-          const res = await fetch(url);
+          const res = await fetch(url, missingIsPending ? { cache: 'no-cache' } : undefined);
           if (!res.ok) return null;
           svg = await res.text();
         } catch {
