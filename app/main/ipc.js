@@ -9,6 +9,7 @@ import { Invoke, Events, MenuCommands } from './ipc-channels.js';
  * @returns {() => void} removes the handlers
  */
 export function registerIpc({ ipcMain, handlers, isTrustedSender }) {
+  /** @type {string[]} */
   const channels = Object.values(Invoke);
   const unknown = Object.keys(handlers).filter((c) => !channels.includes(c));
   if (unknown.length)
@@ -32,7 +33,9 @@ export function registerIpc({ ipcMain, handlers, isTrustedSender }) {
  * @returns {boolean} whether it was sent
  */
 export function sendToConsole(window, channel, payload) {
-  if (!Object.values(Events).includes(channel)) throw new Error(`undeclared IPC event channel ${channel}`);
+  /** @type {string[]} */
+  const events = Object.values(Events);
+  if (!events.includes(channel)) throw new Error(`undeclared IPC event channel ${channel}`);
   if (channel === Events.MENU_COMMAND && !MenuCommands.includes(payload?.command))
     throw new Error(`unknown menu command ${payload?.command}`);
   if (!window || window.isDestroyed()) return false;

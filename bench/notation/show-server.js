@@ -5,7 +5,9 @@
 //
 // argv: --score FILE --target PORT --bpm N --file NOTATION --work DIR
 
+import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLog, startShowServer } from '../../local-server/index.js';
@@ -51,6 +53,22 @@ const source = await readFile(String(values.file));
 const ext = path.extname(String(values.file));
 let engraving = null;
 let passes = 0;
+// How late the show's event loop runs a timer (what delays a beat's send): per window.
+const loop = monitorEventLoopDelay({ resolution: 1 });
+loop.enable();
+/**
+ * The show's thread (this process's main thread) on Linux: ms on a CPU and ms waiting for one
+ * (/proc/<pid>/task/<pid>/schedstat), which tells its own work from contention; null elsewhere.
+ */
+const mainThread = () => {
+  try {
+    const [run, wait] = readFileSync(`/proc/${process.pid}/task/${process.pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return { cpu: run / 1e6, wait: wait / 1e6, at: performance.now() };
+  } catch {
+    return null;
+  }
+};
+let lastThread = mainThread();
 
 serveParent(
   {
@@ -58,6 +76,21 @@ serveParent(
     beats: () => {
       const out = beats;
       beats = [];
+      return out;
+    },
+    /** The event loop's delay since the last call (ms), then start afresh. */
+    loop: () => {
+      const now = mainThread();
+      const seconds = now && lastThread ? (now.at - lastThread.at) / 1000 : NaN;
+      const out = {
+        p99: loop.percentile(99) / 1e6,
+        max: loop.max / 1e6,
+        samples: loop.count,
+        cpuMsPerS: now && lastThread ? (now.cpu - lastThread.cpu) / seconds : null,
+        waitMsPerS: now && lastThread ? (now.wait - lastThread.wait) / seconds : null,
+      };
+      loop.reset();
+      lastThread = now;
       return out;
     },
     start: () => {
@@ -83,4 +116,4 @@ serveParent(
   { onExit: () => server.close() },
 );
 
-tellParent('ready', { pid: process.pid });
+tellParent('ready', { pid: process.pid, wsUrl: `${server.audienceUrl.replace(/^http/, 'ws')}/ws` });

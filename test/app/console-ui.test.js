@@ -242,6 +242,25 @@ test('tempo override from the console reaches the engine', async () => {
   await waitFor(() => server.status().tempoOverride === false, 3000, 'written tempo again');
 });
 
+test('loading a score while the show plays asks first: "Keep playing" keeps it, "Stop and load" loads', async () => {
+  expect(server.status().transport).toBe('playing');
+  await page.fill('[data-testid=score-path]', score('tidal-lines.score.json'));
+  await page.click('[data-testid=load-score]');
+  await page.waitForSelector('#score-confirm:not([hidden])');
+  await page.click('#cancel-load');
+  await page.waitForSelector('#score-confirm', { state: 'hidden' });
+  expect(server.status().transport).toBe('playing');
+
+  await page.click('[data-testid=load-score]');
+  await page.waitForSelector('#score-confirm:not([hidden])');
+  await page.click('#confirm-load');
+  await page.waitForFunction(() => document.querySelector('[data-testid=score-problems] h4')?.textContent?.startsWith('✓ Loaded'));
+  expect(server.status().transport).toBe('stopped');
+  // Playing again for the tests that follow.
+  await page.click('[data-testid=play]');
+  await waitFor(() => server.status().transport === 'playing', 3000, 'playing again');
+});
+
 test('an OSC target added in the console receives a real UDP /tutti/ping on "Test"', async () => {
   const received = [];
   const osc = await new Promise((resolve) => {

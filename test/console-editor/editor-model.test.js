@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { createHistory, MERGE_MS } from '../../web/console/editor/history.js';
 import { addCue, addItem, NEW_ITEM, moveItem, copyItem, deleteItem, setField, addAsset } from '../../web/console/editor/edits.js';
 import { createPieceMap } from '../../web/console/editor/piece-map.js';
-import { itemsOf, lanesOf, problemsAt } from '../../web/console/editor/lanes.js';
+import { cueLabel, itemsOf, lanesOf, problemsAt } from '../../web/console/editor/lanes.js';
+import { fieldsFor } from '../../web/console/editor/cue-fields.js';
 import { validateScore, formatProblems } from '#core/score/validate.js';
 
 const demo = () => JSON.parse(readFileSync(new URL('../../scores/demo.score.json', import.meta.url), 'utf8'));
@@ -130,4 +131,13 @@ test('a new prompt and a reaction window validate; a copied window keeps its len
   expect(copied.reactions[1]).toEqual({ at: { bar: 8, beat: 3 }, until: { bar: 9, beat: 3 }, label: 'Tap' });
   expect(formatProblems(validateScore(copied).problems)).toBe('');
   expect(moveItem(copied, ref, { bar: 2 }, shiftBy(-12)).reactions[0]).toMatchObject({ at: { bar: 2 }, until: { bar: 3 } });
+});
+
+test("a view cue's form offers the engraved score for the phones only when the score has notation", () => {
+  const doc = { ...demo(), parts: [{ id: 'violin' }, { id: 'piano' }] };
+  const cue = { at: { bar: 2 }, view: { score: 'all' } };
+  const scoreField = (d) => fieldsFor('cues', cue, d).find((f) => f.keys.join('.') === 'view.score');
+  expect(scoreField(doc)).toBeUndefined();
+  expect(scoreField({ ...doc, notation: 'piece.musicxml' })).toMatchObject({ type: 'optional', options: ['all', 'violin', 'piano'] });
+  expect(cueLabel(cue)).toBe('Score all');
 });

@@ -22,6 +22,7 @@ import { installShortcuts } from './shortcuts.js';
 import { createEditorPanel } from './editor/editor-panel.js';
 import { installEditToggle } from './editor/edit-toggle.js';
 import { bridge } from './bridge.js';
+import { createLiveHandlers } from './live-handlers.js';
 
 let askedForToken = false;
 /**
@@ -72,6 +73,59 @@ function setConnection(kind, text) {
   setText(badge, text);
 }
 
+/**
+ * The live feed's state on the connection badge, and in the banner while it is lost.
+ * @param {ReturnType<typeof createBanner>} banner
+ * @returns {(state: string, detail?: string) => void}
+ */
+function liveStatus(banner) {
+  let lostSince = null;
+  return (state, detail) => {
+    if (state === 'open') {
+      setConnection('ok', 'Live');
+      if (lostSince !== null) banner.hide();
+      lostSince = null;
+    } else if (state === 'lost') {
+      lostSince ??= Date.now();
+      setConnection('bad', 'Reconnecting…');
+      banner.show(
+        `Lost contact with the show server at ${clockTime(lostSince)} — ${detail}. The show keeps running on the server if it is alive.`,
+        'bad',
+      );
+    } else if (state === 'unauthorized') {
+      setConnection('bad', 'Token refused');
+      forgetToken();
+      askForToken(TOKEN_REFUSED);
+    } else if (lostSince === null) {
+      setConnection('warn', 'Connecting…');
+    }
+  };
+}
+
+/**
+ * The desktop app's side (bridge.js): the server process's restarts in the banner, and the
+ * native menu's commands.
+ * @param {{ banner: ReturnType<typeof createBanner>, score: any, transport: any }} panels
+ */
+function wireDesktopApp({ banner, score, transport }) {
+  bridge.onServerStatus((s) => {
+    if (s.state === 'restarting')
+      banner.show(
+        `The show server stopped (${s.reason}). Restarting it in ${Math.round(s.retryInMs / 100) / 10} s (attempt ${s.attempt}).`,
+        'bad',
+      );
+    else if (s.state === 'running' && s.restarted) banner.show('The show server is running again.', 'ok', [['Dismiss', banner.hide]]);
+    else if (s.state === 'running' && s.notices?.length) banner.show(s.notices.join(' '), 'warn', [['Dismiss', banner.hide]]);
+  });
+  bridge.onMenuCommand((c) => {
+    if (c.command === 'open-score') score.browse();
+    else if (c.command === 'load-score' && c.path) score.load(c.path);
+    else if (c.command === 'play-pause') transport.togglePlay();
+    else if (c.command === 'stop') transport.stop();
+    else if (c.command === 'jump') transport.focusJump();
+  });
+}
+
 function start() {
   const token = takeToken();
   if (!token) {
@@ -108,133 +162,15 @@ function start() {
   const editor = createEditorPanel({ api });
   installEditToggle(editor);
 
-  let startedAt = null;
-  let lastPosition = null;
-
-  const modeNames = { electron: 'Desktop app', browser: 'Browser console', serve: 'tutti serve' };
-  function applySnapshot(snap) {
-    clock.observe(snap.s ?? snap.now);
-    const modeBadge = $('mode-badge');
-    setText(modeBadge, bridge ? 'Desktop app' : (modeNames[snap.mode] ?? snap.mode));
-    modeBadge.title = snap.settingsPath ? `Settings: ${snap.settingsPath}` : 'Settings are not saved in this mode';
-    if (startedAt !== null && snap.startedAt !== startedAt) {
-      const back =
-        lastPosition && lastPosition.bar > 1
-          ? [
-              [
-                `Back to bar ${lastPosition.bar}`,
-                () =>
-                  api
-                    .post('/api/transport', { action: 'seek', bar: lastPosition.bar, beat: 1 })
-                    .then(transport.setStatus)
-                    .then(banner.hide, () => {}),
-              ],
-            ]
-          : [];
-      banner.show(
-        `The show server restarted at ${clockTime(snap.startedAt)}. Viewers reconnect by themselves; the transport is stopped.`,
-        'warn',
-        [...back, ['Dismiss', banner.hide]],
-      );
-    }
-    startedAt = snap.startedAt;
-    transport.setScore(snap.score);
-    transport.setStatus(snap.transport);
-    rehearsal.setScore(snap.score);
-    rehearsal.render(snap.transport);
-    rehearsalMode.render(snap.transport);
-    score.setScore(snap.score);
-    score.setRecent(snap.recentScores);
-    score.setLastAttempt(snap.lastAttempt);
-    audience.setJoin(snap.audience);
-    audience.setViewers(snap.viewers);
-    audience.setStats(snap.stats);
-    osc.render(snap.osc);
-    edge.render(snap.edge);
-    score.setNotation(snap.notation);
-    log.set(snap.log);
-    voices.render(snap.voices);
-  }
-
-  const handlers = {
-    hello: applySnapshot,
-    beat: (beat) => {
-      clock.observe(beat.s);
-      transport.onBeat(beat);
-    },
-    transport: (status) => {
-      clock.observe(status.s);
-      transport.setStatus(status);
-      rehearsal.render(status);
-      rehearsalMode.render(status);
-    },
-    countin: (event) => {
-      clock.observe(event.s);
-      transport.onCountIn(event);
-    },
-    score: (event) => {
-      transport.setScore(event.score);
-      rehearsal.setScore(event.score);
-      score.setScore(event.score);
-      score.setRecent(event.recentScores);
-      editor.scoreChanged(event.score, event.revision ?? null);
-    },
-    stats: (event) => {
-      clock.observe(event.s);
-      audience.setStats(event.stats);
-      audience.setViewers(event.viewers);
-      edge.render(event.edge);
-      osc.render(event.osc);
-      score.setNotation(event.notation);
-      if (event.transport.transport !== 'playing') transport.setStatus(event.transport);
-      rehearsal.render(event.transport);
-      rehearsalMode.render(event.transport);
-      lastPosition = transport.status().position;
-    },
-    log: (event) => log.add(event.entries),
-    voices: (event) => voices.render(event),
-  };
-
-  let lostSince = null;
-  connectLive(token, handlers, (state, detail) => {
-    if (state === 'open') {
-      setConnection('ok', 'Live');
-      if (lostSince !== null) banner.hide();
-      lostSince = null;
-    } else if (state === 'lost') {
-      lostSince ??= Date.now();
-      setConnection('bad', 'Reconnecting…');
-      banner.show(
-        `Lost contact with the show server at ${clockTime(lostSince)} — ${detail}. The show keeps running on the server if it is alive.`,
-        'bad',
-      );
-    } else if (state === 'unauthorized') {
-      setConnection('bad', 'Token refused');
-      forgetToken();
-      askForToken(TOKEN_REFUSED);
-    } else if (lostSince === null) {
-      setConnection('warn', 'Connecting…');
-    }
+  const handlers = createLiveHandlers({
+    api,
+    clock,
+    banner,
+    panels: { transport, rehearsal, rehearsalMode, score, audience, osc, edge, log, voices, editor },
   });
 
-  if (bridge) {
-    bridge.onServerStatus((s) => {
-      if (s.state === 'restarting')
-        banner.show(
-          `The show server stopped (${s.reason}). Restarting it in ${Math.round(s.retryInMs / 100) / 10} s (attempt ${s.attempt}).`,
-          'bad',
-        );
-      else if (s.state === 'running' && s.restarted) banner.show('The show server is running again.', 'ok', [['Dismiss', banner.hide]]);
-      else if (s.state === 'running' && s.notices?.length) banner.show(s.notices.join(' '), 'warn', [['Dismiss', banner.hide]]);
-    });
-    bridge.onMenuCommand((c) => {
-      if (c.command === 'open-score') score.browse();
-      else if (c.command === 'load-score' && c.path) score.load(c.path);
-      else if (c.command === 'play-pause') transport.togglePlay();
-      else if (c.command === 'stop') transport.stop();
-      else if (c.command === 'jump') transport.focusJump();
-    });
-  }
+  connectLive(token, handlers, liveStatus(banner));
+  if (bridge) wireDesktopApp({ banner, score, transport });
 }
 
 start();

@@ -31,7 +31,8 @@ export function placeFromText(text, score) {
 export function createRehearsalPanel({ api, onStatus }) {
   /** @type {any} */
   let score = null;
-  const input = (id, props) => h('input', { id, autocomplete: 'off', ...props });
+  /** @param {string} id @param {Record<string, any>} props */
+  const input = (id, props) => /** @type {HTMLInputElement} */ (h('input', { id, autocomplete: 'off', ...props }));
   const field = (label, control, title) => h('label', { class: 'field-sm', title }, label, ' ', control);
   const from = input('rehearse-from', { type: 'text', size: 6, placeholder: 'C or 17', dataset: { testid: 'rehearse-from' } });
   const to = input('rehearse-to', { type: 'text', size: 6, placeholder: 'same' });

@@ -6,7 +6,9 @@ import { ImportError } from '#core/import/import-error.js';
 import { withCredit } from './credit.js';
 import { verovioOptions } from './layouts.js';
 import { measureBoxes, pageFrame } from './measure-boxes.js';
+import { linkMusicFont } from './music-font.js';
 import { partText } from './notation-source.js';
+import { slimPage } from './page-slim.js';
 
 /** A notation that needs more pages than this is refused (a part is tens, a score hundreds). */
 export const MAX_PAGES = 2000;
@@ -22,10 +24,11 @@ export const MAX_PAGES = 2000;
  * @param {import('./notation-source.js').NotationSource} source
  * @param {string} xmlId a <part id>, or "all"
  * @param {import('./layouts.js').Layout} layout
+ * @param {import('./music-font.js').MusicFont | null} [font] the font a page's text names (music-font.js)
  * @returns {Engraved}
  * @throws {ImportError} with one sentence when Verovio cannot engrave it
  */
-export function engravePages(toolkit, source, xmlId, layout) {
+export function engravePages(toolkit, source, xmlId, layout, font = null) {
   toolkit.setOptions(verovioOptions(layout));
   if (!toolkit.loadData(partText(source, xmlId))) throw new ImportError('Verovio could not read this MusicXML');
   const count = toolkit.getPageCount();
@@ -40,7 +43,7 @@ export function engravePages(toolkit, source, xmlId, layout) {
     const svg = toolkit.renderToSVG(page);
     frame ??= pageFrame(svg);
     for (const { x, y, w, h } of measureBoxes(svg)) boxes.push({ page, x, y, w, h });
-    pages.push(withCredit(svg, frame));
+    pages.push(linkMusicFont(withCredit(slimPage(svg), frame), font));
   }
   if (boxes.length !== source.written)
     throw new ImportError(

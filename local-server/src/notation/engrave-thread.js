@@ -10,11 +10,15 @@ import { parentPort } from 'node:worker_threads';
 import { ImportError } from '#core/import/import-error.js';
 import { engravePages } from './engrave-pages.js';
 import { LAYOUTS } from './layouts.js';
+import { extractMusicFont } from './music-font.js';
 import { readNotationSource } from './notation-source.js';
-import { writeEngraving } from './notation-cache.js';
+import { writeEngraving, writeFont } from './notation-cache.js';
 
 /** @type {any} */
 let toolkit;
+/** The music font (music-font.js), taken once, and the cache folders it was written to. */
+let font = /** @type {import('./music-font.js').MusicFont | null | undefined} */ (undefined);
+const fontIn = new Set();
 /** The last file read, by hash: the parts of one file are engraved one after another. */
 let last = { hash: '', source: /** @type {import('./notation-source.js').NotationSource | null} */ (null) };
 
@@ -41,9 +45,15 @@ async function run(job) {
     return { parts, written, order, printed };
   }
   const layout = LAYOUTS[/** @type {string} */ (job.layout)];
+  const dir = /** @type {string} */ (job.dir);
+  if (font === undefined) font = extractMusicFont(await verovio());
+  if (font && !fontIn.has(dir)) {
+    await writeFont(dir, font);
+    fontIn.add(dir);
+  }
   let engraved;
   try {
-    engraved = engravePages(await verovio(), sourceOf(job), /** @type {string} */ (job.xmlId), layout);
+    engraved = engravePages(await verovio(), sourceOf(job), /** @type {string} */ (job.xmlId), layout, font);
   } catch (error) {
     if (!(error instanceof ImportError)) throw error;
     return writeEngraving(/** @type {string} */ (job.dir), /** @type {string} */ (job.key), { meta: { error: error.message } });

@@ -32,7 +32,8 @@ export function layoutNamed(value) {
 /**
  * Verovio's options for a layout: pages of the same size (the tablet shows them one by one),
  * no header or footer (the part page shows the title), measure numbers as data-n on each
- * measure group (measure-boxes.js reads them) and ids that do not change between runs.
+ * measure group (measure-boxes.js reads them), ids that do not change between runs and no
+ * embedded text font.
  * @param {Layout} layout
  * @returns {Record<string, unknown>}
  */
@@ -52,6 +53,8 @@ export function verovioOptions(layout) {
     svgViewBox: true,
     svgFormatRaw: true, // no indentation: a fifth fewer bytes
     svgAdditionalAttribute: ['measure@n'],
+    // Not in every page: served once (music-font.js, docs/reference/notation.md#the-music-font).
+    smuflTextFont: 'none',
     xmlIdSeed: 1,
   };
 }

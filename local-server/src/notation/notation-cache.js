@@ -8,9 +8,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { constants, gzipSync } from 'node:zlib';
 
 /** Bump when what is written changes (options, boxes, credit): old folders are then not used. */
-export const ENGRAVE_FORMAT = 4;
+export const ENGRAVE_FORMAT = 5;
 
 /** The installed Verovio's version (its package.json), part of every cache key. */
 export const VEROVIO_VERSION = (() => {
@@ -63,6 +64,9 @@ export async function writeEngraving(dir, key, { pages = [], meta }) {
   for (let i = 0; i < pages.length; i += 1) {
     etags.push(`"${createHash('sha256').update(pages[i]).digest('base64url').slice(0, 22)}"`);
     await writeFile(path.join(temp, `${i + 1}.svg`), pages[i]);
+    // Gzipped once here, on the worker's own low-priority thread (not libuv's pool, which runs at
+    // normal priority): the show's thread sends these bytes as they are.
+    await writeFile(path.join(temp, `${i + 1}.svg.gz`), gzipSync(pages[i], { level: constants.Z_BEST_COMPRESSION }));
   }
   /** @type {EngravingMeta} */
   const full = { format: ENGRAVE_FORMAT, ...meta, ...(meta.error ? {} : { etags }) };
@@ -91,12 +95,40 @@ export async function readEngravingMeta(dir, key) {
 }
 
 /**
- * One page's SVG bytes.
+ * One page's SVG bytes, or the same gzipped.
  * @param {string} dir
  * @param {string} key
  * @param {number} page 1-based, already checked against the page count
+ * @param {boolean} [gzipped]
  * @returns {Promise<Buffer>}
  */
-export function readEngravingPage(dir, key, page) {
-  return readFile(path.join(dir, key, `${page}.svg`));
+export function readEngravingPage(dir, key, page, gzipped = false) {
+  return readFile(path.join(dir, key, `${page}.svg${gzipped ? '.gz' : ''}`));
+}
+
+/** A font file's name is its hash (music-font.js): 22 base64url characters. */
+export const FONT_HASH = /^[A-Za-z0-9_-]{22}$/;
+
+/**
+ * Keep the music font in the cache folder (once: the name is its hash). Called on the worker.
+ * @param {string} dir
+ * @param {{ hash: string, bytes: Uint8Array }} font
+ */
+export async function writeFont(dir, { hash, bytes }) {
+  const final = path.join(dir, 'fonts', `${hash}.woff2`);
+  const temp = `${final}.tmp-${randomBytes(4).toString('hex')}`;
+  await mkdir(path.dirname(final), { recursive: true });
+  await writeFile(temp, bytes);
+  await rename(temp, final);
+}
+
+/**
+ * The music font named by `hash`, or undefined when this cache has none by that name.
+ * @param {string} dir
+ * @param {string} hash
+ * @returns {Promise<Buffer | undefined>}
+ */
+export async function readFont(dir, hash) {
+  if (!FONT_HASH.test(hash)) return undefined;
+  return readFile(path.join(dir, 'fonts', `${hash}.woff2`)).catch(() => undefined);
 }

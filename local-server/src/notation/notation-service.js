@@ -9,8 +9,9 @@ import { AUDIENCE_NOTATION_LAYOUT, notationMapPath, notationPagePath, partsShown
 import { buildBarMap, notationMismatch } from './bar-map.js';
 import { createEngraver } from './engraver.js';
 import { LAYOUTS } from './layouts.js';
-import { engravingKey, readEngravingMeta, readEngravingPage } from './notation-cache.js';
+import { engravingKey, readEngravingMeta, readEngravingPage, readFont } from './notation-cache.js';
 import { readNotationFile } from './notation-file.js';
+import { inlineMusicFont } from './music-font.js';
 
 /**
  * @typedef {{ kind: 'none' } | { kind: 'pending' } | { kind: 'failed' | 'no-part' | 'mismatch', message: string }
@@ -180,16 +181,27 @@ export function createNotationService({ cacheDir, log, engraver = createEngraver
      * @param {string} partId
      * @param {string} layout
      * @param {number} page
+     * @param {{ gzipped?: boolean, withFont?: boolean }} [as] `gzipped`: as the worker gzipped it;
+     *   `withFont`: with the music font it names put in (inlineMusicFont), not gzipped
      * @returns {Promise<Lookup | { kind: 'no-page', pages: number } | { kind: 'page', body: Buffer, etag: string }>}
      */
-    async page(partId, layout, page) {
+    async page(partId, layout, page, { gzipped = false, withFont = false } = {}) {
       const found = lookup(partId, layout);
       if (found.kind !== 'ready') return found;
       const pages = /** @type {number} */ (found.meta.pages);
       if (page > pages) return { kind: 'no-page', pages };
       const etag = /** @type {string[]} */ (found.meta.etags)[page - 1];
-      return { kind: 'page', body: await readEngravingPage(cacheDir, found.key, page), etag };
+      if (withFont) {
+        const body = await inlineMusicFont(await readEngravingPage(cacheDir, found.key, page), (hash) => readFont(cacheDir, hash));
+        return { kind: 'page', body, etag: etag.replace(/"$/, '-f"') };
+      }
+      return { kind: 'page', body: await readEngravingPage(cacheDir, found.key, page, gzipped), etag };
     },
+    /**
+     * The music font a page names (docs/reference/notation.md#the-music-font), or undefined.
+     * @param {string} hash
+     */
+    font: (hash) => readFont(cacheDir, hash),
     /**
      * The bar maps and pages of `parts` in `layout` that are engraved now, as score media
      * (core/score/audience-score.js paths): what the edge upload sends (edge/media-sync.js).
@@ -205,7 +217,11 @@ export function createNotationService({ cacheDir, log, engraver = createEngraver
         if (map.kind !== 'map') continue;
         files.push({ src: notationMapPath(part, layout), bytes: Buffer.from(map.json) });
         for (let n = 1; n <= /** @type {number} */ (map.meta.pages); n += 1)
-          files.push({ src: notationPagePath(part, n, layout), bytes: await readEngravingPage(cacheDir, map.key, n) });
+          files.push({
+            src: notationPagePath(part, n, layout),
+            // The edge has no font route: a page that names the font carries it.
+            bytes: await inlineMusicFont(await readEngravingPage(cacheDir, map.key, n), (hash) => readFont(cacheDir, hash)),
+          });
       }
       return files;
     },

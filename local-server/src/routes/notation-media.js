@@ -17,7 +17,8 @@ import { createNotationAnswer } from './notation.js';
  * @returns {(request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply, rel: string) => Promise<unknown>}
  */
 export function createNotationMediaRoute({ notation, metrics, score }) {
-  const answer = createNotationAnswer({ notation });
+  // No font route here (nor at the edge): a page with a metronome mark carries its music font.
+  const answer = createNotationAnswer({ notation, withFont: true });
   const countBad = () => metrics.badInput.inc({ source: BadInput.HTTP_BODY });
   /** The parts shown, worked out once per loaded (or edited) score. */
   let shown = { score: null, parts: /** @type {string[]} */ ([]) };

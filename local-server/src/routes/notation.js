@@ -11,6 +11,9 @@ import { layoutNamed } from '../notation/layouts.js';
 import { sendError } from './send-error.js';
 
 const ROUTE = /^\/notation\/([A-Za-z0-9][A-Za-z0-9_-]{0,63})(?:\.json|\/(\d{1,5})\.svg)$/;
+const FONT = /^\/notation\/font\/([A-Za-z0-9_-]{22})\.woff2$/;
+/** The font's URL names its hash: it never changes, so it is fetched once. */
+const FOREVER = 'public, max-age=31536000, immutable';
 /**
  * A page is an SVG document made from a file someone sent: nothing in it may run or load, except
  * its own styles and the music font Verovio embeds (a data: URL). As media are served.
@@ -22,10 +25,11 @@ export const RETRY_AFTER_S = 2;
 /**
  * The answer for one part's bar map (`page` null) or one page, once the request is read: shared by
  * the part pages' route here and the audience's media route (routes/notation-media.js).
- * @param {{ notation: ReturnType<typeof import('../notation/notation-service.js').createNotationService> }} options
+ * @param {{ notation: ReturnType<typeof import('../notation/notation-service.js').createNotationService>, withFont?: boolean }} options
+ *   `withFont`: pages carry the music font they name (where no font route is: the audience's media)
  * @returns {(request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply, partId: string, layout: string, page: number | null) => Promise<unknown>}
  */
-export function createNotationAnswer({ notation }) {
+export function createNotationAnswer({ notation, withFont = false }) {
   /** The answer for a lookup that found no engraving to serve. */
   const notReady = (reply, found) => {
     if (found.kind === 'none') return sendError(reply, 'NO_NOTATION');
@@ -42,10 +46,19 @@ export function createNotationAnswer({ notation }) {
       if (found.kind !== 'map') return notReady(reply, found);
       return reply.type('application/json; charset=utf-8').send(found.json);
     }
-    const found = await notation.page(partId, layout, page);
+    // Pages were gzipped by the worker (docs/reference/notation.md#page-size): sent as they are.
+    const gzipped = !withFont && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+    const found = await notation.page(partId, layout, page, { gzipped, withFont });
     if (found.kind !== 'page') return notReady(reply, found);
-    reply.header('etag', found.etag).header('x-content-type-options', 'nosniff').header('content-security-policy', NOTATION_CSP);
-    if (etagMatches(request.headers['if-none-match'], [found.etag])) return reply.code(304).send();
+    // Another encoding, another entity tag (RFC 9110 §8.8.3).
+    const etag = gzipped ? found.etag.replace(/"$/, '-gz"') : found.etag;
+    if (gzipped) reply.header('content-encoding', 'gzip');
+    reply
+      .header('vary', 'accept-encoding')
+      .header('etag', etag)
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', NOTATION_CSP);
+    if (etagMatches(request.headers['if-none-match'], [etag])) return reply.code(304).send();
     return reply.type('image/svg+xml; charset=utf-8').send(found.body);
   };
 }
@@ -60,6 +73,12 @@ export function createNotationRoute({ notation, metrics }) {
   const answer = createNotationAnswer({ notation });
 
   return async (request, reply, rest) => {
+    const font = FONT.exec(rest);
+    if (font) {
+      const bytes = await notation.font(font[1]);
+      if (!bytes) return sendError(reply, 'NO_SUCH_PAGE', { message: 'the venue has no music font by that name' });
+      return reply.header('cache-control', FOREVER).type('font/woff2').send(bytes);
+    }
     reply.header('cache-control', 'no-cache');
     const match = ROUTE.exec(rest);
     if (!match) {

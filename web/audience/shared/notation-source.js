@@ -42,6 +42,46 @@ const sentence = async (res) => {
   }
 };
 
+/**
+ * A page names its music font by URL (docs/reference/notation.md#the-music-font), which an
+ * <img> would not load: the font is fetched once (the Cache API keeps it: its URL names its
+ * hash) and put into the page as a data: URL.
+ */
+const FONT_URL = /url\((\.\.\/font\/[A-Za-z0-9_-]{22}\.woff2)\)/;
+/** @type {Map<string, Promise<string | null>>} font URL → data: URL */
+const fonts = new Map();
+
+async function fontData(url) {
+  const cache = await openCache();
+  let res = (await cache?.match(url)) ?? null;
+  if (!res) {
+    res = await fetch(url).catch(() => null);
+    if (!res?.ok) return null;
+    cache?.put(url, res.clone()).catch(() => {});
+  }
+  const blob = await res.blob();
+  return new Promise((resolve) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(typeof reader.result === 'string' ? reader.result.replace(/^data:[^;,]*/, 'data:font/woff2') : null);
+    reader.onerror = () => resolve(null);
+    reader.readAsDataURL(blob);
+  });
+}
+
+/** The page with its font URL replaced by the font itself (unchanged when it names none or it cannot be had). */
+async function withFont(svg, pageUrl) {
+  const named = FONT_URL.exec(svg);
+  if (!named) return svg;
+  const url = new URL(named[1], pageUrl).href;
+  if (!fonts.has(url))
+    fonts.set(
+      url,
+      fontData(url).then((d) => (d === null && fonts.delete(url), d)),
+    );
+  const data = await fonts.get(url);
+  return data ? svg.replace(named[0], `url(${data})`) : svg;
+}
+
 const openCache = async () => {
   try {
     return globalThis.caches ? await caches.open(CACHE) : null;
@@ -136,7 +176,7 @@ export function createNotationSource({ base, urls = PART_PAGE_URLS, missingIsPen
         }
         cache?.put(keyOf(url), new Response(svg, { headers: { 'content-type': 'image/svg+xml' } })).catch(() => {});
       }
-      return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+      return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(await withFont(svg, url))}`;
     },
   };
 }

@@ -229,7 +229,7 @@ export function createNotationView({ source, layout: shapeFor = layoutFor }) {
 
   /**
    * The bar and beat on screen now (with the bars to come, in performance order).
-   * @param {{ index: number, bar: number, beat: number, beats: number }} where
+   * @param {{ index?: number, bar: number, beat: number, beats: number }} where
    * @param {number[]} upcoming
    * @param {boolean} isPlaying
    */

@@ -24,7 +24,7 @@ const checks = new WeakMap();
 /**
  * Whether an output timestamp of `ctx` can be trusted now (see the comment at the top).
  * @param {AudioContext} ctx
- * @param {{ contextTime: number, performanceTime: number }} ts
+ * @param {AudioTimestamp} ts
  * @param {number} nowMs performance.now()
  */
 function plausible(ctx, ts, nowMs) {

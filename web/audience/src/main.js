@@ -94,7 +94,7 @@ function onApplied(envelope, outcome, receivedAt) {
     if (views) aheadSounds = sounds;
     if (!rehearsal.on()) for (const cue of aheadSounds) audio.play(cue);
   } else if (!rehearsal.on()) {
-    const a = state.audio;
+    const a = /** @type {{ cue: number, src: string, gain?: number, at: number } | undefined} */ (state.audio);
     const audioKey = a ? `${a.cue}@${a.at}` : '';
     if (audioKey !== lastAudioKey) {
       if (a) audio.play(a);
@@ -133,7 +133,7 @@ const timer = createPreciseTimer(pageNow);
 /** A view on screen: its text, colour and image, and the engraved score when it shows one. */
 function showView(v) {
   view.view(v);
-  scoreView.show(v?.score, frameInfo.score?.bars ?? tracker.state()?.score?.bars ?? 0);
+  scoreView.show(v?.score, frameInfo.score?.bars ?? /** @type {any} */ (tracker.state())?.score?.bars ?? 0);
 }
 
 /** The cursor on the engraved score (when a view shows it) follows the beat on screen. */
@@ -239,7 +239,7 @@ function status() {
 
 /** Score media the state announces (when the server lists it) are kept for the next visit. */
 function scoreMedia() {
-  const list = tracker.state()?.score?.media;
+  const list = /** @type {any} */ (tracker.state())?.score?.media;
   return Array.isArray(list) ? list.map((m) => (typeof m === 'string' ? m : m?.src)).filter((s) => typeof s === 'string') : [];
 }
 
@@ -252,7 +252,7 @@ joinButton.addEventListener('click', async () => {
   const media = scoreMedia();
   audio.preload(media);
   cacheMedia(media);
-  const a = tracker.state()?.audio;
+  const a = /** @type {{ cue: number, src: string, gain?: number, at: number } | undefined} */ (tracker.state()?.audio);
   if (!rehearsal.on()) {
     if (a) audio.play(a);
     for (const cue of aheadSounds) audio.play(cue);

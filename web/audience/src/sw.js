@@ -4,28 +4,30 @@
 // healthz) are never touched.
 
 /* global __VERSION__, __PRECACHE__ */
+// `self` is the service worker's global scope (the type checker's WebWorker lib calls it a worker).
+const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 const SHELL = `tutti-shell-${__VERSION__}`;
 const MEDIA = 'tutti-media';
 const PRECACHE = __PRECACHE__;
-const scope = new URL(self.registration.scope);
+const scope = new URL(sw.registration.scope);
 const shellUrls = new Set(PRECACHE.map((p) => new URL(p, scope).href));
 const index = new URL('./', scope).href;
 
-self.addEventListener('install', (event) => {
+sw.addEventListener('install', (event) => {
   event.waitUntil(
     caches
       .open(SHELL)
       .then((cache) => cache.addAll([...shellUrls]))
-      .then(() => self.skipWaiting()),
+      .then(() => sw.skipWaiting()),
   );
 });
 
-self.addEventListener('activate', (event) => {
+sw.addEventListener('activate', (event) => {
   event.waitUntil(
     caches
       .keys()
       .then((keys) => Promise.all(keys.filter((k) => k.startsWith('tutti-shell-') && k !== SHELL).map((k) => caches.delete(k))))
-      .then(() => self.clients.claim()),
+      .then(() => sw.clients.claim()),
   );
 });
 
@@ -55,7 +57,7 @@ async function networkFirst(request) {
   }
 }
 
-self.addEventListener('fetch', (event) => {
+sw.addEventListener('fetch', (event) => {
   const { request } = event;
   if (request.method !== 'GET' || !request.url.startsWith(scope.href)) return;
   const url = new URL(request.url);
@@ -69,7 +71,7 @@ self.addEventListener('fetch', (event) => {
   if (url.href.startsWith(new URL('media/', scope).href)) return event.respondWith(cacheFirst(request, MEDIA));
 });
 
-self.addEventListener('message', (event) => {
+sw.addEventListener('message', (event) => {
   const data = event.data;
   if (data?.type !== 'cache-media' || !Array.isArray(data.urls)) return;
   const urls = data.urls

@@ -48,7 +48,7 @@ export function createView({ base }) {
   const haptics = createHaptics(/** @type {HTMLButtonElement} */ ($('vibrate')));
   const say = announcer().say;
   // The composer's colours at most ~6 changes a second (flash-limit.js), the latest always shown.
-  const stageColour = createChangeLimit((/** @type {string | null} */ ink) => paintStage(ink));
+  const stageColour = createChangeLimit((/** @type {{ color: string, ink: string } | null} */ ink) => paintStage(ink));
   let stageInk = /** @type {{ color: string, ink: string } | null} */ (null);
   let lastSection = '';
   let lastSaid = '';

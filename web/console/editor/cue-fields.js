@@ -1,6 +1,6 @@
 // Which fields the form shows for an item, built from the score's own rules (docs/reference/score-format.md#field-reference)
-// : a view cue's text, instruction, colour and image (one of the score's image
-// assets), a sound's asset and gain, an OSC cue's part, address and arguments, a prompt's
+// : a view cue's text, instruction, colour, image (one of the score's image assets) and the
+// engraved score shown on the phones, a sound's asset and gain, an OSC cue's part, address and arguments, a prompt's
 // question and length, a reaction window's end and label. Positions first, for every item.
 
 /**
@@ -53,11 +53,19 @@ export function fieldsFor(list, item, doc) {
       { keys: ['osc', 'args'], label: 'Arguments (JSON list)', type: 'json' },
     ];
   }
-  return [
+  /** @type {Field[]} */
+  const view = [
     ...fields,
     { keys: ['view', 'text'], label: 'Text', type: 'text' },
     { keys: ['view', 'instruction'], label: 'Instruction', type: 'optional' },
     { keys: ['view', 'color'], label: 'Colour', type: 'colour' },
     { keys: ['view', 'image'], label: 'Image', type: 'optional', options: assets('image') },
   ];
+  // The engraved score on the phones (docs/how-to/part-pages-notation.md#let-the-audience-follow-the-score):
+  // offered only when the score has notation to show, as the validator requires.
+  if (typeof doc.notation === 'string' && doc.notation !== '') {
+    const parts = (Array.isArray(doc.parts) ? doc.parts : []).map((p) => p?.id).filter(Boolean);
+    view.push({ keys: ['view', 'score'], label: 'Score on phones', type: 'optional', options: ['all', ...parts] });
+  }
+  return view;
 }

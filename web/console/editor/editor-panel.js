@@ -11,7 +11,7 @@ import { createCueForm } from './cue-form.js';
 import { createPhonePreview } from './phone-preview.js';
 import { createPartPreview } from './part-preview.js';
 import { createPreviewSounds } from './preview-sounds.js';
-import { createNotationStrip } from './notation-strip.js';
+import { createTimelineNotation } from './timeline-notation.js';
 import { createSaveFlow } from './save-flow.js';
 import { createMediaDrop } from './media-drop.js';
 import { createCursorForm } from './cursor-form.js';
@@ -51,9 +51,6 @@ export function createEditorPanel({ api }) {
   const actions = createEditorActions({ state, cursor: () => cursor, say });
   const preview = createPhonePreview({ root: $('ed-preview-frame'), state });
   const sounds = createPreviewSounds({ root: $('ed-preview-sounds'), state });
-  /** The part pages' keyed URL on this listener (local-server/src/console/console-part-notation.js), once known. */
-  let partBase = /** @type {string | null} */ (null);
-  const partPreview = createPartPreview({ root: $('ed-part-preview'), state, base: () => partBase });
   const timeline = createTimelineView({
     root: $('ed-timeline'),
     state,
@@ -62,6 +59,8 @@ export function createEditorPanel({ api }) {
     onCursor: (at) => setCursor(at),
     cursor: () => cursor,
   });
+  const notation = createTimelineNotation({ api, state, timeline, say });
+  const partPreview = createPartPreview({ root: $('ed-part-preview'), state, base: notation.base });
   const form = createCueForm({ root: $('ed-form'), state, onCopy: actions.copy, onDelete: actions.remove, onMoveHere: actions.moveHere });
   const saving = createSaveFlow({
     api,
@@ -103,45 +102,8 @@ export function createEditorPanel({ api }) {
     preview.show(cursor);
     sounds.show(cursor);
     partPreview.show(cursor);
-    followNotation();
+    notation.follow();
   });
-
-  /** The part key the console shows (GET /api/parts): the notation and the part preview use it. */
-  async function loadPartBase() {
-    try {
-      const { url } = await api.get('/api/parts');
-      const key = new URL(url).pathname.split('/')[2];
-      partBase = key ? `/console/part/${key}/` : null;
-    } catch {
-      partBase = null; // the bar grid stays, and the part preview shows no notation
-    }
-  }
-
-  /** @type {ReturnType<typeof createNotationStrip> | null} */
-  let strip = null;
-  let notationFor = '';
-  /** The timeline draws the score's notation when it has one (a bar grid otherwise, or until it is engraved). */
-  function followNotation() {
-    const score = state.good();
-    const want = score?.notation && partBase ? `${partBase}|${score.bars}` : '';
-    if (want === notationFor) return;
-    notationFor = want;
-    strip?.stop();
-    strip = null;
-    timeline.setNotation(null);
-    if (!want || !partBase) return;
-    strip = createNotationStrip({
-      base: partBase,
-      bars: score.bars,
-      scroller: $('ed-timeline'),
-      onMap: (draw, why) => {
-        $('ed-timeline').dataset.notation = why || 'drawn';
-        if (draw) timeline.setNotation(draw);
-        // Why a score's notation is not drawn is news; "being engraved" is not (it comes when made).
-        else if (why.startsWith('Notation not shown')) say(why, 'warn');
-      },
-    });
-  }
 
   const undo = () => state.undo() && say(`Undone.`, 'ok');
   const redo = () => state.redo() && say(`Redone.`, 'ok');
@@ -173,10 +135,10 @@ export function createEditorPanel({ api }) {
 
   async function open() {
     try {
-      await loadPartBase();
+      await notation.loadBase();
       if (!state.doc() || !state.dirty()) await saving.load();
       setCursor(cursor);
-      followNotation();
+      notation.follow();
     } catch (err) {
       say(`The score could not be opened for editing: ${/** @type {Error} */ (err).message}`, 'bad');
     }
@@ -207,6 +169,6 @@ export function createEditorPanel({ api }) {
     state,
     timeline,
     /** The timeline's notation, for the tests: the bars whose measure went on screen. */
-    notation: () => strip?.painted() ?? null,
+    notation: () => notation.painted(),
   };
 }

@@ -43,6 +43,7 @@ export function cueLabel(cue) {
     const words = [v.text, v.instruction].find((t) => typeof t === 'string' && t !== '');
     if (words) return clip(`“${words}”`);
     if (v.image) return `Image ${v.image}`;
+    if (typeof v.score === 'string') return `Score ${v.score}`;
     if (v.color) return `Colour ${v.color}`;
     return 'View';
   }

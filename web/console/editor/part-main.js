@@ -21,7 +21,7 @@ const view = createPartView();
 /** @type {ReturnType<typeof createNotationSource> | null} */
 let source = null;
 // One notation view for the frame's life (it listens to keys and swipes); its source follows the
-// part key the console knows (the pages come from routes/console-part-notation.js).
+// part key the console knows (the pages come from local-server/src/console/console-part-notation.js).
 const notation = createNotationView({
   source: {
     map: (part, layout, bars) => (source ? source.map(part, layout, bars) : Promise.resolve({ error: 'none' })),
