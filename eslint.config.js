@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import globals from 'globals';
+import tutti from './tools/lint/import-rules.js';
 
 export default [
   {
@@ -33,14 +34,27 @@ export default [
     },
   },
   // The console page runs unbundled: it imports the core files the control listener serves at
-  // /core/… by their relative path (local-server/src/routes/console-ui.js, CONSOLE_CORE_FILES).
+  // /core/… by their relative path (local-server/src/console/console-ui.js, CONSOLE_CORE_FILES).
   { files: ['web/console/**'], rules: { 'no-restricted-imports': 'off' } },
   {
     files: ['core/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./', message: 'another core folder is #core/<folder>/<file>.js' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^\\.\\./', message: 'another core folder is #core/<folder>/<file>.js' },
+            // core/ is runtime-free (docs/explanation/architecture.md#imports-point-one-way).
+            { regex: '^node:', message: 'core/ is runtime-free: no node:* import' },
+          ],
+        },
+      ],
     },
   },
+  // Imports point one way (docs/explanation/architecture.md#imports-point-one-way): no cycle
+  // anywhere; in the folders by concern, no file reaches up to a file of an ancestor folder.
+  { plugins: { tutti }, rules: { 'tutti/no-import-cycle': 'error' } },
+  { files: ['core/**', 'local-server/**', 'edge-worker/**'], rules: { 'tutti/no-parent-folder-import': 'error' } },
   { files: ['test/**'], languageOptions: { globals: { ...globals.node, ...globals.jest } } },
   // Browser suites pass functions to page.evaluate(): they run in the page.
   {

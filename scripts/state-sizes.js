@@ -7,7 +7,7 @@ import { mkdir, writeFile, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { loadScoreFile } from '../local-server/index.js';
-import { createShowEngine } from '#core/score/engine.js';
+import { createShowEngine } from '#core/engine/engine.js';
 import { createStateStream } from '#core/stream/state-stream.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

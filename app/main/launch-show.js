@@ -37,7 +37,7 @@ export function portIsFree(port, host) {
  * @property {() => string[]} recentScores
  * @property {import('../../local-server/index.js').Log} [log]
  * @property {string | null} [logFile] the JSON log file (docs/how-to/venue-server-unattended.md#logs); null = none
- * @property {string | null} [partKeyFile] where the part-page key is kept across restarts (local-server/src/part-key.js); null = a new one every start
+ * @property {string | null} [partKeyFile] where the part-page key is kept across restarts (local-server/src/parts/part-key.js); null = a new one every start
  * @property {string | null} [stateFile] crash resume: where the show position is kept (docs/how-to/venue-server-unattended.md#crash-resume); null = off
  * @property {string | null} [recordDir] where the performance record is written (docs/how-to/record-and-replay.md#the-performance-record); null = none
  * @property {typeof realStart} [startShowServer]

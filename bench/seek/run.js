@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { createShowEngine } from '#core/score/engine.js';
+import { createShowEngine } from '#core/engine/engine.js';
 import { createSeededRandom } from '#core/util/seeded-random.js';
 import { manyCuesScore } from '../../test/support/many-cues-score.js';
 import { printTable, writeResults } from '../lib/results-file.js';

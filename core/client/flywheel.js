@@ -3,11 +3,11 @@
 // at any time within the window of cues sent ahead. No message per beat is needed, so the page
 // keeps going through a network outage.
 
-import { beatInSegment, isSegment } from '#core/score/segment.js';
+import { beatInSegment, isSegment } from '#core/engine/segment.js';
 import { applyMergePatch, isPlainObject } from '#core/protocol/merge-patch.js';
 
 /**
- * @typedef {import('../score/segment.js').Segment} Segment
+ * @typedef {import('../engine/segment.js').Segment} Segment
  * @typedef {{ index: number, bar: number, beat: number, beats: number, at: number, bpm: number }} FlywheelBeat
  */
 

@@ -7,8 +7,8 @@
 // the show will play next, from the flywheel's segment and loop). Pure and runtime-free.
 
 import { followingSegment } from './flywheel.js';
-import { isSegment } from '#core/score/segment.js';
-import { loopsBackFrom } from '#core/score/loop.js';
+import { isSegment } from '#core/engine/segment.js';
+import { loopsBackFrom } from '#core/engine/loop.js';
 
 /**
  * @typedef {{ bar: number, printed: number, page: number, x: number, y: number, w: number, h: number }} BarBox

@@ -4,8 +4,8 @@
 // or count a player in. Pure: the page and the tests call the same functions.
 
 import { beatAt, nextBeat, followingSegment } from './flywheel.js';
-import { beatInSegment } from '#core/score/segment.js';
-import { isLoopState } from '#core/score/loop.js';
+import { beatInSegment } from '#core/engine/segment.js';
+import { isLoopState } from '#core/engine/loop.js';
 
 /**
  * @typedef {import('../score/part-cues.js').PartCue} PartCue
@@ -115,7 +115,7 @@ export function clickFor(beat, cues, loop = null) {
  * The beats of a segment that sound after `serverNow` and up to `horizonMs` later (the click is
  * scheduled that far ahead on the audio clock), at most `limit` of them; at a rehearsal loop's end
  * they go on with the segment that follows it (`segment.then`).
- * @param {import('../score/segment.js').Segment} segment
+ * @param {import('../engine/segment.js').Segment} segment
  * @param {number} serverNow
  * @param {number} horizonMs
  * @param {number} [limit]

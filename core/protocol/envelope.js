@@ -15,7 +15,7 @@ export const MAX_CLIENT_FRAME_BYTES = 4096;
  * Largest snapshot (the whole audience state in one envelope, UTF-8 bytes as sent) a score may
  * produce at any point. `tutti validate` and every score load replay the score and refuse one
  * that would exceed it (core/score/validate-state-size.js); the edge's publisher frame limit is
- * this same number (edge-worker/src/config.js), and the venue's uplink sends a snapshot instead
+ * this same number (edge-worker/src/env/config.js), and the venue's uplink sends a snapshot instead
  * of any delta that would be larger, so every frame the venue publishes fits. docs/README.md
  * ("Audience endpoints") and docs/reference/score-format.md document it.
  */

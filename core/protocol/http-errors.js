@@ -3,7 +3,7 @@
 // `{"error": CODE, "message": sentence}`, and every other error the venue sends (control API,
 // console, part pages, voices) is listed here too with its status, default sentence and the docs
 // page and anchor that document it. Runtime-free: the venue sends every one through sendError
-// (local-server/src/send-error.js), the edge wraps the body in a Response.
+// (local-server/src/routes/send-error.js), the edge wraps the body in a Response.
 
 /**
  * code → HTTP status and the sentence a person reads. Endpoint-specific errors that only one server
@@ -216,7 +216,7 @@ export const AUDIENCE_METHODS = 'GET, HEAD';
 // Edge-only codes
 /**
  * The edge worker's own codes (docs/explanation/edge-design.md): code → status and default sentence, every
- * one sent through edgeError (edge-worker/src/http.js). `alsoStatus` lists the other statuses the
+ * one sent through edgeError (edge-worker/src/http/http.js). `alsoStatus` lists the other statuses the
  * same code is answered with (a vote too large is 413, of the wrong type 415, malformed 400).
  * Codes the edge shares with the audience catalogue above (NOT_FOUND, METHOD_NOT_ALLOWED,
  * UPGRADE_REQUIRED, BAD_SINCE, BAD_WAIT, BAD_STREAM) are not repeated. The publisher protocol's

@@ -1,5 +1,5 @@
 // Score media over HTTP, the same on the venue server (local-server/src/routes/static.js) and
-// on the edge worker (edge-worker/src/media.js): which request paths name a media file, the
+// on the edge worker (edge-worker/src/media/media.js): which request paths name a media file, the
 // content type and cache lifetime it is served with, byte ranges and ETag checks. Runtime-free
 // (no node:fs), so the Worker can use it too.
 

@@ -1,7 +1,7 @@
-// The venue ↔ edge publisher protocol, in one place for both ends (docs/explanation/edge-design.md#root-srcshowjs-class-show
+// The venue ↔ edge publisher protocol, in one place for both ends (docs/explanation/edge-design.md#root-srcshowshowjs-class-show
 // and "Venue status"): the venue's uplink (local-server/src/edge/) opens a WebSocket to
 // the edge's /publish and sends envelopes (core/protocol/envelope.js) plus the alive frame; the
-// edge's root object (edge-worker/src/show.js) answers with the messages below and closes a
+// edge's root object (edge-worker/src/show/show.js) answers with the messages below and closes a
 // publisher with the close codes below. Runtime-free: data and pure functions only.
 
 /**

@@ -1,5 +1,5 @@
 // What one viewer socket may send, per socket, at the venue (local-server/src/routes/ws.js,
-// votes/socket-voter.js) and at the edge (edge-worker/src/viewer-rules.js): one limits table,
+// votes/socket-voter.js) and at the edge (edge-worker/src/shard/viewer-rules.js): one limits table,
 // documented in docs/reference/audience-protocol.md#endpoints, docs/explanation/threat-model.md and docs/explanation/edge-design.md
 // ("Viewer frames"). Each budget is a token bucket (core/util/token-bucket-state.js): `burst`
 // at once, then `ratePerSecond`. Both servers apply them in the same order: every frame is

@@ -93,7 +93,7 @@ export function createTimeline(score) {
     return lo + (ms - start[lo]) / (60000 / bpm[lo]);
   };
 
-  // Where a segment of steady meter and steady-or-linear tempo ends (core/score/segment.js).
+  // Where a segment of steady meter and steady-or-linear tempo ends (core/engine/segment.js).
   const boundarySet = new Set([totalBeats]);
   for (const m of score.meter) boundarySet.add(barStart[m.bar]);
   for (const mark of marks) {

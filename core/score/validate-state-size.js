@@ -2,7 +2,7 @@
 // cues each stay small can still accumulate a view that is too big to send. A snapshot over
 // MAX_SNAPSHOT_BYTES (core/protocol/envelope.js) is refused by the edge (its publisher frame
 // limit is the same constant) and remote viewers would freeze at their last state. This rule
-// replays the score as the engine plays it (core/score/engine.js: the same view patches, cues
+// replays the score as the engine plays it (core/engine/engine.js: the same view patches, cues
 // in the same order, the state after every beat that has cues) and reports the first point
 // where the snapshot would exceed the limit (docs/reference/audience-protocol.md#endpoints, docs/reference/score-format.md).
 //
@@ -13,7 +13,7 @@
 import { createEnvelope, MAX_SNAPSHOT_BYTES } from '#core/protocol/envelope.js';
 import { createSizedJson, utf8Bytes } from '#core/protocol/json-size.js';
 import { viewPatch } from './audience-view.js';
-import { createShowEngine } from './engine.js';
+import { createShowEngine } from '#core/engine/engine.js';
 
 /** Longest `at`/`t` number the server writes (ms since 1970 with a fraction), counted at its widest. */
 const WIDEST_TIME = 1e15 + 0.123456789;

@@ -11,7 +11,7 @@ import { isPlainObject, jsonEqual } from '#core/protocol/merge-patch.js';
 /**
  * How long the look-ahead of an operator's action waits after the action itself on a lean stream,
  * unless the next update comes first (docs/reference/audience-protocol.md#the-action-first-the-look-ahead-after), at the
- * venue (local-server/src/show-streams.js) and at the edge (edge-worker/src/lean-feed.js): longer
+ * venue (local-server/src/show/show-streams.js) and at the edge (edge-worker/src/show/lean-feed.js): longer
  * than the action takes to reach 5,000 phones (≈ 100–170 ms on the operator bench), shorter than a
  * beat at any usual tempo. At the venue the next beat's update flushes it anyway, and that update
  * is published `lookaheadMs` before its beat sounds, so every cue of the look-ahead reaches a phone

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ensureAudienceAssets } from './ensure-assets.js';
-import { weakTokenReason } from '../src/publish-guard.js';
+import { weakTokenReason } from '../src/guards/publish-guard.js';
 
 const CONFIG = fileURLToPath(new URL('../wrangler.jsonc', import.meta.url));
 const WRANGLER = fileURLToPath(new URL('../../node_modules/wrangler/bin/wrangler.js', import.meta.url));

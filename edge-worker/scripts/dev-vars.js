@@ -5,7 +5,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { weakTokenReason } from '../src/publish-guard.js';
+import { weakTokenReason } from '../src/guards/publish-guard.js';
 
 const OWNER_ONLY = 0o600;
 

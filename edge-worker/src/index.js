@@ -1,30 +1,30 @@
 // The Worker: a tiny router. Static files (the audience app) never reach it (see
 // `run_worker_first` in wrangler.jsonc); live routes go to the show's objects.
 
-import { refusePublisher } from './publish-guard.js';
-import { tooBigReply } from './publisher-frames.js';
-import { openStream, releaseWhenDone } from './address-caps.js';
-import { forgetCachedMedia, serveCachedMedia } from './media-cache.js';
-import { readMediaBody } from './media-body.js';
-import { classifyClient } from './venue-address.js';
-import { refuseJoin, serveSession } from './viewer-session.js';
-import { MAX_PUBLISH_FRAME_BYTES, readConfig } from './config.js';
-import { createFeedCaches } from './feed-caches.js';
+import { refusePublisher } from './guards/publish-guard.js';
+import { tooBigReply } from './show/publisher-frames.js';
+import { openStream, releaseWhenDone } from './guards/address-caps.js';
+import { forgetCachedMedia, serveCachedMedia } from './media/media-cache.js';
+import { readMediaBody } from './media/media-body.js';
+import { classifyClient } from './guards/venue-address.js';
+import { refuseJoin, serveSession } from './guards/viewer-session.js';
+import { MAX_PUBLISH_FRAME_BYTES, readConfig } from './env/config.js';
+import { createFeedCaches } from './http/feed-caches.js';
 import { AUDIENCE_METHODS } from '#core/protocol/http-errors.js';
 import { parseStreamQuery } from '#core/stream/query.js';
-import { CORS, edgeError, isWebSocketUpgrade, json } from './http.js';
-import { servePoll } from './poll.js';
-import { serveSse } from './sse.js';
-import { parseShowPath, withPath } from './show-path.js';
-import { serveShowAsset } from './show-assets.js';
-import { isShowServed } from './show-allowlist.js';
-import { countRequestRefusal } from './refusal-counter.js';
-import { rootStub } from './stubs.js';
-import { connectViewer } from './viewers.js';
-import { serveVote } from './vote-route.js';
+import { CORS, edgeError, isWebSocketUpgrade, json } from './http/http.js';
+import { servePoll } from './http/poll.js';
+import { serveSse } from './http/sse.js';
+import { parseShowPath, withPath } from './http/show-path.js';
+import { serveShowAsset } from './http/show-assets.js';
+import { isShowServed } from './guards/show-allowlist.js';
+import { countRequestRefusal } from './guards/refusal-counter.js';
+import { rootStub } from './env/stubs.js';
+import { connectViewer } from './http/viewers.js';
+import { serveVote } from './votes/vote-route.js';
 
-export { Show } from './show.js';
-export { Shard } from './shard.js';
+export { Show } from './show/show.js';
+export { Shard } from './shard/shard.js';
 
 /** @type {ReturnType<typeof createFeedCaches> | null} one per isolate, created on first use */
 let feedCaches = null;

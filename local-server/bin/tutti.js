@@ -14,7 +14,7 @@ if (major < 22) {
     process.exit(1);
   }
 } else {
-  const { dropOutputToClosedReaders } = await import('../src/closed-output.js');
+  const { dropOutputToClosedReaders } = await import('../src/cli/closed-output.js');
   dropOutputToClosedReaders();
   const { runCli } = await import('../src/cli.js');
   const result = await runCli(process.argv.slice(2));

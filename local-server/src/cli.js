@@ -2,21 +2,21 @@
 // non-zero exit code, never a bare stack trace.
 
 import path from 'node:path';
-import { loadScoreFile } from './score-file.js';
+import { loadScoreFile } from './score/score-file.js';
 import { formatProblems } from '#core/score/validate.js';
 import { createTimeline } from '#core/score/timeline.js';
-import { parseServeArgs, serveUsage } from './config.js';
+import { parseServeArgs, serveUsage } from './cli/config.js';
 import { startShowServer, StartupError, DEFAULT_SCORE } from './server.js';
-import { createLog } from './log.js';
-import { lanAddress } from './lan-address.js';
-import { formatTarget } from './osc-target.js';
-import { defaultStateDir, resumeFileFor, logFileFor, recordDirFor, partKeyFileFor, NOTATION_DIR_NAME } from './state-dir.js';
-import { packageVersion } from './version.js';
-import { writeNewScore } from './new-score.js';
-import { buildAudienceFromSource } from './audience-from-source.js';
+import { createLog } from './logs/log.js';
+import { lanAddress } from './show/lan-address.js';
+import { formatTarget } from './osc/osc-target.js';
+import { defaultStateDir, resumeFileFor, logFileFor, recordDirFor, partKeyFileFor, NOTATION_DIR_NAME } from './show/state-dir.js';
+import { packageVersion } from './cli/version.js';
+import { writeNewScore } from './score/new-score.js';
+import { buildAudienceFromSource } from './cli/audience-from-source.js';
 import { reportCommand } from './report/report-command.js';
 import { runImport } from './import/import-command.js';
-import { terminalWriter } from './terminal-text.js';
+import { terminalWriter } from './cli/terminal-text.js';
 
 const USAGE = `Tutti — live networked scores
 

@@ -5,25 +5,25 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
-import { createMetrics } from './metrics.js';
-import { createShow } from './show.js';
-import { createOverflow } from './overflow.js';
-import { createOscOut } from './osc.js';
-import { startOscIn } from './osc-in.js';
-import { createAllowList } from './cidr.js';
-import { createEdgeMirror } from './edge-mirror.js';
-import { persistResumePoint } from './resume-file.js';
-import { openServerLogs } from './server-logs.js';
-import { loadStartScore, resumeSaved } from './start-score.js';
-import { StartupError } from './startup-error.js';
+import { createMetrics } from './logs/metrics.js';
+import { createShow } from './show/show.js';
+import { createOverflow } from './guards/overflow.js';
+import { createOscOut } from './osc/osc.js';
+import { startOscIn } from './osc/osc-in.js';
+import { createAllowList } from './osc/cidr.js';
+import { createEdgeMirror } from './edge/edge-mirror.js';
+import { persistResumePoint } from './show/resume-file.js';
+import { openServerLogs } from './logs/server-logs.js';
+import { loadStartScore, resumeSaved } from './show/start-score.js';
+import { StartupError } from './show/startup-error.js';
 import { createVoices } from './votes/voices.js';
-import { buildShowListeners } from './show-listeners.js';
+import { buildShowListeners } from './show/show-listeners.js';
 import { openRecord } from './record/open-record.js';
-import { createClosers } from './closers.js';
-import { createServerStatus } from './server-status.js';
+import { createClosers } from './show/closers.js';
+import { createServerStatus } from './show/server-status.js';
 import { createNotationService } from './notation/notation-service.js';
 import { AUDIENCE_NOTATION_LAYOUT, partsShownToAudience } from '#core/score/audience-score.js';
-import { defaultStateDir, NOTATION_DIR_NAME } from './state-dir.js';
+import { defaultStateDir, NOTATION_DIR_NAME } from './show/state-dir.js';
 
 /**
  * A wall clock that cannot jump: read once, then advanced by the monotonic clock, so an NTP
@@ -34,10 +34,10 @@ export function createServerClock() {
   return () => base + performance.now();
 }
 
-export { AUDIENCE_DIST, PART_DIST, DEFAULT_MAX_PER_ADDRESS, FIRST_REQUEST_TIMEOUT_MS } from './show-listeners.js';
+export { AUDIENCE_DIST, PART_DIST, DEFAULT_MAX_PER_ADDRESS, FIRST_REQUEST_TIMEOUT_MS } from './show/show-listeners.js';
 
-export { StartupError } from './startup-error.js';
-export { DEFAULT_SCORE } from './start-score.js';
+export { StartupError } from './show/startup-error.js';
+export { DEFAULT_SCORE } from './show/start-score.js';
 
 /**
  * @typedef {object} ShowServerOptions
@@ -70,10 +70,10 @@ export { DEFAULT_SCORE } from './start-score.js';
  * @property {boolean} [trustProxy] take the client address from X-Forwarded-For when the request comes from 127.0.0.1/::1
  * @property {number} [firstRequestTimeoutMs] a new audience socket must send a whole request within this (default 5 s)
  * @property {{ ratePerSecond: number, burst: number }} [authFailures] failed control-token checks allowed (default AUTH_FAILURE_LIMIT in control-guard.js)
- * @property {import('./log.js').Log} [log]
+ * @property {import('./logs/log.js').Log} [log]
  * @property {string | null} [logFile] also write the log, and Fastify's errors, as JSON lines to this rotated file (docs/how-to/venue-server-unattended.md#logs)
  * @property {() => Promise<void>} [buildAudienceApp] builds a missing dist/audience (source checkouts only: see docs/how-to/desktop-app.md)
- * @property {import('./routes/console-api.js').ConsoleHost} [consoleHost] who hosts the server (`npm start`, the desktop app): what the console shows of settings and recent scores; default `{ mode: 'serve' }`
+ * @property {import('./console/console-api.js').ConsoleHost} [consoleHost] who hosts the server (`npm start`, the desktop app): what the console shows of settings and recent scores; default `{ mode: 'serve' }`
  */
 
 /**
@@ -246,7 +246,7 @@ async function listenOrExplain(listen, fileLog) {
 /**
  * OSC-in (remote control, docs/reference/osc.md#address-space) on --osc-in, hearing the senders of --osc-allow.
  * @param {ShowServerOptions} options
- * @param {{ show: import('./show.js').Show, metrics: import('./metrics.js').Metrics, log: import('./log.js').Log }} parts
+ * @param {{ show: import('./show/show.js').Show, metrics: import('./logs/metrics.js').Metrics, log: import('./logs/log.js').Log }} parts
  */
 function startOscInFor({ oscInPort, oscInHost = '127.0.0.1', oscAllow = [] }, { show, metrics, log }) {
   const allow = oscAllow.length ? createAllowList(oscAllow) : null;

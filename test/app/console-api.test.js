@@ -1,4 +1,4 @@
-// The console's API (local-server/src/routes/console-api.js) on a real show server: the
+// The console's API (local-server/src/console/console-api.js) on a real show server: the
 // snapshot, the authenticated live feed, score checks, OSC targets, the edge switch, count-in,
 // and JSON errors with a code for every bad request. Real sockets; nothing faked.
 

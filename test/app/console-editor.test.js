@@ -10,10 +10,10 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { fileURLToPath } from 'node:url';
 import { openConsolePage, CONSOLE_SHOTS } from '../support/console-page.js';
 import { editorScore, writeEditorScore } from '../support/editor-score.js';
 import { waitFor } from '../support/clients.js';
+import { TUTTI_BIN } from '../support/serve-process.js';
 import { PHONE } from '../audience/support/browser.js';
 import { AXE_TAGS, describeViolations } from '../audience/support/axe.js';
 import { BEAT_PX } from '../../web/console/editor/lane-view.js';
@@ -21,7 +21,7 @@ import { BEAT_PX } from '../../web/console/editor/lane-view.js';
 const require = createRequire(import.meta.url);
 
 const TOKEN = 'editor-test-token';
-const CLI = fileURLToPath(new URL('../../local-server/bin/tutti.js', import.meta.url));
+const CLI = TUTTI_BIN;
 const TEXT = 'Lights up, row B';
 let ctx;
 let page;
@@ -319,7 +319,7 @@ test('an image added with the file button is stored and becomes the selected cue
   expect(saved.assets).toEqual([{ id: 'stage-light', kind: 'image', src: 'media/editor-test/stage-light.png', bytes: png.length }]);
   expect(saved.cues.find((c) => c.view?.text === 'Applied live').view.image).toBe('stage-light');
   expect(readFileSync(join(score.dir, saved.assets[0].src))).toEqual(png);
-  // The preview draws it, loaded from the console's own origin (routes/console-score-media.js).
+  // The preview draws it, loaded from the console's own origin (local-server/src/console/console-score-media.js).
   await phone().waitForFunction(() => {
     const img = /** @type {HTMLImageElement} */ (document.getElementById('image'));
     return !img.hidden && img.complete && img.naturalWidth === 1;

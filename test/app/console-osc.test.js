@@ -5,7 +5,7 @@
 import dgram from 'node:dgram';
 import { Message, encode, decode } from 'node-osc';
 import { startShowServer } from '../../local-server/src/server.js';
-import { createLog } from '../../local-server/src/log.js';
+import { createLog } from '../../local-server/src/logs/log.js';
 import { waitFor } from '../support/clients.js';
 import { arrivalReceiver, wallClock } from '../support/osc-receivers.js';
 

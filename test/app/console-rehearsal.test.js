@@ -3,7 +3,7 @@
 // card, release with the L key, a rehearsal tempo in percent, start from a printed bar, and a
 // mistake (an unknown section) shown as the server's sentence. Screenshot: artifacts/console/rehearsal.png.
 
-import { createLog } from '../../local-server/src/log.js';
+import { createLog } from '../../local-server/src/logs/log.js';
 import { waitFor } from '../support/clients.js';
 import { CONSOLE_SHOTS, openConsolePage } from '../support/console-page.js';
 import { writeRehearsalScore } from '../support/rehearsal-score.js';

@@ -61,7 +61,7 @@ describe('the unpacked app built by electron-builder', () => {
       ]),
     );
     // The builder stays out; the pages' sources ship for the console editor's phone and part
-    // previews, which run the audience and part pages' view code as it is (local-server/src/routes/console-ui.js).
+    // previews, which run the audience and part pages' view code as it is (local-server/src/console/console-ui.js).
     expect(files.filter((p) => p.startsWith('/web/audience/') && !/^\/web\/audience\/(src|part|shared)(\/|$)/.test(p))).toEqual([]);
     expect(files).toEqual(
       expect.arrayContaining([

@@ -26,7 +26,7 @@ test('60 venue and 60 edge viewers vote in a 1 s window: none lost, none doubled
   expect(venue.rows[0]).toMatchObject({ side: 'venue', viewers: 60, voted: 60, counted: 60, lost: 0, doubled: 0, ok: 66 });
   expect(edge.rows[1]).toMatchObject({ side: 'edge', viewers: 60, voted: 60, counted: 60, lost: 0, doubled: 0 });
   expect(edge.edgeRoot).toMatchObject({ total: 60 });
-  // The result waited for the edge's sealed final count (edge-worker/src/vote-seal.js).
+  // The result waited for the edge's sealed final count (edge-worker/src/votes/vote-seal.js).
   expect(edge.result.edge).toBe('final');
   expect(edge.edgeRoot.seal.last).toMatchObject({ total: 60 });
   expect(edge.edgeRoot.owners).toBeGreaterThanOrEqual(2); // 60 viewers on 3 shards, votes owned by several

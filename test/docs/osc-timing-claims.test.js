@@ -1,9 +1,9 @@
 // The docs say what the OSC sender does by default (issue 40 item 19: a page said cues were "sent
 // ahead of time with an OSC timetag" long after plain, on-time delivery became the default). The
-// claims are read from every Markdown page and checked against local-server/src/osc-target.js.
+// claims are read from every Markdown page and checked against local-server/src/osc/osc-target.js.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { OSC_MODES } from '../../local-server/src/osc-target.js';
+import { OSC_MODES } from '../../local-server/src/osc/osc-target.js';
 import { markdownFiles, paragraphsOf } from '../../tools/docs/markdown.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { SERVE_FLAGS } from '../../local-server/src/config.js';
-import { BadInput, createMetrics } from '../../local-server/src/metrics.js';
+import { SERVE_FLAGS } from '../../local-server/src/cli/config.js';
+import { BadInput, createMetrics } from '../../local-server/src/logs/metrics.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const page = (path) => readFileSync(`${ROOT}${path}`, 'utf8');

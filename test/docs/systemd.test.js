@@ -3,7 +3,7 @@
 // flag with a valid value, and the unit must restart on failure with that env file.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseServeArgs, SERVE_FLAGS } from '../../local-server/src/config.js';
+import { parseServeArgs, SERVE_FLAGS } from '../../local-server/src/cli/config.js';
 
 const read = (name) => readFileSync(fileURLToPath(new URL(`../../docs/systemd/${name}`, import.meta.url)), 'utf8');
 

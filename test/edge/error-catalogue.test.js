@@ -1,23 +1,23 @@
 // Every error the edge answers is in the catalogue (core/protocol/http-errors.js) and goes through
-// one helper, edgeError (edge-worker/src/http.js): the sources are read for every call, the helper
+// one helper, edgeError (edge-worker/src/http/http.js): the sources are read for every call, the helper
 // is checked for every code, and real requests to the worker on local workerd get the catalogue's
 // status and body.
 
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AUDIENCE_ERRORS, EDGE_ERRORS, edgeErrorEntry } from '#core/protocol/http-errors.js';
-import { edgeError } from '../../edge-worker/src/http.js';
+import { edgeError } from '../../edge-worker/src/http/http.js';
 import { edgeForSuite } from './helpers.js';
 
 const SRC = fileURLToPath(new URL('../../edge-worker/src/', import.meta.url));
-const sources = readdirSync(SRC)
+const sources = readdirSync(SRC, { recursive: true, encoding: 'utf8' })
   .filter((name) => name.endsWith('.js'))
   .map((name) => ({ name, text: readFileSync(`${SRC}${name}`, 'utf8') }));
 
 /** Every edgeError call in the sources: its code (literal or expression) and explicit status. */
 const calls = sources.flatMap(({ name, text }) =>
   [...text.matchAll(/\bedgeError\(\s*('([A-Z0-9_]+)'|[\w.]+)\s*(?:,\s*\{([^]*?)\}\s*\))?/g)]
-    .filter((m) => !(name === 'http.js' && m[1] === 'code'))
+    .filter((m) => !(name === 'http/http.js' && m[1] === 'code'))
     .map((m) => ({
       where: `${name}: ${m[0].slice(0, 60)}`,
       code: m[2] ?? null,
@@ -39,7 +39,7 @@ test('every code the edge sends is in the catalogue, with a status the catalogue
 });
 
 test('no edge source writes an error body of its own', () => {
-  const inline = sources.filter(({ name, text }) => name !== 'http.js' && /\berror:\s*['"`]|\berrorBody\(|\bjsonError\(/.test(text));
+  const inline = sources.filter(({ name, text }) => name !== 'http/http.js' && /\berror:\s*['"`]|\berrorBody\(|\bjsonError\(/.test(text));
   expect(inline.map((s) => s.name)).toEqual([]);
 });
 

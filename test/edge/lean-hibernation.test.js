@@ -4,7 +4,7 @@
 // the lean snapshot (fetched from the root), and lean viewers keep getting the lean deltas.
 
 import { createStateStream } from '#core/stream/state-stream.js';
-import { EDGE_LEAN_SUFFIX } from '../../edge-worker/src/lean-feed.js';
+import { EDGE_LEAN_SUFFIX } from '../../edge-worker/src/show/lean-feed.js';
 import { openPublisher, openSocket, openViewer, publish, showStats, startEdge } from './helpers.js';
 import { WINDOW_BEATS, playingAt } from './lean-show.js';
 

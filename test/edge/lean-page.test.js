@@ -7,7 +7,7 @@
 /* global document, window */
 import { openPage, waitInPage } from '../audience/support/browser.js';
 import { createStateStream } from '#core/stream/state-stream.js';
-import { EDGE_LEAN_SUFFIX } from '../../edge-worker/src/lean-feed.js';
+import { EDGE_LEAN_SUFFIX } from '../../edge-worker/src/show/lean-feed.js';
 import { startEdgeAndBrowser } from './page-suite.js';
 import { openPublisher, publish } from './helpers.js';
 import { BEAT_MS, WINDOW_BEATS, playingAt } from './lean-show.js';

@@ -7,8 +7,8 @@
 
 import { LEAN_EPOCH_SUFFIX, LOOK_AHEAD_DELAY_MS, deriveLeanState } from '#core/stream/lean-state.js';
 import { applyEnvelope, createStateStream } from '#core/stream/state-stream.js';
-import { NONE_SEQ } from '../../edge-worker/src/venue-status.js';
-import { EDGE_LEAN_SUFFIX } from '../../edge-worker/src/lean-feed.js';
+import { NONE_SEQ } from '../../edge-worker/src/show/venue-status.js';
+import { EDGE_LEAN_SUFFIX } from '../../edge-worker/src/show/lean-feed.js';
 import { openPublisher, openSocket, openViewer, publish, readSse, startEdge, waitFor } from './helpers.js';
 import { WINDOW_BEATS, playingAt } from './lean-show.js';
 

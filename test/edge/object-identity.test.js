@@ -1,8 +1,8 @@
-// Which show an object belongs to comes from the object's own name (edge-worker/src/show-identity.js):
+// Which show an object belongs to comes from the object's own name (edge-worker/src/env/show-identity.js):
 // the naming convention both ways, and on real workerd that `ctx.id.name` gives the name back, so a
 // named show's root and shards know their show with no header, argument, tag or stored copy.
 
-import { identityOf, parseObjectName, rootName, shardName } from '../../edge-worker/src/show-identity.js';
+import { identityOf, parseObjectName, rootName, shardName } from '../../edge-worker/src/env/show-identity.js';
 import { edgeForSuite, openPublisher, openSocket, publish, snapshot, withoutVenue } from './helpers.js';
 
 describe('the naming convention, both ways', () => {

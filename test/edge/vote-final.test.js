@@ -1,4 +1,4 @@
-// The edge's final count (docs/reference/audience-protocol.md#audience-voices; edge-worker/src/vote-seal.js): a prompt's
+// The edge's final count (docs/reference/audience-protocol.md#audience-voices; edge-worker/src/votes/vote-seal.js): a prompt's
 // result counts every vote the edge accepted, however late the edge's totals reach the venue. A
 // real show server publishes to the worker on real local workerd through a loopback proxy that
 // delays what the edge sends the venue (a slow venue link, or an edge seconds behind under a vote

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../../local-server/src/cli.js';
-import { loadScoreFile } from '../../local-server/src/score-file.js';
+import { loadScoreFile } from '../../local-server/src/score/score-file.js';
 
 const corpus = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'corpus');
 const volta = path.join(corpus, 'musicxml', 'test_repeat_volta_simple.musicxml');

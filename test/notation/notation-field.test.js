@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateScore } from '#core/score/validate.js';
-import { loadScoreFile } from '../../local-server/src/score-file.js';
+import { loadScoreFile } from '../../local-server/src/score/score-file.js';
 
 const score = (extra = {}) => ({
   format: 'tutti-score/1',

@@ -7,7 +7,7 @@
 import { request as httpRequest } from 'node:http';
 import { startShowServer } from '../../local-server/src/server.js';
 import { runCli } from '../../local-server/src/cli.js';
-import { AUTH_FAILURE_LIMIT } from '../../local-server/src/control-guard.js';
+import { AUTH_FAILURE_LIMIT } from '../../local-server/src/guards/control-guard.js';
 
 const token = 'control-listener-token-0123';
 let server;

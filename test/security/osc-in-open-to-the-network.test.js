@@ -7,7 +7,7 @@ import dgram from 'node:dgram';
 import { Message, encode } from 'node-osc';
 import { startShow } from '../support/show.js';
 import { waitFor } from '../support/clients.js';
-import { parseServeArgs } from '../../local-server/src/config.js';
+import { parseServeArgs } from '../../local-server/src/cli/config.js';
 
 const servers = [];
 const sockets = [];

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { runCli } from '../../local-server/src/cli.js';
 import { validateScore } from '#core/score/validate.js';
 import { snapshotSizeOverLimit } from '#core/score/validate-state-size.js';
-import { createShowEngine } from '#core/score/engine.js';
+import { createShowEngine } from '#core/engine/engine.js';
 import { createEnvelope, MAX_SNAPSHOT_BYTES } from '#core/protocol/envelope.js';
 import { startShow } from '../support/show.js';
 import { showStats, startEdge, waitFor } from '../edge/helpers.js';

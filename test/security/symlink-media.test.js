@@ -1,7 +1,7 @@
 // Attack: a score folder (from a zip, a clone) holds `media/leak.wav -> <a file outside it>`.
 // Before: `tutti validate` passed it, the venue served the linked file at /media/… to the whole
 // LAN and the edge upload copied it to the public URL. Now the real path (links followed) must
-// stay inside the score's folder everywhere (local-server/src/media-file.js, docs/explanation/threat-model.md).
+// stay inside the score's folder everywhere (local-server/src/score/media-file.js, docs/explanation/threat-model.md).
 // Real files and links on disk, real sockets, real workerd.
 
 import { mkdtemp, mkdir, rm, symlink, unlink, writeFile } from 'node:fs/promises';

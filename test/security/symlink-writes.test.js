@@ -9,10 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../../local-server/src/cli.js';
-import { writeNewScore } from '../../local-server/src/new-score.js';
-import { openRotatingFile } from '../../local-server/src/log-file.js';
+import { writeNewScore } from '../../local-server/src/score/new-score.js';
+import { openRotatingFile } from '../../local-server/src/logs/log-file.js';
 import { openRecordWriter } from '../../local-server/src/record/record-writer.js';
-import { createLog } from '../../local-server/src/log.js';
+import { createLog } from '../../local-server/src/logs/log.js';
 import { startShow } from '../support/show.js';
 import { createSettingsStore } from '../../app/main/settings-store.js';
 

@@ -2,7 +2,7 @@
 // that follow every state it publishes; and the load-test score those tests play.
 import { readFileSync } from 'node:fs';
 import { validateScore } from '#core/score/validate.js';
-import { createShowEngine } from '#core/score/engine.js';
+import { createShowEngine } from '#core/engine/engine.js';
 import { createFakeClock } from './fake-clock.js';
 
 /** scores/union-rose-load.score.json, parsed (a fresh copy each call). */

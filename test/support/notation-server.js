@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importToFile } from '../../local-server/src/import/import-to-file.js';
-import { createLog } from '../../local-server/src/log.js';
+import { createLog } from '../../local-server/src/logs/log.js';
 import { startShowServer } from '../../local-server/src/server.js';
 
 /** The committed MusicXML corpus (test/fixtures/corpus/SOURCES.md says where each file is from). */

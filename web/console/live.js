@@ -1,7 +1,7 @@
 // The live feed: GET /api/events read as Server-Sent Events through fetch (EventSource cannot
 // send the Authorization header). Reconnects with backoff; a silent stream (no event and no
 // heartbeat for a while) counts as lost. The SSE parser and the backoff rule are core's, served
-// to this page as they are (local-server/src/routes/console-ui.js, CONSOLE_CORE_FILES).
+// to this page as they are (local-server/src/console/console-ui.js, CONSOLE_CORE_FILES).
 
 import { createSseParser } from '../../core/protocol/sse-parser.js';
 import { backoffDelay } from '../../core/util/backoff.js';

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import websocket from '@fastify/websocket';
-import { createShowEngine } from '#core/score/engine.js';
+import { createShowEngine } from '#core/engine/engine.js';
 import { createStateStream } from '#core/stream/state-stream.js';
 import { loadScoreFile, encodeTextFrame } from '../../../local-server/index.js';
 import { serveParent, tellParent } from '../../lib/child-ipc.js';

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
-import { createShowEngine } from '#core/score/engine.js';
+import { createShowEngine } from '#core/engine/engine.js';
 import { createStateStream } from '#core/stream/state-stream.js';
 import { loadScoreFile } from '../../../local-server/index.js';
 import { serveParent, tellParent } from '../../lib/child-ipc.js';

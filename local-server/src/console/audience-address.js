@@ -4,7 +4,7 @@
 
 import net from 'node:net';
 import QRCode from 'qrcode';
-import { lanAddress } from '../lan-address.js';
+import { lanAddress } from '../show/lan-address.js';
 
 const REACH_CACHE_MS = 30_000;
 

@@ -24,7 +24,7 @@ export function countViewers(hub, edge) {
 
 /**
  * @param {object} options
- * @param {import('../metrics.js').Metrics} options.metrics
+ * @param {import('../logs/metrics.js').Metrics} options.metrics
  * @param {ReturnType<typeof import('./latency-probe.js').createLatencyProbe>} options.probe
  * @param {() => { total: number }} options.viewerCounts
  */

@@ -4,7 +4,7 @@
 // it and every OSC target gets `/tutti/countin n of` (osc.js); this only relays the clicks and
 // the cancellation to the consoles' live feed.
 
-import { countInEnd } from '#core/score/count-in.js';
+import { countInEnd } from '#core/engine/count-in.js';
 
 /**
  * @typedef {object} CountIn
@@ -17,7 +17,7 @@ import { countInEnd } from '#core/score/count-in.js';
 /**
  * The console's view of the engine's running count-in (its `countIn` status): how many clicks
  * and when the music starts, or null when none runs.
- * @param {import('#core/score/count-in.js').CountIn | null | undefined} running
+ * @param {import('#core/engine/count-in.js').CountIn | null | undefined} running
  * @returns {{ beats: number, startsAt: number } | null}
  */
 export function countInView(running) {

@@ -7,7 +7,7 @@ import { backoffDelay } from '#core/util/backoff.js';
 
 const MAX_SAMPLES = 20_000;
 
-/** The request header carrying the probe's secret (local-server/src/probe-key.js checks it). */
+/** The request header carrying the probe's secret (local-server/src/guards/probe-key.js checks it). */
 export const PROBE_HEADER = 'x-tutti-probe';
 
 /** This process's clock in epoch ms, monotonic (immune to wall-clock steps). */

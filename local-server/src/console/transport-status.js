@@ -16,7 +16,7 @@ export function transportFields(engine) {
 
 /**
  * Where the show is, as every console card shows it (the count-in route checks it too).
- * @param {import('../show.js').Show} show
+ * @param {import('../show/show.js').Show} show
  */
 export function transportStatus(show) {
   const engine = show.engine.status();

@@ -5,7 +5,7 @@ const VENUE_STATUSES = ['live', 'lost', 'none', 'unknown'];
 
 /**
  * @param {object} options
- * @param {import('../metrics.js').Metrics} options.metrics
+ * @param {import('../logs/metrics.js').Metrics} options.metrics
  * @param {() => import('./uplink.js').UplinkStatus | null} options.uplink the current uplink's status (null: mirror off)
  * @param {() => string | null} options.venue the venue status the edge last reported (null: not known)
  * @returns {() => void} stops the gauges

@@ -1,5 +1,5 @@
 // What the edge says to the venue's uplink (uplink.js) on the publish socket, and what each
-// message does (docs/explanation/edge-design.md#root-srcshowjs-class-show): `hello` (where the edge stands; start
+// message does (docs/explanation/edge-design.md#root-srcshowshowjs-class-show): `hello` (where the edge stands; start
 // publishing from there), `ack`, `resync` (send a snapshot), `error` (a refused frame), and the
 // audience's `votes` and `taps` (core/protocol/publisher.js). Unknown types are ignored so a
 // newer edge can say more.

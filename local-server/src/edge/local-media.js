@@ -4,7 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { MEDIA_READ_FLAGS, resolveMediaFile } from '../media-file.js';
+import { MEDIA_READ_FLAGS, resolveMediaFile } from '../score/media-file.js';
 
 /**
  * @typedef {{ src: string, file: string, size: number, sha256: string, bytes?: Uint8Array }} LocalMediaFile

@@ -20,7 +20,7 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
 const CHECK_INTERVAL_MS = 1000;
 /**
  * The edge closes a publisher with this code when a newer one connects with the same token
- * (docs/explanation/edge-design.md#root-srcshowjs-class-show). Reconnecting would replace the other venue in turn, and the
+ * (docs/explanation/edge-design.md#root-srcshowshowjs-class-show). Reconnecting would replace the other venue in turn, and the
  * two would take the show from each other several times a second: stop until the operator says.
  */
 export const REPLACED_CLOSE_CODE = PublisherClose.REPLACED;

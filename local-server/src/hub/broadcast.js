@@ -20,7 +20,7 @@ const ENCODINGS = ['ws', 'wsz', 'sse'];
  * @param {import('./sink-registry.js').SinkRegistry} options.registry
  * @param {(sink: import('./hub.js').Sink, bytes: Buffer) => boolean} options.deliver the sink writer's deliver
  * @param {(group: StreamName) => void} options.answerPolls answer the stream's waiting long polls
- * @param {import('../metrics.js').Metrics} options.metrics
+ * @param {import('../logs/metrics.js').Metrics} options.metrics
  * @param {() => number} options.now
  * @param {number} options.staleTimeoutMs
  * @returns {(seq: number, json: string, group?: StreamName) => void}

@@ -51,7 +51,7 @@ function sendMissed(stream, sink, since, sendOne) {
  * @param {object} options
  * @param {import('#core/stream/state-stream.js').StateStream} options.stream the full stream
  * @param {import('#core/stream/state-stream.js').StateStream} [options.leanStream] the lean stream (`?stream=lean`); the full one when absent
- * @param {import('../metrics.js').Metrics} options.metrics
+ * @param {import('../logs/metrics.js').Metrics} options.metrics
  * @param {() => number} options.now
  * @param {number} [options.maxBufferedBytes] unsent bytes beyond which a client counts as slow
  * @param {number} [options.staleTimeoutMs] how long a slow client may stay stuck before it is closed

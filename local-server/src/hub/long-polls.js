@@ -85,7 +85,7 @@ export function createLongPolls({ now }) {
  * @param {number} request.waitMs
  * @param {AbortSignal} request.signal
  * @param {ReturnType<typeof createLongPolls>} request.longPolls
- * @param {import('../metrics.js').Metrics} request.metrics
+ * @param {import('../logs/metrics.js').Metrics} request.metrics
  * @returns {Promise<string[]>}
  */
 export function pollEnvelopes({ stream, group, since, waitMs, signal, longPolls, metrics }) {

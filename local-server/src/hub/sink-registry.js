@@ -10,7 +10,7 @@
  */
 
 /**
- * @param {{ metrics: import('../metrics.js').Metrics }} options
+ * @param {{ metrics: import('../logs/metrics.js').Metrics }} options
  */
 export function createSinkRegistry({ metrics }) {
   /** @type {Set<Sink>} */

@@ -20,7 +20,7 @@ export const ENCODERS = Object.freeze({
 
 /**
  * @param {object} options
- * @param {import('../metrics.js').Metrics} options.metrics
+ * @param {import('../logs/metrics.js').Metrics} options.metrics
  * @param {() => number} options.now
  * @param {number} options.maxBufferedBytes unsent bytes beyond which a client counts as slow
  * @param {(sink: Sink) => void} options.onDrained a stale sink drained: it needs a snapshot

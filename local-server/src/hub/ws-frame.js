@@ -68,7 +68,7 @@ export function rawSocketOf(ws) {
  * request and reply, and the ServerResponse it assigned to the TCP socket (`_httpMessage`) holds
  * the raw request with its headers. Removes that listener (the caller must add its own `error`
  * listener) and detaches the response: about 2.7 KB of heap per viewer
- * (test/local-server/ws-memory.test.js).
+ * (test/local-server/hub/ws-memory.test.js).
  * @param {import('ws').WebSocket} ws
  */
 export function releaseUpgradeState(ws) {

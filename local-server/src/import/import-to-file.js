@@ -1,16 +1,16 @@
 // One import from a notation file to a score file, shared by `tutti import` (import-command.js)
-// and the console (routes/console-import.js): import, optionally merge into an existing score,
+// and the console (console/console-import.js): import, optionally merge into an existing score,
 // and write — never over an existing file unless `force`.
 
 import { existsSync } from 'node:fs';
 import { SymlinkRefusedError, createFile, refuseSymlink, replaceFile } from '../files/safe-write.js';
 import { placeNotation } from './place-notation.js';
-import { scoreText } from '../score-document/score-text.js';
+import { scoreText } from '../score/score-text.js';
 import path from 'node:path';
 import { ImportError } from '#core/import/import-error.js';
 import { mergeTimeMap } from '#core/import/merge.js';
 import { formatProblems, validateScore } from '#core/score/validate.js';
-import { loadScoreFile } from '../score-file.js';
+import { loadScoreFile } from '../score/score-file.js';
 import { importNotationFile } from './import-file.js';
 import { describeImport } from './import-summary.js';
 

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { ImportError } from '#core/import/import-error.js';
 import { IMPORT_LIMITS } from '../import/import-file.js';
-import { MEDIA_READ_FLAGS, resolveMediaFile } from '../media-file.js';
+import { MEDIA_READ_FLAGS, resolveMediaFile } from '../score/media-file.js';
 
 /**
  * Read the notation file named by a score.

@@ -11,13 +11,13 @@ import { createLatencyProbe, clock as probeClock } from '../console/latency-prob
  * @param {unknown} options.continueId the resumed show's record, or null
  * @param {() => number} options.audiencePort the audience listener's port (the probe connects to it)
  * @param {string} options.probeKey the probe's key (not counted as a viewer)
- * @param {import('../show.js').Show} options.show
+ * @param {import('../show/show.js').Show} options.show
  * @param {() => number} options.now
- * @param {import('../metrics.js').Metrics} options.metrics
+ * @param {import('../logs/metrics.js').Metrics} options.metrics
  * @param {{ status: () => any }} options.edge
  * @param {{ status: () => any }} options.votes
  * @param {{ list: () => any[] }} options.partPages
- * @param {import('../log.js').Log} options.log
+ * @param {import('../logs/log.js').Log} options.log
  * @returns {Promise<Awaited<ReturnType<typeof startRecorder>> | null>} null when the show goes on unrecorded
  */
 export async function openRecord({ root, continueId, audiencePort, probeKey, show, now, metrics, edge, votes, partPages, log }) {

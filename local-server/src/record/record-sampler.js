@@ -20,8 +20,8 @@ async function byLabel(metric, label) {
 
 /**
  * @param {object} options
- * @param {import('../show.js').Show} options.show
- * @param {import('../metrics.js').Metrics} options.metrics
+ * @param {import('../show/show.js').Show} options.show
+ * @param {import('../logs/metrics.js').Metrics} options.metrics
  * @param {{ status: () => any }} options.edge the edge mirror
  * @param {{ list: () => Array<{ rtt: number | null, bound: number | null, gone: boolean }> }} options.partPages
  * @param {{ since: (t: number) => number[], prune: (t: number) => void, state: () => { state: string } } | null} options.probe the record's latency probe

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import path from 'node:path';
-import { writeFileDurably } from '../resume-file.js';
+import { writeFileDurably } from '../show/resume-file.js';
 import { openForAppendSync, readFileNoFollow } from '../files/safe-write.js';
 import { createChunkSync, fsyncFd, SYNC_MS } from './chunk-sync.js';
 

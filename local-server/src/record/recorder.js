@@ -10,7 +10,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { packageVersion } from '../version.js';
+import { packageVersion } from '../cli/version.js';
 import { openRecordWriter, newRecordId, RECORD_ID, SUMMARY_FILE } from './record-writer.js';
 import { recordShowEntries } from './show-entries.js';
 import { recordSamples } from './sample-entries.js';
@@ -40,15 +40,15 @@ function interrupted(root, id) {
  * @param {object} options
  * @param {string} options.root the records folder (records/ in the state folder)
  * @param {unknown} [options.continueId] the record of the show this server resumed (from the resume file)
- * @param {import('../show.js').Show} options.show
+ * @param {import('../show/show.js').Show} options.show
  * @param {() => number} options.now the server clock
- * @param {import('../metrics.js').Metrics} options.metrics
+ * @param {import('../logs/metrics.js').Metrics} options.metrics
  * @param {{ status: () => any }} options.edge
  * @param {{ status: () => any, voteState?: () => any }} options.votes the vote desk
  * @param {{ list: () => any[] }} options.partPages
  * @param {ReturnType<typeof import('../console/latency-probe.js').createLatencyProbe> | null} options.probe
  * @param {() => number} options.probeClock
- * @param {import('../log.js').Log} options.log
+ * @param {import('../logs/log.js').Log} options.log
  * @param {number} [options.sampleMs]
  * @param {number} [options.chunkBytes]
  * @param {number} [options.syncMs] lines reach the disk at most this long after they were written (chunk-sync.js)

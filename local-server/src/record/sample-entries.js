@@ -9,7 +9,7 @@ import { createRecordSampler } from './record-sampler.js';
  * Start sampling every `sampleMs`; `tick` takes a sample now, `stop` ends the timer.
  * @param {object} options
  * @param {Parameters<typeof createRecordSampler>[0]} options.figures what the sampler reads
- * @param {import('../log.js').Log} options.log
+ * @param {import('../logs/log.js').Log} options.log
  * @param {(entry: Record<string, unknown>) => void} options.write
  * @param {(err: Error) => void} options.onError
  * @param {number} options.sampleMs

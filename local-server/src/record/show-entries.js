@@ -2,13 +2,13 @@
 // every envelope of the full state stream as it was sent (and, from them, the vote results),
 // each transport and tempo action with who made it, and each score load.
 
-import { onAction } from '../transport-log.js';
+import { onAction } from '../logs/transport-log.js';
 import { createVoteEntries } from './vote-entries.js';
 
 /**
  * Follow the show and write its entries until the returned function is called.
  * @param {object} options
- * @param {import('../show.js').Show} options.show
+ * @param {import('../show/show.js').Show} options.show
  * @param {{ status: () => any, voteState?: () => any }} options.votes the vote desk
  * @param {(entry: Record<string, unknown>) => void} options.write an entry, stamped with the server clock
  * @param {(line: string) => void} options.appendLine a line as it is (an envelope, already JSON)

@@ -5,7 +5,7 @@
 
 /**
  * @param {object} options
- * @param {import('../show.js').Show} options.show
+ * @param {import('../show/show.js').Show} options.show
  * @param {{ status: () => any, voteState?: () => any }} options.votes the vote desk
  * @param {(entry: Record<string, unknown>) => void} options.write
  * @returns {() => void} look at the current round (after each envelope) and write what is new

@@ -3,7 +3,7 @@
 // the timeline, the tempo, the audience, the votes, push latency and clock sync, problems.
 
 import { chart } from '#core/report/svg-chart.js';
-import { standingWords } from '#core/score/count-in.js';
+import { standingWords } from '#core/engine/count-in.js';
 import { timelineSvg, timelineLegend, clockOf } from './timeline-svg.js';
 
 const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);

@@ -3,7 +3,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { defaultStateDir, recordDirFor } from '../state-dir.js';
+import { defaultStateDir, recordDirFor } from '../show/state-dir.js';
 import { listRecords, RecordError } from '../record/record-reader.js';
 import { RECORD_ID } from '../record/record-writer.js';
 import { reportHtml } from './report-html.js';

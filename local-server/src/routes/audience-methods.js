@@ -2,15 +2,15 @@
 // as at the edge (docs/reference/errors.md#audience-errors), instead of Fastify's "Route POST:/poll not found".
 
 import { AUDIENCE_METHODS } from '#core/protocol/http-errors.js';
-import { sendError } from '../send-error.js';
-import { BadInput } from '../metrics.js';
+import { sendError } from './send-error.js';
+import { BadInput } from '../logs/metrics.js';
 
 const READ_ONLY_PATHS = ['/ws', '/sse', '/poll', '/time', '/healthz', '/media/*'];
 const OTHER_METHODS = ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
 
 /**
  * @param {import('fastify').FastifyInstance} app
- * @param {{ metrics: import('../metrics.js').Metrics }} options
+ * @param {{ metrics: import('../logs/metrics.js').Metrics }} options
  */
 export default async function audienceMethodRoutes(app, { metrics }) {
   for (const url of READ_ONLY_PATHS) {

@@ -2,11 +2,11 @@
 // needs the bearer token; bodies are checked before anything is touched; errors are JSON with a
 // code.
 
-import { EngineError } from '#core/score/engine.js';
-import { loadScoreFile } from '../score-file.js';
-import { BadInput } from '../metrics.js';
-import { createTransportLog } from '../transport-log.js';
-import { sendEngineRefusal, sendError, sendThrownError, thrownStatus } from '../send-error.js';
+import { EngineError } from '#core/engine/engine.js';
+import { loadScoreFile } from '../score/score-file.js';
+import { BadInput } from '../logs/metrics.js';
+import { createTransportLog } from '../logs/transport-log.js';
+import { sendEngineRefusal, sendError, sendThrownError, thrownStatus } from './send-error.js';
 
 const transportBody = {
   type: 'object',
@@ -32,7 +32,7 @@ const scoreBody = {
 
 /**
  * @param {import('fastify').FastifyInstance} app
- * @param {{ show: import('../show.js').Show, metrics: import('../metrics.js').Metrics, status: () => object, log: any }} options
+ * @param {{ show: import('../show/show.js').Show, metrics: import('../logs/metrics.js').Metrics, status: () => object, log: any }} options
  */
 export default async function controlRoutes(app, { show, metrics, status, log }) {
   app.get('/api/status', async () => status());
@@ -116,7 +116,7 @@ export function acceptJsonBodiesOfAnyType(app) {
 
 /**
  * Errors as JSON with a code, never a crash: bad JSON/schema → 400, engine refusals → 400; each counted as bad input.
- * @param {import('../metrics.js').Metrics} metrics
+ * @param {import('../logs/metrics.js').Metrics} metrics
  */
 export function controlErrorHandler(metrics) {
   return (error, request, reply) => {

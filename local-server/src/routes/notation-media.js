@@ -6,14 +6,14 @@
 // engraving is made the answer is 503 with Retry-After, as on the part pages (routes/notation.js).
 
 import { AUDIENCE_NOTATION_LAYOUT, parseNotationMediaPath, partsShownToAudience } from '#core/score/audience-score.js';
-import { BadInput } from '../metrics.js';
-import { sendError } from '../send-error.js';
+import { BadInput } from '../logs/metrics.js';
+import { sendError } from './send-error.js';
 import { createNotationAnswer } from './notation.js';
 
 /**
  * The handler for a media path under notation/ (routes/static.js hands it over).
  * @param {{ notation: ReturnType<typeof import('../notation/notation-service.js').createNotationService>,
- *   metrics: import('../metrics.js').Metrics, score: () => any }} options `score`: the loaded score
+ *   metrics: import('../logs/metrics.js').Metrics, score: () => any }} options `score`: the loaded score
  * @returns {(request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply, rel: string) => Promise<unknown>}
  */
 export function createNotationMediaRoute({ notation, metrics, score }) {

@@ -6,9 +6,9 @@
 // matches the score, is answered with one sentence saying why, and the show goes on.
 
 import { etagMatches } from '#core/protocol/media.js';
-import { BadInput } from '../metrics.js';
+import { BadInput } from '../logs/metrics.js';
 import { layoutNamed } from '../notation/layouts.js';
-import { sendError } from '../send-error.js';
+import { sendError } from './send-error.js';
 
 const ROUTE = /^\/notation\/([A-Za-z0-9][A-Za-z0-9_-]{0,63})(?:\.json|\/(\d{1,5})\.svg)$/;
 const FONT = /^\/notation\/font\/([A-Za-z0-9_-]{22})\.woff2$/;
@@ -65,7 +65,7 @@ export function createNotationAnswer({ notation, withFont = false }) {
 
 /**
  * The handler for every /part/<key>/notation/… request.
- * @param {{ notation: ReturnType<typeof import('../notation/notation-service.js').createNotationService>, metrics: import('../metrics.js').Metrics }} options
+ * @param {{ notation: ReturnType<typeof import('../notation/notation-service.js').createNotationService>, metrics: import('../logs/metrics.js').Metrics }} options
  * @returns {(request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply, rest: string) => Promise<unknown>}
  */
 export function createNotationRoute({ notation, metrics }) {

@@ -4,7 +4,7 @@
 // --max-clients never turns a musician away (or sends one to the edge, where there is no part
 // page): the band must be able to follow the show however full the hall is.
 
-import { createOverflow } from '../overflow.js';
+import { createOverflow } from '../guards/overflow.js';
 import { partKeyGate } from './part.js';
 import wsRoutes from './ws.js';
 import sseRoutes from './sse.js';

@@ -8,17 +8,17 @@
 // every phone. The edge worker has none of these routes.
 
 import { partCueTable } from '#core/score/part-cues.js';
-import { BadInput } from '../metrics.js';
+import { BadInput } from '../logs/metrics.js';
 import { loadBuiltApp, sendBuiltFile } from './static.js';
-import { parsePartReport } from '../part-pages.js';
-import { sendError } from '../send-error.js';
+import { parsePartReport } from '../parts/part-pages.js';
+import { sendError } from './send-error.js';
 import { createNotationRoute } from './notation.js';
 
 /**
  * The key check every /part route starts with: true when `key` is the part key, else it answers
  * 403 PART_KEY, counts it (tutti_bad_input_total{source="part_key"}) and returns false.
  * @param {{ matches: (candidate: unknown) => boolean }} partKey
- * @param {import('../metrics.js').Metrics} metrics
+ * @param {import('../logs/metrics.js').Metrics} metrics
  * @returns {(key: unknown, reply: import('fastify').FastifyReply) => boolean}
  */
 export function partKeyGate(partKey, metrics) {
@@ -32,7 +32,7 @@ export function partKeyGate(partKey, metrics) {
 
 /**
  * @param {import('fastify').FastifyInstance} app
- * @param {{ dir: string, show: any, metrics: import('../metrics.js').Metrics, partKey: import('../part-key.js').PartKey, partPages: ReturnType<typeof import('../part-pages.js').createPartPages>, log: { warn: (msg: string) => void }, notation: ReturnType<typeof import('../notation/notation-service.js').createNotationService> }} options
+ * @param {{ dir: string, show: any, metrics: import('../logs/metrics.js').Metrics, partKey: import('../parts/part-key.js').PartKey, partPages: ReturnType<typeof import('../parts/part-pages.js').createPartPages>, log: { warn: (msg: string) => void }, notation: ReturnType<typeof import('../notation/notation-service.js').createNotationService> }} options
  */
 export default async function partRoutes(app, { dir, show, metrics, partKey, partPages, log, notation }) {
   /** @type {Map<string, any>} */

@@ -6,9 +6,9 @@ import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { listRecords, RecordError } from '../record/record-reader.js';
 import { RECORD_ID } from '../record/record-writer.js';
-import { sendError } from '../send-error.js';
+import { sendError } from './send-error.js';
 import { createRecordThread } from '../record/record-thread.js';
-import { MEDIA_READ_FLAGS, resolveMediaFile } from '../media-file.js';
+import { MEDIA_READ_FLAGS, resolveMediaFile } from '../score/media-file.js';
 import { MEDIA_CSP, decodeMediaPath, etagMatches, mediaType } from '#core/protocol/media.js';
 
 /** Entries per page of `GET /api/records/<id>/entries` unless `limit` says otherwise (and at most). */

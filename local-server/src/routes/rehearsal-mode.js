@@ -3,7 +3,7 @@
 // The answer is the new status (its `rehearsal` says which); the log and the performance record
 // say who did it.
 
-import { createTransportLog } from '../transport-log.js';
+import { createTransportLog } from '../logs/transport-log.js';
 
 const rehearsalBody = {
   type: 'object',
@@ -14,7 +14,7 @@ const rehearsalBody = {
 
 /**
  * @param {import('fastify').FastifyInstance} app
- * @param {{ show: import('../show.js').Show, status: () => object, log: any }} options
+ * @param {{ show: import('../show/show.js').Show, status: () => object, log: any }} options
  */
 export default async function rehearsalModeRoutes(app, { show, status, log }) {
   const said = createTransportLog(log, show.engine, 'control API');

@@ -4,9 +4,9 @@
 // a sentence saying what is wrong — and a refusal is a 400 counted as bad input (control.js's error
 // handler), never a change.
 
-import { createTransportLog } from '../transport-log.js';
-import { createRehearsal, readPlace } from '../rehearsal.js';
-import { sendError } from '../send-error.js';
+import { createTransportLog } from '../logs/transport-log.js';
+import { createRehearsal, readPlace } from '../show/rehearsal.js';
+import { sendError } from './send-error.js';
 
 const place = { type: 'object' };
 const countIn = { type: 'integer' };
@@ -32,7 +32,7 @@ const loopBody = {
 
 /**
  * @param {import('fastify').FastifyInstance} app
- * @param {{ show: import('../show.js').Show, status: () => object, log: any }} options
+ * @param {{ show: import('../show/show.js').Show, status: () => object, log: any }} options
  */
 export default async function rehearsalRoutes(app, { show, status, log }) {
   const rehearsal = createRehearsal(show);

@@ -6,7 +6,7 @@ import { refuseQuery } from './refuse-query.js';
 
 /**
  * @param {import('fastify').FastifyInstance} app
- * @param {{ show: import('../show.js').Show, metrics: import('../metrics.js').Metrics, overflow: import('../overflow.js').Overflow }} options
+ * @param {{ show: import('../show/show.js').Show, metrics: import('../logs/metrics.js').Metrics, overflow: import('../guards/overflow.js').Overflow }} options
  */
 export default async function sseRoutes(app, { show, metrics, overflow }) {
   app.get('/sse', (request, reply) => {

@@ -11,10 +11,10 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MEDIA_READ_FLAGS, resolveMediaFile } from '../media-file.js';
+import { MEDIA_READ_FLAGS, resolveMediaFile } from '../score/media-file.js';
 import { AUDIENCE_PAGE_CSP_HEADER } from '#core/protocol/page-csp.js';
 import { MEDIA_CSP, MEDIA_MAX_AGE, decodeMediaPath, etagMatches, mediaType, parseRange } from '#core/protocol/media.js';
-import { sendError } from '../send-error.js';
+import { sendError } from './send-error.js';
 import { isNotationMedia } from '#core/score/audience-score.js';
 
 /** @typedef {import('../edge/media-sync.js').MediaSource} MediaSource */

@@ -2,7 +2,7 @@
 
 /**
  * @param {import('fastify').FastifyInstance} app
- * @param {{ show: import('../show.js').Show, now: () => number }} options
+ * @param {{ show: import('../show/show.js').Show, now: () => number }} options
  */
 export default async function timeRoutes(app, { show, now }) {
   app.get('/time', (request, reply) => {

@@ -4,16 +4,16 @@
 
 import { parseVote, encodeVoteReply } from '#core/votes/vote-message.js';
 import { isAccepted } from '#core/votes/tally.js';
-import { BadInput } from '../metrics.js';
+import { BadInput } from '../logs/metrics.js';
 import { MAX_TAPS_PER_FRAME } from '#core/protocol/envelope.js';
-import { sendError } from '../send-error.js';
+import { sendError } from './send-error.js';
 
 /** HTTP status of each refusal: the vote was well-formed but not counted. */
 const REFUSED_STATUS = { closed: 409, unknown_option: 409, full: 503 };
 
 /**
  * @param {import('fastify').FastifyInstance} app
- * @param {{ metrics: import('../metrics.js').Metrics, votes: ReturnType<typeof import('../votes/vote-desk.js').createVoteDesk>, reactions: ReturnType<typeof import('../votes/reaction-meter.js').createReactionMeter> }} options
+ * @param {{ metrics: import('../logs/metrics.js').Metrics, votes: ReturnType<typeof import('../votes/vote-desk.js').createVoteDesk>, reactions: ReturnType<typeof import('../votes/reaction-meter.js').createReactionMeter> }} options
  */
 export default async function voteRoutes(app, { metrics, votes, reactions }) {
   // POST /tap: reaction taps from an SSE/poll viewer, {"n": 1–10} (each request is under the per-address limit).

@@ -5,17 +5,17 @@ import { parseClientFrame, encodePong, CloseCode } from '#core/protocol/envelope
 import { VIEWER_LIMITS } from '#core/protocol/viewer-limits.js';
 import { parseStreamQuery } from '#core/stream/query.js';
 import { createTokenBucket } from '#core/util/token-bucket.js';
-import { BadInput } from '../metrics.js';
+import { BadInput } from '../logs/metrics.js';
 import { encodeVoteReply } from '#core/votes/vote-message.js';
 import { isAccepted } from '#core/votes/tally.js';
 import { createSocketVoter, createTapBudget } from '../votes/socket-voter.js';
 import { refuseQuery } from './refuse-query.js';
-import { sendError } from '../send-error.js';
+import { sendError } from './send-error.js';
 import { releaseUpgradeState } from '../hub/ws-frame.js';
 
 /**
  * @param {import('fastify').FastifyInstance} app
- * @param {{ show: ReturnType<typeof import('../show.js').createShow>, metrics: import('../metrics.js').Metrics, now: () => number, overflow: import('../overflow.js').Overflow, isProbe: (request: import('fastify').FastifyRequest) => boolean, votes: ReturnType<typeof import('../votes/vote-desk.js').createVoteDesk>, reactions: ReturnType<typeof import('../votes/reaction-meter.js').createReactionMeter> }} options
+ * @param {{ show: ReturnType<typeof import('../show/show.js').createShow>, metrics: import('../logs/metrics.js').Metrics, now: () => number, overflow: import('../guards/overflow.js').Overflow, isProbe: (request: import('fastify').FastifyRequest) => boolean, votes: ReturnType<typeof import('../votes/vote-desk.js').createVoteDesk>, reactions: ReturnType<typeof import('../votes/reaction-meter.js').createReactionMeter> }} options
  */
 export default async function wsRoutes(app, { show, metrics, now, overflow, isProbe, votes, reactions }) {
   // Full and no edge to send viewers to: answer the handshake itself with 503 + Retry-After.

@@ -13,9 +13,9 @@ export const TAPS_PER_VIEWER_AT_FULL = 3;
 
 /**
  * @param {object} options
- * @param {ReturnType<typeof import('../show.js').createShow>} options.show
+ * @param {ReturnType<typeof import('../show/show.js').createShow>} options.show
  * @param {() => number} options.now
- * @param {import('../metrics.js').Metrics} options.metrics
+ * @param {import('../logs/metrics.js').Metrics} options.metrics
  * @param {() => number} options.viewers venue viewers plus the edge's
  * @param {(address: string, args: Array<string | number | { type: string, value: number }>) => void} [options.sendOsc]
  */

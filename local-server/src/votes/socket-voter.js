@@ -8,7 +8,7 @@ import { VIEWER_LIMITS } from '#core/protocol/viewer-limits.js';
 
 /**
  * @param {{ cast: (vote: import('#core/votes/vote-message.js').Vote) => string }} desk
- * @param {import('../metrics.js').Metrics} metrics
+ * @param {import('../logs/metrics.js').Metrics} metrics
  * @returns {(vote: import('#core/votes/vote-message.js').Vote) => { outcome: string } | { close: string }}
  */
 export function createSocketVoter(desk, metrics) {
@@ -33,7 +33,7 @@ export function createSocketVoter(desk, metrics) {
 export function createTapBudget() {
   const budget = createTokenBucket({ ...VIEWER_LIMITS.taps, now: performance.now() });
   return (n) => {
-    // The taps that fit count, the rest are dropped: the same rule as the edge's (edge-worker/src/viewer-rules.js).
+    // The taps that fit count, the rest are dropped: the same rule as the edge's (edge-worker/src/shard/viewer-rules.js).
     let fit = 0;
     while (fit < n && budget.take(performance.now())) fit += 1;
     return fit;

@@ -6,12 +6,12 @@ import { createReactionMeter } from './reaction-meter.js';
 
 /**
  * @param {object} options
- * @param {import('../show.js').Show} options.show
+ * @param {import('../show/show.js').Show} options.show
  * @param {() => number} options.now
- * @param {import('../metrics.js').Metrics} options.metrics
- * @param {import('../log.js').Log} options.log
+ * @param {import('../logs/metrics.js').Metrics} options.metrics
+ * @param {import('../logs/log.js').Log} options.log
  * @param {{ message: (address: string, args: any[], kind: string) => void }} options.osc the one OSC sender
- * @param {ReturnType<typeof import('../edge-mirror.js').createEdgeMirror>} options.edge
+ * @param {ReturnType<typeof import('../edge/edge-mirror.js').createEdgeMirror>} options.edge
  * @param {number} [options.edgeWaitMs] how long a result waits for the edge's final count
  */
 export function createVoices({ show, now, metrics, log, osc, edge, edgeWaitMs }) {

@@ -3,7 +3,7 @@
 // edge's total, puts the tally into the state (`vote`) at most every TALLY_INTERVAL_MS, and when
 // the prompt closes sends the result over OSC and, for a branch, makes the show jump to the
 // winner's section at the next bar line. With an edge mirror, the result waits for the edge's
-// final count (edge-worker/src/vote-seal.js), up to EDGE_WAIT_MS.
+// final count (edge-worker/src/votes/vote-seal.js), up to EDGE_WAIT_MS.
 // The round's rules are core/votes/vote-round.js and its beats core/votes/beat-window.js; this
 // file is the shell around them: the show's beats, the state stream, metrics, OSC, the log and the
 // branch; how a round ends (its close, the edge's wait, the result's hold) is round-closing.js.
@@ -19,7 +19,7 @@ import { setVoteGauges, voteStateOf, voteStatusOf } from './vote-view.js';
 
 /**
  * With an edge mirror the result waits for the edge's final count, at most this long after the
- * close. The edge seals a prompt 3 s after the close (SEAL_AFTER_CLOSE_MS in edge-worker/src/votes.js:
+ * close. The edge seals a prompt 3 s after the close (SEAL_AFTER_CLOSE_MS in edge-worker/src/votes/votes.js:
  * under a storm a shard reads a frame late) and needs a moment more to add up its shards; a
  * loaded edge takes seconds more. Past this the result counts the edge's last running totals and
  * says so (`edge: "timeout"` in /api/status, a warning in the log): a dead venue link must not
@@ -38,9 +38,9 @@ export const RESULT_HOLD_MS = 10_000;
 
 /**
  * @param {object} options
- * @param {ReturnType<typeof import('../show.js').createShow>} options.show
+ * @param {ReturnType<typeof import('../show/show.js').createShow>} options.show
  * @param {() => number} options.now server clock (ms)
- * @param {import('../metrics.js').Metrics} options.metrics
+ * @param {import('../logs/metrics.js').Metrics} options.metrics
  * @param {{ info: (msg: string) => void, warn?: (msg: string) => void }} options.log
  * @param {(address: string, args: Array<string | number | { type: string, value: number }>) => void} [options.sendOsc] to the musicians' OSC targets
  * @param {() => boolean} [options.edgeOn] whether an edge is counting too (the result waits for its final count)
@@ -159,7 +159,7 @@ export function createVoteDesk({ show, now, metrics, log, sendOsc = () => {}, ed
      * The edge's totals for a round (docs/reference/audience-protocol.md#audience-voices): counts per option, in the
      * score's order. Ignored once the result is final, so the published result stays the one
      * the branch was decided on.
-     * @param {{ key: string, counts: number[], total: number, final?: boolean }} report final: the edge's sealed count (edge-worker/src/vote-seal.js)
+     * @param {{ key: string, counts: number[], total: number, final?: boolean }} report final: the edge's sealed count (edge-worker/src/votes/vote-seal.js)
      * @returns {boolean} whether it applied to the current round
      */
     edgeTotals: (report) => closing.edgeReport(report),

@@ -9,7 +9,7 @@
 /**
  * @param {object} options
  * @param {{ nextBarLine: () => number | null, jumpAtNextBar: (index: number) => { bar: number, at: number } | null, loopPass?: () => number | null }} options.engine the show's engine
- * @param {import('../metrics.js').Metrics} options.metrics
+ * @param {import('../logs/metrics.js').Metrics} options.metrics
  * @param {{ info: (msg: string) => void, warn?: (msg: string) => void }} options.log
  * @param {(address: string, args: Array<string | number>) => void} options.sendOsc
  * @param {number} options.edgeWaitMs how long the result waited for the edge (for the log)

@@ -59,7 +59,7 @@ export function voteStatusOf(round, result) {
 
 /**
  * The per-option vote gauges (tutti_vote_count{prompt,option,where}) follow the published tally.
- * @param {import('../metrics.js').Metrics} metrics
+ * @param {import('../logs/metrics.js').Metrics} metrics
  * @param {VoteRound} round
  */
 export function setVoteGauges(metrics, round) {

@@ -3,7 +3,7 @@
 // and asks the flywheel plan (web/audience/src/flywheel-plan.js, core/client/flywheel.js) what to
 // show every few ms must show exactly the beats the server played — none twice, none out of order,
 // each at its time — and keep going round the loop when the network is gone.
-import { createShowEngine } from '#core/score/engine.js';
+import { createShowEngine } from '#core/engine/engine.js';
 import { upcomingCuesLooped, clickFor, beatsAhead } from '#core/client/part-plan.js';
 import { createFlywheelPlan } from '../../../web/audience/src/flywheel-plan.js';
 import { createFakeClock } from '../../support/fake-clock.js';

@@ -1,7 +1,7 @@
 // What a part page shows and clicks (core/client/part-plan.js): countdown in beats to the next
 // cue, the list after it, count-in beats before an entry, and the beats a click is scheduled for.
 import { cuesForPart, upcomingCues, clickFor, cueText, beatsAhead, firstCueFrom, sectionAt } from '#core/client/part-plan.js';
-import { segmentAt, beatInSegment } from '#core/score/segment.js';
+import { segmentAt, beatInSegment } from '#core/engine/segment.js';
 import { createTimeline } from '#core/score/timeline.js';
 import { fourFourScore } from '../../support/scores.js';
 

@@ -1,8 +1,8 @@
-// The engine's parts on their own (core/score/engine.js is their wiring): the position record's one
+// The engine's parts on their own (core/engine/engine.js is their wiring): the position record's one
 // reset, and the checks every entry point runs before it moves anything.
-import { createShowPosition } from '#core/score/show-position.js';
-import { checkBarBeat, checkLoopRange, checkTempoPercent, checkBpm, EngineError } from '#core/score/engine-limits.js';
-import { EngineError as EngineErrorFromEngine, MIN_BPM } from '#core/score/engine.js';
+import { createShowPosition } from '#core/engine/show-position.js';
+import { checkBarBeat, checkLoopRange, checkTempoPercent, checkBpm, EngineError } from '#core/engine/engine-limits.js';
+import { EngineError as EngineErrorFromEngine, MIN_BPM } from '#core/engine/engine.js';
 import { createTimeline } from '#core/score/timeline.js';
 import { fourFourScore } from '../../support/scores.js';
 

@@ -1,4 +1,4 @@
-import { createShowEngine, EngineError } from '#core/score/engine.js';
+import { createShowEngine, EngineError } from '#core/engine/engine.js';
 import { createTimeline } from '#core/score/timeline.js';
 import { createFakeClock } from '../../support/fake-clock.js';
 import { fourFourScore } from '../../support/scores.js';

@@ -1,9 +1,9 @@
 // Start-from with a count-in, loops and the rehearsal tempo in the engine (docs/how-to/rehearse.md#rehearsing),
 // and a loop through a crash resume (docs/how-to/venue-server-unattended.md#crash-resume),
 // on a fake clock: every click and beat is checked against the times the state announces.
-import { createShowEngine } from '#core/score/engine.js';
-import { countInEnd } from '#core/score/count-in.js';
-import { beatInSegment } from '#core/score/segment.js';
+import { createShowEngine } from '#core/engine/engine.js';
+import { countInEnd } from '#core/engine/count-in.js';
+import { beatInSegment } from '#core/engine/segment.js';
 import { createFakeClock } from '../../support/fake-clock.js';
 import { fourFourScore } from '../../support/scores.js';
 

@@ -1,7 +1,7 @@
 // Issue 11: a seek must not cost work proportional to the number of cues (one datagram of seeks
 // stalled the server for seconds on a 100k-cue score). Speed figures: `npm run bench:seek`.
 
-import { createShowEngine } from '#core/score/engine.js';
+import { createShowEngine } from '#core/engine/engine.js';
 import { createCueIndex, CHECKPOINT_EVERY } from '#core/score/cue-index.js';
 import { createTimeline } from '#core/score/timeline.js';
 import { viewPatch, mergeView } from '#core/score/audience-view.js';

@@ -48,7 +48,7 @@ test('both ends import the module and keep no copy of its close codes or alive f
       'local-server/src/edge/uplink.js',
       'local-server/src/edge/edge-replies.js',
       'local-server/src/edge/uplink-keepalive.js',
-      'edge-worker/src/publisher-link.js',
+      'edge-worker/src/show/publisher-link.js',
     ]),
   );
   const copies = files.filter((f) => /\b400[12]\b|\{"type":"alive"\}/.test(f.text)).map((f) => f.path);

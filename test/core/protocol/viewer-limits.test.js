@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { VIEWER_LIMITS } from '#core/protocol/viewer-limits.js';
-import { FRAME_LIMITS, RESYNC_LIMITS, TAP_LIMITS, VOTE_LIMITS } from '../../../edge-worker/src/viewer-rules.js';
+import { FRAME_LIMITS, RESYNC_LIMITS, TAP_LIMITS, VOTE_LIMITS } from '../../../edge-worker/src/shard/viewer-rules.js';
 
 const source = (path) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
 

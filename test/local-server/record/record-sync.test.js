@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openRecordWriter } from '../../../local-server/src/record/record-writer.js';
 import { fsyncFd } from '../../../local-server/src/record/chunk-sync.js';
-import { createTransportLog } from '../../../local-server/src/transport-log.js';
+import { createTransportLog } from '../../../local-server/src/logs/transport-log.js';
 import { startShow } from '../../support/show.js';
 import { recorderOf } from '../../support/recorder.js';
 import { waitFor } from '../../support/clients.js';

@@ -1,5 +1,5 @@
 // Raw client sockets from chosen 127/8 source addresses. 127.0.0.1 and ::1 are exempt from the
-// per-address limits (local-server/src/exempt-address.js); 127.0.0.2 … count as ordinary
+// per-address limits (local-server/src/guards/exempt-address.js); 127.0.0.2 … count as ordinary
 // addresses, which lets these tests attack the limits without leaving this machine.
 import net from 'node:net';
 import http from 'node:http';

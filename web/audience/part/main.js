@@ -11,7 +11,7 @@ import { createClockSync } from '#core/client/clock-sync.js';
 import { cuesForPart, upcomingCuesLooped, clickFor, beatsAhead, sectionAt, loopAheadOf } from '#core/client/part-plan.js';
 import { followingSegment, fractionalIndexAt } from '#core/client/flywheel.js';
 import { stripForPart } from '#core/score/graphic-map.js';
-import { clickTime } from '#core/score/count-in.js';
+import { clickTime } from '#core/engine/count-in.js';
 import { pageNow } from '../src/page-clock.js';
 import { PAGE_CLOCK_OPTIONS } from '../src/clock-options.js';
 import { createConnection } from '../src/connection.js';

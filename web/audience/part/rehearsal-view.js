@@ -5,7 +5,7 @@
 // sounded: the state that starts the show (one lookahead before its first beat) no longer carries
 // it. Only textContent is written.
 
-import { countInAt, countInEnd, isCountIn } from '#core/score/count-in.js';
+import { countInAt, countInEnd, isCountIn } from '#core/engine/count-in.js';
 import { t } from '../src/i18n.js';
 import { announcer } from '../src/announcer.js';
 
@@ -16,7 +16,7 @@ const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
  * @param {(perBar: number, beatInBar: number) => void} options.countInDots draws a count-in click on the beat dots
  */
 export function createRehearsalView({ countInDots }) {
-  /** @type {import('#core/score/count-in.js').CountIn | null} */
+  /** @type {import('#core/engine/count-in.js').CountIn | null} */
   let counting = null;
   let said = '';
   const say = announcer().say;

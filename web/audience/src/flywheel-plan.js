@@ -5,7 +5,7 @@
 
 import { deriveLeanState } from '#core/stream/lean-state.js';
 import { flywheelSegment, followingSegment, beatAt, nextBeat, plannedViews, aheadItems } from '#core/client/flywheel.js';
-import { beatInSegment } from '#core/score/segment.js';
+import { beatInSegment } from '#core/engine/segment.js';
 
 /** Tempo as the console shows it: whole or one decimal (a ramp's 113.333… reads 113.3). */
 export const roundTempo = (bpm) => Math.round(bpm * 10) / 10;

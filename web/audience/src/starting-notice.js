@@ -4,7 +4,7 @@
 // element is made here (shaped as the venue notice, in calm colours: venue-notice.css), so the
 // page's HTML does not change.
 
-import { countInAt, countInEnd, isCountIn } from '#core/score/count-in.js';
+import { countInAt, countInEnd, isCountIn } from '#core/engine/count-in.js';
 import { t } from './i18n.js';
 
 /**
@@ -17,7 +17,7 @@ export function createStartingNotice(clock) {
   box.setAttribute('role', 'status');
   box.hidden = true;
   (document.getElementById('venue-notice') ?? document.body.firstElementChild)?.after(box);
-  /** @type {import('#core/score/count-in.js').CountIn | null} */
+  /** @type {import('#core/engine/count-in.js').CountIn | null} */
   let counting = null;
   let timer = null;
 

@@ -4,7 +4,7 @@
 // page is fetched, and a crop drawn, only when its cell scrolls into view. The map and pages come
 // through the part page's own notation source (web/audience/shared/notation-source.js: the same
 // checks of the map) from the console's route behind the part key
-// (local-server/src/routes/console-part-notation.js).
+// (local-server/src/console/console-part-notation.js).
 
 /** The notation row's height (editor.css .ed-notation). */
 export const NOTATION_ROW_PX = 72;

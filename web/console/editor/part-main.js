@@ -1,5 +1,5 @@
 // Runs inside the editor's part-page preview frame (/console/editor/part.html, which is the part
-// page's own markup, local-server/src/routes/console-ui.js). It draws with the part page's own
+// page's own markup, local-server/src/console/console-ui.js). It draws with the part page's own
 // view code (web/audience/part/part-view.js, web/audience/shared/notation-view.js and
 // notation-source.js, served as they are): bar:beat, the countdown to the part's next cue with what it says, the cues after
 // it, and the engraved part with its cursor where the score has notation. The console hands it
@@ -21,7 +21,7 @@ const view = createPartView();
 /** @type {ReturnType<typeof createNotationSource> | null} */
 let source = null;
 // One notation view for the frame's life (it listens to keys and swipes); its source follows the
-// part key the console knows (the pages come from routes/console-part-notation.js).
+// part key the console knows (the pages come from local-server/src/console/console-part-notation.js).
 const notation = createNotationView({
   source: {
     map: (part, layout, bars) => (source ? source.map(part, layout, bars) : Promise.resolve({ error: 'none' })),

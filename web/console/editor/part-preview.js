@@ -11,7 +11,7 @@ import { partCueTable } from '../../../core/score/part-cues.js';
 /**
  * @param {{ root: HTMLElement, state: ReturnType<typeof import('./editor-state.js').createEditorState>,
  *   base: () => string | null }} options `base`: the part pages' keyed URL on this listener
- *   (/console/part/<key>/, local-server/src/routes/console-part-notation.js), null when unknown
+ *   (/console/part/<key>/, local-server/src/console/console-part-notation.js), null when unknown
  */
 export function createPartPreview({ root, state, base }) {
   const picker = /** @type {HTMLSelectElement} */ (h('select', { id: 'ed-part-pick', dataset: { testid: 'ed-part-pick' } }));

@@ -1,5 +1,5 @@
 // Runs inside the editor's phone preview frame (/console/editor/phone.html, which is the audience
-// page's own markup, local-server/src/routes/console-ui.js). It draws with the audience page's
+// page's own markup, local-server/src/console/console-ui.js). It draws with the audience page's
 // view code itself (web/audience/src/view.js, served as it is): what the preview shows is what a
 // phone's view code shows for that state. The console hands it a state with `show()`; nothing
 // here talks to the network.
@@ -7,7 +7,7 @@
 import { createView } from '/console/audience/view.js';
 
 // Image URLs (media/<src>, core/score/audience-view.js) resolve to the score's images on this
-// listener (local-server/src/routes/console-score-media.js), as a phone's resolve on the audience's.
+// listener (local-server/src/console/console-score-media.js), as a phone's resolve on the audience's.
 const view = createView({ base: new URL('/console/score/', window.location.href) });
 // The phone's own buttons (Join, vibrate) and connection pill are not part of the preview.
 for (const id of ['join', 'vibrate', 'conn']) {

@@ -1,7 +1,7 @@
 // The sounds at the previewed place, under the phone preview: the audio cues on the cursor's
 // beat, and the last sound started before it (a phone that played up to here started it, and
 // it may still ring). Each has a Play button; nothing plays by itself. The file comes from the
-// console's own origin (local-server/src/routes/console-score-media.js), as the preview's images do.
+// console's own origin (local-server/src/console/console-score-media.js), as the preview's images do.
 
 import { h, fill } from '../dom.js';
 import { mediaUrl } from '../../../core/score/audience-view.js';

@@ -1,6 +1,6 @@
 // The engraved notation above the editor's timeline (docs/reference/score-editing-api.md): the
 // part key the console shows (GET /api/parts) names the keyed notation URLs on the control
-// listener (local-server/src/routes/console-part-notation.js); the strip draws each bar's
+// listener (local-server/src/console/console-part-notation.js); the strip draws each bar's
 // measure when it scrolls into view. Without notation (or until it is engraved) the bar grid stays.
 
 import { $ } from '../dom.js';
