@@ -109,13 +109,15 @@ test('a file whose parts disagree in length is refused with that reason, not bla
   }
 });
 
-/** The nice value of every thread of a process (Linux: field 19 of /proc/<pid>/task/<tid>/stat). */
-function threadNice(pid) {
+/** A field of every thread's /proc/<pid>/task/<tid>/stat, by its number in proc(5) (19 nice, 41 policy). */
+function threadStat(pid, field) {
   return readdirSync(`/proc/${pid}/task`).map((tid) => {
     const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[field - 3]);
   });
 }
+const threadNice = (pid) => threadStat(pid, 19);
+const SCHED_IDLE = 5;
 
 // docs/results.md#the-notation-goals: V8's helper threads compiling Verovio ran at the show's
 // priority when the engraver was a thread of the show's process.
@@ -131,6 +133,8 @@ function threadNice(pid) {
       const nice = threadNice(pid);
       expect(nice.length).toBeGreaterThan(3); // V8's helper threads are there, not only the main one
       expect(new Set(nice)).toEqual(new Set([19]));
+      // Where util-linux's chrt is, the idle scheduling class: it gives way to the show at once.
+      if (existsSync('/usr/bin/chrt') || existsSync('/bin/chrt')) expect(new Set(threadStat(pid, 41))).toEqual(new Set([SCHED_IDLE]));
       expect(new Set(threadNice(process.pid))).toEqual(new Set([0]));
     } finally {
       await engraver.close();

@@ -5,6 +5,7 @@
 // off, electron-builder.yml): there it is a worker thread, niced alone, as before.
 
 import { fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
@@ -35,10 +36,18 @@ export function startEngraveHost({ heapMb, kind = CAN_FORK ? 'process' : 'thread
   return kind === 'process' ? processHost(heapMb) : threadHost(heapMb);
 }
 
+/**
+ * Linux's `chrt` (util-linux), to start the process under SCHED_IDLE: a nice value only lowers a
+ * thread's share, and the kernel's scheduler (EEVDF) still lets a running niced thread finish its
+ * slice (a few ms) before the show's woken thread runs; an idle-class thread gives way at once.
+ */
+const CHRT = ['/usr/bin/chrt', '/bin/chrt'].find((p) => process.platform === 'linux' && existsSync(p));
+
 /** @param {number} heapMb @returns {EngraveHost} */
 function processHost(heapMb) {
+  const heap = `--max-old-space-size=${heapMb}`;
   const child = fork(fileURLToPath(ENTRY), [], {
-    execArgv: [`--max-old-space-size=${heapMb}`],
+    ...(CHRT ? { execPath: CHRT, execArgv: ['--idle', '0', process.execPath, heap] } : { execArgv: [heap] }),
     serialization: 'advanced', // the file's bytes go over as bytes
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
