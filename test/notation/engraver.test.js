@@ -2,6 +2,7 @@
 // answered with a sentence and its worker ended; the next job gets a fresh worker, untouched by
 // the old one's exit; closing rejects what is still queued.
 import { expect, test } from '@jest/globals';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createEngraver } from '../../local-server/src/notation/engraver.js';
@@ -24,9 +25,11 @@ test('too slow: a sentence, a fresh worker for the next job, queued jobs rejecte
   await expect(engraver.run(job)).rejects.toThrow('the server is closing');
 });
 
-test('in time: the worker reads the notation as the importer counts it', async () => {
+// A process where one can be forked (tutti serve); a worker thread in the desktop app's utility
+// process, which cannot fork (engrave-host.js).
+test.each(['process', 'thread'])('in time, in a %s: the engraving reads the notation as the importer counts it', async (host) => {
   const bytes = new Uint8Array(await readFile(path.join(CORPUS_XML, 'test_repeat_volta_simple.musicxml')));
-  const engraver = createEngraver();
+  const engraver = createEngraver({ host: /** @type {any} */ (host) });
   try {
     const read = await engraver.run({ type: 'inspect', hash: 'h', bytes, name: 'volta.musicxml' });
     expect(read).toEqual({
@@ -40,6 +43,7 @@ test('in time: the worker reads the notation as the importer counts it', async (
       ],
       printed: [1, 2, 3],
     });
+    expect(engraver.hostKind()).toBe(host);
   } finally {
     await engraver.close();
   }
@@ -104,3 +108,36 @@ test('a file whose parts disagree in length is refused with that reason, not bla
     await folder.close();
   }
 });
+
+/** A field of every thread's /proc/<pid>/task/<tid>/stat, by its number in proc(5) (19 nice, 41 policy). */
+function threadStat(pid, field) {
+  return readdirSync(`/proc/${pid}/task`).map((tid) => {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[field - 3]);
+  });
+}
+const threadNice = (pid) => threadStat(pid, 19);
+const SCHED_IDLE = 5;
+
+// docs/results.md#the-notation-goals: V8's helper threads compiling Verovio ran at the show's
+// priority when the engraver was a thread of the show's process.
+(existsSync('/proc/self/task') ? test : test.skip)(
+  "every thread of the engraving runs at the lowest priority, in a process of its own; the show's threads keep theirs",
+  async () => {
+    const bytes = new Uint8Array(await readFile(path.join(CORPUS_XML, 'test_repeat_volta_simple.musicxml')));
+    const engraver = createEngraver();
+    try {
+      await engraver.run({ type: 'inspect', hash: 'h', bytes, name: 'volta.musicxml' });
+      const pid = engraver.processId();
+      expect(pid).not.toBe(process.pid);
+      const nice = threadNice(pid);
+      expect(nice.length).toBeGreaterThan(3); // V8's helper threads are there, not only the main one
+      expect(new Set(nice)).toEqual(new Set([19]));
+      // Where util-linux's chrt is, the idle scheduling class: it gives way to the show at once.
+      if (existsSync('/usr/bin/chrt') || existsSync('/bin/chrt')) expect(new Set(threadStat(pid, 41))).toEqual(new Set([SCHED_IDLE]));
+      expect(new Set(threadNice(process.pid))).toEqual(new Set([0]));
+    } finally {
+      await engraver.close();
+    }
+  },
+);

@@ -1,12 +1,13 @@
-// The engraver's worker thread (docs/reference/notation.md#the-cache): loads Verovio once, then
+// The engraving (docs/reference/notation.md#the-cache), in a child process or a worker thread
+// (engrave-host.js), at the lowest CPU priority: loads Verovio once, then
 // takes one job at a time from the server: read the notation (notation-source.js), engrave a
 // part in a layout (engrave-pages.js), write the pages to the cache (notation-cache.js), and
 // answer with the small meta only, so the show's thread never handles pages. A file it cannot
 // read or engrave is answered (and cached) as an error sentence.
 
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
+import { setPriority } from 'node:os';
 import { ImportError } from '#core/import/import-error.js';
 import { engravePages } from './engrave-pages.js';
 import { LAYOUTS } from './layouts.js';
@@ -66,32 +67,57 @@ async function run(job) {
 }
 
 /**
- * Give this thread the lowest CPU priority, so that on a busy machine the show's thread (beats,
- * OSC, fan-out) runs first. Linux: a thread is niced by its own id (/proc/thread-self names it);
- * elsewhere, where that is not possible, the engraving runs at normal priority.
+ * Give the engraving the lowest CPU priority, so that on a busy machine the show (beats, OSC,
+ * fan-out) runs first. On Linux a priority belongs to each thread: a process nices every thread
+ * of its own (V8 started its helper threads before this code ran; later ones inherit it), a
+ * worker thread only itself (the others are the show's). Elsewhere a process's priority is its
+ * own, and a worker thread engraves at normal priority.
+ * @param {boolean} wholeProcess
  */
-function yieldToTheShow() {
+function yieldToTheShow(wholeProcess) {
+  let tasks = [];
   try {
-    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(tid) && tid > 0 && tid !== process.pid) setPriority(tid, 19);
+    tasks = wholeProcess ? readdirSync('/proc/self/task').map(Number) : [Number(readlinkSync('/proc/thread-self').split('/').pop())];
   } catch {
-    // not Linux: nothing to do
+    // not Linux
+  }
+  if (!tasks.length && wholeProcess) tasks = [0];
+  for (const tid of tasks) {
+    try {
+      if (Number.isInteger(tid) && (wholeProcess || tid !== process.pid)) setPriority(tid, 19);
+    } catch {
+      // a thread that has ended meanwhile, or a system that refuses: engrave at normal priority
+    }
   }
 }
 
-if (parentPort) {
-  yieldToTheShow();
-  const port = parentPort;
-  port.on('message', async (message) => {
+/** Answer the show's jobs, one message each, through `send`. */
+function serve(/** @type {(message: any) => void} */ send) {
+  return async (/** @type {any} */ message) => {
     try {
-      port.postMessage({ id: message.id, ok: true, value: await run(message.job) });
+      send({ id: message.id, ok: true, value: await run(message.job) });
     } catch (error) {
-      port.postMessage({
+      send({
         id: message.id,
         ok: false,
         known: error instanceof ImportError,
         message: error instanceof Error ? error.message : String(error),
       });
     }
-  });
+  };
+}
+
+if (parentPort) {
+  yieldToTheShow(false);
+  const port = parentPort;
+  port.on(
+    'message',
+    serve((message) => port.postMessage(message)),
+  );
+} else if (process.send) {
+  yieldToTheShow(true);
+  const send = process.send.bind(process);
+  // The show server went away (crash, kill -9): nothing is left to engrave for.
+  process.on('disconnect', () => process.exit(0));
+  process.on('message', serve(send));
 }

@@ -1,11 +1,12 @@
-// The show's side of the engraver (docs/reference/notation.md#the-cache): one worker thread
-// (engrave-thread.js) running Verovio, fed one job at a time from a queue; a request a tablet
-// waits for goes to the front. A job that takes too long or a worker that dies (out of memory on
-// a hostile file) is answered with a sentence and the worker is started afresh for the next job.
-// An idle worker is ended, giving back Verovio's memory.
+// The show's side of the engraver (docs/reference/notation.md#the-cache): one host
+// (engrave-host.js: a child process, or a worker thread in the desktop app) running Verovio at
+// the lowest CPU priority, fed one job at a time from a
+// queue; a request a tablet waits for goes to the front. A job that takes too long or a process
+// that dies (out of memory on a hostile file) is answered with a sentence and the process is
+// started afresh for the next job. An idle one is ended, giving back Verovio's memory.
 
-import { Worker } from 'node:worker_threads';
 import { ImportError } from '#core/import/import-error.js';
+import { startEngraveHost } from './engrave-host.js';
 
 /** One engraving may take this long (a whole orchestral score in one layout takes seconds). */
 export const ENGRAVE_TIME_LIMIT_MS = 120_000;
@@ -17,12 +18,13 @@ const IDLE_MS = 30_000;
  */
 
 /**
- * @param {{ timeLimitMs?: number, idleMs?: number, onJob?: (job: EngraveJob) => void }} [options] `onJob`: each job as it starts (tests count engravings)
+ * @param {{ timeLimitMs?: number, idleMs?: number, onJob?: (job: EngraveJob) => void, host?: 'process' | 'thread' }} [options]
+ *   `onJob`: each job as it starts (tests count engravings); `host`: where Verovio runs (default: a process where one can be forked)
  */
-export function createEngraver({ timeLimitMs = ENGRAVE_TIME_LIMIT_MS, idleMs = IDLE_MS, onJob = () => {} } = {}) {
+export function createEngraver({ timeLimitMs = ENGRAVE_TIME_LIMIT_MS, idleMs = IDLE_MS, onJob = () => {}, host } = {}) {
   /** @type {Array<{ job: EngraveJob, limit: number, resolve: (v: any) => void, reject: (e: Error) => void }>} */
   const queue = [];
-  /** @type {Worker | null} */
+  /** @type {import('./engrave-host.js').EngraveHost | null} */
   let worker = null;
   let running = null;
   let nextId = 1;
@@ -30,8 +32,8 @@ export function createEngraver({ timeLimitMs = ENGRAVE_TIME_LIMIT_MS, idleMs = I
   let closed = false;
 
   const startWorker = () => {
-    const w = new Worker(new URL('./engrave-thread.js', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: HEAP_LIMIT_MB } });
-    w.on('message', (message) => {
+    const w = startEngraveHost({ heapMb: HEAP_LIMIT_MB, kind: host });
+    w.onMessage((message) => {
       if (!running || message.id !== running.id) return;
       const { entry, timer } = running;
       clearTimeout(timer);
@@ -40,8 +42,8 @@ export function createEngraver({ timeLimitMs = ENGRAVE_TIME_LIMIT_MS, idleMs = I
       else entry.reject(message.known ? new ImportError(message.message) : new Error(message.message));
       pump();
     });
-    // A worker that dies fails its job; the next job starts a new one.
-    const died = (why) => {
+    // A host that dies fails its job; the next job starts a new one.
+    w.onDeath((why) => {
       if (worker === w) worker = null;
       if (running && running.w === w) {
         const { entry, timer } = running;
@@ -50,15 +52,7 @@ export function createEngraver({ timeLimitMs = ENGRAVE_TIME_LIMIT_MS, idleMs = I
         entry.reject(new ImportError(why));
       }
       pump();
-    };
-    w.on('error', (error) =>
-      died(
-        /heap|memory/i.test(`${error.message} ${/** @type {any} */ (error).code}`)
-          ? 'it needs more memory than Tutti gives an engraving'
-          : `the engraver failed: ${error.message}`,
-      ),
-    );
-    w.on('exit', () => died('the engraver stopped'));
+    });
     return w;
   };
 
@@ -81,12 +75,12 @@ export function createEngraver({ timeLimitMs = ENGRAVE_TIME_LIMIT_MS, idleMs = I
       timedOut?.entry.reject(
         new ImportError(`engraving took more than ${limit >= 1000 ? `${Math.round(limit / 1000)} s` : `${limit} ms`}; stopped`),
       );
-      w?.terminate().catch(() => {});
+      void w?.stop();
       pump();
     }, limit);
     running = { id, entry, timer, w: worker };
     onJob(entry.job);
-    worker.postMessage({ id, job: entry.job });
+    worker.send({ id, job: entry.job });
   };
 
   const stopIdle = () => {
@@ -94,8 +88,8 @@ export function createEngraver({ timeLimitMs = ENGRAVE_TIME_LIMIT_MS, idleMs = I
     if (running || queue.length > 0 || !worker) return;
     const w = worker;
     worker = null;
-    w.removeAllListeners('exit');
-    w.terminate().catch(() => {});
+    w.forgetDeath();
+    void w.stop();
   };
 
   return {
@@ -130,6 +124,10 @@ export function createEngraver({ timeLimitMs = ENGRAVE_TIME_LIMIT_MS, idleMs = I
     },
     /** Jobs waiting plus the one running. */
     pending: () => queue.length + (running ? 1 : 0),
+    /** The engraving process's id while one runs (tests read its priority), else null. */
+    processId: () => worker?.pid ?? null,
+    /** Where Verovio runs now: 'process', 'thread', or null while none runs. */
+    hostKind: () => worker?.kind ?? null,
     /** Stop the worker; pending jobs reject. */
     async close() {
       closed = true;
@@ -138,8 +136,8 @@ export function createEngraver({ timeLimitMs = ENGRAVE_TIME_LIMIT_MS, idleMs = I
       const w = worker;
       worker = null;
       if (w) {
-        w.removeAllListeners('exit');
-        await w.terminate().catch(() => {});
+        w.forgetDeath();
+        await w.stop();
       }
       if (running) {
         clearTimeout(running.timer);
