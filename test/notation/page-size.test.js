@@ -1,11 +1,10 @@
 // What a page weighs (docs/reference/notation.md#page-size): every page of the densest corpus
 // files is at most 15 KB gzipped as sent, and a page whose tempo mark draws a SMuFL glyph names
 // the music font, served once under its hash, instead of embedding it (43 KB gzipped) again.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import http from 'node:http';
-import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { CORPUS_XML, importInto, startNotationServer, tempFolder } from '../support/notation-server.js';
+import { useCorpusNotationServer } from '../support/notation-server.js';
 
 const MOZART = 'Mozart_String_Quartet_in_G_K._387_1st_Mvmnt_excerpt.musicxml';
 const DENSE = 'Dichterliebe01.xml';
@@ -25,28 +24,17 @@ const raw = (url, headers = {}) =>
   });
 
 describe.each([MOZART, DENSE])('%s', (file) => {
-  let folder;
-  let running;
-  beforeAll(async () => {
-    folder = await tempFolder();
-    const { scorePath } = await importInto(path.join(CORPUS_XML, file), folder.dir);
-    running = await startNotationServer({ scorePath, cacheDir: path.join(folder.dir, 'cache') });
-    await running.server.notation.settled();
-  }, 120_000);
-  afterAll(async () => {
-    await running?.server.close();
-    await folder?.close();
-  });
+  const served = useCorpusNotationServer(file);
 
   test('every page of every part in every layout is at most 15 KB gzipped as sent', async () => {
-    const parts = [...running.server.show.engine.score().parts.map((p) => p.id), 'all'];
+    const parts = [...served.running.server.show.engine.score().parts.map((p) => p.id), 'all'];
     const over = [];
     let pages = 0;
     for (const layout of LAYOUTS)
       for (const part of parts) {
-        const map = await (await fetch(`${running.base}/${part}.json?layout=${layout}`)).json();
+        const map = await (await fetch(`${served.running.base}/${part}.json?layout=${layout}`)).json();
         for (let n = 1; n <= map.pages; n += 1) {
-          const url = `${running.base}/${part}/${n}.svg?layout=${layout}`;
+          const url = `${served.running.base}/${part}/${n}.svg?layout=${layout}`;
           const sent = await raw(url, { 'accept-encoding': 'gzip' });
           expect(sent.headers['content-encoding']).toBe('gzip');
           expect(gunzipSync(sent.body).equals((await raw(url)).body)).toBe(true);
@@ -60,21 +48,10 @@ describe.each([MOZART, DENSE])('%s', (file) => {
 });
 
 describe('the music font of a metronome mark', () => {
-  let folder;
-  let running;
-  beforeAll(async () => {
-    folder = await tempFolder();
-    const { scorePath } = await importInto(path.join(CORPUS_XML, MOZART), folder.dir);
-    running = await startNotationServer({ scorePath, cacheDir: path.join(folder.dir, 'cache') });
-    await running.server.notation.settled();
-  }, 120_000);
-  afterAll(async () => {
-    await running?.server.close();
-    await folder?.close();
-  });
+  const served = useCorpusNotationServer(MOZART);
 
   test('the page names the font by URL and embeds none; the font is served once, for good', async () => {
-    const pageUrl = `${running.base}/all/1.svg`;
+    const pageUrl = `${served.running.base}/all/1.svg`;
     const svg = await (await fetch(pageUrl)).text();
     expect(svg).toMatch(/<g class="tempo">[^]*font-family="Leipzig"/); // "♩ = 100" draws a SMuFL note
     expect(svg).not.toMatch(/base64|data:/);
@@ -90,8 +67,8 @@ describe('the music font of a metronome mark', () => {
         .toString(),
     ).toBe('wOF2');
     // A page without such text names no font.
-    expect(await (await fetch(`${running.base}/violoncello/1.svg`)).text()).not.toMatch(/font\//);
-    const none = await fetch(`${running.base}/font/${'A'.repeat(22)}.woff2`);
+    expect(await (await fetch(`${served.running.base}/violoncello/1.svg`)).text()).not.toMatch(/font\//);
+    const none = await fetch(`${served.running.base}/font/${'A'.repeat(22)}.woff2`);
     expect(none.status).toBe(404);
   });
 });

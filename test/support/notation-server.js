@@ -1,7 +1,7 @@
 // A show server playing a score imported from a MusicXML file (so it names its notation), with
 // its own notation cache folder and a log kept in memory: for the notation suites (test/notation/).
 
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,4 +59,39 @@ export async function startNotationServer({ scorePath, cacheDir }) {
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers },
     });
   return { server, base, lines, control };
+}
+
+/**
+ * For the suite or describe block it is called in: a corpus file imported into a fresh folder
+ * (the score changed by `edit` first), a notation server playing it, engraved before the tests
+ * (unless `settle` is false), and both gone after them.
+ * @param {string} file a file of CORPUS_XML
+ * @param {{ edit?: (score: Record<string, any>) => void, settle?: boolean }} [options]
+ * @returns {{ readonly running: Awaited<ReturnType<typeof startNotationServer>> }}
+ */
+export function useCorpusNotationServer(file, { edit, settle = true } = {}) {
+  /** @type {Awaited<ReturnType<typeof tempFolder>> | undefined} */
+  let folder;
+  /** @type {Awaited<ReturnType<typeof startNotationServer>> | undefined} */
+  let running;
+  beforeAll(async () => {
+    folder = await tempFolder();
+    const { scorePath, score } = await importInto(path.join(CORPUS_XML, file), folder.dir);
+    if (edit) {
+      edit(score);
+      await writeFile(scorePath, JSON.stringify(score));
+    }
+    running = await startNotationServer({ scorePath, cacheDir: path.join(folder.dir, 'cache') });
+    if (settle) await running.server.notation.settled();
+  }, 120_000);
+  afterAll(async () => {
+    await running?.server.close();
+    await folder?.close();
+  });
+  return {
+    get running() {
+      if (!running) throw new Error('the notation server has not started (use it inside a test)');
+      return running;
+    },
+  };
 }
