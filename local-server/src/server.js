@@ -85,16 +85,7 @@ export { DEFAULT_SCORE } from './show/start-score.js';
 export async function startShowServer(options = {}) {
   const stateFile = options.stateFile ?? null;
   const { host = '0.0.0.0', port = 8080, controlPort = 8081, autoplay = false, maxClients = null } = options;
-  const {
-    oscTargets = [],
-    oscPlain = false,
-    edgeUrl = null,
-    edgeToken = null,
-    lookaheadMs,
-    lookAheadDelayMs,
-    hubOptions,
-    aheadPieces,
-  } = options;
+  const { oscTargets = [], oscPlain = false, edgeToken = null, lookaheadMs, lookAheadDelayMs, hubOptions, aheadPieces } = options;
   const token = options.token ?? randomBytes(18).toString('base64url');
   const { printed, log, fileLog, fastifyLogging } = openServerLogs({
     log: options.log,
@@ -126,26 +117,7 @@ export async function startShowServer(options = {}) {
     const osc = createOscOut({ targets: oscTargets, show, metrics, log, allPlain: oscPlain, now });
     closers.add('OSC out', () => osc.close());
 
-    // The score's notation is engraved in the background, off the show's thread (docs/reference/notation.md).
-    const notation = createNotationService({ cacheDir: options.notationCacheDir ?? path.join(defaultStateDir(), NOTATION_DIR_NAME), log });
-    closers.add('notation', () => notation.close());
-    notation.load(show.source());
-    show.events.on('score', (next) => notation.load(next));
-
-    // The mirror copies the current score's media (the files behind /media/…) to the edge too, with
-    // the engraved pages a view shows the audience as each is engraved (docs/reference/notation.md#the-score-on-the-audiences-phones).
-    const shownParts = () => partsShownToAudience(show.engine.score());
-    const mediaSource = () => ({
-      dir: show.source().dir,
-      assets: show.engine.score().assets ?? [],
-      generated: () => notation.mediaFiles(shownParts(), AUDIENCE_NOTATION_LAYOUT),
-    });
-    const edge = createEdgeMirror({ stream: show.stream, events: show.events, log, metrics, media: mediaSource });
-    closers.add('edge mirror', () => edge.close());
-    notation.onEngraved((part, layout) => {
-      if (layout === AUDIENCE_NOTATION_LAYOUT && shownParts().includes(part)) edge.syncMedia();
-    });
-    if (edgeUrl) await edge.enable(edgeUrl, edgeToken ?? '');
+    const { notation, edge, mediaSource } = await startNotationAndEdge({ show, log, metrics, closers, options });
     // Audience voices (docs/README.md): the venue counts its phones, the edge's totals are added.
     const voices = createVoices({ show, now, metrics, log, osc, edge, edgeWaitMs: options.voteEdgeWaitMs });
     closers.add('voices', () => voices.close());
@@ -266,3 +238,30 @@ function listenerUrl(app, fallbackHost) {
 
 /** The host this machine reaches the audience listener on (a wildcard bind is reached on loopback). */
 const loopbackHostOf = (host) => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
+
+/**
+ * The score's notation, engraved in the background off the show's thread (docs/reference/notation.md),
+ * and the edge mirror, which copies the current score's media (the files behind /media/…) to the
+ * edge with the engraved pages a view shows the audience, as each is engraved
+ * (docs/reference/notation.md#the-score-on-the-audiences-phones).
+ * @param {{ show: any, log: any, metrics: any, closers: ReturnType<typeof createClosers>, options: ShowServerOptions }} parts
+ */
+async function startNotationAndEdge({ show, log, metrics, closers, options }) {
+  const notation = createNotationService({ cacheDir: options.notationCacheDir ?? path.join(defaultStateDir(), NOTATION_DIR_NAME), log });
+  closers.add('notation', () => notation.close());
+  notation.load(show.source());
+  show.events.on('score', (next) => notation.load(next));
+  const shownParts = () => partsShownToAudience(show.engine.score());
+  const mediaSource = () => ({
+    dir: show.source().dir,
+    assets: show.engine.score().assets ?? [],
+    generated: () => notation.mediaFiles(shownParts(), AUDIENCE_NOTATION_LAYOUT),
+  });
+  const edge = createEdgeMirror({ stream: show.stream, events: show.events, log, metrics, media: mediaSource });
+  closers.add('edge mirror', () => edge.close());
+  notation.onEngraved((part, layout) => {
+    if (layout === AUDIENCE_NOTATION_LAYOUT && shownParts().includes(part)) edge.syncMedia();
+  });
+  if (options.edgeUrl) await edge.enable(options.edgeUrl, options.edgeToken ?? '');
+  return { notation, edge, mediaSource };
+}

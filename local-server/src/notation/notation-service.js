@@ -1,6 +1,6 @@
 // The venue's notation (docs/reference/notation.md): when a score that names a notation file is
 // loaded, the file is read and every part (and the full score, "all") is engraved in every layout
-// in the background, on the engraver's worker (engraver.js), each engraving kept on disk
+// in the background by the engraver (engraver.js), each engraving kept on disk
 // (notation-cache.js) and never made twice; a request a tablet waits for jumps the queue. What
 // the routes ask (routes/notation.js) is answered from here, and /api/status shows the progress.
 
@@ -20,6 +20,72 @@ import { inlineMusicFont } from './music-font.js';
  */
 
 const sentence = (error) => (error instanceof ImportError ? error.message : `the engraver failed: ${error?.message ?? error}`);
+
+/** The <part id> a score part's id names, or "all"; undefined when the notation has no such part. */
+const xmlIdOf = (state, partId) => (partId === 'all' ? 'all' : state.source?.parts.find((p) => p.id === partId)?.xmlId);
+
+/** What the service knows of a loaded score's notation: its file, what was read, the engravings. */
+function newState(generation, loaded, src) {
+  return {
+    generation,
+    score: loaded.score,
+    dir: loaded.dir,
+    src,
+    bytes: null,
+    hash: '',
+    source: null,
+    error: null,
+    mismatch: undefined,
+    entries: new Map(),
+    done: 0,
+    total: 0,
+    failures: [],
+  };
+}
+
+/**
+ * Read, inspect, then engrave every part in every layout in the background, reporting progress;
+ * the parts a view shows the audience first. Stops reporting once another score is loaded.
+ * @param {any} state newState()
+ * @param {{ engraver: ReturnType<typeof createEngraver>, log: { info: (m: string) => void, warn: (m: string) => void },
+ *   ensure: (state: any, xmlId: string, layout: string, urgent: boolean) => { promise?: Promise<any> }, isCurrent: () => boolean }} deps
+ */
+async function engraveInBackground(state, { engraver, log, ensure, isCurrent }) {
+  const started = Date.now();
+  try {
+    const { bytes, hash } = await readNotationFile(state.dir, state.src);
+    Object.assign(state, { bytes, hash });
+    state.source = await engraver.run({ type: 'inspect', hash, bytes, name: state.src });
+  } catch (error) {
+    state.error = sentence(error);
+    log.warn(`notation: ${state.src} cannot be engraved: ${state.error}`);
+    return;
+  }
+  if (!isCurrent()) return;
+  state.mismatch = notationMismatch(state.score, state.source, state.src);
+  if (state.mismatch) log.warn(`notation: ${state.mismatch}`);
+  const wanted = [...state.score.parts.map((p) => p.id).filter((id) => xmlIdOf(state, id)), 'all'];
+  const jobs = Object.keys(LAYOUTS).flatMap((layout) => wanted.map((id) => ({ id, layout })));
+  state.total = jobs.length;
+  log.info(`notation: engraving ${state.src}: ${wanted.length} part(s) × ${Object.keys(LAYOUTS).length} layouts`);
+  const track = async ({ id, layout }) => {
+    const meta = await ensure(state, /** @type {string} */ (xmlIdOf(state, id)), layout, false).promise;
+    if (!isCurrent() || !meta) return;
+    state.done += 1;
+    if (meta.error) state.failures.push(`${id} (${layout}): ${meta.error}`);
+    log.info(`notation: ${state.done}/${state.total} ${id} ${layout}${meta.error ? `: ${meta.error}` : `, ${meta.pages} page(s)`}`);
+  };
+  // The pages a view shows the audience before the rest: every phone in the hall (and the edge)
+  // waits on them (docs/reference/notation.md#the-score-on-the-audiences-phones).
+  const audience = new Set(partsShownToAudience(state.score));
+  const forAudience = (job) => job.layout === AUDIENCE_NOTATION_LAYOUT && audience.has(job.id);
+  await Promise.all(jobs.filter(forAudience).map(track));
+  if (isCurrent()) await Promise.all(jobs.filter((job) => !forAudience(job)).map(track));
+  if (isCurrent())
+    log.info(
+      `notation: ${state.src} engraved (${state.done - state.failures.length} of ${state.total}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+}
 
 /**
  * @param {{ cacheDir: string, log: { info: (m: string) => void, warn: (m: string) => void }, engraver?: ReturnType<typeof createEngraver> }} options
@@ -68,46 +134,7 @@ export function createNotationService({ cacheDir, log, engraver = createEngraver
     return entry;
   };
 
-  /** Read, inspect, then engrave everything in the background, reporting progress. */
-  const start = async (state) => {
-    const started = Date.now();
-    try {
-      const { bytes, hash } = await readNotationFile(state.dir, state.src);
-      Object.assign(state, { bytes, hash });
-      state.source = await engraver.run({ type: 'inspect', hash, bytes, name: state.src });
-    } catch (error) {
-      state.error = sentence(error);
-      log.warn(`notation: ${state.src} cannot be engraved: ${state.error}`);
-      return;
-    }
-    if (state.generation !== generation) return;
-    state.mismatch = notationMismatch(state.score, state.source, state.src);
-    if (state.mismatch) log.warn(`notation: ${state.mismatch}`);
-    const wanted = [...state.score.parts.map((p) => p.id).filter((id) => xmlIdOf(state, id)), 'all'];
-    const jobs = Object.keys(LAYOUTS).flatMap((layout) => wanted.map((id) => ({ id, layout })));
-    state.total = jobs.length;
-    log.info(`notation: engraving ${state.src}: ${wanted.length} part(s) × ${Object.keys(LAYOUTS).length} layouts`);
-    const track = async ({ id, layout }) => {
-      const meta = await ensure(state, /** @type {string} */ (xmlIdOf(state, id)), layout, false).promise;
-      if (state.generation !== generation || !meta) return;
-      state.done += 1;
-      if (meta.error) state.failures.push(`${id} (${layout}): ${meta.error}`);
-      log.info(`notation: ${state.done}/${state.total} ${id} ${layout}${meta.error ? `: ${meta.error}` : `, ${meta.pages} page(s)`}`);
-    };
-    // The pages a view shows the audience before the rest: every phone in the hall (and the edge)
-    // waits on them (docs/reference/notation.md#the-score-on-the-audiences-phones).
-    const audience = new Set(partsShownToAudience(state.score));
-    const forAudience = (job) => job.layout === AUDIENCE_NOTATION_LAYOUT && audience.has(job.id);
-    await Promise.all(jobs.filter(forAudience).map(track));
-    if (state.generation === generation) await Promise.all(jobs.filter((job) => !forAudience(job)).map(track));
-    if (state.generation === generation)
-      log.info(
-        `notation: ${state.src} engraved (${state.done - state.failures.length} of ${state.total}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
-      );
-  };
-
-  /** The <part id> a score part's id names, or "all"; undefined when the notation has no such part. */
-  const xmlIdOf = (state, partId) => (partId === 'all' ? 'all' : state.source?.parts.find((p) => p.id === partId)?.xmlId);
+  const start = (state) => engraveInBackground(state, { engraver, log, ensure, isCurrent: () => state.generation === generation });
 
   /**
    * The engraving for a part and layout, started (urgently) when it is not there yet.
@@ -149,23 +176,7 @@ export function createNotationService({ cacheDir, log, engraver = createEngraver
       generation += 1;
       engraver.clearQueue();
       const src = loaded.score.notation;
-      current = src
-        ? {
-            generation,
-            score: loaded.score,
-            dir: loaded.dir,
-            src,
-            bytes: null,
-            hash: '',
-            source: null,
-            error: null,
-            mismatch: undefined,
-            entries: new Map(),
-            done: 0,
-            total: 0,
-            failures: [],
-          }
-        : null;
+      current = src ? newState(generation, loaded, src) : null;
       if (current) current.started = start(current);
     },
     lookup,
