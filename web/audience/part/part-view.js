@@ -15,6 +15,41 @@ const NEXT_UP = 4;
 
 /** @typedef {import('#core/client/part-plan.js').PartCue & { inBeats: number }} ShownCue */
 
+/** A row of the "next up" list: where, what, and in how many beats; a line saying none when empty. */
+function nextUpItems(/** @type {ShownCue[]} */ later, /** @type {(bar: number) => string} */ barName) {
+  const row = (/** @type {Array<[string, string]>} */ cells) => {
+    const li = document.createElement('li');
+    for (const [cls, text] of cells) {
+      const span = document.createElement('span');
+      span.className = cls;
+      span.textContent = text;
+      li.append(span);
+    }
+    return li;
+  };
+  const items = later.map((c) =>
+    row([
+      ['where', `${barName(c.bar)}:${c.beat}`],
+      ['what', cueText(c)],
+      ['in', t('part.in', { n: c.inBeats })],
+    ]),
+  );
+  return items.length ? items : [row([['empty', t('part.nothingAfter')]])];
+}
+
+/** The picker's button for a part ("*": all parts). */
+function partButton(/** @type {{ id: string, name: string, osc?: string }} */ p, /** @type {(id: string) => void} */ onPick) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.dataset.part = p.id;
+  b.append(p.name);
+  const small = document.createElement('small');
+  small.textContent = p.id === '*' ? t('part.allCues') : `OSC ${p.osc}`;
+  b.append(small);
+  b.addEventListener('click', () => onPick(p.id));
+  return b;
+}
+
 /** The part page's DOM (part/index.html): returns the functions main.js draws with. */
 export function createPartView() {
   localizePage();
@@ -58,17 +93,7 @@ export function createPartView() {
      * @param {(id: string) => void} onPick
      */
     picker(parts, onPick) {
-      const buttons = [...parts, { id: '*', name: t('part.all'), osc: 'every cue' }].map((p) => {
-        const b = document.createElement('button');
-        b.type = 'button';
-        b.dataset.part = p.id;
-        b.append(p.name);
-        const small = document.createElement('small');
-        small.textContent = p.id === '*' ? t('part.allCues') : `OSC ${p.osc}`;
-        b.append(small);
-        b.addEventListener('click', () => onPick(p.id));
-        return b;
-      });
+      const buttons = [...parts, { id: '*', name: t('part.all'), osc: 'every cue' }].map((p) => partButton(p, onPick));
       $('part-list').replaceChildren(...buttons);
     },
     /** @param {boolean} picking */
@@ -148,29 +173,7 @@ export function createPartView() {
       if (cueSaid !== lastCue) say(cueSaid, { kind: 'cue' });
       lastCue = cueSaid;
       const list = $('nextup');
-      const items = later.slice(0, NEXT_UP).map((c) => {
-        const li = document.createElement('li');
-        const cells = [
-          ['where', `${barName(c.bar, printedOf)}:${c.beat}`],
-          ['what', cueText(c)],
-          ['in', t('part.in', { n: c.inBeats })],
-        ];
-        for (const [cls, text] of cells) {
-          const span = document.createElement('span');
-          span.className = cls;
-          span.textContent = text;
-          li.append(span);
-        }
-        return li;
-      });
-      if (items.length === 0) {
-        const li = document.createElement('li');
-        const span = document.createElement('span');
-        span.className = 'empty';
-        span.textContent = t('part.nothingAfter');
-        li.append(span);
-        items.push(li);
-      }
+      const items = nextUpItems(later.slice(0, NEXT_UP), (bar) => barName(bar, printedOf));
       list.replaceChildren(...items);
     },
     /**

@@ -9,9 +9,9 @@ import { t, localizePage } from './i18n.js';
 import { announcer } from './announcer.js';
 import { createBeatFlashLimit, createChangeLimit } from './flash-limit.js';
 import { createHaptics } from './haptics.js';
+import { createTilesView } from './tiles-view.js';
 
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
-const MAX_TILES = 400;
 
 /** Black or white, whichever reads better on a background colour. */
 function textOn(color) {
@@ -22,6 +22,24 @@ function textOn(color) {
   if (!m || probe.style.color === '') return null;
   const [r, g, b] = m.map(Number);
   return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? '#000' : '#fff';
+}
+
+/** Write a node's text (only when it changed); no text hides it. */
+function setText(node, text) {
+  const value = text ?? '';
+  if (node.textContent !== value) node.textContent = value;
+  node.hidden = value === '';
+}
+
+/** The counter's pulse on a beat: a short scale-down (flash-limit.js decides whether it may). */
+function pulse(/** @type {HTMLElement} */ counter) {
+  counter.animate(
+    [
+      { transform: 'scale(1.06)', opacity: 1 },
+      { transform: 'scale(1)', opacity: 0.86 },
+    ],
+    { duration: 180, easing: 'ease-out' },
+  );
 }
 
 export function createView({ base }) {
@@ -52,18 +70,11 @@ export function createView({ base }) {
   let stageInk = /** @type {{ color: string, ink: string } | null} */ (null);
   let lastSection = '';
   let lastSaid = '';
-  /** @type {Map<string, HTMLElement>} */
-  const tileEls = new Map();
+  const renderTiles = createTilesView(el.tiles);
   let lastTitle = '';
   let lastBeats = 0;
   /** Until the page has seen the show play, "stopped" means it has not started yet. */
   let seenPlaying = false;
-
-  function setText(node, text) {
-    const t = text ?? '';
-    if (node.textContent !== t) node.textContent = t;
-    node.hidden = t === '';
-  }
 
   function renderScore(score) {
     const title = score?.title ?? 'Tutti';
@@ -82,42 +93,6 @@ export function createView({ base }) {
       lastBeats = n;
     }
     el.beats.querySelectorAll('i').forEach((dot, i) => dot.classList.toggle('on', i === beat - 1));
-  }
-
-  function renderTiles(tiles) {
-    if (!tiles || typeof tiles !== 'object') {
-      el.tiles.hidden = true;
-      return;
-    }
-    const ids = Object.keys(tiles)
-      .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
-      .slice(0, MAX_TILES);
-    const sameSet = ids.length === tileEls.size && ids.every((id) => tileEls.has(id));
-    if (!sameSet) {
-      // Rare (score load): rebuild in sorted order. Per-cue updates only restyle existing cells.
-      tileEls.clear();
-      el.tiles.replaceChildren(
-        ...ids.map((id) => {
-          const node = document.createElement('span');
-          tileEls.set(id, node);
-          return node;
-        }),
-      );
-    }
-    for (const id of ids) {
-      const node = /** @type {HTMLElement} */ (tileEls.get(id));
-      const tile = tiles[id] ?? {};
-      // Only #rgb/#rrggbb: any other CSS (url(…), image-set(…)) would make the phone fetch it.
-      const color = isColour(tile.c) ? tile.c : '';
-      if (node.style.background !== color) node.style.background = color;
-      const label = tile.s == null ? '' : String(tile.s);
-      if (node.textContent !== label) node.textContent = label;
-    }
-    // Many tiles: small cells, colour only.
-    el.tiles.classList.toggle('dense', ids.length > 48);
-    // One summary for screen readers instead of hundreds of cells.
-    el.tiles.setAttribute('aria-label', t('stage.tiles', { n: ids.length }));
-    el.tiles.hidden = ids.length === 0;
   }
 
   /** @param {{ color: string, ink: string } | null} lit */
@@ -164,18 +139,7 @@ export function createView({ base }) {
       }
       // The pulse: within three flashes a second, none with reduced motion (flash-limit.js).
       const playing = transport === 'playing' && typeof position?.at === 'number';
-      if (playing && flashes.flash({ beat: position.beat, at: position.at, bpm: tempo })) {
-        el.counter.animate(
-          [
-            { transform: 'scale(1.06)', opacity: 1 },
-            { transform: 'scale(1)', opacity: 0.86 },
-          ],
-          {
-            duration: 180,
-            easing: 'ease-out',
-          },
-        );
-      }
+      if (playing && flashes.flash({ beat: position.beat, at: position.at, bpm: tempo })) pulse(el.counter);
       el.counter.classList.toggle('downbeat', position?.beat === 1);
       if (playing) haptics.beat({ beat: position.beat, at: position.at });
     },
