@@ -15,6 +15,7 @@ export const TIMING_SUITES = [
   'test/audience/part-notation.test.js',
   'test/audience/graphic-score.test.js',
   'test/local-server/osc/osc-timing.test.js',
+  'test/local-server/osc/hold-still.test.js',
 ];
 const BROWSERS = 'test/browsers/';
 const INTEROP = 'test/interop/';

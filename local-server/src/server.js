@@ -117,7 +117,7 @@ export async function startShowServer(options = {}) {
     const osc = createOscOut({ targets: oscTargets, show, metrics, log, allPlain: oscPlain, now });
     closers.add('OSC out', () => osc.close());
 
-    const { notation, edge, mediaSource } = await startNotationAndEdge({ show, log, metrics, closers, options });
+    const { notation, edge, mediaSource } = await startNotationAndEdge({ show, osc, log, metrics, closers, options });
     // Audience voices (docs/README.md): the venue counts its phones, the edge's totals are added.
     const voices = createVoices({ show, now, metrics, log, osc, edge, edgeWaitMs: options.voteEdgeWaitMs });
     closers.add('voices', () => voices.close());
@@ -244,10 +244,12 @@ const loopbackHostOf = (host) => (host === '0.0.0.0' || host === '::' ? '127.0.0
  * and the edge mirror, which copies the current score's media (the files behind /media/…) to the
  * edge with the engraved pages a view shows the audience, as each is engraved
  * (docs/reference/notation.md#the-score-on-the-audiences-phones).
- * @param {{ show: any, log: any, metrics: any, closers: ReturnType<typeof createClosers>, options: ShowServerOptions }} parts
+ * @param {{ show: any, osc: ReturnType<typeof createOscOut>, log: any, metrics: any, closers: ReturnType<typeof createClosers>, options: ShowServerOptions }} parts
  */
-async function startNotationAndEdge({ show, log, metrics, closers, options }) {
+async function startNotationAndEdge({ show, osc, log, metrics, closers, options }) {
   const notation = createNotationService({ cacheDir: options.notationCacheDir ?? path.join(defaultStateDir(), NOTATION_DIR_NAME), log });
+  // Beats stay on time while the score engraves (docs/reference/osc.md#beats-while-the-score-engraves).
+  notation.onEngraverProcess((pid) => osc.holdStillAroundSends(pid === null ? [] : [pid]));
   closers.add('notation', () => notation.close());
   notation.load(show.source());
   show.events.on('score', (next) => notation.load(next));

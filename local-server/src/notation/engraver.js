@@ -30,9 +30,13 @@ export function createEngraver({ timeLimitMs = ENGRAVE_TIME_LIMIT_MS, idleMs = I
   let nextId = 1;
   let idleTimer = null;
   let closed = false;
+  /** Told the engraving process's id when one starts, null when it ends. @type {Set<(pid: number | null) => void>} */
+  const processListeners = new Set();
+  const tellProcess = (/** @type {number | null} */ pid) => processListeners.forEach((listener) => listener(pid));
 
   const startWorker = () => {
     const w = startEngraveHost({ heapMb: HEAP_LIMIT_MB, kind: host });
+    if (w.pid !== null) tellProcess(w.pid);
     w.onMessage((message) => {
       if (!running || message.id !== running.id) return;
       const { entry, timer } = running;
@@ -44,7 +48,10 @@ export function createEngraver({ timeLimitMs = ENGRAVE_TIME_LIMIT_MS, idleMs = I
     });
     // A host that dies fails its job; the next job starts a new one.
     w.onDeath((why) => {
-      if (worker === w) worker = null;
+      if (worker === w) {
+        worker = null;
+        if (w.pid !== null) tellProcess(null); // (one ended on purpose was forgotten already: a newer one may run)
+      }
       if (running && running.w === w) {
         const { entry, timer } = running;
         clearTimeout(timer);
@@ -75,6 +82,7 @@ export function createEngraver({ timeLimitMs = ENGRAVE_TIME_LIMIT_MS, idleMs = I
       timedOut?.entry.reject(
         new ImportError(`engraving took more than ${limit >= 1000 ? `${Math.round(limit / 1000)} s` : `${limit} ms`}; stopped`),
       );
+      if (w?.pid) tellProcess(null); // before it is ended: its id is not held still after
       void w?.stop();
       pump();
     }, limit);
@@ -89,6 +97,7 @@ export function createEngraver({ timeLimitMs = ENGRAVE_TIME_LIMIT_MS, idleMs = I
     const w = worker;
     worker = null;
     w.forgetDeath();
+    if (w.pid !== null) tellProcess(null);
     void w.stop();
   };
 
@@ -124,6 +133,14 @@ export function createEngraver({ timeLimitMs = ENGRAVE_TIME_LIMIT_MS, idleMs = I
     },
     /** Jobs waiting plus the one running. */
     pending: () => queue.length + (running ? 1 : 0),
+    /**
+     * Be told the engraving process's id when one starts and null when it ends (OSC holds it
+     * still around beats: osc/hold-still.js). A thread host (the desktop app) has none.
+     * @param {(pid: number | null) => void} listener
+     */
+    onProcess(listener) {
+      processListeners.add(listener);
+    },
     /** The engraving process's id while one runs (tests read its priority), else null. */
     processId: () => worker?.pid ?? null,
     /** Where Verovio runs now: 'process', 'thread', or null while none runs. */
@@ -137,6 +154,7 @@ export function createEngraver({ timeLimitMs = ENGRAVE_TIME_LIMIT_MS, idleMs = I
       worker = null;
       if (w) {
         w.forgetDeath();
+        if (w.pid !== null) tellProcess(null);
         await w.stop();
       }
       if (running) {

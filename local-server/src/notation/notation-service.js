@@ -245,6 +245,8 @@ export function createNotationService({ cacheDir, log, engraver = createEngraver
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    /** Be told the engraving process's id when one starts, null when it ends (engraver.js onProcess). */
+    onEngraverProcess: engraver.onProcess,
     /** @returns {NotationStatus} for /api/status and the console */
     status() {
       const state = current;

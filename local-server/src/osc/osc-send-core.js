@@ -7,6 +7,7 @@
 
 import dgram from 'node:dgram';
 import { createPreciseTimer } from './precise-timer.js';
+import { HOLD_AFTER_MS, HOLD_LEAD_MS, createHoldStill } from './hold-still.js';
 
 /** Packets larger than this are reported without their bytes (an echoed ping is 24 bytes). */
 export const MAX_ECHO_BYTES = 512;
@@ -16,8 +17,10 @@ export const wallClock = () => performance.timeOrigin + performance.now();
 
 /**
  * @typedef {{ key: string, host: string, port: number, bytes: Uint8Array, ref?: number }} Packet
- * @typedef {{ type: 'send', id: number, at: number | null, packets: Packet[] } | { type: 'cancel', id: number } | { type: 'close' }} SendJob
- *   `at`: wall-clock ms to send at, null for now
+ * @typedef {{ type: 'send', id: number, at: number | null, packets: Packet[] } | { type: 'cancel', id: number }
+ *   | { type: 'hold-still', pids: number[] } | { type: 'close' }} SendJob
+ *   `at`: wall-clock ms to send at, null for now; `hold-still`: processes stopped around each timed
+ *   send (hold-still.js), none by default
  * @typedef {{ type: 'result', key: string, ref?: number, error: string | null }
  *   | { type: 'socket-error', message: string }
  *   | { type: 'received', bytes: Uint8Array | null, at: number }} SendReport
@@ -25,9 +28,10 @@ export const wallClock = () => performance.timeOrigin + performance.now();
 
 /**
  * @param {(report: SendReport) => void} report
+ * @param {import('./hold-still.js').HoldStill} [still] the processes held still around timed sends
  * @returns {{ handle: (job: SendJob) => void }}
  */
-export function createSendCore(report) {
+export function createSendCore(report, still = createHoldStill()) {
   const socket4 = dgram.createSocket('udp4');
   const socket6 = dgram.createSocket('udp6');
   for (const s of [socket4, socket6]) {
@@ -48,23 +52,58 @@ export function createSendCore(report) {
     }
   }
 
+  /**
+   * Stop the held-still processes HOLD_LEAD_MS before `at` (a plain timer: only the send needs
+   * precision); `end` lets them go on, or drops the hold not started yet; `endSoon` lets them go
+   * on HOLD_AFTER_MS after the send.
+   */
+  function holdBefore(/** @type {number} */ at) {
+    if (!still.active()) return { end: () => {}, endSoon: () => {} };
+    /** @type {(() => void) | null} */
+    let release = null;
+    const start = setTimeout(() => (release = still.hold()), Math.max(0, at - HOLD_LEAD_MS - wallClock()));
+    return {
+      end() {
+        clearTimeout(start);
+        release?.();
+        release = null;
+      },
+      endSoon() {
+        clearTimeout(start);
+        const ending = release;
+        release = null;
+        if (ending) setTimeout(ending, HOLD_AFTER_MS); // closing releases everything sooner
+      },
+    };
+  }
+
   return {
     handle(job) {
       if (job.type === 'send') {
         if (job.at === null) return sendAll(job.packets);
         let sent = false;
+        const holding = holdBefore(job.at);
         const cancel = timer.at(job.at, () => {
           sent = true;
           waiting.delete(job.id);
           sendAll(job.packets);
+          holding.endSoon();
         });
-        if (!sent) waiting.set(job.id, cancel);
+        if (!sent)
+          waiting.set(job.id, () => {
+            cancel();
+            holding.end();
+          });
+      } else if (job.type === 'hold-still') {
+        still.setPids(job.pids);
       } else if (job.type === 'cancel') {
         waiting.get(job.id)?.();
         waiting.delete(job.id);
       } else if (job.type === 'close') {
-        timer.clear();
+        for (const cancel of waiting.values()) cancel(); // their holds not started yet too
         waiting.clear();
+        timer.clear();
+        still.releaseAll();
         socket4.close();
         socket6.close();
       }

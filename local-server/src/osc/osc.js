@@ -156,6 +156,14 @@ export function createOscOut({ targets, show, metrics, log, now = () => Date.now
      * @returns {() => void} cancel what is not sent yet
      */
     timed,
+    /**
+     * Processes to stop for the few ms before each timed send and let go on right after it: the
+     * engraving process (docs/reference/osc.md#beats-while-the-score-engraves). [] for none.
+     * @param {number[]} pids
+     */
+    holdStillAroundSends(pids) {
+      if (thread || pids.length > 0) post({ type: 'hold-still', pids });
+    },
     /** @returns {TargetState[]} */
     list: list.list,
     close() {
