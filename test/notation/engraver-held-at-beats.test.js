@@ -3,10 +3,8 @@
 // engraving process is seen stopped (state T in /proc) while it works, and running again after.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { createLog } from '../../local-server/src/logs/log.js';
-import { startShowServer } from '../../local-server/src/server.js';
 import { arrivalReceiver } from '../support/osc-receivers.js';
-import { CORPUS_XML, importInto, tempFolder } from '../support/notation-server.js';
+import { CORPUS_XML, importInto, startNotationServer, tempFolder } from '../support/notation-server.js';
 
 /** This process's children running the engraver (Linux /proc), with their state letter. */
 function engravers() {
@@ -29,14 +27,9 @@ function engravers() {
     const folder = await tempFolder();
     const receiver = await arrivalReceiver();
     const { scorePath } = await importInto(path.join(CORPUS_XML, 'Dichterliebe01.xml'), folder.dir);
-    const server = await startShowServer({
+    const { server } = await startNotationServer({
       scorePath,
-      host: '127.0.0.1',
-      port: 0,
-      controlPort: 0,
-      stateFile: null,
-      notationCacheDir: path.join(folder.dir, 'cache'),
-      log: createLog({ print: () => {} }),
+      cacheDir: path.join(folder.dir, 'cache'),
       autoplay: true,
       oscTargets: [{ host: '127.0.0.1', port: receiver.port }],
     });

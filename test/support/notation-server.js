@@ -36,9 +36,10 @@ export async function importInto(file, dir) {
 
 /**
  * Start a server on 127.0.0.1 (ports 0) playing `scorePath`, caching engravings in `cacheDir`.
- * @param {{ scorePath: string, cacheDir: string }} options
+ * @param {{ scorePath: string, cacheDir: string } & Partial<import('../../local-server/src/server.js').ShowServerOptions>} options
+ *   the rest: more startShowServer options (OSC targets, autoplay)
  */
-export async function startNotationServer({ scorePath, cacheDir }) {
+export async function startNotationServer({ scorePath, cacheDir, ...more }) {
   /** @type {string[]} */
   const lines = [];
   const log = createLog({ print: (level, message) => lines.push(`${level} ${message}`) });
@@ -51,6 +52,7 @@ export async function startNotationServer({ scorePath, cacheDir }) {
     token,
     notationCacheDir: cacheDir,
     log,
+    ...more,
   });
   const base = `${server.audienceUrl}/part/${server.partKey}/notation`;
   const control = (route, init = {}) =>
