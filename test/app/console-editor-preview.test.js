@@ -1,8 +1,9 @@
 // The console editor's previews beyond the phone, in real Chromium against a real show server
 // playing a lead sheet imported from MusicXML (48 bars, so it names its notation): the part-page
 // preview drawn by the part page's own code (bar:beat, countdown, cue text, the engraved part with
-// its cursor), the engraved measures in the timeline (drawn only for the bars in view), the sounds
-// at the cursor with a Play button, and the console's notation route behind the part key.
+// its cursor), the engraved score a view cue shows in the phone preview, the engraved measures in
+// the timeline (drawn only for the bars in view), the sounds at the cursor with a Play button, and
+// the console's notation route behind the part key.
 
 import path from 'node:path';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -50,6 +51,7 @@ beforeAll(async () => {
   score.cues = [
     { at: { bar: 3 }, audio: { asset: 'bell' } },
     { at: { bar: 5 }, label: CUE, osc: { part, address: '/solo', args: [] } },
+    { at: { bar: 7 }, view: { text: 'Follow the score', score: 'all' } },
   ];
   writeFileSync(scorePath, `${JSON.stringify(score, null, 2)}\n`);
   ctx = await openConsolePage({
@@ -101,6 +103,30 @@ test('the part preview shows the picked part at the cursor: bar:beat, countdown,
   await ctx.page.selectOption('[data-testid=ed-part-pick]', '*');
   await tablet().waitForFunction(() => document.body.dataset.previewPart === '*');
   expect((await tabletShows())[0]).toBe('All parts');
+}, 180_000);
+
+/** The phone preview's frame: the audience page's markup and view code, inside the console. */
+const phone = () => ctx.page.frames().find((f) => f.url().includes('/console/editor/phone.html'));
+
+test('the phone preview shows the engraved score a view cue shows, its cursor at the editor’s cursor, and not before that cue', async () => {
+  await cursorTo(8, 2);
+  await phone().waitForFunction(
+    () => {
+      const cursor = document.getElementById('cursor');
+      return document.getElementById('music')?.hidden === false && cursor && !cursor.hidden && cursor.dataset.cursorBar === '8';
+    },
+    undefined,
+    { timeout: 120_000, polling: 250 },
+  );
+  expect(await phone().$eval('#cursor', (el) => el.dataset.cursorBeat)).toBe('2');
+  expect(await phone().$eval('#text', (el) => el.textContent)).toBe('Follow the score');
+  // The phone layout's page, as the audience gets it (a data: URL of the SVG, drawn).
+  const img = await phone().$eval('#music .slot:not([hidden]) img', (el) => ({ src: el.src.slice(0, 19), w: el.naturalWidth }));
+  expect(img.src).toBe('data:image/svg+xml;');
+  expect(img.w).toBeGreaterThan(0);
+  await ctx.page.screenshot({ path: path.join(CONSOLE_SHOTS, 'editor-phone-score.png') });
+  await cursorTo(6, 1); // before the view cue: no score on the phone
+  await phone().waitForFunction(() => document.getElementById('music')?.hidden === true);
 }, 180_000);
 
 test('the timeline draws each bar’s engraved measure, only for the bars in view', async () => {

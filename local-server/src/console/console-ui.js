@@ -44,10 +44,11 @@ const PHONE_SCRIPT = '/console/editor/phone-main.js';
 const WEB_AUDIENCE_DIR = fileURLToPath(new URL('../../../web/audience/', import.meta.url));
 /**
  * The part page's own view and notation code (web/audience/part/, web/audience/shared/), run by
- * the editor's part-page preview and its timeline's notation, served under /console/web-audience/
+ * the editor's part-page preview and its timeline's notation, and the audience page's engraved
+ * score (web/audience/src/score-view.js), run by the phone preview; served under /console/web-audience/
  * with the audience modules they import (../src/…) beside them, as in the source tree.
  */
-const PART_ENTRIES = ['part/part-view.js', 'shared/notation-view.js', 'shared/notation-source.js'];
+const PART_ENTRIES = ['part/part-view.js', 'shared/notation-view.js', 'shared/notation-source.js', 'src/score-view.js'];
 const PART_SCRIPT = '/console/editor/part-main.js';
 
 /**

@@ -11,9 +11,11 @@ import { AUDIENCE_URLS, createNotationSource } from '../shared/notation-source.j
 import { createNotationView } from '../shared/notation-view.js';
 
 /**
- * @param {{ base: string }} options the audience page's URL
+ * @param {{ base: string, source?: () => Pick<ReturnType<typeof createNotationSource>, 'map' | 'page'> }} options `base`: the
+ *   audience page's URL; `source`: where the pages come from instead of its score media (the
+ *   console editor's phone preview: the console's keyed notation route, web/console/editor/phone-main.js)
  */
-export function createScoreView({ base }) {
+export function createScoreView({ base, source = () => createNotationSource({ base, urls: AUDIENCE_URLS, missingIsPending: true }) }) {
   /** @type {ReturnType<typeof createNotationView> | null} */
   let notation = null;
   /** @type {string | null} */
@@ -38,7 +40,7 @@ export function createScoreView({ base }) {
         return;
       }
       notation ??= createNotationView({
-        source: createNotationSource({ base, urls: AUDIENCE_URLS, missingIsPending: true }),
+        source: source(),
         layout: () => AUDIENCE_NOTATION_LAYOUT,
       });
       if (last) notation.follow(...last);

@@ -49,7 +49,8 @@ export function createEditorPanel({ api }) {
   const ask = (text, choices, kind = 'warn') => say(text, kind, choices);
 
   const actions = createEditorActions({ state, cursor: () => cursor, say });
-  const preview = createPhonePreview({ root: $('ed-preview-frame'), state });
+  // The engraved score a view shows comes from the timeline's keyed notation URL (made below).
+  const preview = createPhonePreview({ root: $('ed-preview-frame'), state, base: () => notation.base() });
   const sounds = createPreviewSounds({ root: $('ed-preview-sounds'), state });
   const timeline = createTimelineView({
     root: $('ed-timeline'),

@@ -7,9 +7,11 @@ import { h } from '../dom.js';
 import { createCueIndex } from '../../../core/score/cue-index.js';
 
 /**
- * @param {{ root: HTMLElement, state: ReturnType<typeof import('./editor-state.js').createEditorState> }} options
+ * @param {{ root: HTMLElement, state: ReturnType<typeof import('./editor-state.js').createEditorState>,
+ *   base: () => string | null }} options `base`: the keyed notation URL on this listener, for the
+ *   engraved score a view shows (as the part preview's)
  */
-export function createPhonePreview({ root, state }) {
+export function createPhonePreview({ root, state, base }) {
   const frame = /** @type {HTMLIFrameElement} */ (
     h('iframe', {
       class: 'ed-phone',
@@ -55,8 +57,9 @@ export function createPhonePreview({ root, state }) {
 
   function draw() {
     const phone = /** @type {any} */ (frame.contentWindow)?.tuttiPhone;
-    if (!phone || !pending || !state.good()) return;
-    phone.show(stateAt(pending));
+    const score = state.good();
+    if (!phone || !pending || !score) return;
+    phone.show({ ...stateAt(pending), notationBase: score.notation ? base() : null });
   }
   frame.addEventListener('load', () => {
     const win = /** @type {any} */ (frame.contentWindow);
